@@ -1,0 +1,56 @@
+# eventd — build, test, run.
+#   make run    build (release), import sample-calendars/ into the default database, show the agenda
+#   make test   install what is missing, build, run every test (including the differential tests)
+
+SWIFT        ?= swift
+PYTHON       ?= python3
+VENV         := .venv
+DEB_PACKAGES := libical-dev libsqlite3-dev pkg-config sqlite3
+RELEASE_BIN  := .build/release
+
+.PHONY: all deps venv build release test run bench clean
+
+all: build
+
+## deps: install missing Debian packages (as root), or say what to install.
+deps:
+	@missing=""; for p in $(DEB_PACKAGES); do \
+	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing:$$missing"; \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing) >/dev/null || exit 1; \
+	  else \
+	    echo "missing Debian packages:$$missing"; \
+	    echo "install them with: sudo apt-get install$$missing"; exit 1; \
+	  fi; \
+	fi
+
+## venv: the reference implementations for differential tests (PyPI).
+venv: $(VENV)/.installed
+$(VENV)/.installed: scripts/requirements-reference.txt
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install -q -r scripts/requirements-reference.txt
+	touch $@
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+test: deps venv
+	$(SWIFT) build --build-tests
+	EVENTD_REFERENCE_PYTHON=$(CURDIR)/$(VENV)/bin/python \
+	EVENTD_REFERENCE_CALENDARS=$$($(VENV)/bin/python scripts/reference_calendars.py) \
+	$(SWIFT) test --skip-build
+
+run: release
+	@for f in sample-calendars/*.ics; do $(RELEASE_BIN)/eventctl import "$$f" || exit $$?; done
+	$(RELEASE_BIN)/eventctl calendars
+
+bench: release
+	$(RELEASE_BIN)/eventd-bench import
+
+clean:
+	rm -rf .build $(VENV)

@@ -1,0 +1,39 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "eventd",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "eventctl", targets: ["eventctl"]),
+        .executable(name: "eventd", targets: ["eventd"]),
+        .executable(name: "eventd-bench", targets: ["eventd-bench"]),
+    ],
+    targets: [
+        // MARK: - C libraries
+        .systemLibrary(name: "CLibical", pkgConfig: "libical",
+                       providers: [.apt(["libical-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3",
+                       providers: [.apt(["libsqlite3-dev"])]),
+
+        // MARK: - Libraries
+        .target(name: "Support"),
+        .target(name: "ICalendar", dependencies: ["CLibical", "Support"]),
+        .target(name: "EventStore", dependencies: ["CSQLite", "ICalendar", "Support"]),
+        .target(name: "CalendarGenerator", dependencies: ["Support"]),
+
+        // MARK: - Executables
+        .executableTarget(name: "eventctl", dependencies: ["EventStore", "ICalendar", "Support"]),
+        .executableTarget(name: "eventd", dependencies: ["EventStore", "Support"]),
+        .executableTarget(name: "eventd-bench",
+                          dependencies: ["EventStore", "ICalendar", "CLibical", "CalendarGenerator", "Support"]),
+
+        // MARK: - Tests
+        .testTarget(name: "SupportTests", dependencies: ["Support"]),
+        .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "CLibical"],
+                    resources: [.copy("Fixtures")]),
+        .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "ICalendar", "CalendarGenerator"]),
+        .testTarget(name: "CalendarGeneratorTests", dependencies: ["CalendarGenerator"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,107 @@
+import CSQLite
+
+/// An open SQLite database connection; owns its `sqlite3*` and closes it in `deinit`.
+///
+/// Opened with WAL journaling, a busy timeout, foreign keys and extended result codes.
+/// A connection is used from one thread at a time.
+public final class Connection {
+    let handle: OpaquePointer
+    /// The path the database was opened at.
+    public let path: String
+    private var statementCache: [String: Statement] = [:]
+
+    /// Opens (creating if needed, unless `readOnly`) the database at `path`.
+    public init(path: String, readOnly: Bool = false, busyTimeoutMilliseconds: Int32 = 5000) throws(SQLiteError) {
+        var db: OpaquePointer?
+        let flags = (readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
+            | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        let code = sqlite3_open_v2(path, &db, flags, nil)
+        guard code == SQLITE_OK, let db else {
+            let message = db.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
+                ?? String(cString: sqlite3_errstr(code))
+            let extended = db.map { sqlite3_extended_errcode($0) } ?? code
+            if let db { sqlite3_close_v2(db) }
+            throw SQLiteError(code: extended, message: "\(message): \(path)")
+        }
+        self.handle = db
+        self.path = path
+        sqlite3_extended_result_codes(db, 1)
+        sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
+        try execute("PRAGMA foreign_keys = ON")
+        if !readOnly {
+            try execute("PRAGMA journal_mode = WAL")
+            try execute("PRAGMA synchronous = NORMAL")
+        }
+    }
+
+    deinit {
+        statementCache.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    // MARK: - Statements
+
+    /// Runs one or more SQL statements without results.
+    public func execute(_ sql: String) throws(SQLiteError) {
+        try check(sqlite3_exec(handle, sql, nil, nil, nil), handle, sql: sql)
+    }
+
+    /// A cached prepared statement for `sql`.
+    public func statement(_ sql: String) throws(SQLiteError) -> Statement {
+        if let cached = statementCache[sql] { return cached }
+        let stmt = try Statement(connection: self, sql: sql)
+        statementCache[sql] = stmt
+        return stmt
+    }
+
+    /// Runs `sql` with `values` and returns the first column of the first row as an integer.
+    public func scalarInt(_ sql: String, _ values: [SQLValue] = []) throws -> Int64? {
+        var result: Int64?
+        try statement(sql).forEachRow(values) { row in
+            if result == nil, !row.isNull(0) { result = row.int(0) }
+        }
+        return result
+    }
+
+    /// Runs `sql` with `values` and returns the first column of the first row as text.
+    public func scalarText(_ sql: String, _ values: [SQLValue] = []) throws -> String? {
+        var result: String?
+        try statement(sql).forEachRow(values) { row in
+            if result == nil, !row.isNull(0) { result = row.text(0) }
+        }
+        return result
+    }
+
+    /// The rowid of the last inserted row.
+    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Rows changed by the last statement.
+    public var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// `PRAGMA data_version`: changes whenever another connection commits.
+    public func dataVersion() throws -> Int64 {
+        try scalarInt("PRAGMA data_version") ?? 0
+    }
+
+    // MARK: - Transactions
+
+    /// Runs `body` inside `BEGIN IMMEDIATE ... COMMIT`; rolls back if `body` throws.
+    public func inTransaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let value = try body()
+            try execute("COMMIT")
+            return value
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Runs `body` inside a read transaction (`BEGIN DEFERRED`), so every query sees one state.
+    public func inReadTransaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN DEFERRED")
+        defer { try? execute("COMMIT") }
+        return try body()
+    }
+}

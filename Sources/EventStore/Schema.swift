@@ -1,0 +1,86 @@
+/// The database schema as an ordered list of forward migrations; `PRAGMA user_version`
+/// records how many have run.
+public enum Schema {
+    /// Migration `i` takes a database from version `i` to `i + 1`.
+    static let migrations: [String] = [
+        // 0 -> 1: calendars, sources, events, in-file zones, the window index.
+        """
+        CREATE TABLE calendar (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE
+        );
+        CREATE TABLE source (
+            id INTEGER PRIMARY KEY,
+            calendar_id INTEGER NOT NULL REFERENCES calendar(id) ON DELETE CASCADE,
+            path TEXT NOT NULL,
+            content_hash TEXT NOT NULL,
+            imported_at INTEGER NOT NULL,
+            default_tz TEXT,
+            UNIQUE (calendar_id, path)
+        );
+        CREATE TABLE timezone (
+            key TEXT PRIMARY KEY,
+            tzid TEXT NOT NULL,
+            definition TEXT NOT NULL
+        ) WITHOUT ROWID;
+        CREATE TABLE event (
+            id INTEGER PRIMARY KEY,
+            calendar_id INTEGER NOT NULL REFERENCES calendar(id) ON DELETE CASCADE,
+            source_id INTEGER NOT NULL REFERENCES source(id) ON DELETE CASCADE,
+            uid TEXT NOT NULL,
+            recurrence_id TEXT NOT NULL DEFAULT '',
+            this_and_future INTEGER NOT NULL DEFAULT 0,
+            dtstart TEXT NOT NULL,
+            all_day INTEGER NOT NULL,
+            duration_days INTEGER NOT NULL DEFAULT 0,
+            duration_seconds INTEGER NOT NULL DEFAULT 0,
+            rrule TEXT,
+            rdates TEXT,
+            exdates TEXT,
+            status TEXT,
+            summary TEXT,
+            location TEXT,
+            sequence INTEGER NOT NULL DEFAULT 0,
+            modified INTEGER,
+            import_serial INTEGER NOT NULL,
+            first_minute INTEGER NOT NULL,
+            last_minute INTEGER NOT NULL,
+            content_hash TEXT NOT NULL,
+            vevent TEXT NOT NULL,
+            UNIQUE (calendar_id, uid, recurrence_id)
+        );
+        CREATE INDEX event_source ON event(source_id);
+        CREATE VIRTUAL TABLE event_span USING rtree_i32(id, lo, hi);
+        CREATE TRIGGER event_span_insert AFTER INSERT ON event BEGIN
+            INSERT INTO event_span(id, lo, hi) VALUES (new.id, new.first_minute, new.last_minute);
+        END;
+        CREATE TRIGGER event_span_update AFTER UPDATE OF first_minute, last_minute ON event BEGIN
+            UPDATE event_span SET lo = new.first_minute, hi = new.last_minute WHERE id = new.id;
+        END;
+        CREATE TRIGGER event_span_delete AFTER DELETE ON event BEGIN
+            DELETE FROM event_span WHERE id = old.id;
+        END;
+        CREATE TABLE meta (
+            key TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+        ) WITHOUT ROWID;
+        """,
+    ]
+
+    /// The version a fully migrated database has.
+    public static var currentVersion: Int { migrations.count }
+
+    /// Runs every migration the database has not had yet, each in its own transaction.
+    public static func migrate(_ db: Connection) throws {
+        let version = Int(try db.scalarInt("PRAGMA user_version") ?? 0)
+        guard version <= currentVersion else {
+            throw StoreError.newerSchema(found: version, supported: currentVersion)
+        }
+        for index in version..<currentVersion {
+            try db.inTransaction {
+                try db.execute(migrations[index])
+                try db.execute("PRAGMA user_version = \(index + 1)")
+            }
+        }
+    }
+}

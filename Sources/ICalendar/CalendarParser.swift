@@ -1,0 +1,141 @@
+import CLibical
+import Support
+
+/// Parses iCalendar bytes into normalised `EventRecord`s with libical.
+///
+/// One pass validates structure and slices components (`CalendarScanner`); each
+/// VTIMEZONE becomes a `Zone` and each VEVENT is parsed by libical on its own, so
+/// warnings can name the component's line and the stored text is the file's own.
+public enum CalendarParser {
+    /// Parses a whole file. Throws for files that are not usable iCalendar at all.
+    public static func parse(_ bytes: [UInt8]) throws(ICalendarSyntaxError) -> ParsedCalendar {
+        try bytes.withUnsafeBufferPointer { (buffer) throws(ICalendarSyntaxError) -> ParsedCalendar in
+            let scanned = try CalendarScanner.scan(buffer)
+            return LibICal.locked { build(scanned, buffer) }
+        }
+    }
+
+    // MARK: - Building
+
+    private static func build(_ scanned: ScannedCalendar, _ buffer: UnsafeBufferPointer<UInt8>) -> ParsedCalendar {
+        var result = ParsedCalendar()
+        for property in scanned.calendarProperties {
+            switch property.name {
+            case "X-WR-CALNAME": result.calendarName = unescapeText(property.value)
+            case "X-WR-TIMEZONE": result.defaultTimeZone = property.value.trimmingSpaces()
+            default: break
+            }
+        }
+        var context = ReaderContext()
+        var scratch = [CChar]()
+
+        // Zones defined in the file.
+        for slice in scanned.timezones {
+            let text = String(decoding: UnsafeBufferPointer(rebasing: buffer[slice.range]), as: UTF8.self)
+            let key = "vtz:" + String(SHA256.hexDigest(normalisedZoneText(text)).prefix(24))
+            if let zone = ZoneRegistry.shared.register(text: text, key: key) {
+                context.fileZones[zone.identifier] = (zone, text)
+            } else {
+                result.warnings.append(ImportIssue(line: slice.line, message: "VTIMEZONE could not be read; its TZID falls back to the system zone database"))
+            }
+        }
+        if let name = result.defaultTimeZone {
+            if let zone = context.zone(forTZID: name) {
+                context.defaultZone = zone
+            } else {
+                result.warnings.append(ImportIssue(line: 1, message: "unknown X-WR-TIMEZONE \"\(name)\"; floating times stay floating"))
+            }
+        }
+
+        for slice in scanned.events {
+            let bytes = UnsafeBufferPointer(rebasing: buffer[slice.range])
+            scratch.removeAll(keepingCapacity: true)
+            scratch.reserveCapacity(bytes.count + 1)
+            for b in bytes { scratch.append(CChar(bitPattern: b)) }
+            scratch.append(0)
+            guard let component = scratch.withUnsafeBufferPointer({ icalparser_parse_string($0.baseAddress) }) else {
+                result.skipped += 1
+                result.warnings.append(ImportIssue(line: slice.line, message: "VEVENT could not be parsed; skipped"))
+                continue
+            }
+            defer { icalcomponent_free(component) }
+            let text = String(decoding: bytes, as: UTF8.self)
+            var issues: [String] = []
+            if let record = VEventReader.read(component, text: text, line: slice.line, context: &context, issues: &issues) {
+                result.events.append(record)
+            } else {
+                result.skipped += 1
+            }
+            for message in issues { result.warnings.append(ImportIssue(line: slice.line, message: message)) }
+        }
+        for (_, entry) in context.fileZones where context.usedZoneKeys.contains(entry.zone.key) {
+            result.timezones[entry.zone.key] = (entry.zone.identifier, entry.text)
+        }
+        return result
+    }
+
+    /// VTIMEZONE text without line-ending and folding differences, for a stable key.
+    static func normalisedZoneText(_ text: String) -> String {
+        text.replacingCRLF().replacingFolds()
+    }
+}
+
+/// State shared by the VEVENTs of one file.
+struct ReaderContext {
+    var fileZones: [String: (zone: Zone, text: String)] = [:]
+    var defaultZone: Zone?
+    var usedZoneKeys: Set<String> = []
+    var unknownZones: Set<String> = []
+
+    /// The zone a TZID names: the file's VTIMEZONE first, then the system database.
+    mutating func zone(forTZID tzid: String) -> Zone? {
+        if let entry = fileZones[tzid] { usedZoneKeys.insert(entry.zone.key); return entry.zone }
+        return Zone.system(tzid)
+    }
+}
+
+/// Reads iCalendar TEXT escapes (`\n`, `\,`, `\;`, `\\`).
+func unescapeText(_ raw: String) -> String {
+    guard raw.contains("\\") else { return raw }
+    var out = ""
+    var escaping = false
+    for ch in raw {
+        if escaping {
+            switch ch {
+            case "n", "N": out.append("\n")
+            default: out.append(ch)
+            }
+            escaping = false
+        } else if ch == "\\" {
+            escaping = true
+        } else {
+            out.append(ch)
+        }
+    }
+    return out
+}
+
+extension String {
+    func replacingCRLF() -> String {
+        var out = ""
+        out.reserveCapacity(utf8.count)
+        for scalar in unicodeScalars where scalar != "\r" { out.unicodeScalars.append(scalar) }
+        return out
+    }
+
+    /// Joins folded lines (a newline followed by one space or tab).
+    func replacingFolds() -> String {
+        var out = String.UnicodeScalarView()
+        var pendingNewline = false
+        for scalar in unicodeScalars {
+            if pendingNewline {
+                pendingNewline = false
+                if scalar == " " || scalar == "\t" { continue }
+                out.append("\n")
+            }
+            if scalar == "\n" { pendingNewline = true } else { out.append(scalar) }
+        }
+        if pendingNewline { out.append("\n") }
+        return String(out)
+    }
+}

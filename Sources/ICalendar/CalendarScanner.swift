@@ -1,0 +1,217 @@
+/// A syntax error that makes a whole file unusable: not iCalendar, truncated, binary,
+/// broken content lines.
+public struct ICalendarSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// 1-based line number in the file.
+    public var line: Int
+    public var message: String
+
+    public init(line: Int, message: String) {
+        self.line = line
+        self.message = message
+    }
+
+    public var description: String { "\(line): \(message)" }
+}
+
+/// The byte range of one component in the file, and where it starts.
+struct ComponentSlice {
+    var kind: String
+    var range: Range<Int>
+    var line: Int
+}
+
+/// The structure of a file found by one pass over its bytes: which components sit
+/// directly inside each VCALENDAR, and the calendar-level properties eventd reads.
+struct ScannedCalendar {
+    var events: [ComponentSlice] = []
+    var timezones: [ComponentSlice] = []
+    var calendarProperties: [(name: String, value: String, line: Int)] = []
+}
+
+/// Validates the line structure of an iCalendar file and slices out its components.
+///
+/// Checks: valid UTF-8, no NUL bytes, every content line has a name and a `:`, BEGIN/END
+/// balanced and matching, content only inside `VCALENDAR`. Unfolding is left to libical
+/// for the component text; this pass only needs to know where lines start.
+enum CalendarScanner {
+    static let maxDepth = 16
+
+    static func scan(_ bytes: UnsafeBufferPointer<UInt8>) throws(ICalendarSyntaxError) -> ScannedCalendar {
+        var result = ScannedCalendar()
+        var start = 0
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { start = 3 }
+        try validateUTF8(bytes, from: start)
+
+        var stack: [(name: String, line: Int, offset: Int)] = []
+        var lineNumber = 0
+        var position = start
+        var sawCalendar = false
+        // The logical line being read: where it started and whether its ':' was seen.
+        var pendingLine = 0
+        var pendingColon = true
+        var pendingCalendarProperty: (name: String, value: [UInt8], line: Int)?
+
+        func finishPending() throws(ICalendarSyntaxError) {
+            if !pendingColon {
+                throw ICalendarSyntaxError(line: pendingLine, message: "malformed content line: no ':' after the property name")
+            }
+            if let p = pendingCalendarProperty {
+                result.calendarProperties.append((p.name, String(decoding: p.value, as: UTF8.self), p.line))
+                pendingCalendarProperty = nil
+            }
+        }
+
+        while position < bytes.count {
+            lineNumber += 1
+            let lineStart = position
+            var end = position
+            while end < bytes.count, bytes[end] != 10 { end += 1 }
+            position = end < bytes.count ? end + 1 : end
+            var contentEnd = end
+            if contentEnd > lineStart, bytes[contentEnd - 1] == 13 { contentEnd -= 1 }
+            let length = contentEnd - lineStart
+            if (lineStart..<contentEnd).contains(where: { bytes[$0] == 0 }) {
+                throw ICalendarSyntaxError(line: lineNumber, message: "binary data (NUL byte); this is not an iCalendar file")
+            }
+            if length == 0 { continue }
+            let first = bytes[lineStart]
+            if first == 32 || first == 9 {
+                // Continuation of the previous logical line.
+                if pendingLine == 0 {
+                    throw ICalendarSyntaxError(line: lineNumber, message: "continuation line with no property before it")
+                }
+                if !pendingColon, (lineStart..<contentEnd).contains(where: { bytes[$0] == 58 }) { pendingColon = true }
+                if pendingCalendarProperty != nil {
+                    pendingCalendarProperty!.value.append(contentsOf: bytes[(lineStart + 1)..<contentEnd])
+                }
+                continue
+            }
+            try finishPending()
+            pendingLine = lineNumber
+            // Property name.
+            var i = lineStart
+            while i < contentEnd, isNameByte(bytes[i]) { i += 1 }
+            if i == lineStart {
+                let hint = stack.isEmpty && !sawCalendar ? "not an iCalendar file (expected BEGIN:VCALENDAR)" : "malformed content line: missing property name"
+                throw ICalendarSyntaxError(line: lineNumber, message: hint)
+            }
+            if i < contentEnd, bytes[i] != 58, bytes[i] != 59 {
+                let hint = stack.isEmpty && !sawCalendar ? "not an iCalendar file (expected BEGIN:VCALENDAR)" : "malformed content line: invalid character in property name"
+                throw ICalendarSyntaxError(line: lineNumber, message: hint)
+            }
+            let colon = (i..<contentEnd).first(where: { bytes[$0] == 58 })
+            pendingColon = colon != nil
+            let name = upperASCII(bytes, lineStart..<i)
+
+            if name == "BEGIN" || name == "END" {
+                guard let colon else {
+                    throw ICalendarSyntaxError(line: lineNumber, message: "malformed \(name) line: no ':'")
+                }
+                let value = upperASCII(bytes, (colon + 1)..<contentEnd).trimmingSpaces()
+                guard !value.isEmpty else {
+                    throw ICalendarSyntaxError(line: lineNumber, message: "\(name) without a component name")
+                }
+                if name == "BEGIN" {
+                    if stack.isEmpty, value != "VCALENDAR" {
+                        throw ICalendarSyntaxError(line: lineNumber, message: "not an iCalendar file: expected BEGIN:VCALENDAR, found BEGIN:\(value)")
+                    }
+                    if !stack.isEmpty, value == "VCALENDAR" {
+                        throw ICalendarSyntaxError(line: lineNumber, message: "BEGIN:VCALENDAR nested inside BEGIN:\(stack.last!.name) (line \(stack.last!.line))")
+                    }
+                    if stack.count >= maxDepth {
+                        throw ICalendarSyntaxError(line: lineNumber, message: "components nested more than \(maxDepth) deep")
+                    }
+                    sawCalendar = true
+                    stack.append((value, lineNumber, lineStart))
+                } else {
+                    guard let open = stack.last else {
+                        throw ICalendarSyntaxError(line: lineNumber, message: "END:\(value) without a matching BEGIN")
+                    }
+                    guard open.name == value else {
+                        throw ICalendarSyntaxError(line: lineNumber, message: "END:\(value) does not match BEGIN:\(open.name) at line \(open.line)")
+                    }
+                    stack.removeLast()
+                    if stack.count == 1 {
+                        let slice = ComponentSlice(kind: value, range: open.offset..<position, line: open.line)
+                        if value == "VEVENT" { result.events.append(slice) }
+                        else if value == "VTIMEZONE" { result.timezones.append(slice) }
+                    }
+                }
+                continue
+            }
+            if stack.isEmpty {
+                let message = sawCalendar ? "content after END:VCALENDAR" : "not an iCalendar file (expected BEGIN:VCALENDAR)"
+                throw ICalendarSyntaxError(line: lineNumber, message: message)
+            }
+            if stack.count == 1, name.hasPrefix("X-WR-"), let colon {
+                pendingCalendarProperty = (name, Array(bytes[(colon + 1)..<contentEnd]), lineNumber)
+            }
+        }
+        try finishPending()
+        if let open = stack.last {
+            throw ICalendarSyntaxError(line: max(lineNumber, 1),
+                                       message: "unexpected end of file: BEGIN:\(open.name) at line \(open.line) has no END:\(open.name) (truncated file?)")
+        }
+        if !sawCalendar {
+            throw ICalendarSyntaxError(line: max(lineNumber, 1), message: lineNumber == 0 || bytes.count == start
+                                       ? "empty file; expected an iCalendar file starting with BEGIN:VCALENDAR"
+                                       : "not an iCalendar file (expected BEGIN:VCALENDAR)")
+        }
+        return result
+    }
+
+    @inline(__always)
+    static func isNameByte(_ c: UInt8) -> Bool {
+        (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c == 45
+    }
+
+    static func upperASCII(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+        var out = [UInt8]()
+        out.reserveCapacity(range.count)
+        for i in range {
+            let c = bytes[i]
+            out.append(c >= 97 && c <= 122 ? c - 32 : c)
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Throws at the line of the first byte sequence that is not UTF-8.
+    static func validateUTF8(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) throws(ICalendarSyntaxError) {
+        var i = start
+        let n = bytes.count
+        while i < n {
+            let c = bytes[i]
+            if c < 0x80 { i += 1; continue }
+            var need = 0
+            var minimum: UInt32 = 0
+            var scalar: UInt32 = 0
+            if c & 0xE0 == 0xC0 { need = 1; scalar = UInt32(c & 0x1F); minimum = 0x80 }
+            else if c & 0xF0 == 0xE0 { need = 2; scalar = UInt32(c & 0x0F); minimum = 0x800 }
+            else if c & 0xF8 == 0xF0 { need = 3; scalar = UInt32(c & 0x07); minimum = 0x10000 }
+            else { try failUTF8(bytes, at: i) }
+            if i + need >= n { try failUTF8(bytes, at: i) }
+            for k in 1...need {
+                let cc = bytes[i + k]
+                if cc & 0xC0 != 0x80 { try failUTF8(bytes, at: i) }
+                scalar = (scalar << 6) | UInt32(cc & 0x3F)
+            }
+            if scalar < minimum || scalar > 0x10FFFF || (0xD800...0xDFFF).contains(scalar) { try failUTF8(bytes, at: i) }
+            i += need + 1
+        }
+    }
+
+    static func failUTF8(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) throws(ICalendarSyntaxError) -> Never {
+        var line = 1
+        for j in 0..<offset where bytes[j] == 10 { line += 1 }
+        throw ICalendarSyntaxError(line: line, message: "invalid UTF-8 (iCalendar files must be UTF-8)")
+    }
+}
+
+extension String {
+    func trimmingSpaces() -> String {
+        var s = Substring(self)
+        while let f = s.first, f == " " || f == "\t" { s.removeFirst() }
+        while let l = s.last, l == " " || l == "\t" { s.removeLast() }
+        return String(s)
+    }
+}

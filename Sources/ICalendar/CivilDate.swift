@@ -1,0 +1,135 @@
+/// A calendar date in the proleptic Gregorian calendar, without a zone.
+public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public var year: Int
+    public var month: Int
+    public var day: Int
+
+    public init(year: Int, month: Int, day: Int) {
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
+    /// The date `days` days after 1970-01-01 (negative before it).
+    public init(daysSinceEpoch days: Int) {
+        // Howard Hinnant's civil_from_days.
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        self.init(year: yoe + era * 400 + (m <= 2 ? 1 : 0), month: m, day: d)
+    }
+
+    /// Days since 1970-01-01.
+    public var daysSinceEpoch: Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = month > 2 ? month - 3 : month + 9
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    /// 0 = Sunday ... 6 = Saturday.
+    public var weekday: Int {
+        let d = daysSinceEpoch
+        return ((d % 7) + 11) % 7 // 1970-01-01 was a Thursday (4)
+    }
+
+    /// True when year/month/day name a real date.
+    public var isValid: Bool {
+        guard (1...9999).contains(year), (1...12).contains(month), day >= 1 else { return false }
+        return day <= CivilDate.daysIn(month: month, year: year)
+    }
+
+    public static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    public func adding(days: Int) -> CivilDate { CivilDate(daysSinceEpoch: daysSinceEpoch + days) }
+
+    /// `YYYY-MM-DD`.
+    public var description: String { iso }
+    public var iso: String { pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) }
+    /// `YYYYMMDD` (iCalendar DATE form).
+    public var basic: String { pad(year, 4) + pad(month, 2) + pad(day, 2) }
+
+    /// Parses `YYYY-MM-DD`.
+    public init?(iso text: String) {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]) else { return nil }
+        self.init(year: y, month: m, day: d)
+        guard isValid else { return nil }
+    }
+
+    /// Parses `YYYYMMDD`.
+    public init?(basic text: Substring) {
+        guard text.utf8.count == 8, text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }),
+              let v = Int(text) else { return nil }
+        self.init(year: v / 10000, month: (v / 100) % 100, day: v % 100)
+        guard isValid else { return nil }
+    }
+
+    public static func < (a: CivilDate, b: CivilDate) -> Bool {
+        (a.year, a.month, a.day) < (b.year, b.month, b.day)
+    }
+}
+
+/// A wall-clock date and time, without a zone.
+public struct CivilDateTime: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public var date: CivilDate
+    public var hour: Int
+    public var minute: Int
+    public var second: Int
+
+    public init(date: CivilDate, hour: Int = 0, minute: Int = 0, second: Int = 0) {
+        self.date = date
+        self.hour = hour
+        self.minute = minute
+        self.second = second
+    }
+
+    /// The wall-clock time read as if it were UTC: seconds since the epoch.
+    public var secondsAsIfUTC: Int64 {
+        Int64(date.daysSinceEpoch) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
+    }
+
+    /// The wall-clock time of `seconds` read as if UTC.
+    public init(secondsAsIfUTC seconds: Int64) {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let rest = Int(seconds - days * 86_400)
+        self.init(date: CivilDate(daysSinceEpoch: Int(days)), hour: rest / 3600, minute: (rest / 60) % 60, second: rest % 60)
+    }
+
+    /// `YYYYMMDDTHHMMSS`.
+    public var basic: String { date.basic + "T" + pad(hour, 2) + pad(minute, 2) + pad(second, 2) }
+    public var description: String { basic }
+
+    /// Parses `YYYYMMDDTHHMMSS` (no zone suffix).
+    public init?(basic text: Substring) {
+        let u = Array(text.utf8)
+        guard u.count == 15, u[8] == UInt8(ascii: "T"), let date = CivilDate(basic: text.prefix(8)),
+              u[9...].allSatisfy({ $0 >= 48 && $0 <= 57 }), let hms = Int(text.suffix(6)) else { return nil }
+        self.init(date: date, hour: hms / 10000, minute: (hms / 100) % 100, second: hms % 100)
+        guard hour < 24, minute < 60, second < 61 else { return nil }
+        if second == 60 { second = 59 } // leap seconds are read as :59
+    }
+
+    public static func < (a: CivilDateTime, b: CivilDateTime) -> Bool { a.secondsAsIfUTC < b.secondsAsIfUTC }
+}
+
+@inline(__always)
+func pad(_ value: Int, _ width: Int) -> String {
+    let s = String(value)
+    return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+}

@@ -1,0 +1,79 @@
+/// The status of an event or instance (`STATUS`).
+public enum EventStatus: String, Sendable, Equatable {
+    case confirmed, tentative, cancelled
+}
+
+/// One RDATE value: a start, and for `VALUE=PERIOD` an explicit end.
+public struct RecurrenceDate: Hashable, Sendable {
+    public var start: TimeValue
+    public var end: TimeValue?
+
+    public init(start: TimeValue, end: TimeValue? = nil) {
+        self.start = start
+        self.end = end
+    }
+
+    /// Storage form: `START` or `START/END`, each as `TimeValue.encoded`.
+    public var encoded: String { end.map { start.encoded + "/" + $0.encoded } ?? start.encoded }
+
+    public init?(encoded text: Substring) {
+        if let slash = text.firstIndex(of: "/"), let s = TimeValue(encoded: text[..<slash]),
+           let e = TimeValue(encoded: text[text.index(after: slash)...]) {
+            self.init(start: s, end: e)
+        } else if let s = TimeValue(encoded: text) {
+            self.init(start: s)
+        } else {
+            return nil
+        }
+    }
+}
+
+/// One VEVENT, normalised: the fields that snapshots and conflict rules need, plus
+/// the original text for export.
+public struct EventRecord: Sendable, Equatable {
+    public var uid: String
+    /// The original start of the instance this VEVENT overrides (nil for a master or single event).
+    public var recurrenceID: TimeValue?
+    /// `RANGE=THISANDFUTURE` on the RECURRENCE-ID.
+    public var thisAndFuture: Bool = false
+    public var start: TimeValue
+    /// Nominal days of the duration (all-day events, `DURATION:P1D`).
+    public var durationDays: Int = 0
+    /// Exact seconds of the duration.
+    public var durationSeconds: Int64 = 0
+    /// The RRULE value, normalised by libical (nil when not recurring).
+    public var rrule: String?
+    public var rdates: [RecurrenceDate] = []
+    public var exdates: [TimeValue] = []
+    public var status: EventStatus?
+    public var summary: String?
+    public var location: String?
+    public var sequence: Int = 0
+    /// LAST-MODIFIED, else DTSTAMP, as seconds since the epoch.
+    public var modified: Int64?
+    /// The VEVENT exactly as it appeared in the file (folded lines, CRLF).
+    public var text: String
+    /// 1-based line of `BEGIN:VEVENT` in its file.
+    public var line: Int
+    /// A conservative bound of every instant this record can occupy, in minutes since the
+    /// epoch (`Int64(Int32.max)` for an open end). Used for the window index.
+    public var firstMinute: Int64 = 0
+    public var lastMinute: Int64 = 0
+
+    public init(uid: String, start: TimeValue, text: String, line: Int) {
+        self.uid = uid
+        self.start = start
+        self.text = text
+        self.line = line
+    }
+
+    /// All-day event (DTSTART is a DATE).
+    public var isAllDay: Bool { start.isDate }
+    /// Carries a recurrence rule or recurrence dates.
+    public var isRecurring: Bool { rrule != nil || !rdates.isEmpty }
+    /// The key of `recurrenceID` (`""` for a master), unique with (calendar, uid).
+    public func recurrenceKey(zones: ZoneResolver) -> String { recurrenceID?.recurrenceKey(zones: zones) ?? "" }
+
+    /// Sentinel for an open-ended span.
+    public static let openEndMinute = Int64(Int32.max)
+}

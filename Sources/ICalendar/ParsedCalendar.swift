@@ -1,0 +1,31 @@
+/// A problem with one component that does not stop the import (it is skipped or
+/// partly ignored), reported with the line of its `BEGIN`.
+public struct ImportIssue: Sendable, Equatable, CustomStringConvertible {
+    public var line: Int
+    public var message: String
+
+    public init(line: Int, message: String) {
+        self.line = line
+        self.message = message
+    }
+
+    public var description: String { "\(line): \(message)" }
+}
+
+/// The usable content of one iCalendar file.
+public struct ParsedCalendar: Sendable {
+    /// Every usable VEVENT, in file order.
+    public var events: [EventRecord] = []
+    /// In-file VTIMEZONE definitions referenced by `events`, keyed by `Zone.key`, with their TZID.
+    public var timezones: [String: (tzid: String, text: String)] = [:]
+    /// Warnings, in file order.
+    public var warnings: [ImportIssue] = []
+    /// Components that could not be used at all.
+    public var skipped: Int = 0
+    /// `X-WR-CALNAME`, if present.
+    public var calendarName: String?
+    /// `X-WR-TIMEZONE`, if present.
+    public var defaultTimeZone: String?
+
+    public init() {}
+}

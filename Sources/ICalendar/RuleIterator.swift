@@ -1,0 +1,53 @@
+import CLibical
+
+/// An RRULE being walked by libical's recurrence iterator; owns the
+/// `icalrecur_iterator` and frees it in `deinit`. Callers hold `LibICal.lock`.
+final class RuleIterator {
+    private let handle: OpaquePointer
+    /// The rule as libical parsed it.
+    let rule: icalrecurrencetype
+    private let isDate: Bool
+    private let zone: OpaquePointer?
+
+    /// Starts iterating `rrule` from `start` (wall clock in `zone`, or floating/date when nil).
+    init?(rrule: String, start: CivilDateTime, isDate: Bool, zone: OpaquePointer?) {
+        let rule = icalrecurrencetype_from_string(rrule)
+        guard rule.freq != ICAL_NO_RECURRENCE else { return nil }
+        var dtstart = icaltimetype(civil: start, isDate: isDate)
+        dtstart.zone = zone
+        guard let iterator = icalrecur_iterator_new(rule, dtstart) else { return nil }
+        self.handle = iterator
+        self.rule = rule
+        self.isDate = isDate
+        self.zone = zone
+    }
+
+    deinit { LibICal.locked { icalrecur_iterator_free(handle) } }
+
+    /// True when the rule has a COUNT.
+    var hasCount: Bool { rule.count > 0 }
+
+    /// Skips ahead so the next instance is at or after `local` (rules without COUNT only).
+    @discardableResult
+    func skip(to local: CivilDateTime) -> Bool {
+        guard !hasCount else { return false }
+        var t = icaltimetype(civil: local, isDate: isDate)
+        t.zone = zone
+        return icalrecur_iterator_set_start(handle, t) != 0
+    }
+
+    /// The next instance's wall-clock start, or nil at the end of the rule.
+    func next() -> CivilDateTime? {
+        let t = icalrecur_iterator_next(handle)
+        guard icaltime_is_null_time(t) == 0 else { return nil }
+        let civil = t.civil
+        guard civil.date.isValid else { return nil }
+        return civil
+    }
+
+    /// UNTIL as a wall-clock/UTC value, if the rule has one.
+    var until: (CivilDateTime, isUTC: Bool, isDate: Bool)? {
+        guard icaltime_is_null_time(rule.until) == 0 else { return nil }
+        return (rule.until.civil, icaltime_is_utc(rule.until) != 0, rule.until.is_date != 0)
+    }
+}

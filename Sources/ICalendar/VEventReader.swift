@@ -1,0 +1,195 @@
+import CLibical
+import Support
+
+/// Reads one libical VEVENT component into an `EventRecord`.
+enum VEventReader {
+    /// Returns nil (with a reason in `issues`) when the component cannot be used.
+    static func read(_ c: OpaquePointer, text: String, line: Int,
+                     context: inout ReaderContext, issues: inout [String]) -> EventRecord? {
+        // Errors libical recorded while parsing values.
+        var badProperties: [String] = []
+        var p = icalcomponent_get_first_property(c, ICAL_XLICERROR_PROPERTY)
+        while let prop = p {
+            // An empty TEXT value ("DESCRIPTION:") is valid iCalendar; libical reports it anyway.
+            if let message = LibICal.string(icalproperty_get_xlicerror(prop)), !message.hasPrefix("No value for") {
+                badProperties.append(message)
+            }
+            p = icalcomponent_get_next_property(c, ICAL_XLICERROR_PROPERTY)
+        }
+
+        guard let startProp = icalcomponent_get_first_property(c, ICAL_DTSTART_PROPERTY) else {
+            let detail = badProperties.first.map { " (\(clean($0)))" } ?? ""
+            issues.append("VEVENT has no usable DTSTART\(detail); skipped")
+            return nil
+        }
+        guard let start = timeValue(startProp, icalproperty_get_dtstart(startProp), "DTSTART", &context, &issues) else {
+            issues.append("VEVENT has an unparseable DTSTART; skipped")
+            return nil
+        }
+        for message in badProperties { issues.append("ignored invalid property: \(clean(message))") }
+
+        let uid: String
+        if let u = LibICal.string(icalcomponent_get_uid(c)), !u.isEmpty {
+            uid = u
+        } else {
+            uid = synthesizedUID(text)
+        }
+        var record = EventRecord(uid: uid, start: start, text: text, line: line)
+
+        // Duration.
+        if let endProp = icalcomponent_get_first_property(c, ICAL_DTEND_PROPERTY),
+           let end = timeValue(endProp, icalproperty_get_dtend(endProp), "DTEND", &context, &issues) {
+            setDuration(&record, start: start, end: end)
+        } else if let durProp = icalcomponent_get_first_property(c, ICAL_DURATION_PROPERTY) {
+            let d = icalproperty_get_duration(durProp)
+            if d.is_neg != 0 {
+                issues.append("negative DURATION ignored")
+            } else {
+                record.durationDays = Int(d.weeks) * 7 + Int(d.days)
+                record.durationSeconds = Int64(d.hours) * 3600 + Int64(d.minutes) * 60 + Int64(d.seconds)
+            }
+            if start.isDate, record.durationDays == 0 { record.durationDays = 1; record.durationSeconds = 0 }
+        } else if start.isDate {
+            record.durationDays = 1
+        }
+
+        // Recurrence.
+        if let rruleProp = icalcomponent_get_first_property(c, ICAL_RRULE_PROPERTY) {
+            var rule = icalproperty_get_rrule(rruleProp)
+            if rule.freq == ICAL_NO_RECURRENCE {
+                issues.append("invalid RRULE ignored")
+            } else if let cString = icalrecurrencetype_as_string_r(&rule) {
+                record.rrule = String(cString: cString)
+                icalmemory_free_buffer(cString)
+            }
+        }
+        var rp = icalcomponent_get_first_property(c, ICAL_RDATE_PROPERTY)
+        while let prop = rp {
+            let value = icalproperty_get_rdate(prop)
+            if icaltime_is_null_time(value.period.start) == 0 {
+                if let s = timeValue(prop, value.period.start, "RDATE", &context, &issues) {
+                    var endTime = value.period.end
+                    if icaltime_is_null_time(endTime) != 0 {
+                        endTime = icaltime_add(value.period.start, value.period.duration)
+                    }
+                    let e = timeValue(prop, endTime, "RDATE", &context, &issues)
+                    record.rdates.append(RecurrenceDate(start: s, end: e))
+                }
+            } else if let s = timeValue(prop, value.time, "RDATE", &context, &issues) {
+                record.rdates.append(RecurrenceDate(start: s))
+            }
+            rp = icalcomponent_get_next_property(c, ICAL_RDATE_PROPERTY)
+        }
+        var xp = icalcomponent_get_first_property(c, ICAL_EXDATE_PROPERTY)
+        while let prop = xp {
+            if let t = timeValue(prop, icalproperty_get_exdate(prop), "EXDATE", &context, &issues) {
+                record.exdates.append(t)
+            }
+            xp = icalcomponent_get_next_property(c, ICAL_EXDATE_PROPERTY)
+        }
+        if let ridProp = icalcomponent_get_first_property(c, ICAL_RECURRENCEID_PROPERTY) {
+            guard let rid = timeValue(ridProp, icalproperty_get_recurrenceid(ridProp), "RECURRENCE-ID", &context, &issues) else {
+                issues.append("VEVENT has an unparseable RECURRENCE-ID; skipped")
+                return nil
+            }
+            record.recurrenceID = rid
+            if let range = icalproperty_get_first_parameter(ridProp, ICAL_RANGE_PARAMETER),
+               icalparameter_get_range(range) == ICAL_RANGE_THISANDFUTURE {
+                record.thisAndFuture = true
+            }
+        }
+
+        // Descriptive fields.
+        if let prop = icalcomponent_get_first_property(c, ICAL_STATUS_PROPERTY) {
+            switch icalproperty_get_status(prop) {
+            case ICAL_STATUS_CANCELLED: record.status = .cancelled
+            case ICAL_STATUS_TENTATIVE: record.status = .tentative
+            case ICAL_STATUS_CONFIRMED: record.status = .confirmed
+            default: record.status = nil
+            }
+        }
+        if let prop = icalcomponent_get_first_property(c, ICAL_SUMMARY_PROPERTY) {
+            record.summary = LibICal.string(icalproperty_get_summary(prop))
+        }
+        if let prop = icalcomponent_get_first_property(c, ICAL_LOCATION_PROPERTY) {
+            record.location = LibICal.string(icalproperty_get_location(prop))
+        }
+        if let prop = icalcomponent_get_first_property(c, ICAL_SEQUENCE_PROPERTY) {
+            record.sequence = Int(icalproperty_get_sequence(prop))
+        }
+        if let prop = icalcomponent_get_first_property(c, ICAL_LASTMODIFIED_PROPERTY) {
+            record.modified = utcSeconds(icalproperty_get_lastmodified(prop))
+        } else if let prop = icalcomponent_get_first_property(c, ICAL_DTSTAMP_PROPERTY) {
+            record.modified = utcSeconds(icalproperty_get_dtstamp(prop))
+        }
+        SpanCalculator.computeSpan(&record, zones: ZoneRegistry.shared)
+        return record
+    }
+
+    // MARK: - Values
+
+    /// Converts a libical time with the property's TZID into a `TimeValue`.
+    static func timeValue(_ prop: OpaquePointer, _ t: icaltimetype, _ name: String,
+                          _ context: inout ReaderContext, _ issues: inout [String]) -> TimeValue? {
+        guard icaltime_is_null_time(t) == 0, icaltime_is_valid_time(t) != 0 else { return nil }
+        let civil = t.civil
+        guard civil.date.isValid else { return nil }
+        if t.is_date != 0 { return .date(civil.date) }
+        if icaltime_is_utc(t) != 0 { return .utc(civil.secondsAsIfUTC) }
+        if let param = icalproperty_get_first_parameter(prop, ICAL_TZID_PARAMETER),
+           let tzid = LibICal.string(icalparameter_get_tzid(param)), !tzid.isEmpty {
+            if let zone = context.zone(forTZID: tzid) {
+                return zone === Zone.utc ? .utc(civil.secondsAsIfUTC) : .zoned(civil, zoneKey: zone.key)
+            }
+            if !context.unknownZones.contains(tzid) {
+                context.unknownZones.insert(tzid)
+            }
+            issues.append("unknown time zone \"\(tzid)\" in \(name); reading it as UTC")
+            return .utc(civil.secondsAsIfUTC)
+        }
+        if let zone = context.defaultZone {
+            if zone.key.hasPrefix("vtz:") { context.usedZoneKeys.insert(zone.key) }
+            return zone === Zone.utc ? .utc(civil.secondsAsIfUTC) : .zoned(civil, zoneKey: zone.key)
+        }
+        return .floating(civil)
+    }
+
+    static func setDuration(_ record: inout EventRecord, start: TimeValue, end: TimeValue) {
+        switch (start, end) {
+        case (.date(let s), _):
+            let days = end.wallClock.date.daysSinceEpoch - s.daysSinceEpoch
+            record.durationDays = max(days, 1)
+        case (.floating(let s), .floating(let e)):
+            record.durationSeconds = max(0, e.secondsAsIfUTC - s.secondsAsIfUTC)
+        case (_, .date(let e)):
+            record.durationSeconds = max(0, CivilDateTime(date: e).secondsAsIfUTC - start.wallClock.secondsAsIfUTC)
+        default:
+            let zones = ZoneRegistry.shared
+            let a = start.instant(zones: zones, floatingZone: .utc)
+            let b = end.instant(zones: zones, floatingZone: .utc)
+            record.durationSeconds = max(0, b - a)
+        }
+    }
+
+    static func utcSeconds(_ t: icaltimetype) -> Int64? {
+        guard icaltime_is_null_time(t) == 0 else { return nil }
+        return t.civil.secondsAsIfUTC
+    }
+
+    /// A stable UID for a VEVENT that has none: a hash of its content without DTSTAMP
+    /// (which exporters rewrite on every export).
+    static func synthesizedUID(_ text: String) -> String {
+        var hasher = SHA256()
+        for line in text.replacingCRLF().replacingFolds().split(separator: "\n") {
+            if line.uppercased().hasPrefix("DTSTAMP") { continue }
+            hasher.update(String(line))
+            hasher.update([10])
+        }
+        let hex = hasher.finalize().map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+        return "synthesized-" + hex.prefix(32) + "@eventd"
+    }
+
+    static func clean(_ message: String) -> String {
+        message.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).joined(separator: " ")
+    }
+}

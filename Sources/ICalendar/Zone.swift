@@ -1,0 +1,130 @@
+import CLibical
+
+/// A time zone: its rules come from libical — either an in-file `VTIMEZONE` or the
+/// system zone database (`/usr/share/zoneinfo`, read by libical's built-in loader).
+///
+/// This type is the one owner of local-time rules in eventd. libical supplies the
+/// offsets; the RFC 5545 reading of nonexistent and ambiguous local times is applied
+/// here (libical's own conversion gets both wrong): a local time in a gap uses the
+/// offset before the gap, and an ambiguous one means its first occurrence.
+public final class Zone: @unchecked Sendable, CustomStringConvertible {
+    let handle: OpaquePointer
+    private let owned: Bool
+    /// The TZID or IANA name this zone was created for.
+    public let identifier: String
+    /// The key eventd stores for this zone (`Europe/Berlin`, or `vtz:HASH` for in-file definitions).
+    public let key: String
+
+    private init(handle: OpaquePointer, owned: Bool, identifier: String, key: String) {
+        self.handle = handle
+        self.owned = owned
+        self.identifier = identifier
+        self.key = key
+    }
+
+    deinit {
+        if owned { LibICal.locked { icaltimezone_free(handle, 1) } }
+    }
+
+    public var description: String { identifier }
+
+    // MARK: - Creating zones
+
+    /// UTC.
+    public static let utc = Zone(handle: LibICal.utc, owned: false, identifier: "UTC", key: "UTC")
+
+    /// The system zone named `name` (IANA), or nil when the system database lacks it.
+    ///
+    /// Accepts libical's and Mozilla's prefixed forms (`/freeassociation.sourceforge.net/Europe/Berlin`).
+    public static func system(_ name: String) -> Zone? {
+        LibICal.locked {
+            let cleaned = Zone.stripPrefix(name)
+            if let cached = systemCache[cleaned] { return cached }
+            if cleaned == "UTC" || cleaned == "Etc/UTC" || cleaned == "Z" || cleaned == "GMT" { return Zone.utc }
+            guard Zone.isPlausibleName(cleaned), let tz = icaltimezone_get_builtin_timezone(cleaned) else { return nil }
+            let zone = Zone(handle: tz, owned: false, identifier: cleaned, key: cleaned)
+            systemCache[cleaned] = zone
+            return zone
+        }
+    }
+
+    /// A zone defined by VTIMEZONE text (a complete `BEGIN:VTIMEZONE ... END:VTIMEZONE`).
+    public static func definition(_ text: String, key: String) -> Zone? {
+        LibICal.locked {
+            guard let comp = icalparser_parse_string(text) else { return nil }
+            guard icalcomponent_isa(comp) == ICAL_VTIMEZONE_COMPONENT,
+                  let tzidProp = icalcomponent_get_first_property(comp, ICAL_TZID_PROPERTY),
+                  let tzid = LibICal.string(icalproperty_get_tzid(tzidProp)),
+                  icalcomponent_get_first_component(comp, ICAL_ANY_COMPONENT) != nil,
+                  let zone = icaltimezone_new() else {
+                icalcomponent_free(comp)
+                return nil
+            }
+            // The zone takes ownership of the component.
+            guard icaltimezone_set_component(zone, comp) != 0 else {
+                icalcomponent_free(comp)
+                icaltimezone_free(zone, 1)
+                return nil
+            }
+            return Zone(handle: zone, owned: true, identifier: tzid, key: key)
+        }
+    }
+
+    nonisolated(unsafe) private static var systemCache: [String: Zone] = [:]
+
+    static func stripPrefix(_ name: String) -> String {
+        var s = Substring(name)
+        for prefix in ["/freeassociation.sourceforge.net/Tzfile/", "/freeassociation.sourceforge.net/",
+                       "/citadel.org/"] where s.hasPrefix(prefix) {
+            s = s.dropFirst(prefix.count)
+        }
+        if s.hasPrefix("/mozilla.org/") {
+            // /mozilla.org/20050126_1/Europe/Berlin
+            let parts = s.split(separator: "/", maxSplits: 2)
+            if parts.count == 3 { s = parts[2] }
+        }
+        return String(s)
+    }
+
+    /// Rejects names that could escape the zoneinfo directory or are plainly not zone names.
+    static func isPlausibleName(_ name: String) -> Bool {
+        guard !name.isEmpty, name.utf8.count <= 64, !name.hasPrefix("/"), !name.contains("..") else { return false }
+        return name.utf8.allSatisfy { c in
+            (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57)
+                || c == UInt8(ascii: "/") || c == UInt8(ascii: "_") || c == UInt8(ascii: "-") || c == UInt8(ascii: "+")
+        }
+    }
+
+    // MARK: - Conversions
+
+    /// Seconds east of UTC in effect at the instant `seconds` (since the epoch).
+    public func offset(atUTC seconds: Int64) -> Int {
+        if handle == LibICal.utc { return 0 }
+        return LibICal.locked {
+            var t = icaltime_from_timet_with_zone(time_t(seconds), 0, LibICal.utc)
+            var isDaylight: Int32 = 0
+            return Int(icaltimezone_get_utc_offset_of_utc_time(handle, &t, &isDaylight))
+        }
+    }
+
+    /// The instant of the wall-clock time `local` in this zone (RFC 5545 gap/overlap rules).
+    public func instant(forLocal local: CivilDateTime) -> Int64 {
+        let l = local.secondsAsIfUTC
+        if handle == LibICal.utc { return l }
+        let before = offset(atUTC: l - 86_400)
+        let after = offset(atUTC: l + 86_400)
+        let beforeValid = offset(atUTC: l - Int64(before)) == before
+        let afterValid = before != after && offset(atUTC: l - Int64(after)) == after
+        switch (beforeValid, afterValid) {
+        case (true, true): return min(l - Int64(before), l - Int64(after)) // ambiguous: first occurrence
+        case (true, false): return l - Int64(before)
+        case (false, true): return l - Int64(after)
+        case (false, false): return l - Int64(before) // in a gap: the offset before the gap
+        }
+    }
+
+    /// The wall-clock time in this zone at the instant `seconds`.
+    public func local(atUTC seconds: Int64) -> CivilDateTime {
+        CivilDateTime(secondsAsIfUTC: seconds + Int64(offset(atUTC: seconds)))
+    }
+}

@@ -1,0 +1,153 @@
+// MARK: - JSONValue
+
+/// A JSON document held in memory.
+///
+/// Integers that fit in `Int64` are kept exactly as ``int(_:)``; every other
+/// number is a ``double(_:)``. Note that `.int(1)` and `.double(1)` are
+/// different values (they also serialize differently: `1` vs `1.0`).
+///
+/// Objects are Swift dictionaries, so two keys that Swift considers equal
+/// (canonically equivalent strings such as `"é"` and `"e\u{301}"`) cannot both
+/// be present; when parsing, the last one wins.
+///
+/// Serialize with ``canonicalBytes()`` / ``canonicalString()``, parse with
+/// ``parse(_:maxDepth:)``.
+public enum JSONValue: Equatable, Hashable, Sendable {
+    /// `null`.
+    case null
+    /// `true` or `false`.
+    case bool(Bool)
+    /// An integer that fits in 64 bits.
+    case int(Int64)
+    /// Any other number. Non-finite values cannot be represented in JSON and
+    /// serialize as `null`.
+    case double(Double)
+    /// A string.
+    case string(String)
+    /// An ordered list of values.
+    case array([JSONValue])
+    /// A map from keys to values; key order is not significant.
+    case object([String: JSONValue])
+}
+
+// MARK: - Accessors
+
+extension JSONValue {
+    /// The member named `key` if this is an object that has it, else `nil`.
+    public subscript(key: String) -> JSONValue? {
+        guard case .object(let members) = self else { return nil }
+        return members[key]
+    }
+
+    /// The element at `index` if this is an array and `index` is in range,
+    /// else `nil`.
+    public subscript(index: Int) -> JSONValue? {
+        guard case .array(let elements) = self, elements.indices.contains(index) else { return nil }
+        return elements[index]
+    }
+
+    /// The payload of a ``string(_:)``, else `nil`.
+    public var stringValue: String? {
+        guard case .string(let value) = self else { return nil }
+        return value
+    }
+
+    /// The payload of an ``int(_:)``, else `nil` (doubles are not converted).
+    public var intValue: Int64? {
+        guard case .int(let value) = self else { return nil }
+        return value
+    }
+
+    /// The numeric value of an ``int(_:)`` or ``double(_:)``, else `nil`.
+    public var doubleValue: Double? {
+        switch self {
+        case .int(let value): return Double(value)
+        case .double(let value): return value
+        default: return nil
+        }
+    }
+
+    /// The payload of a ``bool(_:)``, else `nil`.
+    public var boolValue: Bool? {
+        guard case .bool(let value) = self else { return nil }
+        return value
+    }
+
+    /// The elements of an ``array(_:)``, else `nil`.
+    public var arrayValue: [JSONValue]? {
+        guard case .array(let value) = self else { return nil }
+        return value
+    }
+
+    /// The members of an ``object(_:)``, else `nil`.
+    public var objectValue: [String: JSONValue]? {
+        guard case .object(let value) = self else { return nil }
+        return value
+    }
+
+    /// Whether this is ``null``.
+    public var isNull: Bool {
+        if case .null = self { return true }
+        return false
+    }
+}
+
+// MARK: - Literals
+
+extension JSONValue: ExpressibleByNilLiteral {
+    /// Creates ``null``.
+    public init(nilLiteral: ()) {
+        self = .null
+    }
+}
+
+extension JSONValue: ExpressibleByBooleanLiteral {
+    /// Creates a ``bool(_:)``.
+    public init(booleanLiteral value: Bool) {
+        self = .bool(value)
+    }
+}
+
+extension JSONValue: ExpressibleByIntegerLiteral {
+    /// Creates an ``int(_:)``.
+    public init(integerLiteral value: Int64) {
+        self = .int(value)
+    }
+}
+
+extension JSONValue: ExpressibleByFloatLiteral {
+    /// Creates a ``double(_:)``.
+    public init(floatLiteral value: Double) {
+        self = .double(value)
+    }
+}
+
+extension JSONValue: ExpressibleByStringLiteral {
+    /// Creates a ``string(_:)``.
+    public init(stringLiteral value: String) {
+        self = .string(value)
+    }
+}
+
+extension JSONValue: ExpressibleByArrayLiteral {
+    /// Creates an ``array(_:)``.
+    public init(arrayLiteral elements: JSONValue...) {
+        self = .array(elements)
+    }
+}
+
+extension JSONValue: ExpressibleByDictionaryLiteral {
+    /// Creates an ``object(_:)``; for repeated keys the last value wins.
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+    }
+}
+
+// MARK: - Description
+
+extension JSONValue: CustomStringConvertible {
+    /// The canonical serialization (see ``canonicalString()``).
+    public var description: String {
+        canonicalString()
+    }
+}

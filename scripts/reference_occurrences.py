@@ -1,0 +1,193 @@
+#!/usr/bin/env python3
+"""Reference occurrence expansion for differential tests of eventd.
+
+Usage:
+    reference_occurrences.py --from YYYY-MM-DD --to YYYY-MM-DD
+                             [--floating-tz ZONE] [--ignore-x-wr-timezone]
+                             [--extra] [--timings] FILE...
+
+Loads each FILE with icalendar, expands its VEVENTs with
+``recurring_ical_events.of(cal).between(from, to)`` and prints ONE JSON object:
+
+    {"files": {FILE: {"ok": true, "occurrences": [...]}
+                     | {"ok": false, "error": "..."}}}
+
+Each occurrence is {"uid": str, "start": S, "end": E}:
+  - DATE values:                   "YYYYMMDD"
+  - time-zone-aware date-times:    UTC instant "YYYYMMDDTHHMMSSZ"
+  - floating (naive) date-times:   "YYYYMMDDTHHMMSS" (no Z)
+Occurrences are sorted by (uid, start, end). A missing UID is "".
+An event without DTEND and DURATION gets whatever end the library returns
+(for timed events the start, i.e. zero duration; for dates start + 1 day).
+
+Options:
+  --from/--to            the window, passed to between() as dates (midnight,
+                         floating; the library compares floating window
+                         bounds with aware events in the event's own zone).
+  --floating-tz ZONE     interpret floating results in ZONE and print them as
+                         UTC instants ("...Z") instead of floating strings.
+  --ignore-x-wr-timezone remove X-WR-TIMEZONE before expansion. Without it,
+                         recurring_ical_events.of() applies
+                         x_wr_timezone.to_standard(), which moves UTC and
+                         floating times into that zone BEFORE expanding
+                         (so UTC series keep their wall-clock time across DST
+                         and floating times become zoned).
+  --extra                add "recurrence_id", "status" and "summary" to each
+                         occurrence ("recurrence_id" as the original start in
+                         the same format as start -- for instances moved by a
+                         RANGE=THISANDFUTURE override it is recomputed as
+                         start minus that override's shift, because the
+                         library repeats the override's own RECURRENCE-ID;
+                         "status" upper-case or null).
+                         The library does NOT drop STATUS:CANCELLED
+                         occurrences; use this to filter them.
+  --timings              add "seconds" (wall time spent) to each file's object.
+
+A file that cannot be read, parsed or expanded is reported with ok:false; the
+other files are still processed. Exit status: 0 when every file was ok,
+1 when at least one failed, 64 on usage errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import sys
+import time
+import traceback
+import zoneinfo
+
+import icalendar
+import recurring_ical_events
+
+UTC = dt.timezone.utc
+
+
+def fmt(value, floating_tz):
+    """Format a DTSTART/DTEND/RECURRENCE-ID value as described above."""
+    if value is None:
+        return None
+    if hasattr(value, "dt"):  # a vDDDTypes property
+        value = value.dt
+    if isinstance(value, dt.datetime):
+        if value.tzinfo is None or value.tzinfo.utcoffset(value) is None:
+            if floating_tz is None:
+                return value.strftime("%Y%m%dT%H%M%S")
+            value = value.replace(tzinfo=floating_tz)
+        return value.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
+    if isinstance(value, dt.date):
+        return value.strftime("%Y%m%d")
+    if isinstance(value, dt.timedelta):  # should not happen for DTSTART/DTEND
+        return f"duration:{value}"
+    return str(value)
+
+
+def occurrences_of(path, start, stop, args, floating_tz):
+    with open(path, "rb") as f:
+        data = f.read()
+    cal = icalendar.Calendar.from_ical(data)
+    if args.ignore_x_wr_timezone and "X-WR-TIMEZONE" in cal:
+        del cal["X-WR-TIMEZONE"]
+    # RANGE=THISANDFUTURE: the library copies the modification's RECURRENCE-ID
+    # into every later occurrence it governs; remember how far each such
+    # modification moved its instances so --extra can report each instance's
+    # own original start.
+    shifts = {}
+    if args.extra:
+        for ev in cal.walk("VEVENT"):
+            rid = ev.get("RECURRENCE-ID")
+            if rid is not None and rid.params.get("RANGE") == "THISANDFUTURE":
+                try:
+                    shifts[(str(ev.get("UID", "")), fmt(rid, floating_tz))] = (
+                        ev.decoded("DTSTART") - rid.dt
+                    )
+                except (TypeError, KeyError):  # date vs date-time, no DTSTART
+                    pass
+    result = []
+    for comp in recurring_ical_events.of(cal).between(start, stop):
+        uid = comp.get("UID")
+        occ = {
+            "uid": "" if uid is None else str(uid),
+            "start": fmt(comp.get("DTSTART"), floating_tz),
+            "end": fmt(comp.get("DTEND"), floating_tz),
+        }
+        if args.extra:
+            status = comp.get("STATUS")
+            summary = comp.get("SUMMARY")
+            rid = comp.get("RECURRENCE-ID")
+            rid_text = fmt(rid, floating_tz)
+            shift = shifts.get((occ["uid"], rid_text))
+            if shift is not None:
+                try:
+                    rid_text = fmt(comp.decoded("DTSTART") - shift, floating_tz)
+                except TypeError:
+                    pass
+            occ["recurrence_id"] = rid_text
+            occ["status"] = None if status is None else str(status).upper()
+            occ["summary"] = None if summary is None else str(summary)
+        result.append(occ)
+    result.sort(key=lambda o: (o["uid"], o["start"] or "", o["end"] or ""))
+    return result
+
+
+def parse_date(text):
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a date YYYY-MM-DD: {text!r}")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        description="Expand VEVENTs with recurring_ical_events and print JSON."
+    )
+    parser.add_argument("--from", dest="start", required=True, type=parse_date)
+    parser.add_argument("--to", dest="stop", required=True, type=parse_date)
+    parser.add_argument("--floating-tz", default=None)
+    parser.add_argument("--ignore-x-wr-timezone", action="store_true")
+    parser.add_argument("--extra", action="store_true")
+    parser.add_argument("--timings", action="store_true")
+    parser.add_argument("files", nargs="+", metavar="FILE")
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:
+        return 64 if e.code else 0
+    floating_tz = None
+    if args.floating_tz:
+        if args.floating_tz.upper() == "UTC":
+            floating_tz = UTC
+        else:
+            try:
+                floating_tz = zoneinfo.ZoneInfo(args.floating_tz)
+            except Exception as e:  # noqa: BLE001
+                print(f"reference_occurrences: unknown zone: {e}", file=sys.stderr)
+                return 64
+    files = {}
+    all_ok = True
+    for path in args.files:
+        t0 = time.perf_counter()
+        try:
+            entry = {
+                "ok": True,
+                "occurrences": occurrences_of(
+                    path, args.start, args.stop, args, floating_tz
+                ),
+            }
+        except Exception as e:  # noqa: BLE001 - one bad file must not stop the rest
+            all_ok = False
+            message = f"{type(e).__name__}: {e}"
+            entry = {"ok": False, "error": message}
+            if os.environ.get("REFERENCE_DEBUG"):
+                traceback.print_exc()
+        if args.timings:
+            entry["seconds"] = round(time.perf_counter() - t0, 4)
+        files[path] = entry
+    json.dump({"files": files}, sys.stdout, ensure_ascii=True, sort_keys=True)
+    sys.stdout.write("\n")
+    return 0 if all_ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
