@@ -19,6 +19,7 @@ public enum CalendarParser {
 
     private static func build(_ scanned: ScannedCalendar, _ buffer: UnsafeBufferPointer<UInt8>) -> ParsedCalendar {
         var result = ParsedCalendar()
+        result.warnings = scanned.warnings
         for property in scanned.calendarProperties {
             switch property.name {
             case "X-WR-CALNAME": result.calendarName = unescapeText(property.value)
@@ -89,8 +90,25 @@ struct ReaderContext {
 
     /// The zone a TZID names: the file's VTIMEZONE first, then the system database.
     mutating func zone(forTZID tzid: String) -> Zone? {
-        if let entry = fileZones[tzid] { usedZoneKeys.insert(entry.zone.key); return entry.zone }
-        return Zone.system(tzid)
+        if let entry = fileZones[tzid] ?? fileZones[Self.normalise(tzid)] ?? normalisedFileZone(tzid) {
+            usedZoneKeys.insert(entry.zone.key)
+            return entry.zone
+        }
+        return Zone.system(tzid) ?? Zone.system(Self.normalise(tzid))
+    }
+
+    /// A TZID without surrounding quotes, spaces and stray trailing colons
+    /// (`TZID:Pacific Standard Time:` has been seen in exported files).
+    static func normalise(_ tzid: String) -> String {
+        var s = Substring(tzid)
+        while let c = s.first, c == "\"" || c == " " { s.removeFirst() }
+        while let c = s.last, c == "\"" || c == " " || c == ":" { s.removeLast() }
+        return String(s)
+    }
+
+    private func normalisedFileZone(_ tzid: String) -> (zone: Zone, text: String)? {
+        let wanted = Self.normalise(tzid)
+        return fileZones.first(where: { Self.normalise($0.key) == wanted })?.value
     }
 }
 

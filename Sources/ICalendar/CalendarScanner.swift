@@ -26,6 +26,7 @@ struct ScannedCalendar {
     var events: [ComponentSlice] = []
     var timezones: [ComponentSlice] = []
     var calendarProperties: [(name: String, value: String, line: Int)] = []
+    var warnings: [ImportIssue] = []
 }
 
 /// Validates the line structure of an iCalendar file and slices out its components.
@@ -127,14 +128,19 @@ enum CalendarScanner {
                     guard let open = stack.last else {
                         throw ICalendarSyntaxError(line: lineNumber, message: "END:\(value) without a matching BEGIN")
                     }
-                    guard open.name == value else {
-                        throw ICalendarSyntaxError(line: lineNumber, message: "END:\(value) does not match BEGIN:\(open.name) at line \(open.line)")
+                    if open.name != value {
+                        // END naming an outer component: the inner one was never closed.
+                        if stack.contains(where: { $0.name == value }) || stack.count == 1 {
+                            throw ICalendarSyntaxError(line: lineNumber, message: "END:\(value) does not match BEGIN:\(open.name) at line \(open.line) (missing END:\(open.name)?)")
+                        }
+                        // A misspelt END (END:VTOOD for BEGIN:VTODO) closes what is open.
+                        result.warnings.append(ImportIssue(line: lineNumber, message: "END:\(value) does not match BEGIN:\(open.name) at line \(open.line); read as END:\(open.name)"))
                     }
                     stack.removeLast()
                     if stack.count == 1 {
-                        let slice = ComponentSlice(kind: value, range: open.offset..<position, line: open.line)
-                        if value == "VEVENT" { result.events.append(slice) }
-                        else if value == "VTIMEZONE" { result.timezones.append(slice) }
+                        let slice = ComponentSlice(kind: open.name, range: open.offset..<position, line: open.line)
+                        if open.name == "VEVENT" { result.events.append(slice) }
+                        else if open.name == "VTIMEZONE" { result.timezones.append(slice) }
                     }
                 }
                 continue

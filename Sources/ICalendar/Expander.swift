@@ -46,23 +46,29 @@ struct SeriesWalker {
         var ranges: [(at: Int64, index: Int)] = []
         for (i, o) in overrides.enumerated() {
             guard let rid = o.recurrenceID else { continue }
-            if o.thisAndFuture { ranges.append((instant(rid), i)) } else { exact[instant(rid)] = i }
+            let key = matchKey(rid)
+            if o.thisAndFuture { ranges.append((key, i)) } else { exact[key] = i }
         }
         ranges.sort { $0.at < $1.at }
 
         if let master = series.master, master.status != .cancelled {
             let recurring = master.isRecurring || !overrides.isEmpty
-            let maxShift = ranges.map { abs(instant(overrides[$0.index].start) - $0.at) }.max() ?? 0
+            let maxShift = ranges.map { abs(instant(overrides[$0.index].start) - instant(overrides[$0.index].recurrenceID!)) }.max() ?? 0
             let reach = maxDuration(master) + maxShift
-            for original in instances(of: master, reach: reach) {
+            for (original, explicitEnd) in instances(of: master, reach: reach) {
+                let key = matchKey(original)
                 let at = instant(original)
-                if exact[at] != nil { continue }
-                if let range = ranges.last(where: { $0.at <= at }) {
+                if exact[key] != nil { continue }
+                if let range = ranges.last(where: { $0.at <= key }) {
                     let o = overrides[range.index]
-                    if o.status == .cancelled || at == range.at { continue }
-                    let shifted = shift(original, by: o, rangeStart: range.at)
+                    if o.status == .cancelled || key == range.at { continue }
+                    let shifted = shift(original, by: o, rangeStart: instant(o.recurrenceID!))
                     emit(start: shifted, days: o.durationDays, seconds: o.durationSeconds,
                          rid: original, content: range.index)
+                } else if let explicitEnd {
+                    // An RDATE PERIOD brings its own end.
+                    let seconds = max(0, instant(explicitEnd) - at)
+                    emit(start: original, days: 0, seconds: seconds, rid: original, content: -1)
                 } else {
                     emit(start: original, days: master.durationDays, seconds: master.durationSeconds,
                          rid: recurring ? original : nil, content: -1)
@@ -70,7 +76,10 @@ struct SeriesWalker {
             }
         }
         if series.master?.status != .cancelled {
+            // An override of an instance that EXDATE removes is a deleted modification: not shown.
+            let excluded = series.master.map { exclusion($0) } ?? Exclusion()
             for (i, o) in overrides.enumerated() where o.status != .cancelled {
+                if let rid = o.recurrenceID, excluded.contains(rid, walker: self) { continue }
                 emit(start: o.start, days: o.durationDays, seconds: o.durationSeconds,
                      rid: o.recurrenceID ?? o.start, content: i)
             }
@@ -88,30 +97,64 @@ struct SeriesWalker {
         return d
     }
 
-    /// Original starts of `master` that can overlap the window (DTSTART, RRULE, RDATE; minus EXDATE).
-    func instances(of master: EventRecord, reach: Int64) -> [TimeValue] {
-        let lower = from - reach
-        var result: [TimeValue] = []
-        var seen = Set<Int64>()
-        func consider(_ v: TimeValue) {
-            let at = instant(v)
-            guard at >= lower, at < to, seen.insert(at).inserted else { return }
-            result.append(v)
+    /// How an original start, a RECURRENCE-ID or an EXDATE is compared with the
+    /// series' instances: by date for an all-day series (a date-time RECURRENCE-ID on an
+    /// all-day series names its date, as Outlook writes them), otherwise by instant,
+    /// with floating values read in the series' own zone.
+    func matchKey(_ v: TimeValue) -> Int64 {
+        guard let master = series.master else { return instant(v) }
+        switch (master.start, v) {
+        case (.date, _): return Int64(v.wallClock.date.daysSinceEpoch)
+        case (.zoned(_, let key), .floating(let t)): return (zones.zone(forKey: key) ?? .utc).instant(forLocal: t)
+        case (.utc, .floating(let t)): return t.secondsAsIfUTC
+        default: return instant(v)
         }
-        consider(master.start)
-        for r in master.rdates { consider(r.start) }
-        if let rrule = master.rrule { walkRule(rrule, master: master, lower: lower, into: consider) }
-        if master.exdates.isEmpty { return result }
-        var excludedInstants = Set<Int64>()
-        var excludedDates = Set<CivilDate>()
+    }
+
+    /// The instants and dates EXDATE removes.
+    struct Exclusion {
+        var keys = Set<Int64>()
+        var dates = Set<CivilDate>()
+
+        func contains(_ v: TimeValue, walker: SeriesWalker) -> Bool {
+            if keys.contains(walker.matchKey(v)) { return true }
+            return !dates.isEmpty && dates.contains(v.wallClock.date)
+        }
+    }
+
+    func exclusion(_ master: EventRecord) -> Exclusion {
+        var e = Exclusion()
         for x in master.exdates {
-            if case .date(let d) = x { excludedDates.insert(d) } else { excludedInstants.insert(instant(x)) }
+            if case .date(let d) = x, !master.start.isDate { e.dates.insert(d) } else { e.keys.insert(matchKey(x)) }
         }
-        return result.filter { v in
-            if excludedInstants.contains(instant(v)) { return false }
-            if !excludedDates.isEmpty, excludedDates.contains(v.wallClock.date) { return false }
-            return true
+        return e
+    }
+
+    /// Original starts of `master` that can overlap the window (DTSTART, RRULE, RDATE;
+    /// minus EXDATE), with the explicit end of RDATE PERIOD values.
+    func instances(of master: EventRecord, reach: Int64) -> [(TimeValue, TimeValue?)] {
+        let lower = from - reach
+        var result: [(TimeValue, TimeValue?)] = []
+        var seen = Set<Int64>()
+        func consider(_ v: TimeValue, _ end: TimeValue?) {
+            let at = instant(v)
+            guard at < to, seen.insert(at).inserted else { return }
+            let reaches = end.map { instant($0) } ?? (at + reach)
+            guard reaches >= from || at >= lower else { return }
+            result.append((v, end))
         }
+        for r in master.rdates where r.end != nil { consider(r.start, r.end) }
+        // A rule whose UNTIL lies before DTSTART has an empty recurrence set.
+        if !ruleEndsBeforeStart(master) { consider(master.start, nil) }
+        for r in master.rdates where r.end == nil { consider(r.start, nil) }
+        if let rrule = master.rrule {
+            for rule in rrule.split(separator: "\n") {
+                walkRule(String(rule), master: master, lower: lower) { consider($0, nil) }
+            }
+        }
+        if master.exdates.isEmpty { return result }
+        let excluded = exclusion(master)
+        return result.filter { !excluded.contains($0.0, walker: self) }
     }
 
     func walkRule(_ rrule: String, master: EventRecord, lower: Int64, into consider: (TimeValue) -> Void) {
@@ -143,6 +186,23 @@ struct SeriesWalker {
         }
     }
 
+    func ruleEndsBeforeStart(_ master: EventRecord) -> Bool {
+        guard let rrule = master.rrule else { return false }
+        let start = master.start
+        for rule in rrule.split(separator: "\n") {
+            guard let iterator = RuleIterator(rrule: String(rule), start: start.wallClock, isDate: start.isDate, zone: nil),
+                  let until = iterator.until else { continue }
+            let untilValue: TimeValue = until.isUTC ? .utc(until.0.secondsAsIfUTC)
+                : until.isDate ? .date(until.0.date) : .floating(until.0)
+            if start.isDate || until.isDate {
+                if untilValue.wallClock.date < start.wallClock.date { return true }
+            } else if matchKey(untilValue) < matchKey(start) {
+                return true
+            }
+        }
+        return false
+    }
+
     /// An instance moved by a THISANDFUTURE override: by the same offset the override moved its own instance.
     func shift(_ original: TimeValue, by o: EventRecord, rangeStart: Int64) -> TimeValue {
         guard let rid = o.recurrenceID else { return original }
@@ -161,7 +221,7 @@ struct SeriesWalker {
         var occurrence: Occurrence
         switch start {
         case .date(let d):
-            let endDate = d.adding(days: max(days, 1))
+            let endDate = d.adding(days: max(days, 0))
             occurrence = Occurrence(recurrenceID: rid,
                                     start: floatingZone.instant(forLocal: CivilDateTime(date: d)),
                                     end: floatingZone.instant(forLocal: CivilDateTime(date: endDate)),
@@ -170,7 +230,7 @@ struct SeriesWalker {
             let s = floatingZone.instant(forLocal: t)
             let e = days == 0 ? s + seconds
                 : floatingZone.instant(forLocal: CivilDateTime(secondsAsIfUTC: t.secondsAsIfUTC + Int64(days) * 86_400)) + seconds
-            occurrence = Occurrence(recurrenceID: rid, start: s, end: e, contentIndex: content)
+            occurrence = Occurrence(recurrenceID: rid, start: s, end: e, contentIndex: content, isFloating: true)
         case .zoned(let t, let key):
             let zone = zones.zone(forKey: key) ?? .utc
             let s = zone.instant(forLocal: t)

@@ -14,8 +14,8 @@ enum SpanCalculator {
         var last = start + duration + margin
         var open = false
 
-        if let rrule = record.rrule {
-            switch ruleEnd(rrule, record: record, zones: zones) {
+        for rule in record.rrule?.split(separator: "\n") ?? [] {
+            switch ruleEnd(String(rule), record: record, zones: zones) {
             case .none: open = true
             case .some(let end): last = max(last, end + duration + margin)
             }

@@ -1,4 +1,5 @@
 import CLibical
+import Foundation
 import Support
 
 /// Reads one libical VEVENT component into an `EventRecord`.
@@ -11,7 +12,9 @@ enum VEventReader {
         var p = icalcomponent_get_first_property(c, ICAL_XLICERROR_PROPERTY)
         while let prop = p {
             // An empty TEXT value ("DESCRIPTION:") is valid iCalendar; libical reports it anyway.
-            if let message = LibICal.string(icalproperty_get_xlicerror(prop)), !message.hasPrefix("No value for") {
+            // Unknown IANA-token property names are allowed by RFC 5545; libical reports them anyway.
+            if let message = LibICal.string(icalproperty_get_xlicerror(prop)), !message.hasPrefix("No value for"),
+               !message.hasPrefix("Parse error in property name") {
                 badProperties.append(message)
             }
             p = icalcomponent_get_next_property(c, ICAL_XLICERROR_PROPERTY)
@@ -26,7 +29,6 @@ enum VEventReader {
             issues.append("VEVENT has an unparseable DTSTART; skipped")
             return nil
         }
-        for message in badProperties { issues.append("ignored invalid property: \(clean(message))") }
 
         let uid: String
         if let u = LibICal.string(icalcomponent_get_uid(c)), !u.isEmpty {
@@ -36,10 +38,23 @@ enum VEventReader {
         }
         var record = EventRecord(uid: uid, start: start, text: text, line: line)
 
-        // Duration.
+        // Duration. Where DTSTART and DTEND differ in kind (a DATE with a DATE-TIME, a
+        // floating time with a zoned one), both are read in the more specific frame.
         if let endProp = icalcomponent_get_first_property(c, ICAL_DTEND_PROPERTY),
-           let end = timeValue(endProp, icalproperty_get_dtend(endProp), "DTEND", &context, &issues) {
-            setDuration(&record, start: start, end: end)
+           var end = timeValue(endProp, icalproperty_get_dtend(endProp), "DTEND", &context, &issues) {
+            var start = start
+            (start, end) = reconcile(start, end)
+            record.start = start
+            let zones = ZoneRegistry.shared
+            if !start.isDate, !end.isDate,
+               end.instant(zones: zones, floatingZone: .utc) < start.instant(zones: zones, floatingZone: .utc) {
+                // Start and end entered the wrong way round: read them swapped.
+                issues.append("DTEND is before DTSTART; read as swapped")
+                record.start = end
+                setDuration(&record, start: end, end: start)
+            } else {
+                setDuration(&record, start: start, end: end)
+            }
         } else if let durProp = icalcomponent_get_first_property(c, ICAL_DURATION_PROPERTY) {
             let d = icalproperty_get_duration(durProp)
             if d.is_neg != 0 {
@@ -48,21 +63,47 @@ enum VEventReader {
                 record.durationDays = Int(d.weeks) * 7 + Int(d.days)
                 record.durationSeconds = Int64(d.hours) * 3600 + Int64(d.minutes) * 60 + Int64(d.seconds)
             }
-            if start.isDate, record.durationDays == 0 { record.durationDays = 1; record.durationSeconds = 0 }
+            if case .date(let day) = start, record.durationSeconds > 0 {
+                // A DATE with an hours-long DURATION: a timed event from that midnight.
+                record.start = .floating(CivilDateTime(date: day))
+            } else if start.isDate, record.durationDays == 0 {
+                record.durationDays = 1
+            }
         } else if start.isDate {
             record.durationDays = 1
         }
 
         // Recurrence.
-        if let rruleProp = icalcomponent_get_first_property(c, ICAL_RRULE_PROPERTY) {
+        // RRULE (RFC 5545 says SHOULD NOT repeat; where it does, the union is used).
+        var rules: [String] = []
+        var rr = icalcomponent_get_first_property(c, ICAL_RRULE_PROPERTY)
+        while let rruleProp = rr {
             var rule = icalproperty_get_rrule(rruleProp)
+            if rule.count < 0 { rule.count = 0 } // COUNT=-1 seen in the wild: no count
             if rule.freq == ICAL_NO_RECURRENCE {
                 issues.append("invalid RRULE ignored")
             } else if let cString = icalrecurrencetype_as_string_r(&rule) {
-                record.rrule = String(cString: cString)
+                rules.append(String(cString: cString))
                 icalmemory_free_buffer(cString)
             }
+            rr = icalcomponent_get_next_property(c, ICAL_RRULE_PROPERTY)
         }
+        // libical drops an RRULE it cannot read (COUNT=-1 beside UNTIL has been seen in
+        // exports); try once more without a non-positive COUNT.
+        for (index, message) in badProperties.enumerated().reversed() where message.contains("RRULE") {
+            guard let range = message.range(of: "Removing entire property: ") else { continue }
+            let raw = message[range.upperBound...].trimmingCharacters(in: [" ", "\n", "\r"])
+            let repaired = raw.split(separator: ";").filter { part in
+                !(part.uppercased().hasPrefix("COUNT=") && (Int(part.dropFirst(6)) ?? 0) <= 0)
+            }.joined(separator: ";")
+            var rule = icalrecurrencetype_from_string(repaired)
+            guard repaired != raw, rule.freq != ICAL_NO_RECURRENCE, let cString = icalrecurrencetype_as_string_r(&rule) else { continue }
+            rules.append(String(cString: cString))
+            icalmemory_free_buffer(cString)
+            badProperties.remove(at: index)
+            issues.append("RRULE with an invalid COUNT read without it: \(raw)")
+        }
+        if !rules.isEmpty { record.rrule = rules.joined(separator: "\n") }
         var rp = icalcomponent_get_first_property(c, ICAL_RDATE_PROPERTY)
         while let prop = rp {
             let value = icalproperty_get_rdate(prop)
@@ -122,6 +163,7 @@ enum VEventReader {
         } else if let prop = icalcomponent_get_first_property(c, ICAL_DTSTAMP_PROPERTY) {
             record.modified = utcSeconds(icalproperty_get_dtstamp(prop))
         }
+        for message in badProperties { issues.append("ignored invalid property: \(clean(message))") }
         SpanCalculator.computeSpan(&record, zones: ZoneRegistry.shared)
         return record
     }
@@ -154,11 +196,30 @@ enum VEventReader {
         return .floating(civil)
     }
 
+    /// Reads DTSTART and DTEND in one frame when their kinds differ.
+    static func reconcile(_ start: TimeValue, _ end: TimeValue) -> (TimeValue, TimeValue) {
+        func reframe(_ t: CivilDateTime, like other: TimeValue) -> TimeValue {
+            switch other {
+            case .utc: return .utc(t.secondsAsIfUTC)
+            case .zoned(_, let key): return .zoned(t, zoneKey: key)
+            case .floating, .date: return .floating(t)
+            }
+        }
+        switch (start, end) {
+        case (.date, .date): return (start, end)
+        case (.date(let d), _): return (reframe(CivilDateTime(date: d), like: end), end)
+        case (.floating(let t), .utc), (.floating(let t), .zoned): return (reframe(t, like: end), end)
+        case (.utc, .floating(let t)), (.zoned, .floating(let t)): return (start, reframe(t, like: start))
+        default: return (start, end)
+        }
+    }
+
     static func setDuration(_ record: inout EventRecord, start: TimeValue, end: TimeValue) {
         switch (start, end) {
         case (.date(let s), _):
+            // DTEND is exclusive; DTEND equal to DTSTART is a zero-length all-day event.
             let days = end.wallClock.date.daysSinceEpoch - s.daysSinceEpoch
-            record.durationDays = max(days, 1)
+            record.durationDays = max(days, 0)
         case (.floating(let s), .floating(let e)):
             record.durationSeconds = max(0, e.secondsAsIfUTC - s.secondsAsIfUTC)
         case (_, .date(let e)):

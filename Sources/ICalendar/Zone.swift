@@ -15,11 +15,24 @@ public final class Zone: @unchecked Sendable, CustomStringConvertible {
     /// The key eventd stores for this zone (`Europe/Berlin`, or `vtz:HASH` for in-file definitions).
     public let key: String
 
-    private init(handle: OpaquePointer, owned: Bool, identifier: String, key: String) {
+    /// For an in-file definition whose TZID is also a system zone: that zone, used for
+    /// instants before the definition's first observance, which the definition does not
+    /// describe (exporters often write only recent rules).
+    private let fallback: Zone?
+    /// The first instant the in-file definition covers.
+    private let firstOnset: Int64
+    /// The last instant it covers: its last onset when no observance recurs.
+    private let lastOnset: Int64
+
+    private init(handle: OpaquePointer, owned: Bool, identifier: String, key: String,
+                 fallback: Zone? = nil, coverage: (Int64, Int64) = (.min, .max)) {
         self.handle = handle
         self.owned = owned
         self.identifier = identifier
         self.key = key
+        self.fallback = fallback
+        self.firstOnset = coverage.0
+        self.lastOnset = coverage.1
     }
 
     deinit {
@@ -66,8 +79,41 @@ public final class Zone: @unchecked Sendable, CustomStringConvertible {
                 icaltimezone_free(zone, 1)
                 return nil
             }
-            return Zone(handle: zone, owned: true, identifier: tzid, key: key)
+            let coverage = Self.coverage(of: comp)
+            let fallback = coverage == (.min, .max) ? nil : Zone.system(tzid)
+            return Zone(handle: zone, owned: true, identifier: tzid, key: key, fallback: fallback, coverage: coverage)
         }
+    }
+
+    /// The span a VTIMEZONE describes: from its earliest observance onset (DTSTART is
+    /// local time before the change, so it is read with TZOFFSETFROM) to its latest one
+    /// when no observance has an RRULE (open otherwise).
+    private static func coverage(of comp: OpaquePointer) -> (Int64, Int64) {
+        var earliest = Int64.max
+        var latest = Int64.min
+        var recurs = false
+        var sub = icalcomponent_get_first_component(comp, ICAL_ANY_COMPONENT)
+        while let observance = sub {
+            if let start = icalcomponent_get_first_property(observance, ICAL_DTSTART_PROPERTY) {
+                let local = icalproperty_get_dtstart(start).civil.secondsAsIfUTC
+                var from: Int64 = 0
+                if let p = icalcomponent_get_first_property(observance, ICAL_TZOFFSETFROM_PROPERTY) {
+                    from = Int64(icalproperty_get_tzoffsetfrom(p))
+                }
+                earliest = min(earliest, local - from)
+                latest = max(latest, local - from)
+            }
+            if icalcomponent_get_first_property(observance, ICAL_RRULE_PROPERTY) != nil { recurs = true }
+            var rdate = icalcomponent_get_first_property(observance, ICAL_RDATE_PROPERTY)
+            while let p = rdate {
+                let local = icalproperty_get_rdate(p).time.civil.secondsAsIfUTC
+                latest = max(latest, local - 14 * 3600)
+                rdate = icalcomponent_get_next_property(observance, ICAL_RDATE_PROPERTY)
+            }
+            sub = icalcomponent_get_next_component(comp, ICAL_ANY_COMPONENT)
+        }
+        if earliest == .max { return (.min, .max) }
+        return (earliest, recurs ? .max : latest)
     }
 
     nonisolated(unsafe) private static var systemCache: [String: Zone] = [:]
@@ -100,6 +146,7 @@ public final class Zone: @unchecked Sendable, CustomStringConvertible {
     /// Seconds east of UTC in effect at the instant `seconds` (since the epoch).
     public func offset(atUTC seconds: Int64) -> Int {
         if handle == LibICal.utc { return 0 }
+        if seconds < firstOnset || seconds > lastOnset, let fallback { return fallback.offset(atUTC: seconds) }
         return LibICal.locked {
             var t = icaltime_from_timet_with_zone(time_t(seconds), 0, LibICal.utc)
             var isDaylight: Int32 = 0
