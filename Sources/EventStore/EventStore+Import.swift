@@ -1,3 +1,4 @@
+import Foundation
 import ICalendar
 
 extension EventStore {
@@ -11,38 +12,74 @@ extension EventStore {
     public func importCalendars(_ inputs: [ImportInput], options: ImportOptions = ImportOptions(),
                                 now: Int64 = currentUnixTime(),
                                 progress: ((Double) -> Void)? = nil) throws -> [FileImportResult] {
-        // Parse everything first: a bad file stops the run before anything is written.
-        var parsed: [(ImportInput, ParsedCalendar)] = []
-        let totalBytes = max(1, inputs.reduce(0) { $0 + $1.bytes.count })
-        var parsedBytes = 0
-        for input in inputs {
-            defer {
-                parsedBytes += input.bytes.count
-                progress?(0.5 * Double(parsedBytes) / Double(totalBytes))
-            }
-            guard isValidCalendarName(input.calendar) else { throw ImportError.invalidCalendarName(input.calendar) }
-            do {
-                let calendar = try CalendarParser.parse(input.bytes)
-                if options.strict, !calendar.warnings.isEmpty {
-                    throw ImportError.strict(file: input.displayName, issues: calendar.warnings)
-                }
-                parsed.append((input, calendar))
-            } catch let error as ICalendarSyntaxError {
-                throw ImportError.syntax(file: input.displayName, line: error.line, message: error.message)
-            }
+        for input in inputs where !isValidCalendarName(input.calendar) {
+            throw ImportError.invalidCalendarName(input.calendar)
         }
+        // A large page cache for the run, so that pages are not spilled to the WAL
+        // and rewritten while the transaction grows.
+        let previousCache = try db.scalarInt("PRAGMA cache_size") ?? -2000
+        try db.execute("PRAGMA cache_size = -131072")
+        defer { try? db.execute("PRAGMA cache_size = \(previousCache)") }
+        let totalBytes = max(1, inputs.reduce(0) { $0 + $1.bytes.count })
         return try db.inTransaction {
             var writer = try ImportWriter(db: db, now: now)
-            let totalEvents = max(1, parsed.reduce(0) { $0 + $1.1.events.count })
-            writer.progress = progress.map { report in { done in report(0.5 + 0.5 * Double(done) / Double(totalEvents)) } }
             var results: [FileImportResult] = []
-            for (input, calendar) in parsed {
-                results.append(try writer.write(input, calendar, replace: options.replace))
+            var doneBytes = 0
+            for input in inputs {
+                let before = doneBytes
+                writer.progress = progress.map { report in { fraction in
+                    report(Double(before) / Double(totalBytes) + fraction * Double(input.bytes.count) / Double(totalBytes))
+                } }
+                results.append(try importOne(input, writer: &writer, options: options))
+                doneBytes += input.bytes.count
             }
             if options.replace {
                 try writer.removeUntouched(results: &results)
             }
             return results
+        }
+    }
+
+    /// Parses one file on a helper thread while this thread stores its events.
+    private func importOne(_ input: ImportInput, writer: inout ImportWriter, options: ImportOptions) throws -> FileImportResult {
+        enum Message: Sendable {
+            case part(CalendarParser.Part)
+            case done(ParsedCalendar)
+            case failed(ICalendarSyntaxError)
+        }
+        let channel = BatchChannel<Message>(capacity: 16)
+        let bytes = input.bytes
+        let parser = Thread {
+            do {
+                let summary = try CalendarParser.parse(bytes, batchSize: 256) { part in channel.send(.part(part)) }
+                channel.send(.done(summary))
+            } catch let error as ICalendarSyntaxError {
+                channel.send(.failed(error))
+            } catch {
+                channel.send(.failed(ICalendarSyntaxError(line: 0, message: "\(error)")))
+            }
+        }
+        parser.stackSize = 8 << 20
+        parser.start()
+        defer { channel.close() }
+
+        var file: ImportWriter.FileState?
+        while true {
+            switch channel.receive() {
+            case .part(.header(let header)):
+                file = try writer.begin(input, header)
+            case .part(.events(let events)):
+                guard file != nil else { continue }
+                for record in events { try writer.add(record, to: &file!) }
+            case .done(let summary):
+                if options.strict, !summary.warnings.isEmpty {
+                    throw ImportError.strict(file: input.displayName, issues: summary.warnings)
+                }
+                guard var state = file else { return FileImportResult(path: input.path, displayName: input.displayName, calendar: input.calendar) }
+                return try writer.finish(&state, summary: summary, replace: options.replace)
+            case .failed(let error):
+                throw ImportError.syntax(file: input.displayName, line: error.line, message: error.message)
+            }
         }
     }
 }
@@ -68,8 +105,8 @@ struct ImportWriter {
     var touched: [Int64: Set<Int64>] = [:]
     var calendarNames: [Int64: String] = [:]
     var fileIndexByCalendar: [Int64: Int] = [:]
-    /// Called with the number of events written so far.
-    var progress: ((Int) -> Void)?
+    /// Called now and then with the fraction of the current file done (approximate).
+    var progress: ((Double) -> Void)?
     var written = 0
 
     struct EventKey: Hashable {
@@ -92,97 +129,108 @@ struct ImportWriter {
 
     // MARK: - Writing one file
 
-    mutating func write(_ input: ImportInput, _ calendar: ParsedCalendar, replace: Bool) throws -> FileImportResult {
-        var result = FileImportResult(path: input.path, displayName: input.displayName, calendar: input.calendar)
-        result.skipped = calendar.skipped
-        result.warnings = calendar.warnings
+    /// The state of the file being written.
+    struct FileState {
+        var result: FileImportResult
+        var calendarID: Int64
+        var sourceID: Int64?
+        var fileHash: String
+        var defaultZone: String?
+        var path: String
+        var rows: [EventKey: ExistingRow]
+        var touched: Set<Int64>
+        /// This file's keys so far, with the (SEQUENCE, modified) that won.
+        var seen: [EventKey: (sequence: Int, modified: Int64?)] = [:]
+        var seenIDs = Set<Int64>()
+    }
+
+    mutating func begin(_ input: ImportInput, _ header: ParsedCalendar) throws -> FileState {
         let calendarID = try calendarID(named: input.calendar)
         fileIndexByCalendar[calendarID] = fileIndexByCalendar[calendarID] ?? 0
-        let fileHash = ContentHash.of(bytes: input.bytes)
-        // The source row is created only when this file first owns a row, so importing an
-        // export of events already present adds nothing, not even a source.
-        var existingSourceID = try db.scalarInt("SELECT id FROM source WHERE calendar_id = ? AND path = ?",
-                                                [.int(calendarID), .text(input.path)])
-        func ensureSource() throws -> Int64 {
-            if let id = existingSourceID { return id }
-            let id = try self.sourceID(calendarID: calendarID, path: input.path, hash: fileHash,
-                                       defaultZone: calendar.defaultTimeZone)
-            existingSourceID = id
-            return id
-        }
-        try loadExisting(calendarID)
-
-        for (key, zone) in calendar.timezones {
+        for (key, zone) in header.timezones {
             try db.statement("INSERT OR IGNORE INTO timezone(key, tzid, definition) VALUES (?, ?, ?)")
                 .run([.text(key), .text(zone.tzid), .text(zone.text)])
         }
+        try loadExisting(calendarID)
+        let sourceID = try db.scalarInt("SELECT id FROM source WHERE calendar_id = ? AND path = ?",
+                                        [.int(calendarID), .text(input.path)])
+        var state = FileState(result: FileImportResult(path: input.path, displayName: input.displayName, calendar: input.calendar),
+                              calendarID: calendarID, sourceID: sourceID, fileHash: ContentHash.of(bytes: input.bytes),
+                              defaultZone: header.defaultTimeZone, path: input.path,
+                              rows: existing[calendarID] ?? [:], touched: touched[calendarID] ?? [])
+        existing[calendarID] = nil
+        state.seen.reserveCapacity(1024)
+        return state
+    }
 
-        // Winners within the file (same key twice: the conflict rule, later wins ties).
-        var winners: [EventKey: EventRecord] = [:]
-        var order: [EventKey] = []
-        let zones = ZoneRegistry.shared
-        for record in calendar.events {
-            let key = EventKey(uid: record.uid, rid: record.recurrenceKey(zones: zones))
-            if let previous = winners[key] {
-                if !wins(record.sequence, record.modified, over: previous.sequence, previous.modified, tieGoesToNew: true) { continue }
-            } else {
-                order.append(key)
-            }
-            winners[key] = record
+    /// The source row is created only when this file first owns a row, so importing an
+    /// export of events already present adds nothing, not even a source.
+    func ensureSource(_ file: inout FileState) throws -> Int64 {
+        if let id = file.sourceID { return id }
+        let id = try sourceID(calendarID: file.calendarID, path: file.path, hash: file.fileHash, defaultZone: file.defaultZone)
+        file.sourceID = id
+        return id
+    }
+
+    mutating func add(_ record: EventRecord, to file: inout FileState) throws {
+        written += 1
+        let key = EventKey(uid: record.uid, rid: record.ridKey)
+        // The same key twice in one file: the conflict rule, the later one winning ties.
+        if let previous = file.seen[key] {
+            if !wins(record.sequence, record.modified, over: previous.sequence, previous.modified, tieGoesToNew: true) { return }
         }
-
-        var seenIDs = Set<Int64>()
-        for key in order {
-            let record = winners[key]!
-            written += 1
-            if written % 2000 == 0 { progress?(written) }
-            let hash = ContentHash.of(record.text, record.start.encoded)
-            if let row = existing[calendarID]?[key] {
-                seenIDs.insert(row.id)
-                touched[calendarID, default: []].insert(row.id)
-                if row.hash == hash {
-                    // Same content (from this or another source): keep the row as it is.
-                    result.unchanged += 1
-                    continue
-                }
-                if row.sourceID != existingSourceID,
-                   !wins(record.sequence, record.modified, over: row.sequence, row.modified, tieGoesToNew: true) {
-                    result.unchanged += 1
-                    continue
-                }
-                let sourceID = try ensureSource()
-                try update(id: row.id, sourceID: sourceID, record: record, key: key, hash: hash)
-                existing[calendarID]![key] = ExistingRow(id: row.id, sourceID: sourceID, sequence: record.sequence,
-                                                         modified: record.modified, hash: hash)
-                result.updated += 1
-            } else {
-                let sourceID = try ensureSource()
-                let id = try insert(calendarID: calendarID, sourceID: sourceID, record: record, key: key, hash: hash)
-                existing[calendarID, default: [:]][key] = ExistingRow(id: id, sourceID: sourceID, sequence: record.sequence,
-                                                                      modified: record.modified, hash: hash)
-                seenIDs.insert(id)
-                touched[calendarID, default: []].insert(id)
-                result.added += 1
+        file.seen[key] = (record.sequence, record.modified)
+        let hash = ContentHash.of(record.text, record.start.encoded)
+        if let row = file.rows[key] {
+            file.seenIDs.insert(row.id)
+            file.touched.insert(row.id)
+            if row.hash == hash {
+                // Same content (from this or another source): keep the row as it is.
+                file.result.unchanged += 1
+                return
             }
+            if row.sourceID != file.sourceID,
+               !wins(record.sequence, record.modified, over: row.sequence, row.modified, tieGoesToNew: true) {
+                file.result.unchanged += 1
+                return
+            }
+            let sourceID = try ensureSource(&file)
+            try update(id: row.id, sourceID: sourceID, record: record, key: key, hash: hash)
+            file.rows[key] = ExistingRow(id: row.id, sourceID: sourceID, sequence: record.sequence,
+                                         modified: record.modified, hash: hash)
+            file.result.updated += 1
+        } else {
+            let sourceID = try ensureSource(&file)
+            let id = try insert(calendarID: file.calendarID, sourceID: sourceID, record: record, key: key, hash: hash)
+            file.rows[key] = ExistingRow(id: id, sourceID: sourceID, sequence: record.sequence,
+                                         modified: record.modified, hash: hash)
+            file.seenIDs.insert(id)
+            file.touched.insert(id)
+            file.result.added += 1
         }
+        if written % 2048 == 0 { progress?(0) }
+    }
 
+    mutating func finish(_ file: inout FileState, summary: ParsedCalendar, replace: Bool) throws -> FileImportResult {
+        file.result.skipped = summary.skipped
+        file.result.warnings = summary.warnings
         // Sync: rows of this source that the file no longer has.
-        if !replace, let sourceID = existingSourceID {
-            let stale = try db.statement("SELECT id, uid, recurrence_id FROM event WHERE source_id = ?")
-                .map([.int(sourceID)]) { row in (row.int(0), EventKey(uid: row.text(1), rid: row.text(2))) }
-                .filter { !seenIDs.contains($0.0) }
-            for (id, key) in stale {
-                try db.statement("DELETE FROM event WHERE id = ?").run([.int(id)])
-                existing[calendarID]?[key] = nil
-                result.removed += 1
+        if !replace, let sourceID = file.sourceID {
+            let stale = file.rows.filter { $0.value.sourceID == sourceID && !file.seenIDs.contains($0.value.id) }
+            for (key, row) in stale.sorted(by: { $0.value.id < $1.value.id }) {
+                try db.statement("DELETE FROM event WHERE id = ?").run([.int(row.id)])
+                file.rows[key] = nil
+                file.result.removed += 1
             }
         }
-        if let sourceID = existingSourceID, result.changedAnything || replace {
+        if let sourceID = file.sourceID, file.result.changedAnything || replace {
+            let zone: SQLValue = file.defaultZone.map { .text($0) } ?? .null
             try db.statement("UPDATE source SET content_hash = ?, imported_at = ?, default_tz = ? WHERE id = ? AND (content_hash <> ? OR default_tz IS NOT ?)")
-                .run([.text(fileHash), .int(now), calendar.defaultTimeZone.map { .text($0) } ?? .null, .int(sourceID),
-                      .text(fileHash), calendar.defaultTimeZone.map { .text($0) } ?? .null])
+                .run([.text(file.fileHash), .int(now), zone, .int(sourceID), .text(file.fileHash), zone])
         }
-        return result
+        existing[file.calendarID] = file.rows
+        touched[file.calendarID] = file.touched
+        return file.result
     }
 
     /// With `--replace`: rows of the target calendars that no file of this run contained.
@@ -246,29 +294,42 @@ struct ImportWriter {
 
     static let columns = """
         uid, recurrence_id, this_and_future, dtstart, all_day, duration_days, duration_seconds, rrule, rdates, \
-        exdates, status, summary, location, sequence, modified, import_serial, first_minute, last_minute, content_hash, vevent
+        exdates, status, summary, location, sequence, modified, import_serial, first_minute, last_minute, span_class, content_hash, vevent
         """
 
-    func values(_ r: EventRecord, key: EventKey, hash: String) -> [SQLValue] {
-        [.text(r.uid), .text(key.rid), .int(r.thisAndFuture ? 1 : 0), .text(r.start.encoded), .int(r.isAllDay ? 1 : 0),
-         .int(Int64(r.durationDays)), .int(r.durationSeconds), r.rrule.map { .text($0) } ?? .null,
-         r.rdates.isEmpty ? .null : .text(r.rdates.map(\.encoded).joined(separator: ",")),
-         r.exdates.isEmpty ? .null : .text(r.exdates.map(\.encoded).joined(separator: ",")),
-         r.status.map { .text($0.rawValue) } ?? .null, r.summary.map { .text($0) } ?? .null,
-         r.location.map { .text($0) } ?? .null, .int(Int64(r.sequence)), r.modified.map { .int($0) } ?? .null,
-         .int(now), .int(r.firstMinute), .int(r.lastMinute), .text(hash), .text(r.text)]
+    /// Binds the event columns in `Self.columns` order, starting at parameter `first`.
+    func bindEvent(_ st: Statement, _ r: EventRecord, key: EventKey, hash: String, first: Int32) throws {
+        var i = first
+        func text(_ v: String?) throws { try st.bindText(v, at: i); i += 1 }
+        func int(_ v: Int64?) throws { try st.bindInt(v, at: i); i += 1 }
+        try text(r.uid); try text(key.rid); try int(r.thisAndFuture ? 1 : 0); try text(r.start.encoded)
+        try int(r.isAllDay ? 1 : 0); try int(Int64(r.durationDays)); try int(r.durationSeconds); try text(r.rrule)
+        try text(r.rdates.isEmpty ? nil : r.rdates.map(\.encoded).joined(separator: ","))
+        try text(r.exdates.isEmpty ? nil : r.exdates.map(\.encoded).joined(separator: ","))
+        try text(r.status?.rawValue); try text(r.summary); try text(r.location); try int(Int64(r.sequence))
+        try int(r.modified); try int(now); try int(r.firstMinute); try int(r.lastMinute)
+        try int(Int64(SpanClass.of(first: r.firstMinute, last: r.lastMinute))); try text(hash); try text(r.text)
     }
 
+    static let insertSQL = "INSERT INTO event(calendar_id, source_id, \(columns)) VALUES (" + Array(repeating: "?", count: 23).joined(separator: ", ") + ")"
+    static let updateSQL = "UPDATE event SET source_id = ?, "
+        + columns.split(separator: ",").map { "\($0.trimmingCharacters()) = ?" }.joined(separator: ", ") + " WHERE id = ?"
+
     func insert(calendarID: Int64, sourceID: Int64, record: EventRecord, key: EventKey, hash: String) throws -> Int64 {
-        try db.statement("INSERT INTO event(calendar_id, source_id, \(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-            .run([.int(calendarID), .int(sourceID)] + values(record, key: key, hash: hash))
+        let st = try db.statement(Self.insertSQL)
+        try st.bindInt(calendarID, at: 1)
+        try st.bindInt(sourceID, at: 2)
+        try bindEvent(st, record, key: key, hash: hash, first: 3)
+        try st.runBound()
         return db.lastInsertRowID
     }
 
     func update(id: Int64, sourceID: Int64, record: EventRecord, key: EventKey, hash: String) throws {
-        let assignments = Self.columns.split(separator: ",").map { "\($0.trimmingCharacters()) = ?" }.joined(separator: ", ")
-        try db.statement("UPDATE event SET source_id = ?, \(assignments) WHERE id = ?")
-            .run([.int(sourceID)] + values(record, key: key, hash: hash) + [.int(id)])
+        let st = try db.statement(Self.updateSQL)
+        try st.bindInt(sourceID, at: 1)
+        try bindEvent(st, record, key: key, hash: hash, first: 2)
+        try st.bindInt(id, at: 23)
+        try st.runBound()
     }
 }
 

@@ -45,21 +45,15 @@ public enum Schema {
             import_serial INTEGER NOT NULL,
             first_minute INTEGER NOT NULL,
             last_minute INTEGER NOT NULL,
+            span_class INTEGER NOT NULL,
             content_hash TEXT NOT NULL,
             vevent TEXT NOT NULL,
             UNIQUE (calendar_id, uid, recurrence_id)
         );
         CREATE INDEX event_source ON event(source_id);
-        CREATE VIRTUAL TABLE event_span USING rtree_i32(id, lo, hi);
-        CREATE TRIGGER event_span_insert AFTER INSERT ON event BEGIN
-            INSERT INTO event_span(id, lo, hi) VALUES (new.id, new.first_minute, new.last_minute);
-        END;
-        CREATE TRIGGER event_span_update AFTER UPDATE OF first_minute, last_minute ON event BEGIN
-            UPDATE event_span SET lo = new.first_minute, hi = new.last_minute WHERE id = new.id;
-        END;
-        CREATE TRIGGER event_span_delete AFTER DELETE ON event BEGIN
-            DELETE FROM event_span WHERE id = old.id;
-        END;
+        -- The window index: events grouped by the length class of their span, ordered by
+        -- start, so "can occur in [a, b)" is one range scan per class (see EventStore+Query).
+        CREATE INDEX event_window ON event(span_class, first_minute);
         CREATE TABLE meta (
             key TEXT PRIMARY KEY,
             value TEXT NOT NULL

@@ -63,6 +63,33 @@ public final class Statement {
         try check(code, connection.handle, sql: sql)
     }
 
+    /// Binds text without building an `SQLValue` (hot paths).
+    @inline(__always)
+    public func bindText(_ value: String?, at index: Int32) throws(SQLiteError) {
+        guard var value else { try check(sqlite3_bind_null(handle, index), connection.handle, sql: sql); return }
+        let code = value.withUTF8 { buf -> Int32 in
+            guard let base = buf.baseAddress else {
+                return sqlite3_bind_text(handle, index, "", 0, eventd_sqlite_transient())
+            }
+            return sqlite3_bind_text(handle, index, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self),
+                                     Int32(buf.count), eventd_sqlite_transient())
+        }
+        try check(code, connection.handle, sql: sql)
+    }
+
+    /// Binds an integer (or NULL) without building an `SQLValue`.
+    @inline(__always)
+    public func bindInt(_ value: Int64?, at index: Int32) throws(SQLiteError) {
+        let code = value.map { sqlite3_bind_int64(handle, index, $0) } ?? sqlite3_bind_null(handle, index)
+        try check(code, connection.handle, sql: sql)
+    }
+
+    /// Runs a statement whose parameters were bound with `bindText`/`bindInt`, then resets it.
+    public func runBound() throws(SQLiteError) {
+        defer { sqlite3_reset(handle) }
+        while try step() {}
+    }
+
     // MARK: - Stepping
 
     /// Runs the statement to completion (for INSERT/UPDATE/DELETE).

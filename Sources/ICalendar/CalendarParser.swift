@@ -9,15 +9,38 @@ import Support
 public enum CalendarParser {
     /// Parses a whole file. Throws for files that are not usable iCalendar at all.
     public static func parse(_ bytes: [UInt8]) throws(ICalendarSyntaxError) -> ParsedCalendar {
+        var events: [EventRecord] = []
+        var result = try parse(bytes, batchSize: 1024) { part in
+            if case .events(let batch) = part { events.append(contentsOf: batch) }
+        }
+        result.events = events
+        return result
+    }
+
+    /// One part of a streamed parse.
+    public enum Part: Sendable {
+        /// The calendar's metadata (zones, X-WR properties), before any event.
+        case header(ParsedCalendar)
+        /// The next events, in file order.
+        case events([EventRecord])
+    }
+
+    /// Parses a file, handing its events to `deliver` in batches as they are read (so a
+    /// consumer on another thread can store them meanwhile). Returns the metadata,
+    /// warnings and skip count, without events. `deliver` runs while this module's
+    /// libical lock is held: it must not call into ICalendar.
+    public static func parse(_ bytes: [UInt8], batchSize: Int,
+                             deliver: (Part) -> Void) throws(ICalendarSyntaxError) -> ParsedCalendar {
         try bytes.withUnsafeBufferPointer { (buffer) throws(ICalendarSyntaxError) -> ParsedCalendar in
             let scanned = try CalendarScanner.scan(buffer)
-            return LibICal.locked { build(scanned, buffer) }
+            return LibICal.locked { build(scanned, buffer, batchSize: max(1, batchSize), deliver: deliver) }
         }
     }
 
     // MARK: - Building
 
-    private static func build(_ scanned: ScannedCalendar, _ buffer: UnsafeBufferPointer<UInt8>) -> ParsedCalendar {
+    private static func build(_ scanned: ScannedCalendar, _ buffer: UnsafeBufferPointer<UInt8>,
+                              batchSize: Int, deliver: (Part) -> Void) -> ParsedCalendar {
         var result = ParsedCalendar()
         result.warnings = scanned.warnings
         for property in scanned.calendarProperties {
@@ -32,7 +55,7 @@ public enum CalendarParser {
 
         // Zones defined in the file.
         for slice in scanned.timezones {
-            let text = String(decoding: UnsafeBufferPointer(rebasing: buffer[slice.range]), as: UTF8.self)
+            let text = CalendarScanner.decodeText(UnsafeBufferPointer(rebasing: buffer[slice.range]))
             let key = "vtz:" + String(SHA256.hexDigest(normalisedZoneText(text)).prefix(24))
             if let zone = ZoneRegistry.shared.register(text: text, key: key) {
                 context.fileZones[zone.identifier] = (zone, text)
@@ -48,7 +71,18 @@ public enum CalendarParser {
             }
         }
 
+        // Every zone the file defines is declared in the header (only those used are kept
+        // in the returned metadata).
+        var header = result
+        for (_, entry) in context.fileZones { header.timezones[entry.zone.key] = (entry.zone.identifier, entry.text) }
+        deliver(.header(header))
+        var batch: [EventRecord] = []
+        batch.reserveCapacity(batchSize)
         for slice in scanned.events {
+            if batch.count >= batchSize {
+                deliver(.events(batch))
+                batch.removeAll(keepingCapacity: true)
+            }
             let bytes = UnsafeBufferPointer(rebasing: buffer[slice.range])
             scratch.removeAll(keepingCapacity: true)
             scratch.reserveCapacity(bytes.count + 1)
@@ -60,15 +94,16 @@ public enum CalendarParser {
                 continue
             }
             defer { icalcomponent_free(component) }
-            let text = String(decoding: bytes, as: UTF8.self)
+            let text = CalendarScanner.decodeText(bytes)
             var issues: [String] = []
             if let record = VEventReader.read(component, text: text, line: slice.line, context: &context, issues: &issues) {
-                result.events.append(record)
+                batch.append(record)
             } else {
                 result.skipped += 1
             }
             for message in issues { result.warnings.append(ImportIssue(line: slice.line, message: message)) }
         }
+        if !batch.isEmpty { deliver(.events(batch)) }
         for (_, entry) in context.fileZones where context.usedZoneKeys.contains(entry.zone.key) {
             result.timezones[entry.zone.key] = (entry.zone.identifier, entry.text)
         }

@@ -42,6 +42,9 @@ enum CalendarScanner {
         var start = 0
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { start = 3 }
         try validateUTF8(bytes, from: start)
+        if (start..<bytes.count).allSatisfy({ bytes[$0] == 32 || bytes[$0] == 9 || bytes[$0] == 13 || bytes[$0] == 10 }) {
+            throw ICalendarSyntaxError(line: 1, message: "empty file; expected an iCalendar file starting with BEGIN:VCALENDAR")
+        }
 
         var stack: [(name: String, line: Int, offset: Int)] = []
         var lineNumber = 0
@@ -195,15 +198,48 @@ enum CalendarScanner {
             else if c & 0xF0 == 0xE0 { need = 2; scalar = UInt32(c & 0x0F); minimum = 0x800 }
             else if c & 0xF8 == 0xF0 { need = 3; scalar = UInt32(c & 0x07); minimum = 0x10000 }
             else { try failUTF8(bytes, at: i) }
-            if i + need >= n { try failUTF8(bytes, at: i) }
-            for k in 1...need {
-                let cc = bytes[i + k]
+            var j = i
+            for _ in 1...need {
+                j += 1
+                // A fold (CRLF or LF, then a space or tab) may split a character.
+                j += foldLength(bytes, at: j)
+                if j >= n { try failUTF8(bytes, at: i) }
+                let cc = bytes[j]
                 if cc & 0xC0 != 0x80 { try failUTF8(bytes, at: i) }
                 scalar = (scalar << 6) | UInt32(cc & 0x3F)
             }
             if scalar < minimum || scalar > 0x10FFFF || (0xD800...0xDFFF).contains(scalar) { try failUTF8(bytes, at: i) }
-            i += need + 1
+            i = j + 1
         }
+    }
+
+    /// A component's text. Folds that split a multi-byte character (which the validator
+    /// accepts) are joined, so that the text stays the same characters instead of
+    /// decoding each half to U+FFFD.
+    static func decodeText(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        var splitFold = false
+        for i in bytes.indices where bytes[i] == 10 {
+            if i + 2 < bytes.count, bytes[i + 1] == 32 || bytes[i + 1] == 9, bytes[i + 2] & 0xC0 == 0x80 { splitFold = true; break }
+        }
+        guard splitFold else { return String(decoding: bytes, as: UTF8.self) }
+        var out = [UInt8]()
+        out.reserveCapacity(bytes.count)
+        var i = 0
+        while i < bytes.count {
+            let fold = foldLength(bytes, at: i)
+            if fold > 0, i + fold < bytes.count, bytes[i + fold] & 0xC0 == 0x80 { i += fold; continue }
+            out.append(bytes[i])
+            i += 1
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The length of a fold (CRLF or LF followed by a space or tab) at `offset`, or 0.
+    static func foldLength(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> Int {
+        var k = offset
+        if k < bytes.count, bytes[k] == 13 { k += 1 }
+        guard k + 1 < bytes.count, bytes[k] == 10, bytes[k + 1] == 32 || bytes[k + 1] == 9 else { return 0 }
+        return k + 2 - offset
     }
 
     static func failUTF8(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) throws(ICalendarSyntaxError) -> Never {

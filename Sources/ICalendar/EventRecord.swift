@@ -59,6 +59,8 @@ public struct EventRecord: Sendable, Equatable {
     /// epoch (`Int64(Int32.max)` for an open end). Used for the window index.
     public var firstMinute: Int64 = 0
     public var lastMinute: Int64 = 0
+    /// `recurrenceKey(zones:)` as computed when the record was read (`""` for a master).
+    public var ridKey: String = ""
 
     public init(uid: String, start: TimeValue, text: String, line: Int) {
         self.uid = uid

@@ -209,6 +209,15 @@ struct SeriesWalker {
         switch (original, rid, o.start) {
         case (.date(let d), .date(let r), .date(let s)):
             return .date(d.adding(days: s.daysSinceEpoch - r.daysSinceEpoch))
+        case (.zoned(let t, let key), _, .zoned(let s, let startKey)) where startKey == key:
+            // The move measured on the series' wall clock, so "a day later" stays at the
+            // same local time when a DST change lies between the instances.
+            let r: CivilDateTime
+            if case .zoned(let ridTime, let ridKey) = rid, ridKey == key { r = ridTime }
+            else { r = (zones.zone(forKey: key) ?? .utc).local(atUTC: rangeStart) }
+            return .zoned(CivilDateTime(secondsAsIfUTC: t.secondsAsIfUTC + s.secondsAsIfUTC - r.secondsAsIfUTC), zoneKey: key)
+        case (.floating(let t), .floating(let r), .floating(let s)):
+            return .floating(CivilDateTime(secondsAsIfUTC: t.secondsAsIfUTC + s.secondsAsIfUTC - r.secondsAsIfUTC))
         default:
             let delta = instant(o.start) - rangeStart
             return .utc(instant(original) + delta)

@@ -13,13 +13,28 @@ final class RuleIterator {
     init?(rrule: String, start: CivilDateTime, isDate: Bool, zone: OpaquePointer?) {
         let rule = icalrecurrencetype_from_string(rrule)
         guard rule.freq != ICAL_NO_RECURRENCE else { return nil }
+        // libical (built with ICU) walks a zoned DTSTART in a calendar of that zone, which
+        // moves a nonexistent local time (02:30 on a spring-forward day) past the gap and
+        // keeps the moved time for every later instance. Walk the wall clock instead, with
+        // a UTC UNTIL read as this zone's wall-clock time.
+        var walked = rule
+        var walkZone = zone
+        if let zone, zone != LibICal.utc {
+            if icaltime_is_null_time(rule.until) == 0, rule.until.is_date == 0, icaltime_is_utc(rule.until) != 0 {
+                var until = rule.until
+                icaltimezone_convert_time(&until, LibICal.utc, zone)
+                until.zone = nil
+                walked.until = until
+            }
+            walkZone = nil
+        }
         var dtstart = icaltimetype(civil: start, isDate: isDate)
-        dtstart.zone = zone
-        guard let iterator = icalrecur_iterator_new(rule, dtstart) else { return nil }
+        dtstart.zone = walkZone
+        guard let iterator = icalrecur_iterator_new(walked, dtstart) else { return nil }
         self.handle = iterator
         self.rule = rule
         self.isDate = isDate
-        self.zone = zone
+        self.zone = walkZone
     }
 
     deinit { LibICal.locked { icalrecur_iterator_free(handle) } }

@@ -37,20 +37,38 @@ enum SpanCalculator {
         record.lastMinute = open ? EventRecord.openEndMinute : clampMinute(floorDiv(last, 60) + 1)
     }
 
-    /// The instant of the last instance's start, or nil for an open-ended rule.
+    /// The instant of the last instance's start (or a bound past it), or nil for an
+    /// open-ended rule. UNTIL and COUNT rules that cannot skip periods are bounded by
+    /// arithmetic; other COUNT rules are walked with libical's iterator.
     static func ruleEnd(_ rrule: String, record: EventRecord, zones: ZoneResolver) -> Int64? {
         let zone: Zone? = { if case .zoned(_, let key) = record.start { return zones.zone(forKey: key) } else { return nil } }()
         let frame = record.start
+        guard let summary = RuleSummary(Substring(rrule)) else { return record.start.instant(zones: zones, floatingZone: .utc) }
+        if let until = summary.until {
+            if summary.untilIsUTC { return until.secondsAsIfUTC }
+            if summary.untilIsDate { return until.secondsAsIfUTC + 86_400 + viewMargin }
+            return (zone ?? .utc).instant(forLocal: until) + viewMargin
+        }
+        guard summary.count != nil else { return nil }
+        func instant(of local: CivilDateTime) -> Int64 {
+            let value: TimeValue
+            switch frame {
+            case .zoned(_, let key): value = .zoned(local, zoneKey: key)
+            case .utc: value = .utc(local.secondsAsIfUTC)
+            case .date: value = .date(local.date)
+            case .floating: value = .floating(local)
+            }
+            return value.instant(zones: zones, floatingZone: .utc) + (isViewRelative(frame) ? viewMargin : 0)
+        }
+        if let reach = summary.countReach {
+            let start = frame.wallClock
+            let last = CivilDateTime(secondsAsIfUTC: start.secondsAsIfUTC + Int64(reach.days) * 86_400).adding(months: reach.months)
+            return instant(of: last)
+        }
         guard let iterator = LibICal.locked({
             RuleIterator(rrule: rrule, start: frame.wallClock, isDate: frame.isDate,
                          zone: zone?.handle ?? (isUTC(frame) ? LibICal.utc : nil))
         }) else { return record.start.instant(zones: zones, floatingZone: .utc) }
-        if let until = iterator.until {
-            if until.isUTC { return until.0.secondsAsIfUTC }
-            if until.isDate { return until.0.secondsAsIfUTC + 86_400 + viewMargin }
-            return (zone ?? .utc).instant(forLocal: until.0) + viewMargin
-        }
-        guard iterator.hasCount else { return nil }
         var lastStart: CivilDateTime?
         var steps = 0
         while let next = LibICal.locked({ iterator.next() }) {
@@ -59,14 +77,7 @@ enum SpanCalculator {
             if steps > countLimit { return nil }
         }
         guard let lastStart else { return record.start.instant(zones: zones, floatingZone: .utc) }
-        let value: TimeValue
-        switch frame {
-        case .zoned(_, let key): value = .zoned(lastStart, zoneKey: key)
-        case .utc: value = .utc(lastStart.secondsAsIfUTC)
-        case .date: value = .date(lastStart.date)
-        case .floating: value = .floating(lastStart)
-        }
-        return value.instant(zones: zones, floatingZone: .utc) + (isViewRelative(frame) ? viewMargin : 0)
+        return instant(of: lastStart)
     }
 
     static func isViewRelative(_ value: TimeValue) -> Bool {

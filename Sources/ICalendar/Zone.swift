@@ -87,13 +87,17 @@ public final class Zone: @unchecked Sendable, CustomStringConvertible {
 
     /// The span a VTIMEZONE describes: from its earliest observance onset (DTSTART is
     /// local time before the change, so it is read with TZOFFSETFROM) to its latest one
-    /// when no observance has an RRULE (open otherwise).
+    /// when no observance has an RRULE and the offsets differ (open otherwise).
     private static func coverage(of comp: OpaquePointer) -> (Int64, Int64) {
         var earliest = Int64.max
         var latest = Int64.min
         var recurs = false
+        var offsets = Set<Int32>()
         var sub = icalcomponent_get_first_component(comp, ICAL_ANY_COMPONENT)
         while let observance = sub {
+            if let p = icalcomponent_get_first_property(observance, ICAL_TZOFFSETTO_PROPERTY) {
+                offsets.insert(icalproperty_get_tzoffsetto(p))
+            }
             if let start = icalcomponent_get_first_property(observance, ICAL_DTSTART_PROPERTY) {
                 let local = icalproperty_get_dtstart(start).civil.secondsAsIfUTC
                 var from: Int64 = 0
@@ -113,7 +117,9 @@ public final class Zone: @unchecked Sendable, CustomStringConvertible {
             sub = icalcomponent_get_next_component(comp, ICAL_ANY_COMPONENT)
         }
         if earliest == .max { return (.min, .max) }
-        return (earliest, recurs ? .max : latest)
+        // A definition with one offset (a fixed-offset zone, or one that stopped changing)
+        // has no last change: it holds from its onset on.
+        return (earliest, recurs || offsets.count <= 1 ? .max : latest)
     }
 
     nonisolated(unsafe) private static var systemCache: [String: Zone] = [:]

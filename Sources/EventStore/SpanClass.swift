@@ -1,0 +1,21 @@
+import ICalendar
+
+/// The window index groups events by how long their span is: class `k` holds spans of
+/// at most `60 << k` minutes (1 h, 2 h, 4 h, ... ~114 years); `open` holds open-ended
+/// series. An event of class `k` can overlap `[a, b)` only if it starts in
+/// `[a - (60 << k), b)`, which is one range scan of `(span_class, first_minute)`.
+public enum SpanClass {
+    public static let open = 63
+    public static let largest = 20
+
+    public static func of(first: Int64, last: Int64) -> Int {
+        if last >= EventRecord.openEndMinute { return open }
+        let span = max(last - first, 1)
+        var k = 0
+        while k < largest, span > Int64(60) << Int64(k) { k += 1 }
+        return k
+    }
+
+    /// The longest span (minutes) class `k` holds.
+    public static func reach(_ k: Int) -> Int64 { Int64(60) << Int64(k) }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import CalendarGenerator
+
+/// The benchmark driver: one subcommand per figure the issues name.
+enum Bench {
+    static let usage = """
+    OVERVIEW: Measure eventd's speed (build with -c release).
+
+    USAGE: eventd-bench <subcommand> [options]
+
+    SUBCOMMANDS:
+      import [FILE] [--events N] [--seed S]   Import a calendar into a fresh database
+                                              (default: a generated 100,000-event file).
+      generate --out FILE [--events N] [--seed S]
+                                              Write the generated calendar to FILE.
+    """
+
+    static func main(_ args: [String]) -> Int32 {
+        guard let command = args.first else {
+            print(usage)
+            return 64
+        }
+        var options = Options(Array(args.dropFirst()))
+        do {
+            switch command {
+            case "import": try ImportBench.run(&options)
+            case "generate": try generate(&options)
+            case "-h", "--help": print(usage)
+            default:
+                FileHandle.standardError.write(Data("eventd-bench: unknown subcommand '\(command)'\n".utf8))
+                return 64
+            }
+        } catch {
+            FileHandle.standardError.write(Data("eventd-bench: \(error)\n".utf8))
+            return 70
+        }
+        return 0
+    }
+
+    static func generate(_ options: inout Options) throws {
+        guard let out = options.value("--out") else { throw BenchError("generate needs --out FILE") }
+        let bytes = generatedCalendar(events: options.int("--events") ?? 100_000, seed: UInt64(options.int("--seed") ?? 42))
+        try Data(bytes).write(to: URL(fileURLWithPath: out))
+        print("bytes=\(bytes.count) file=\(out)")
+    }
+
+    /// The project's deterministic calendar.
+    static func generatedCalendar(events: Int, seed: UInt64) -> [UInt8] {
+        let generator = CalendarGenerator(.init(events: events, seed: seed,
+                                                firstDate: GeneratorDate(year: 2025, month: 1, day: 1), spanDays: 1095))
+        var bytes: [UInt8] = []
+        _ = generator.write(into: &bytes)
+        return bytes
+    }
+
+    /// Seconds since an arbitrary start, monotonic.
+    static func now() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
+    static func format(_ v: Double) -> String { String(format: "%.4f", v) }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    var description: String
+    init(_ d: String) { description = d }
+}
+
+/// `--name value` options and positionals.
+struct Options {
+    var values: [String: String] = [:]
+    var positionals: [String] = []
+
+    init(_ args: [String]) {
+        var i = 0
+        while i < args.count {
+            if args[i].hasPrefix("--"), i + 1 < args.count {
+                values[args[i]] = args[i + 1]
+                i += 2
+            } else {
+                positionals.append(args[i])
+                i += 1
+            }
+        }
+    }
+
+    func value(_ name: String) -> String? { values[name] }
+    func int(_ name: String) -> Int? { values[name].flatMap { Int($0.replacingOccurrences(of: "_", with: "")) } }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import CLibical
+import EventStore
+import ICalendar
+
+/// `eventd-bench import`: eventd's import of a calendar into a fresh database, against
+/// libical's bare parse of the same bytes, in the same run.
+enum ImportBench {
+    static func run(_ options: inout Options) throws {
+        let bytes: [UInt8]
+        let label: String
+        if let file = options.positionals.first {
+            bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))
+            label = file
+        } else {
+            let events = options.int("--events") ?? 100_000
+            bytes = Bench.generatedCalendar(events: events, seed: UInt64(options.int("--seed") ?? 42))
+            label = "generated:\(events)"
+        }
+        let vevents = countVEvents(bytes)
+
+        // Bare libical parse of the whole file (best of 3).
+        var parseBest = Double.infinity
+        for _ in 0..<3 {
+            var cString = bytes.map { CChar(bitPattern: $0) }
+            cString.append(0)
+            let t0 = Bench.now()
+            let component = cString.withUnsafeBufferPointer { icalparser_parse_string($0.baseAddress) }
+            parseBest = min(parseBest, Bench.now() - t0)
+            if let component { icalcomponent_free(component) }
+        }
+
+        // eventd's parse alone (scan, per-component libical parse, normalise).
+        var ourParse = Double.infinity
+        for _ in 0..<2 {
+            let t0 = Bench.now()
+            _ = try CalendarParser.parse(bytes)
+            ourParse = min(ourParse, Bench.now() - t0)
+        }
+
+        // eventd import into a fresh database (best of 3).
+        var importBest = Double.infinity
+        var added = 0
+        for _ in 0..<3 {
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("eventd-bench-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let store = try EventStore(path: dir.appendingPathComponent("events.db").path)
+            let input = ImportInput(path: "/bench/calendar.ics", displayName: label, bytes: bytes, calendar: "bench")
+            let t0 = Bench.now()
+            let results = try store.importCalendars([input])
+            importBest = min(importBest, Bench.now() - t0)
+            added = results.reduce(0) { $0 + $1.added }
+        }
+        let ratio = importBest / parseBest
+        print("file=\(label) bytes=\(bytes.count) vevents=\(vevents) stored=\(added) eventd_parse_seconds=\(Bench.format(ourParse))")
+        print("events=\(vevents) seconds=\(Bench.format(importBest)) events_per_second=\(Int(Double(vevents) / importBest)) "
+              + "parse_seconds=\(Bench.format(parseBest)) ratio=\(String(format: "%.2f", ratio))")
+    }
+
+    static func countVEvents(_ bytes: [UInt8]) -> Int {
+        let needle = Array("BEGIN:VEVENT".utf8)
+        var count = 0
+        bytes.withUnsafeBufferPointer { buf in
+            var i = 0
+            while i + needle.count <= buf.count {
+                if buf[i] == needle[0], (i == 0 || buf[i - 1] == 10) {
+                    var match = true
+                    for k in 1..<needle.count where buf[i + k] != needle[k] { match = false; break }
+                    if match { count += 1 }
+                }
+                i += 1
+            }
+        }
+        return count
+    }
+}

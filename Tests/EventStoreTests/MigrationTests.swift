@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+@testable import EventStore
+
+/// `Schema.migrate`: forward migrations recorded in `PRAGMA user_version`.
+@Suite struct MigrationTests {
+    func temporaryPath() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("eventd-migration-\(UUID().uuidString).db").path
+    }
+
+    func remove(_ path: String) {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+
+    func tables(_ db: Connection) throws -> Set<String> {
+        Set(try db.statement("SELECT name FROM sqlite_master WHERE type = 'table'").map { $0.text(0) })
+    }
+
+    @Test func newFileIsMigratedToTheCurrentVersion() throws {
+        let path = temporaryPath()
+        defer { remove(path) }
+        #expect(!FileManager.default.fileExists(atPath: path))
+        let store = try EventStore(path: path)
+        #expect(Schema.currentVersion >= 1)
+        #expect(try store.db.scalarInt("PRAGMA user_version") == Int64(Schema.currentVersion))
+        #expect(try tables(store.db).isSuperset(of: ["calendar", "source", "event", "timezone", "meta"]))
+        #expect(try store.eventCount() == 0)
+        #expect(try store.calendars().isEmpty)
+    }
+
+    @Test func zeroByteFileIsMigrated() throws {
+        let path = temporaryPath()
+        defer { remove(path) }
+        #expect(FileManager.default.createFile(atPath: path, contents: Data()))
+        let store = try EventStore(path: path)
+        #expect(try store.db.scalarInt("PRAGMA user_version") == Int64(Schema.currentVersion))
+    }
+
+    @Test func reopeningAMigratedDatabaseChangesNothing() throws {
+        let path = temporaryPath()
+        defer { remove(path) }
+        do {
+            let store = try EventStore(path: path)
+            _ = try store.importCalendars([StoreICS.input("a.ics", StoreICS.calendar([StoreICS.event("a@x")]))])
+        }
+        let watcher = try Connection(path: path)
+        let schemaBefore = try watcher.scalarInt("PRAGMA schema_version")
+        let sqlBefore = try watcher.statement("SELECT type, name, sql FROM sqlite_master ORDER BY name").map { "\($0.text(0)) \($0.text(1)) \($0.optionalText(2) ?? "")" }
+        let dataBefore = try watcher.dataVersion()
+        for _ in 0..<3 {
+            let store = try EventStore(path: path)
+            #expect(try store.db.scalarInt("PRAGMA user_version") == Int64(Schema.currentVersion))
+            #expect(try store.eventCount() == 1)
+            try Schema.migrate(store.db) // explicitly, again
+        }
+        #expect(try watcher.scalarInt("PRAGMA schema_version") == schemaBefore)
+        #expect(try watcher.statement("SELECT type, name, sql FROM sqlite_master ORDER BY name").map { "\($0.text(0)) \($0.text(1)) \($0.optionalText(2) ?? "")" } == sqlBefore)
+        #expect(try watcher.dataVersion() == dataBefore, "re-opening wrote to the database")
+    }
+
+    @Test func handMadeVersionZeroDatabaseWithAnUnrelatedTableIsMigrated() throws {
+        let path = temporaryPath()
+        defer { remove(path) }
+        do {
+            let db = try Connection(path: path)
+            try db.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes(body) VALUES ('keep me')")
+            #expect(try db.scalarInt("PRAGMA user_version") == 0)
+        }
+        let store = try EventStore(path: path)
+        #expect(try store.db.scalarInt("PRAGMA user_version") == Int64(Schema.currentVersion))
+        #expect(try store.db.scalarText("SELECT body FROM notes") == "keep me")
+        #expect(try tables(store.db).isSuperset(of: ["calendar", "source", "event", "timezone", "meta", "notes"]))
+        // And it works.
+        let results = try store.importCalendars([StoreICS.input("a.ics", StoreICS.calendar([StoreICS.event("a@x")]))])
+        #expect(results.first?.added == 1)
+    }
+
+    @Test func failingMigrationLeavesNoPartialSchema() throws {
+        let path = temporaryPath()
+        defer { remove(path) }
+        do {
+            // A table in the way of migration 1 (same name, other columns).
+            let db = try Connection(path: path)
+            try db.execute("CREATE TABLE event (x TEXT)")
+        }
+        #expect(throws: (any Error).self) { _ = try EventStore(path: path) }
+        let db = try Connection(path: path)
+        #expect(try db.scalarInt("PRAGMA user_version") == 0)
+        #expect(try tables(db) == ["event"], "the failed migration's other tables were left behind")
+    }
+
+    @Test func newerVersionIsRefused() throws {
+        let path = temporaryPath()
+        defer { remove(path) }
+        let newer = Schema.currentVersion + 1
+        do {
+            let db = try Connection(path: path)
+            try db.execute("PRAGMA user_version = \(newer)")
+        }
+        #expect(throws: StoreError.newerSchema(found: newer, supported: Schema.currentVersion)) {
+            _ = try EventStore(path: path)
+        }
+        #expect(throws: StoreError.newerSchema(found: newer, supported: Schema.currentVersion)) {
+            _ = try EventStore(path: path, readOnly: true)
+        }
+        let db = try Connection(path: path)
+        #expect(try db.scalarInt("PRAGMA user_version") == Int64(newer))
+        #expect(try tables(db).isEmpty, "a refused database must not be touched")
+        #expect(StoreError.newerSchema(found: newer, supported: Schema.currentVersion).description.contains("newer"))
+    }
+
+    @Test func connectionSettings() throws {
+        let path = temporaryPath()
+        defer { remove(path) }
+        let store = try EventStore(path: path)
+        #expect(try store.db.scalarText("PRAGMA journal_mode") == "wal")
+        #expect(try store.db.scalarInt("PRAGMA foreign_keys") == 1)
+        #expect((try store.db.scalarInt("PRAGMA busy_timeout") ?? 0) >= 1000)
+        // A second connection gets the same settings.
+        let other = try Connection(path: path)
+        #expect(try other.scalarInt("PRAGMA foreign_keys") == 1)
+        #expect((try other.scalarInt("PRAGMA busy_timeout") ?? 0) >= 1000)
+    }
+
+    @Test func readOnlyStoreDoesNotMigrate() throws {
+        let path = temporaryPath()
+        defer { remove(path) }
+        do {
+            let db = try Connection(path: path)
+            try db.execute("CREATE TABLE notes (x)")
+        }
+        _ = try? EventStore(path: path, readOnly: true)
+        let db = try Connection(path: path)
+        #expect(try db.scalarInt("PRAGMA user_version") == 0)
+    }
+}
