@@ -21,12 +21,13 @@ let package = Package(
         .target(name: "ICalendar", dependencies: ["CLibical", "Support"]),
         .target(name: "EventStore", dependencies: ["CSQLite", "ICalendar", "Support"]),
         .target(name: "CalendarGenerator", dependencies: ["Support"]),
+        .target(name: "Agenda", dependencies: ["EventStore", "ICalendar", "Support"]),
 
         // MARK: - Executables
-        .executableTarget(name: "eventctl", dependencies: ["EventStore", "ICalendar", "Support"]),
+        .executableTarget(name: "eventctl", dependencies: ["Agenda", "EventStore", "ICalendar", "Support"]),
         .executableTarget(name: "eventd", dependencies: ["EventStore", "Support"]),
         .executableTarget(name: "eventd-bench",
-                          dependencies: ["EventStore", "ICalendar", "CLibical", "CalendarGenerator", "Support"]),
+                          dependencies: ["Agenda", "EventStore", "ICalendar", "CLibical", "CalendarGenerator", "Support"]),
 
         // MARK: - Tests
         .testTarget(name: "SupportTests", dependencies: ["Support"]),

@@ -154,6 +154,13 @@ public struct JSONWriter: Sendable {
         needsComma = true
     }
 
+    /// Writes already-serialised JSON (one complete value) as the next value.
+    public mutating func raw(_ json: [UInt8]) {
+        separate()
+        bytes.append(contentsOf: json)
+        needsComma = true
+    }
+
     // MARK: - Values
 
     /// Writes `value` canonically: object members sorted by key (Unicode

@@ -31,7 +31,7 @@ struct CommandEnvironment {
 enum EventCTL {
     static let version = "0.1.0"
     nonisolated(unsafe) static let commands: [any Subcommand.Type] = [
-        ImportCommand.self, CalendarsCommand.self,
+        ImportCommand.self, AgendaCommand.self, CalendarsCommand.self,
         RemoveCommand.self, ExportCommand.self,
     ]
 

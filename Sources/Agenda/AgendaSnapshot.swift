@@ -1,0 +1,95 @@
+import ICalendar
+import Support
+
+/// One item of a section: an event occurrence on one date, or a placeholder.
+public struct AgendaItem: Sendable, Equatable {
+    /// Stable id (SPEC.md section 3).
+    public var id: String
+    /// The item as canonical JSON (its content, for diffs and digests).
+    public var json: [UInt8]
+    /// Sort keys: all-day first, then start, end, summary, id.
+    var allDay: Bool
+    var sortStart: Int64
+    var sortEnd: Int64
+    var summary: String
+
+    /// The item as a JSON value (for tools that want fields).
+    public var value: JSONValue { (try? JSONValue.parse(json)) ?? .null }
+}
+
+/// One local date of the view.
+public struct AgendaSection: Sendable, Equatable {
+    public var date: CivilDate
+    /// `"yesterday"`, `"today"`, `"tomorrow"` or nil.
+    public var label: String?
+    public var items: [AgendaItem]
+
+    /// The section id (its ISO date).
+    public var id: String { date.iso }
+
+    /// The header as canonical JSON: `{"date":…,"id":…,"label":…}` (no items).
+    public var headerJSON: [UInt8] {
+        var w = JSONWriter()
+        writeHeader(&w, closing: true)
+        return w.takeBytes()
+    }
+
+    func writeHeader(_ w: inout JSONWriter, closing: Bool) {
+        w.beginObject()
+        w.key("date"); w.string(date.iso)
+        w.key("id"); w.string(date.iso)
+        if !closing {
+            w.key("items")
+            w.beginArray()
+            for item in items { w.raw(item.json) }
+            w.endArray()
+        }
+        w.key("label")
+        if let label { w.string(label) } else { w.null() }
+        w.endObject()
+    }
+
+    /// The whole section as canonical JSON.
+    public var json: [UInt8] {
+        var w = JSONWriter()
+        writeHeader(&w, closing: false)
+        return w.takeBytes()
+    }
+}
+
+/// A view's snapshot: its normalised view, date sections in order, and the digest.
+public struct AgendaSnapshot: Sendable, Equatable {
+    public var view: View
+    public var sections: [AgendaSection]
+    /// Lowercase hex SHA-256 of the canonical JSON of `sections`.
+    public var digest: String
+    /// The local date in the view's zone when it was computed (labels are relative to it).
+    public var today: CivilDate
+
+    /// The `sections` array as canonical JSON.
+    public var sectionsJSON: [UInt8] { Self.sectionsJSON(sections) }
+
+    static func sectionsJSON(_ sections: [AgendaSection]) -> [UInt8] {
+        var w = JSONWriter(reservingCapacity: sections.reduce(2) { $0 + 80 + $1.items.reduce(0) { $0 + $1.json.count + 1 } })
+        w.beginArray()
+        for s in sections { w.raw(s.json) }
+        w.endArray()
+        return w.takeBytes()
+    }
+
+    /// The digest of a sections array.
+    public static func digest(of sections: [AgendaSection]) -> String {
+        SHA256.hexDigest(sectionsJSON(sections))
+    }
+
+    /// `{"view": …, "digest": …, "sections": […]}` exactly as `eventctl agenda --json` prints it.
+    public var agendaJSON: [UInt8] {
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("digest"); w.string(digest)
+        w.key("sections"); w.raw(sectionsJSON)
+        w.key("view"); w.value(view.json)
+        w.endObject()
+        return w.takeBytes()
+    }
+}

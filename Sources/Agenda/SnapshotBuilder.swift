@@ -1,0 +1,167 @@
+import EventStore
+import ICalendar
+import Support
+
+/// Computes a view's snapshot from the store (SPEC.md section 3): the window's dates
+/// in the view's zone, occurrences expanded only within the window, multi-day
+/// occurrences on every date they overlap, stable ids, the ordering rule, and the digest.
+public enum SnapshotBuilder {
+    /// Builds the snapshot of `view` at the instant `now` (seconds since the epoch).
+    public static func build(_ view: View, store: EventStore, now: Int64) throws -> AgendaSnapshot {
+        guard let zone = Zone.system(view.timeZone) else { throw ViewError("unknown time zone \"\(view.timeZone)\"") }
+        let today = zone.local(atUTC: now).date
+        let first = view.from ?? today.adding(days: -view.pastDays)
+        let dayCount = view.days
+        let windowFrom = zone.instant(forLocal: CivilDateTime(date: first))
+        let windowTo = zone.instant(forLocal: CivilDateTime(date: first.adding(days: dayCount)))
+
+        let stored = try store.series(fromMinute: floorDiv(windowFrom, 60) - 1, toMinute: floorDiv(windowTo, 60) + 2,
+                                      calendars: view.calendars)
+        var perDay = [[AgendaItem]](repeating: [], count: dayCount)
+        let firstDay = first.daysSinceEpoch
+        var ids = Set<String>()
+        for s in stored {
+            let occurrences = Expander.expand(s.series, from: windowFrom, to: windowTo, floatingZone: zone,
+                                              zones: ZoneRegistry.shared)
+            for o in occurrences {
+                let record = o.contentIndex < 0 ? s.series.master! : s.series.overrides[o.contentIndex]
+                let rid = recurrenceID(o, zone: zone)
+                let (startDay, lastDay): (Int, Int)
+                if let sd = o.startDate, let ed = o.endDate {
+                    startDay = sd.daysSinceEpoch
+                    lastDay = max(startDay, ed.daysSinceEpoch - 1)
+                } else {
+                    startDay = zone.local(atUTC: o.start).date.daysSinceEpoch
+                    lastDay = o.end > o.start ? zone.local(atUTC: o.end - 1).date.daysSinceEpoch : startDay
+                }
+                let lo = max(startDay, firstDay), hi = min(lastDay, firstDay + dayCount - 1)
+                guard lo <= hi else { continue }
+                for day in lo...hi {
+                    let index = day - startDay
+                    let id = itemID(calendar: s.calendar, uid: s.uid, rid: rid ?? "", index: index)
+                    guard ids.insert(id).inserted else { continue }
+                    perDay[day - firstDay].append(makeItem(id: id, calendar: s.calendar, record: record, occurrence: o,
+                                                           rid: rid, zone: zone,
+                                                           fromPrevious: day > startDay, toNext: day < lastDay))
+                }
+            }
+        }
+
+        var sections: [AgendaSection] = []
+        for offset in 0..<dayCount {
+            let date = first.adding(days: offset)
+            var items = perDay[offset]
+            if items.isEmpty {
+                guard view.emptyDays == .placeholder else { continue }
+                items = [placeholder(date)]
+            } else {
+                items.sort(by: itemOrder)
+            }
+            sections.append(AgendaSection(date: date, label: label(date, today: today), items: items))
+        }
+        return AgendaSnapshot(view: view, sections: sections, digest: AgendaSnapshot.digest(of: sections), today: today)
+    }
+
+    // MARK: - Items
+
+    /// SPEC ordering: all-day first, then start, end, summary, id (byte order).
+    static func itemOrder(_ a: AgendaItem, _ b: AgendaItem) -> Bool {
+        if a.allDay != b.allDay { return a.allDay }
+        if a.sortStart != b.sortStart { return a.sortStart < b.sortStart }
+        if a.sortEnd != b.sortEnd { return a.sortEnd < b.sortEnd }
+        if a.summary != b.summary { return a.summary.utf8.lexicographicallyPrecedes(b.summary.utf8) }
+        return a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
+    }
+
+    static func label(_ date: CivilDate, today: CivilDate) -> String? {
+        switch date.daysSinceEpoch - today.daysSinceEpoch {
+        case -1: return "yesterday"
+        case 0: return "today"
+        case 1: return "tomorrow"
+        default: return nil
+        }
+    }
+
+    /// The instance's original start as `recurrence_id` (nil for a non-recurring event).
+    static func recurrenceID(_ o: Occurrence, zone: Zone) -> String? {
+        guard let rid = o.recurrenceID else { return nil }
+        switch rid {
+        case .date(let d): return d.basic
+        default: return CivilDateTime(secondsAsIfUTC: rid.instant(zones: ZoneRegistry.shared, floatingZone: zone)).basic + "Z"
+        }
+    }
+
+    /// Opaque, stable: derived from (calendar, UID, RECURRENCE-ID, date index), never content.
+    static func itemID(calendar: String, uid: String, rid: String, index: Int) -> String {
+        var h = SHA256()
+        h.update(calendar); h.update([0]); h.update(uid); h.update([0]); h.update(rid); h.update([0]); h.update(String(index))
+        let digest = h.finalize()
+        var out = [UInt8]()
+        out.reserveCapacity(32)
+        let hex = Array("0123456789abcdef".utf8)
+        for b in digest.prefix(16) { out.append(hex[Int(b >> 4)]); out.append(hex[Int(b & 15)]) }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func placeholder(_ date: CivilDate) -> AgendaItem {
+        let id = "placeholder:" + date.iso
+        var w = JSONWriter()
+        w.beginObject(); w.key("id"); w.string(id); w.key("kind"); w.string("placeholder"); w.endObject()
+        return AgendaItem(id: id, json: w.takeBytes(), allDay: true, sortStart: 0, sortEnd: 0, summary: "")
+    }
+
+    static func makeItem(id: String, calendar: String, record: EventRecord, occurrence o: Occurrence, rid: String?,
+                         zone: Zone, fromPrevious: Bool, toNext: Bool) -> AgendaItem {
+        let start: String, end: String
+        let allDay = o.isAllDay
+        if let sd = o.startDate, let ed = o.endDate {
+            start = sd.iso
+            end = ed.iso
+        } else {
+            start = rfc3339(o.start, zone: zone)
+            end = rfc3339(o.end, zone: zone)
+        }
+        var w = JSONWriter(reservingCapacity: 384)
+        w.beginObject()
+        w.key("all_day"); w.bool(allDay)
+        w.key("calendar"); w.string(calendar)
+        w.key("continues_from_previous_day"); w.bool(fromPrevious)
+        w.key("continues_to_next_day"); w.bool(toNext)
+        w.key("end"); w.string(end)
+        w.key("id"); w.string(id)
+        w.key("kind"); w.string("event")
+        w.key("location"); optional(&w, record.location)
+        w.key("recurrence_id"); optional(&w, rid)
+        w.key("start"); w.string(start)
+        w.key("status"); optional(&w, record.status.map { $0 == .cancelled ? "cancelled" : $0.rawValue })
+        w.key("summary"); optional(&w, record.summary)
+        w.key("uid"); w.string(record.uid)
+        w.endObject()
+        return AgendaItem(id: id, json: w.takeBytes(), allDay: allDay, sortStart: o.start, sortEnd: o.end,
+                          summary: record.summary ?? "")
+    }
+
+    static func optional(_ w: inout JSONWriter, _ value: String?) {
+        if let value { w.string(value) } else { w.null() }
+    }
+
+    /// `2026-11-29T10:00:00+01:00`: the instant in `zone`, with its offset.
+    public static func rfc3339(_ instant: Int64, zone: Zone) -> String {
+        let offset = zone.offset(atUTC: instant)
+        let local = CivilDateTime(secondsAsIfUTC: instant + Int64(offset))
+        let sign = offset < 0 ? "-" : "+"
+        let a = abs(offset)
+        let d = local.date
+        return "\(pad4(d.year))-\(pad2(d.month))-\(pad2(d.day))T\(pad2(local.hour)):\(pad2(local.minute)):\(pad2(local.second))"
+            + "\(sign)\(pad2(a / 3600)):\(pad2((a / 60) % 60))"
+    }
+
+    static func pad2(_ v: Int) -> String { v < 10 ? "0\(v)" : String(v) }
+    static func pad4(_ v: Int) -> String {
+        let s = String(v)
+        return s.count >= 4 ? s : String(repeating: "0", count: 4 - s.count) + s
+    }
+}
+
+@inline(__always)
+func floorDiv(_ a: Int64, _ b: Int64) -> Int64 { a >= 0 ? a / b : -((-a + b - 1) / b) }

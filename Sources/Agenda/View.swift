@@ -1,0 +1,112 @@
+import ICalendar
+import Support
+
+/// The parameters of one snapshot (SPEC.md section 3), normalised: defaults filled in,
+/// calendars sorted and unique. Two equal views share one snapshot and sequence.
+public struct View: Hashable, Sendable {
+    /// What a date with no occurrence becomes.
+    public enum EmptyDays: String, Sendable {
+        case omit, placeholder
+    }
+
+    public var timeZone: String
+    public var from: CivilDate?
+    public var pastDays: Int
+    public var days: Int
+    /// nil: all calendars.
+    public var calendars: [String]?
+    public var emptyDays: EmptyDays
+
+    public static let daysRange = 1...3660
+    public static let pastDaysRange = 0...366
+
+    public init(timeZone: String, from: CivilDate? = nil, pastDays: Int = 0, days: Int = 14,
+                calendars: [String]? = nil, emptyDays: EmptyDays = .omit) {
+        self.timeZone = timeZone
+        self.from = from
+        self.pastDays = from == nil ? pastDays : 0
+        self.days = days
+        self.calendars = calendars.map { Array(Set($0)).sorted() }
+        self.emptyDays = emptyDays
+    }
+
+    /// The view as JSON, keys in canonical order, as `snapshot` messages carry it.
+    public var json: JSONValue {
+        .object([
+            "tz": .string(timeZone),
+            "from": from.map { .string($0.iso) } ?? .null,
+            "past_days": .int(Int64(pastDays)),
+            "days": .int(Int64(days)),
+            "calendars": calendars.map { .array($0.map { .string($0) }) } ?? .null,
+            "empty_days": .string(emptyDays.rawValue),
+        ])
+    }
+}
+
+/// Why a view was refused (`invalid_view`).
+public struct ViewError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+extension View {
+    /// Reads a view from request JSON (`{"tz": ..., "days": ...}`), filling defaults.
+    /// `knownCalendars` validates `calendars`; `defaultZone` is the daemon's zone.
+    public static func parse(_ json: JSONValue?, defaultZone: String, knownCalendars: Set<String>?) throws(ViewError) -> View {
+        guard let json, !json.isNull else { return try View(timeZone: defaultZone).validated(knownCalendars: knownCalendars) }
+        guard let object = json.objectValue else { throw ViewError("view must be an object") }
+        let allowed: Set<String> = ["tz", "from", "past_days", "days", "calendars", "empty_days"]
+        if let unknown = object.keys.sorted().first(where: { !allowed.contains($0) }) {
+            throw ViewError("unknown view field \"\(unknown)\"")
+        }
+        var view = View(timeZone: defaultZone)
+        if let tz = object["tz"], !tz.isNull {
+            guard let s = tz.stringValue else { throw ViewError("tz must be a string") }
+            view.timeZone = s
+        }
+        if let from = object["from"], !from.isNull {
+            guard let s = from.stringValue, let d = CivilDate(iso: s) else { throw ViewError("from must be a date YYYY-MM-DD") }
+            view.from = d
+        }
+        func int(_ name: String, _ range: ClosedRange<Int>) throws(ViewError) -> Int? {
+            guard let v = object[name], !v.isNull else { return nil }
+            guard let i = v.intValue, let n = Int(exactly: i), range.contains(n) else {
+                throw ViewError("\(name) must be an integer in \(range.lowerBound)...\(range.upperBound)")
+            }
+            return n
+        }
+        if let n = try int("days", daysRange) { view.days = n }
+        if let n = try int("past_days", pastDaysRange) { view.pastDays = n }
+        if let c = object["calendars"], !c.isNull {
+            guard let list = c.arrayValue else { throw ViewError("calendars must be an array of names") }
+            var names: [String] = []
+            for item in list {
+                guard let s = item.stringValue else { throw ViewError("calendars must be an array of names") }
+                names.append(s)
+            }
+            view.calendars = Array(Set(names)).sorted()
+        }
+        if let e = object["empty_days"], !e.isNull {
+            guard let s = e.stringValue, let mode = EmptyDays(rawValue: s) else {
+                throw ViewError("empty_days must be \"omit\" or \"placeholder\"")
+            }
+            view.emptyDays = mode
+        }
+        if view.from != nil { view.pastDays = 0 }
+        return try view.validated(knownCalendars: knownCalendars)
+    }
+
+    /// Checks the zone, ranges and calendar names.
+    public func validated(knownCalendars: Set<String>?) throws(ViewError) -> View {
+        guard Zone.system(timeZone) != nil else { throw ViewError("unknown time zone \"\(timeZone)\"") }
+        guard View.daysRange.contains(days) else { throw ViewError("days must be in 1...3660") }
+        guard View.pastDaysRange.contains(pastDays) else { throw ViewError("past_days must be in 0...366") }
+        if let calendars, let knownCalendars {
+            if let missing = calendars.first(where: { !knownCalendars.contains($0) }) {
+                throw ViewError("unknown calendar \"\(missing)\"")
+            }
+        }
+        return self
+    }
+}

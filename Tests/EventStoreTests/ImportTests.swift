@@ -1,0 +1,437 @@
+import Foundation
+import Testing
+@testable import EventStore
+import ICalendar
+
+/// SPEC.md sections 2 and 5: import counts, sync per source, conflicts, --replace,
+/// --strict, one transaction per run, idempotence, export round trip, the window index.
+@Suite struct ImportTests {
+    typealias S = StoreICS
+
+    // MARK: - Counts and idempotence
+
+    @Test func countsAddedSkippedAndWarnings() throws {
+        let s = try ScratchStore()
+        let text = S.calendar([S.event("a@x", day: 1), S.event("b@x", day: 2), ["UID:nostart@x", "SUMMARY:No start"], S.event("c@x", day: 3)])
+        let r = try s.run(S.input("a.ics", text))
+        #expect((r.added, r.updated, r.removed, r.unchanged, r.skipped) == (3, 0, 0, 0, 1))
+        try #require(r.warnings.count == 1)
+        #expect(r.warnings[0].line == 18) // BEGIN:VEVENT of the third component
+        #expect(r.warnings[0].message.contains("DTSTART"))
+        #expect(r.calendar == "work")
+        #expect(r.displayName == "a.ics")
+        #expect(try s.store.eventCount() == 3)
+        #expect(try s.store.calendars() == [CalendarInfo(name: "work", events: 3, sources: ["/tmp/eventd-store-tests/a.ics"])])
+
+        let again = try s.run(S.input("a.ics", text))
+        #expect((again.added, again.updated, again.removed, again.unchanged, again.skipped) == (0, 0, 0, 3, 1))
+        #expect(!again.changedAnything)
+    }
+
+    @Test func importingTheSameBytesTwiceChangesNoRow() throws {
+        let s = try ScratchStore()
+        let text = S.calendar([S.event("a@x", day: 1), S.event("b@x", day: 2, extra: ["RRULE:FREQ=DAILY"]),
+                               ["UID:b@x", "DTSTAMP:20260101T000000Z", "RECURRENCE-ID:20260605T090000Z", "DTSTART:20260605T120000Z"],
+                               ["DTSTAMP:20260101T000000Z", "DTSTART;TZID=Europe/Berlin:20260610T090000", "SUMMARY:No UID"]])
+        _ = try s.run(S.input("a.ics", text))
+        let watcher = try s.watcher()
+        let version = try watcher.dataVersion()
+        let changes = try s.db.scalarInt("SELECT total_changes()")
+        let rows = try s.snapshot()
+        for i in 0..<3 {
+            let r = try s.run(S.input("a.ics", text), now: 1_790_000_000 + Int64(i + 1) * 3600)
+            #expect((r.added, r.updated, r.removed, r.unchanged) == (0, 0, 0, 4))
+        }
+        #expect(try watcher.dataVersion() == version, "an unchanged import committed a change")
+        #expect(try s.db.scalarInt("SELECT total_changes()") == changes, "an unchanged import changed rows")
+        #expect(try s.snapshot() == rows)
+    }
+
+    @Test func stdinIsASourceLikeAnyOther() throws {
+        let s = try ScratchStore()
+        let v1 = S.calendar([S.event("a@x"), S.event("b@x", day: 2)])
+        let v2 = S.calendar([S.event("a@x")])
+        let input = { (text: String) in ImportInput(path: "-", displayName: "<stdin>", bytes: Array(text.utf8), calendar: "work") }
+        #expect(try s.run(input(v1)).added == 2)
+        let r = try s.run(input(v2))
+        #expect((r.added, r.removed, r.unchanged) == (0, 1, 1))
+        #expect(try s.store.calendars().first?.sources == ["-"])
+    }
+
+    // MARK: - Sync per source
+
+    @Test func reimportWithOneEventRemovedAndOneChanged() throws {
+        let s = try ScratchStore()
+        _ = try s.run(S.input("a.ics", S.calendar([S.event("a@x"), S.event("b@x", day: 2), S.event("c@x", day: 3)])))
+        let r = try s.run(S.input("a.ics", S.calendar([S.event("a@x"), S.event("b@x", day: 2, summary: "B, moved to the big room")])))
+        #expect((r.added, r.updated, r.removed, r.unchanged) == (0, 1, 1, 1))
+        #expect(try s.uids() == ["a@x", "b@x"])
+        #expect(try s.summary("b@x") == "B, moved to the big room")
+    }
+
+    @Test func syncRemovesOverridesTooButKeepsTheMaster() throws {
+        let s = try ScratchStore()
+        let master = S.event("m@x", extra: ["RRULE:FREQ=DAILY;COUNT=5"])
+        let override = ["UID:m@x", "DTSTAMP:20260101T000000Z", "RECURRENCE-ID:20260603T090000Z", "DTSTART:20260603T150000Z"]
+        _ = try s.run(S.input("a.ics", S.calendar([master, override])))
+        #expect(try s.store.eventCount() == 2)
+        let r = try s.run(S.input("a.ics", S.calendar([master])))
+        #expect((r.removed, r.unchanged) == (1, 1))
+        #expect(try s.db.scalarText("SELECT recurrence_id FROM event") == "")
+    }
+
+    @Test func removingAnEventFromOneSourceKeepsTheOtherSourcesEvents() throws {
+        let s = try ScratchStore()
+        _ = try s.run([S.input("a.ics", S.calendar([S.event("a1@x"), S.event("a2@x", day: 2)])),
+                       S.input("b.ics", S.calendar([S.event("b1@x", day: 3)]))])
+        let r = try s.run(S.input("a.ics", S.calendar([S.event("a1@x")])))
+        #expect((r.removed, r.unchanged) == (1, 1))
+        #expect(try s.uids() == ["a1@x", "b1@x"])
+        // Emptying source A entirely still leaves B alone.
+        let empty = try s.run(S.input("a.ics", S.calendar([])))
+        #expect(empty.removed == 1)
+        #expect(try s.uids() == ["b1@x"])
+    }
+
+    @Test func sameFileIntoTwoCalendarsIsTwoSources() throws {
+        let s = try ScratchStore()
+        let text = S.calendar([S.event("a@x")])
+        _ = try s.run([S.input("a.ics", text, calendar: "work"), S.input("a.ics", text, calendar: "home")])
+        #expect(try s.store.eventCount() == 2)
+        let r = try s.run(S.input("a.ics", S.calendar([]), calendar: "home"))
+        #expect(r.removed == 1)
+        #expect(try s.uids(calendar: "work") == ["a@x"])
+    }
+
+    // MARK: - Conflicts between sources
+
+    func conflict(_ first: [String], _ second: [String], oneRun: Bool) throws -> String? {
+        let s = try ScratchStore()
+        let a = S.input("first.ics", S.calendar([first]))
+        let b = S.input("second.ics", S.calendar([second]))
+        if oneRun {
+            _ = try s.run([a, b])
+        } else {
+            _ = try s.run(a, now: 1_790_000_000)
+            _ = try s.run(b, now: 1_790_000_100)
+        }
+        #expect(try s.store.eventCount() == 1)
+        return try s.summary("shared@x")
+    }
+
+    func shared(_ summary: String, _ extra: [String], stamp: String = "20260101T000000Z") -> [String] {
+        ["UID:shared@x", "DTSTAMP:\(stamp)", "DTSTART:20260601T090000Z", "SUMMARY:\(summary)"] + extra
+    }
+
+    @Test(arguments: [false, true]) func higherSequenceWinsInEitherOrder(oneRun: Bool) throws {
+        let high = shared("high", ["SEQUENCE:2", "LAST-MODIFIED:20260101T000000Z"])
+        let low = shared("low", ["SEQUENCE:1", "LAST-MODIFIED:20260301T000000Z"]) // later, but lower SEQUENCE
+        #expect(try conflict(high, low, oneRun: oneRun) == "high")
+        #expect(try conflict(low, high, oneRun: oneRun) == "high")
+    }
+
+    @Test(arguments: [false, true]) func laterLastModifiedWinsOnEqualSequence(oneRun: Bool) throws {
+        let later = shared("later", ["SEQUENCE:1", "LAST-MODIFIED:20260301T000000Z"])
+        let earlier = shared("earlier", ["SEQUENCE:1", "LAST-MODIFIED:20260201T000000Z"])
+        #expect(try conflict(later, earlier, oneRun: oneRun) == "later")
+        #expect(try conflict(earlier, later, oneRun: oneRun) == "later")
+    }
+
+    @Test(arguments: [false, true]) func dtstampStandsInForLastModified(oneRun: Bool) throws {
+        let later = shared("later", [], stamp: "20260301T000000Z")
+        let earlier = shared("earlier", [], stamp: "20260201T000000Z")
+        #expect(try conflict(later, earlier, oneRun: oneRun) == "later")
+        #expect(try conflict(earlier, later, oneRun: oneRun) == "later")
+    }
+
+    @Test(arguments: [false, true]) func laterImportWinsOnATie(oneRun: Bool) throws {
+        let x = shared("x", ["SEQUENCE:3", "LAST-MODIFIED:20260301T000000Z"])
+        let y = shared("y", ["SEQUENCE:3", "LAST-MODIFIED:20260301T000000Z"])
+        #expect(try conflict(x, y, oneRun: oneRun) == "y")
+        #expect(try conflict(y, x, oneRun: oneRun) == "x")
+    }
+
+    @Test func conflictRuleAppliesToOverridesToo() throws {
+        let s = try ScratchStore()
+        let override = { (summary: String, seq: Int) in
+            ["UID:m@x", "DTSTAMP:20260101T000000Z", "SEQUENCE:\(seq)", "RECURRENCE-ID:20260603T090000Z",
+             "DTSTART:20260603T150000Z", "SUMMARY:\(summary)"]
+        }
+        _ = try s.run(S.input("a.ics", S.calendar([S.event("m@x", extra: ["RRULE:FREQ=DAILY;COUNT=5"]), override("new", 2)])))
+        _ = try s.run(S.input("b.ics", S.calendar([override("old", 1)])))
+        #expect(try s.db.scalarText("SELECT summary FROM event WHERE recurrence_id <> ''") == "new")
+        #expect(try s.store.eventCount() == 2)
+    }
+
+    @Test func duplicateWithinOneFileFollowsTheConflictRule() throws {
+        let s = try ScratchStore()
+        let r = try s.run(S.input("a.ics", S.calendar([shared("new", ["SEQUENCE:5"]), shared("old", ["SEQUENCE:4"])])))
+        #expect(r.added == 1)
+        #expect(try s.summary("shared@x") == "new")
+    }
+
+    // MARK: - --replace
+
+    @Test func replaceLeavesExactlyTheNewFilesEvents() throws {
+        let s = try ScratchStore()
+        _ = try s.run([S.input("a.ics", S.calendar([S.event("a1@x"), S.event("a2@x", day: 2)])),
+                       S.input("b.ics", S.calendar([S.event("b1@x", day: 3)])),
+                       S.input("h.ics", S.calendar([S.event("h1@x")]), calendar: "home")])
+        let r = try s.run(S.input("c.ics", S.calendar([S.event("c1@x"), S.event("a1@x")])), replace: true, now: 1_790_001_000)
+        #expect(try s.uids() == ["a1@x", "c1@x"])
+        #expect((r.added, r.removed) == (1, 2))
+        #expect(try s.store.calendars().first { $0.name == "work" }?.sources == ["/tmp/eventd-store-tests/c.ics"])
+        // Other calendars are untouched.
+        #expect(try s.uids(calendar: "home") == ["h1@x"])
+        // The replacement is itself a normal source afterwards.
+        let again = try s.run(S.input("c.ics", S.calendar([S.event("c1@x")])))
+        #expect(again.removed == 1)
+        #expect(try s.uids() == ["c1@x"])
+    }
+
+    @Test func replaceWithTheSameFileChangesNothing() throws {
+        let s = try ScratchStore()
+        let text = S.calendar([S.event("a1@x"), S.event("a2@x", day: 2)])
+        _ = try s.run(S.input("a.ics", text))
+        let rows = try s.snapshot()
+        let r = try s.run(S.input("a.ics", text), replace: true)
+        #expect((r.added, r.updated, r.removed, r.unchanged) == (0, 0, 0, 2))
+        #expect(try s.snapshot() == rows)
+    }
+
+    // MARK: - All or nothing
+
+    let malformed = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:x@x\r\nSUMMARY oops\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+
+    @Test(arguments: [false, true]) func aSyntaxErrorInOneFileWritesNothing(badFirst: Bool) throws {
+        let s = try ScratchStore()
+        _ = try s.run(S.input("old.ics", S.calendar([S.event("old@x")])))
+        let rows = try s.snapshot()
+        let watcher = try s.watcher()
+        let version = try watcher.dataVersion()
+        let good = S.input("good.ics", S.calendar([S.event("g1@x"), S.event("g2@x", day: 2)]), calendar: "other")
+        let goodSameCalendar = S.input("old.ics", S.calendar([S.event("g3@x")])) // would remove old@x
+        let bad = S.input("bad.ics", malformed)
+        let inputs = badFirst ? [bad, good, goodSameCalendar] : [good, goodSameCalendar, bad]
+        let error = #expect(throws: ImportError.self) { _ = try s.run(inputs) }
+        guard case .syntax(let file, let line, let message)? = error else {
+            Issue.record("expected .syntax, got \(String(describing: error))"); return
+        }
+        #expect(file == "bad.ics")
+        #expect(line == 5)
+        #expect(!message.isEmpty)
+        #expect(error?.description.hasPrefix("bad.ics:5: ") == true)
+        #expect(try s.store.eventCount() == 1)
+        #expect(try s.store.calendarNames() == ["work"])
+        #expect(try s.snapshot() == rows)
+        #expect(try watcher.dataVersion() == version)
+    }
+
+    @Test func aFailureWhileWritingRollsBackTheWholeRun() throws {
+        let s = try ScratchStore()
+        _ = try s.run(S.input("old.ics", S.calendar([S.event("old@x")])))
+        try s.db.execute("CREATE TRIGGER boom BEFORE INSERT ON event WHEN new.uid = 'boom@x' BEGIN SELECT RAISE(ABORT, 'boom'); END")
+        let rows = try s.snapshot()
+        let inputs = [S.input("good.ics", S.calendar((1...50).map { S.event("g\($0)@x", day: $0 % 28 + 1) }), calendar: "other"),
+                      S.input("old.ics", S.calendar([S.event("new@x")])),
+                      S.input("boom.ics", S.calendar([S.event("boom@x")]), calendar: "third")]
+        #expect(throws: (any Error).self) { _ = try s.run(inputs) }
+        #expect(try s.snapshot() == rows)
+        #expect(try s.store.calendarNames() == ["work"])
+        #expect(try s.db.scalarInt("SELECT count(*) FROM source") == 1)
+        // The connection is usable afterwards (no transaction left open).
+        try s.db.execute("DROP TRIGGER boom")
+        #expect(try s.run(inputs).count == 3)
+        #expect(try s.store.eventCount() == 52)
+    }
+
+    @Test func strictModeWithAWarningWritesNothing() throws {
+        let s = try ScratchStore()
+        let text = S.calendar([S.event("a@x"), ["UID:nostart@x", "SUMMARY:No start"]])
+        let error = #expect(throws: ImportError.self) {
+            _ = try s.run([S.input("fine.ics", S.calendar([S.event("f@x")])), S.input("warn.ics", text)], strict: true)
+        }
+        guard case .strict(let file, let issues)? = error else {
+            Issue.record("expected .strict, got \(String(describing: error))"); return
+        }
+        #expect(file == "warn.ics")
+        #expect(issues.count == 1)
+        #expect(issues.first?.line == 11)
+        #expect(error?.description.hasPrefix("warn.ics:11: ") == true)
+        #expect(try s.store.eventCount() == 0)
+        #expect(try s.store.calendarNames().isEmpty)
+        // Without --strict the same run imports what it can.
+        let results = try s.run([S.input("fine.ics", S.calendar([S.event("f@x")])), S.input("warn.ics", text)])
+        #expect(results.map(\.added) == [1, 1])
+        #expect(results.map(\.skipped) == [0, 1])
+        // --strict without warnings is fine.
+        #expect(try s.run(S.input("fine.ics", S.calendar([S.event("f@x")])), strict: true).unchanged == 1)
+    }
+
+    @Test func invalidCalendarNamesAreRejected() throws {
+        let s = try ScratchStore()
+        for name in ["", "bad name", "a/b", "über", "semi;colon", String(repeating: "a", count: 65), "tab\t"] {
+            let error = #expect(throws: ImportError.self, "\(name.debugDescription)") {
+                _ = try s.run([S.input("ok.ics", S.calendar([S.event("a@x")]), calendar: "fine"),
+                               S.input("a.ics", S.calendar([S.event("a@x")]), calendar: name)])
+            }
+            guard case .invalidCalendarName(let reported)? = error else {
+                Issue.record("\(name.debugDescription): expected .invalidCalendarName, got \(String(describing: error))"); continue
+            }
+            #expect(reported == name)
+        }
+        #expect(try s.store.eventCount() == 0)
+        #expect(try s.store.calendarNames().isEmpty)
+        for name in ["a", "Work.2026_team-A", String(repeating: "z", count: 64)] {
+            #expect(try s.run(S.input("a.ics", S.calendar([S.event("a@x")]), calendar: name)).added == 1, "\(name)")
+        }
+    }
+
+    // MARK: - Export round trip
+
+    static let sampleNames = ["conference", "google", "holidays", "outlook", "team", "trip"]
+
+    func sampleInputs() throws -> [ImportInput] {
+        try Self.sampleNames.map { name in
+            let url = S.repositoryRoot.appendingPathComponent("sample-calendars/\(name).ics")
+            return ImportInput(path: url.path, displayName: "\(name).ics", bytes: [UInt8](try Data(contentsOf: url)), calendar: name)
+        }
+    }
+
+    @Test func exportThenReimportIntoTheSameCalendarChangesNothing() throws {
+        let s = try ScratchStore()
+        _ = try s.run(try sampleInputs())
+        let rows = try s.snapshot()
+        let sources = try s.db.scalarInt("SELECT count(*) FROM source")
+        let watcher = try s.watcher()
+        let version = try watcher.dataVersion()
+        for name in Self.sampleNames {
+            let exported = try s.store.exportICalendar(calendars: [name])
+            let count = try s.db.scalarInt("SELECT count(*) FROM event e JOIN calendar c ON c.id = e.calendar_id WHERE c.name = ?", [.text(name)])
+            let r = try s.run(S.input("export-\(name).ics", exported, calendar: name))
+            #expect((r.added, r.updated, r.removed) == (0, 0, 0), "\(name): \(r)")
+            #expect(Int64(r.unchanged) == count, "\(name)")
+        }
+        #expect(try s.snapshot() == rows)
+        #expect(try s.db.scalarInt("SELECT count(*) FROM source") == sources)
+        #expect(try watcher.dataVersion() == version)
+    }
+
+    @Test func exportedTextRoundTrips() throws {
+        let s = try ScratchStore()
+        _ = try s.run(try sampleInputs())
+        let exported = try s.store.exportICalendar()
+        // Every stored VEVENT appears verbatim (with CRLF) in the export.
+        let stored = try s.db.statement("SELECT vevent FROM event").map { $0.text(0) }
+        for text in stored {
+            let crlf = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\n", with: "\r\n")
+            #expect(exported.contains(crlf))
+        }
+        // Into a fresh store: the same events, with the same text and the same reading.
+        let fresh = try ScratchStore()
+        let r = try fresh.run(S.input("all.ics", exported, calendar: "all"))
+        #expect(r.skipped == 0)
+        let columns = "uid, recurrence_id, dtstart, all_day, duration_days, duration_seconds, coalesce(rrule, ''), coalesce(rdates, ''), coalesce(exdates, ''), vevent"
+        let before = try s.db.statement("SELECT \(columns) FROM event ORDER BY uid, recurrence_id").map { row in (0..<10).map { row.text(Int32($0)) } }
+        let after = try fresh.db.statement("SELECT \(columns) FROM event ORDER BY uid, recurrence_id").map { row in (0..<10).map { row.text(Int32($0)) } }
+        // Compare as multisets of rows; report only the rows that differ, briefly.
+        let a = before.map { $0.joined(separator: "|") }.sorted(), b = after.map { $0.joined(separator: "|") }.sorted()
+        let onlyBefore = a.filter { !b.contains($0) }.map { String($0.prefix(160)) }
+        let onlyAfter = b.filter { !a.contains($0) }.map { String($0.prefix(160)) }
+        #expect(a.count == b.count)
+        #expect(onlyBefore.isEmpty && onlyAfter.isEmpty, "stored: \(onlyBefore)\nre-imported: \(onlyAfter)")
+    }
+
+    @Test func exportOfAnInFileZoneKeepsItsDefinition() throws {
+        let s = try ScratchStore()
+        let zone = ["BEGIN:VTIMEZONE", "TZID:Custom/Zone", "BEGIN:STANDARD", "DTSTART:19700101T000000",
+                    "TZOFFSETFROM:+0300", "TZOFFSETTO:+0300", "END:STANDARD", "END:VTIMEZONE"]
+        let text = (["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:x"] + zone
+                    + ["BEGIN:VEVENT"] + ["UID:z@x", "DTSTAMP:20260101T000000Z", "DTSTART;TZID=Custom/Zone:20260601T120000"] + ["END:VEVENT", "END:VCALENDAR"])
+            .map { $0 + "\r\n" }.joined()
+        _ = try s.run(S.input("z.ics", text))
+        let exported = try s.store.exportICalendar(calendars: ["work"])
+        #expect(exported.contains("TZID:Custom/Zone"))
+        let r = try s.run(S.input("z-export.ics", exported))
+        #expect((r.added, r.updated, r.removed, r.unchanged) == (0, 0, 0, 1))
+    }
+
+    // MARK: - removeCalendar
+
+    @Test func removeCalendarDeletesItsEventsAndSources() throws {
+        let s = try ScratchStore()
+        _ = try s.run([S.input("a.ics", S.calendar([S.event("a1@x"), S.event("a2@x", day: 2)])),
+                       S.input("b.ics", S.calendar([S.event("b1@x")])),
+                       S.input("h.ics", S.calendar([S.event("h1@x")]), calendar: "home")])
+        #expect(try s.store.removeCalendar("work") == 3)
+        #expect(try s.store.calendarNames() == ["home"])
+        #expect(try s.store.eventCount() == 1)
+        #expect(try s.db.scalarInt("SELECT count(*) FROM source") == 1)
+        #expect(try s.db.scalarInt("SELECT count(*) FROM event WHERE calendar_id NOT IN (SELECT id FROM calendar)") == 0)
+        if try s.db.scalarInt("SELECT count(*) FROM sqlite_master WHERE name = 'event_span'") == 1 {
+            #expect(try s.db.scalarInt("SELECT count(*) FROM event_span") == 1, "window index rows left behind")
+        }
+        #expect(throws: StoreError.unknownCalendar("work")) { try s.store.removeCalendar("work") }
+        // Importing into the removed name starts afresh.
+        #expect(try s.run(S.input("a.ics", S.calendar([S.event("a1@x")]))).added == 1)
+    }
+
+    // MARK: - Window index
+
+    /// UIDs whose stored span can overlap [from, to) (minutes).
+    func candidates(_ s: ScratchStore, _ from: Int64, _ to: Int64) throws -> Set<String> {
+        Set(try s.db.statement("SELECT uid FROM event WHERE first_minute < ? AND last_minute > ?")
+            .map([.int(to), .int(from)]) { $0.text(0) })
+    }
+
+    @Test func windowIndexFindsOpenEndedSeriesAndSkipsOldEvents() throws {
+        let s = try ScratchStore()
+        _ = try s.run(S.input("w.ics", S.calendar([
+            ["UID:daily@x", "DTSTAMP:20260101T000000Z", "DTSTART;TZID=Europe/Berlin:20260105T090000", "DURATION:PT30M", "RRULE:FREQ=DAILY"],
+            ["UID:old@x", "DTSTAMP:20200101T000000Z", "DTSTART:20200610T090000Z", "DTEND:20200610T100000Z"],
+            ["UID:counted@x", "DTSTAMP:20260101T000000Z", "DTSTART:20260601T090000Z", "RRULE:FREQ=WEEKLY;COUNT=10"],
+            ["UID:until@x", "DTSTAMP:20260101T000000Z", "DTSTART;VALUE=DATE:20260101", "RRULE:FREQ=YEARLY;UNTIL=20300101"],
+            ["UID:floating@x", "DTSTAMP:20260101T000000Z", "DTSTART:20260615T233000"],
+        ])))
+        let y2035 = try candidates(s, minutes(2035, 6, 1), minutes(2035, 6, 2))
+        #expect(y2035 == ["daily@x"])
+        let y2026 = try candidates(s, minutes(2026, 6, 1), minutes(2026, 7, 1))
+        #expect(y2026.contains("daily@x") && y2026.contains("counted@x") && y2026.contains("floating@x"))
+        #expect(!y2026.contains("old@x"))
+        #expect(try candidates(s, minutes(2020, 6, 10), minutes(2020, 6, 11)) == ["old@x"])
+        #expect(try candidates(s, minutes(2029, 1, 1), minutes(2029, 1, 2)).isSuperset(of: ["daily@x", "until@x"]))
+        #expect(!(try candidates(s, minutes(2031, 1, 1), minutes(2031, 1, 2))).contains("until@x"))
+        // A floating time can fall on either side of UTC midnight, depending on the view.
+        #expect(try candidates(s, minutes(2026, 6, 16), minutes(2026, 6, 17)).contains("floating@x"))
+
+        // Where the store keeps an R*Tree over the spans, it answers the same.
+        if try s.db.scalarInt("SELECT count(*) FROM sqlite_master WHERE name = 'event_span'") == 1 {
+            let query = "SELECT count(*) FROM event_span WHERE lo < ? AND hi > ?"
+            #expect(try s.db.scalarInt(query, [.int(minutes(2035, 6, 2)), .int(minutes(2035, 6, 1))]) == 1)
+            let ids = Set(try s.db.statement("SELECT id FROM event_span WHERE lo < ? AND hi > ?")
+                .map([.int(minutes(2026, 7, 1)), .int(minutes(2026, 6, 1))]) { $0.int(0) })
+            let oldID = try #require(try s.db.scalarInt("SELECT id FROM event WHERE uid = 'old@x'"))
+            #expect(!ids.contains(oldID))
+        }
+        // Where it keeps span classes, each event's class must hold its span.
+        if try s.db.scalarInt("SELECT count(*) FROM pragma_table_info('event') WHERE name = 'span_class'") == 1 {
+            try s.db.statement("SELECT uid, first_minute, last_minute, span_class FROM event").forEachRow { row in
+                #expect(Int(row.int(3)) == SpanClass.of(first: row.int(1), last: row.int(2)), "\(row.text(0))")
+            }
+            #expect(try s.db.scalarInt("SELECT span_class FROM event WHERE uid = 'daily@x'") == Int64(SpanClass.open))
+        }
+    }
+
+    @Test func updatingAnEventMovesItsSpan() throws {
+        let s = try ScratchStore()
+        _ = try s.run(S.input("a.ics", S.calendar([["UID:e@x", "DTSTAMP:20260101T000000Z", "DTSTART:20200101T090000Z"]])))
+        #expect(try candidates(s, minutes(2020, 1, 1), minutes(2020, 1, 2)) == ["e@x"])
+        _ = try s.run(S.input("a.ics", S.calendar([["UID:e@x", "DTSTAMP:20260101T000000Z", "DTSTART:20300101T090000Z"]])))
+        #expect(try candidates(s, minutes(2020, 1, 1), minutes(2020, 1, 2)).isEmpty)
+        #expect(try candidates(s, minutes(2030, 1, 1), minutes(2030, 1, 2)) == ["e@x"])
+        if try s.db.scalarInt("SELECT count(*) FROM sqlite_master WHERE name = 'event_span'") == 1 {
+            #expect(try s.db.scalarInt("SELECT count(*) FROM event_span WHERE lo < ? AND hi > ?",
+                                       [.int(minutes(2020, 1, 2)), .int(minutes(2020, 1, 1))]) == 0)
+        }
+    }
+}
