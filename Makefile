@@ -46,8 +46,9 @@ test: deps venv
 	$(SWIFT) test --skip-build
 
 run: release
-	@for f in sample-calendars/*.ics; do $(RELEASE_BIN)/eventctl import "$$f" || exit $$?; done
-	$(RELEASE_BIN)/eventctl calendars
+	$(RELEASE_BIN)/eventctl import sample-calendars/*.ics
+	@echo
+	$(RELEASE_BIN)/eventctl agenda
 
 bench: release
 	$(RELEASE_BIN)/eventd-bench import
