@@ -35,6 +35,7 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "ICalendar", "CalendarGenerator"]),
         .testTarget(name: "CalendarGeneratorTests", dependencies: ["CalendarGenerator"]),
+        .testTarget(name: "EventctlTests", dependencies: []),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -320,26 +320,63 @@ import ICalendar
     @Test func exportedTextRoundTrips() throws {
         let s = try ScratchStore()
         _ = try s.run(try sampleInputs())
-        let exported = try s.store.exportICalendar()
-        // Every stored VEVENT appears verbatim (with CRLF) in the export.
-        let stored = try s.db.statement("SELECT vevent FROM event").map { $0.text(0) }
-        for text in stored {
-            let crlf = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\n", with: "\r\n")
-            #expect(exported.contains(crlf))
-        }
-        // Into a fresh store: the same events, with the same text and the same reading.
-        let fresh = try ScratchStore()
-        let r = try fresh.run(S.input("all.ics", exported, calendar: "all"))
-        #expect(r.skipped == 0)
         let columns = "uid, recurrence_id, dtstart, all_day, duration_days, duration_seconds, coalesce(rrule, ''), coalesce(rdates, ''), coalesce(exdates, ''), vevent"
-        let before = try s.db.statement("SELECT \(columns) FROM event ORDER BY uid, recurrence_id").map { row in (0..<10).map { row.text(Int32($0)) } }
-        let after = try fresh.db.statement("SELECT \(columns) FROM event ORDER BY uid, recurrence_id").map { row in (0..<10).map { row.text(Int32($0)) } }
-        // Compare as multisets of rows; report only the rows that differ, briefly.
-        let a = before.map { $0.joined(separator: "|") }.sorted(), b = after.map { $0.joined(separator: "|") }.sorted()
-        let onlyBefore = a.filter { !b.contains($0) }.map { String($0.prefix(160)) }
-        let onlyAfter = b.filter { !a.contains($0) }.map { String($0.prefix(160)) }
-        #expect(a.count == b.count)
-        #expect(onlyBefore.isEmpty && onlyAfter.isEmpty, "stored: \(onlyBefore)\nre-imported: \(onlyAfter)")
+        for name in Self.sampleNames {
+            let exported = try s.store.exportICalendar(calendars: [name])
+            // Every stored VEVENT appears verbatim (with CRLF) in the export.
+            let stored = try s.db.statement("SELECT e.vevent FROM event e JOIN calendar c ON c.id = e.calendar_id WHERE c.name = ?")
+                .map([.text(name)]) { $0.text(0) }
+            for text in stored {
+                let crlf = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\n", with: "\r\n")
+                #expect(exported.contains(crlf), "\(name)")
+            }
+            // Into a fresh store: the same events, with the same text and the same reading.
+            let fresh = try ScratchStore()
+            let r = try fresh.run(S.input("\(name).ics", exported, calendar: name))
+            #expect(r.skipped == 0)
+            let query = "SELECT \(columns) FROM event e JOIN calendar c ON c.id = e.calendar_id WHERE c.name = ? ORDER BY uid, recurrence_id"
+            let before = try s.db.statement(query).map([.text(name)]) { row in (0..<10).map { row.text(Int32($0)) }.joined(separator: "|") }
+            let after = try fresh.db.statement(query).map([.text(name)]) { row in (0..<10).map { row.text(Int32($0)) }.joined(separator: "|") }
+            let onlyBefore = before.filter { !after.contains($0) }.map { String($0.prefix(160)) }
+            let onlyAfter = after.filter { !before.contains($0) }.map { String($0.prefix(160)) }
+            #expect(before.count == after.count, "\(name)")
+            #expect(onlyBefore.isEmpty && onlyAfter.isEmpty, "\(name): stored \(onlyBefore)\nre-imported \(onlyAfter)")
+        }
+    }
+
+    /// One calendar fed by two files that define the same TZID differently. The export
+    /// must not make one definition stand for both.
+    @Test func exportOfACalendarWithTwoDefinitionsOfOneTZID() throws {
+        let s = try ScratchStore()
+        func file(_ offset: String, _ uid: String) -> String {
+            (["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:x", "BEGIN:VTIMEZONE", "TZID:Custom/Zone", "BEGIN:STANDARD",
+              "DTSTART:19700101T000000", "TZOFFSETFROM:\(offset)", "TZOFFSETTO:\(offset)", "END:STANDARD", "END:VTIMEZONE",
+              "BEGIN:VEVENT", "UID:\(uid)", "DTSTAMP:20260101T000000Z", "DTSTART;TZID=Custom/Zone:20260601T120000", "END:VEVENT",
+              "END:VCALENDAR"]).map { $0 + "\r\n" }.joined()
+        }
+        _ = try s.run([S.input("three.ics", file("+0300", "three@x")), S.input("four.ics", file("+0400", "four@x"))])
+        let instants = try s.db.statement("SELECT uid, first_minute FROM event ORDER BY uid").map { "\($0.text(0)) \($0.int(1))" }
+        let exported = try s.store.exportICalendar(calendars: ["work"])
+        let r = try s.run(S.input("export.ics", exported))
+        #expect((r.added, r.updated, r.removed) == (0, 0, 0), "\(r)")
+        #expect(try s.db.statement("SELECT uid, first_minute FROM event ORDER BY uid").map { "\($0.text(0)) \($0.int(1))" } == instants)
+    }
+
+    /// One calendar fed by a Google export (X-WR-TIMEZONE) and a file without it, both
+    /// with floating times. The export must keep each event's reading.
+    @Test func exportOfACalendarWithAndWithoutXWRTimezone() throws {
+        let s = try ScratchStore()
+        let google = (["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:x", "X-WR-TIMEZONE:America/New_York",
+                       "BEGIN:VEVENT", "UID:g@x", "DTSTAMP:20260101T000000Z", "DTSTART:20260601T090000", "END:VEVENT",
+                       "END:VCALENDAR"]).map { $0 + "\r\n" }.joined()
+        let plain = S.calendar([["UID:p@x", "DTSTAMP:20260101T000000Z", "DTSTART:20260601T090000"]])
+        _ = try s.run([S.input("google.ics", google), S.input("plain.ics", plain)])
+        let rows = try s.snapshot()
+        let exported = try s.store.exportICalendar(calendars: ["work"])
+        let r = try s.run(S.input("export.ics", exported))
+        #expect((r.added, r.updated, r.removed) == (0, 0, 0), "\(r)")
+        #expect(try s.snapshot() == rows)
+        #expect(try s.db.scalarText("SELECT dtstart FROM event WHERE uid = 'p@x'") == "20260601T090000", "the floating event became zoned")
     }
 
     @Test func exportOfAnInFileZoneKeepsItsDefinition() throws {

@@ -116,6 +116,12 @@ import Testing
                 }
                 let took = clock.now - started
                 if took > slowest.0 { slowest = (took, iteration) }
+                if took > .milliseconds(500) {
+                    // Keep slow inputs for a look (they are not failures by themselves).
+                    let path = FileManager.default.temporaryDirectory.appendingPathComponent("eventd-slow-\(iteration).ics").path
+                    FileManager.default.createFile(atPath: path, contents: Data(mutated))
+                    print("robustness: iteration \(iteration) took \(took); input saved to \(path)")
+                }
             }
         }
         print("robustness: \(parsedCount) parsed, \(rejected) rejected in \(total); slowest iteration \(slowest.1): \(slowest.0)")
