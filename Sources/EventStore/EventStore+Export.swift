@@ -8,32 +8,45 @@ extension EventStore {
         let known = try calendarNames()
         for name in calendars where !known.contains(name) { throw StoreError.unknownCalendar(name) }
         let selected = calendars.isEmpty ? known : calendars.sorted()
-        var events: [String] = []
-        var zoneKeys = Set<String>()
-        var defaultZones = Set<String>()
+        // One VCALENDAR per calendar, source and X-WR-TIMEZONE: each carries the
+        // VTIMEZONEs its events use, so two files that define one TZID differently, or
+        // that read floating times differently, keep their meaning.
+        struct Block { var calendar: String; var defaultZone: String?; var events: [String] = []; var zoneKeys = Set<String>() }
+        var blocks: [Block] = []
+        var index: [String: Int] = [:]
         for name in selected {
             try db.statement("""
-                SELECT e.vevent, e.dtstart, e.rdates, e.exdates, s.default_tz
-                FROM event e JOIN calendar c ON c.id = e.calendar_id JOIN source s ON s.id = e.source_id
-                WHERE c.name = ? ORDER BY e.uid, e.recurrence_id
+                SELECT e.vevent, e.dtstart, e.rdates, e.exdates, e.default_tz, e.source_id
+                FROM event e JOIN calendar c ON c.id = e.calendar_id
+                WHERE c.name = ? ORDER BY e.source_id, e.uid, e.recurrence_id
                 """).forEachRow([.text(name)]) { row in
-                events.append(row.text(0))
-                for column in [1, 2, 3] where !row.isNull(Int32(column)) {
-                    for key in Self.zoneKeys(in: row.text(Int32(column))) { zoneKeys.insert(key) }
+                let zone = row.optionalText(4)
+                let key = "\(name)\u{0}\(row.int(5))\u{0}\(zone ?? "")"
+                if index[key] == nil {
+                    index[key] = blocks.count
+                    blocks.append(Block(calendar: name, defaultZone: zone))
                 }
-                if let tz = row.optionalText(4) { defaultZones.insert(tz) }
+                let b = index[key]!
+                blocks[b].events.append(row.text(0))
+                for column in [1, 2, 3] where !row.isNull(Int32(column)) {
+                    for k in Self.zoneKeys(in: row.text(Int32(column))) { blocks[b].zoneKeys.insert(k) }
+                }
             }
         }
-        var out = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//eventd//eventd 0.1.0//EN\r\n"
-        if selected.count == 1 { out += "X-WR-CALNAME:\(selected[0])\r\n" }
-        if defaultZones.count == 1, let tz = defaultZones.first { out += "X-WR-TIMEZONE:\(tz)\r\n" }
-        for key in zoneKeys.sorted() {
-            if let text = try db.scalarText("SELECT definition FROM timezone WHERE key = ?", [.text(key)]) {
-                out += Self.withCRLF(text)
+        if blocks.isEmpty { blocks.append(Block(calendar: selected.first ?? "eventd", defaultZone: nil)) }
+        var out = ""
+        for block in blocks {
+            out += "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//eventd//eventd 0.1.0//EN\r\n"
+            out += "X-WR-CALNAME:\(block.calendar)\r\n"
+            if let tz = block.defaultZone { out += "X-WR-TIMEZONE:\(tz)\r\n" }
+            for key in block.zoneKeys.sorted() {
+                if let text = try db.scalarText("SELECT definition FROM timezone WHERE key = ?", [.text(key)]) {
+                    out += Self.withCRLF(text)
+                }
             }
+            for text in block.events { out += Self.withCRLF(text) }
+            out += "END:VCALENDAR\r\n"
         }
-        for text in events { out += Self.withCRLF(text) }
-        out += "END:VCALENDAR\r\n"
         return out
     }
 

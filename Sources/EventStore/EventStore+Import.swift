@@ -68,6 +68,7 @@ extension EventStore {
             switch channel.receive() {
             case .part(.header(let header)):
                 file = try writer.begin(input, header)
+                file?.replace = options.replace
             case .part(.events(let events)):
                 guard file != nil else { continue }
                 for record in events { try writer.add(record, to: &file!) }
@@ -142,6 +143,8 @@ struct ImportWriter {
         /// This file's keys so far, with the (SEQUENCE, modified) that won.
         var seen: [EventKey: (sequence: Int, modified: Int64?)] = [:]
         var seenIDs = Set<Int64>()
+        /// `--replace`: this run owns every event it contains.
+        var replace = false
     }
 
     mutating func begin(_ input: ImportInput, _ header: ParsedCalendar) throws -> FileState {
@@ -185,7 +188,13 @@ struct ImportWriter {
             file.seenIDs.insert(row.id)
             file.touched.insert(row.id)
             if row.hash == hash {
-                // Same content (from this or another source): keep the row as it is.
+                // Same content (from this or another source): keep the row as it is,
+                // except that with --replace the row now belongs to this file.
+                if file.replace, row.sourceID != file.sourceID {
+                    let sourceID = try ensureSource(&file)
+                    try db.statement("UPDATE event SET source_id = ? WHERE id = ?").run([.int(sourceID), .int(row.id)])
+                    file.rows[key]?.sourceID = sourceID
+                }
                 file.result.unchanged += 1
                 return
             }
@@ -243,8 +252,9 @@ struct ImportWriter {
                 try db.statement("DELETE FROM event WHERE id = ?").run([.int(id)])
                 removed += 1
             }
-            try db.statement("DELETE FROM source WHERE calendar_id = ? AND NOT EXISTS (SELECT 1 FROM event WHERE source_id = source.id) AND id NOT IN (SELECT id FROM source WHERE calendar_id = ? AND imported_at = ?)")
-                .run([.int(calendarID), .int(calendarID), .int(now)])
+            // Sources that no longer own any event are gone with --replace.
+            try db.statement("DELETE FROM source WHERE calendar_id = ? AND NOT EXISTS (SELECT 1 FROM event WHERE source_id = source.id)")
+                .run([.int(calendarID)])
             if removed > 0, let index = results.lastIndex(where: { $0.calendar == name }) {
                 results[index].removed += removed
             }
@@ -294,7 +304,7 @@ struct ImportWriter {
 
     static let columns = """
         uid, recurrence_id, this_and_future, dtstart, all_day, duration_days, duration_seconds, rrule, rdates, \
-        exdates, status, summary, location, sequence, modified, import_serial, first_minute, last_minute, span_class, content_hash, vevent
+        exdates, status, summary, location, sequence, modified, import_serial, first_minute, last_minute, span_class, default_tz, content_hash, vevent
         """
 
     /// Binds the event columns in `Self.columns` order, starting at parameter `first`.
@@ -308,10 +318,10 @@ struct ImportWriter {
         try text(r.exdates.isEmpty ? nil : r.exdates.map(\.encoded).joined(separator: ","))
         try text(r.status?.rawValue); try text(r.summary); try text(r.location); try int(Int64(r.sequence))
         try int(r.modified); try int(now); try int(r.firstMinute); try int(r.lastMinute)
-        try int(Int64(SpanClass.of(first: r.firstMinute, last: r.lastMinute))); try text(hash); try text(r.text)
+        try int(Int64(SpanClass.of(first: r.firstMinute, last: r.lastMinute))); try text(r.defaultZone); try text(hash); try text(r.text)
     }
 
-    static let insertSQL = "INSERT INTO event(calendar_id, source_id, \(columns)) VALUES (" + Array(repeating: "?", count: 23).joined(separator: ", ") + ")"
+    static let insertSQL = "INSERT INTO event(calendar_id, source_id, \(columns)) VALUES (" + Array(repeating: "?", count: 24).joined(separator: ", ") + ")"
     static let updateSQL = "UPDATE event SET source_id = ?, "
         + columns.split(separator: ",").map { "\($0.trimmingCharacters()) = ?" }.joined(separator: ", ") + " WHERE id = ?"
 
@@ -328,7 +338,7 @@ struct ImportWriter {
         let st = try db.statement(Self.updateSQL)
         try st.bindInt(sourceID, at: 1)
         try bindEvent(st, record, key: key, hash: hash, first: 2)
-        try st.bindInt(id, at: 23)
+        try st.bindInt(id, at: 24)
         try st.runBound()
     }
 }

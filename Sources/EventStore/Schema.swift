@@ -46,6 +46,7 @@ public enum Schema {
             first_minute INTEGER NOT NULL,
             last_minute INTEGER NOT NULL,
             span_class INTEGER NOT NULL,
+            default_tz TEXT,
             content_hash TEXT NOT NULL,
             vevent TEXT NOT NULL,
             UNIQUE (calendar_id, uid, recurrence_id)

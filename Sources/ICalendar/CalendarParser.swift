@@ -39,43 +39,54 @@ public enum CalendarParser {
 
     // MARK: - Building
 
+    /// Builds every VCALENDAR of the file in turn: each has its own VTIMEZONEs and
+    /// X-WR-TIMEZONE (a file may hold several, as `eventctl export` writes them).
     private static func build(_ scanned: ScannedCalendar, _ buffer: UnsafeBufferPointer<UInt8>,
                               batchSize: Int, deliver: (Part) -> Void) -> ParsedCalendar {
         var result = ParsedCalendar()
         result.warnings = scanned.warnings
-        for property in scanned.calendarProperties {
-            switch property.name {
-            case "X-WR-CALNAME": result.calendarName = unescapeText(property.value)
-            case "X-WR-TIMEZONE": result.defaultTimeZone = property.value.trimmingSpaces()
-            default: break
+        var contexts: [ReaderContext] = []
+        var defaults: [String?] = []
+        for index in 0..<max(scanned.calendarCount, 1) {
+            var context = ReaderContext()
+            var defaultZone: String?
+            for property in scanned.calendarProperties where property.calendar == index {
+                switch property.name {
+                case "X-WR-CALNAME": result.calendarName = result.calendarName ?? unescapeText(property.value)
+                case "X-WR-TIMEZONE": defaultZone = property.value.trimmingSpaces()
+                default: break
+                }
             }
-        }
-        var context = ReaderContext()
-        var scratch = [CChar]()
-
-        // Zones defined in the file.
-        for slice in scanned.timezones {
-            let text = CalendarScanner.decodeText(UnsafeBufferPointer(rebasing: buffer[slice.range]))
-            let key = "vtz:" + String(SHA256.hexDigest(normalisedZoneText(text)).prefix(24))
-            if let zone = ZoneRegistry.shared.register(text: text, key: key) {
-                context.fileZones[zone.identifier] = (zone, text)
-            } else {
-                result.warnings.append(ImportIssue(line: slice.line, message: "VTIMEZONE could not be read; its TZID falls back to the system zone database"))
+            // Zones defined in this VCALENDAR.
+            for slice in scanned.timezones where slice.calendar == index {
+                let text = CalendarScanner.decodeText(UnsafeBufferPointer(rebasing: buffer[slice.range]))
+                let key = "vtz:" + String(SHA256.hexDigest(normalisedZoneText(text)).prefix(24))
+                if let zone = ZoneRegistry.shared.register(text: text, key: key) {
+                    context.fileZones[zone.identifier] = (zone, text)
+                } else {
+                    result.warnings.append(ImportIssue(line: slice.line, message: "VTIMEZONE could not be read; its TZID falls back to the system zone database"))
+                }
             }
-        }
-        if let name = result.defaultTimeZone {
-            if let zone = context.zone(forTZID: name) {
-                context.defaultZone = zone
-            } else {
-                result.warnings.append(ImportIssue(line: 1, message: "unknown X-WR-TIMEZONE \"\(name)\"; floating times stay floating"))
+            if let name = defaultZone {
+                if let zone = context.zone(forTZID: name) {
+                    context.defaultZone = zone
+                } else {
+                    result.warnings.append(ImportIssue(line: 1, message: "unknown X-WR-TIMEZONE \"\(name)\"; floating times stay floating"))
+                }
             }
+            result.defaultTimeZone = result.defaultTimeZone ?? defaultZone
+            contexts.append(context)
+            defaults.append(defaultZone)
         }
 
         // Every zone the file defines is declared in the header (only those used are kept
         // in the returned metadata).
         var header = result
-        for (_, entry) in context.fileZones { header.timezones[entry.zone.key] = (entry.zone.identifier, entry.text) }
+        for context in contexts {
+            for (_, entry) in context.fileZones { header.timezones[entry.zone.key] = (entry.zone.identifier, entry.text) }
+        }
         deliver(.header(header))
+        var scratch = [CChar]()
         var batch: [EventRecord] = []
         batch.reserveCapacity(batchSize)
         for slice in scanned.events {
@@ -96,7 +107,9 @@ public enum CalendarParser {
             defer { icalcomponent_free(component) }
             let text = CalendarScanner.decodeText(bytes)
             var issues: [String] = []
-            if let record = VEventReader.read(component, text: text, line: slice.line, context: &context, issues: &issues) {
+            let index = min(slice.calendar, contexts.count - 1)
+            if var record = VEventReader.read(component, text: text, line: slice.line, context: &contexts[index], issues: &issues) {
+                record.defaultZone = defaults[index]
                 batch.append(record)
             } else {
                 result.skipped += 1
@@ -104,8 +117,10 @@ public enum CalendarParser {
             for message in issues { result.warnings.append(ImportIssue(line: slice.line, message: message)) }
         }
         if !batch.isEmpty { deliver(.events(batch)) }
-        for (_, entry) in context.fileZones where context.usedZoneKeys.contains(entry.zone.key) {
-            result.timezones[entry.zone.key] = (entry.zone.identifier, entry.text)
+        for context in contexts {
+            for (_, entry) in context.fileZones where context.usedZoneKeys.contains(entry.zone.key) {
+                result.timezones[entry.zone.key] = (entry.zone.identifier, entry.text)
+            }
         }
         return result
     }

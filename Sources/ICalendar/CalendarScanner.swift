@@ -18,6 +18,8 @@ struct ComponentSlice {
     var kind: String
     var range: Range<Int>
     var line: Int
+    /// Which VCALENDAR of the file (0-based) holds it.
+    var calendar: Int = 0
 }
 
 /// The structure of a file found by one pass over its bytes: which components sit
@@ -25,8 +27,10 @@ struct ComponentSlice {
 struct ScannedCalendar {
     var events: [ComponentSlice] = []
     var timezones: [ComponentSlice] = []
-    var calendarProperties: [(name: String, value: String, line: Int)] = []
+    var calendarProperties: [(name: String, value: String, line: Int, calendar: Int)] = []
     var warnings: [ImportIssue] = []
+    /// Number of VCALENDAR objects in the file.
+    var calendarCount = 0
 }
 
 /// Validates the line structure of an iCalendar file and slices out its components.
@@ -60,7 +64,8 @@ enum CalendarScanner {
                 throw ICalendarSyntaxError(line: pendingLine, message: "malformed content line: no ':' after the property name")
             }
             if let p = pendingCalendarProperty {
-                result.calendarProperties.append((p.name, String(decoding: p.value, as: UTF8.self), p.line))
+                result.calendarProperties.append((p.name, String(decoding: p.value, as: UTF8.self), p.line,
+                                                  result.calendarCount - 1))
                 pendingCalendarProperty = nil
             }
         }
@@ -126,6 +131,7 @@ enum CalendarScanner {
                         throw ICalendarSyntaxError(line: lineNumber, message: "components nested more than \(maxDepth) deep")
                     }
                     sawCalendar = true
+                    if stack.isEmpty { result.calendarCount += 1 }
                     stack.append((value, lineNumber, lineStart))
                 } else {
                     guard let open = stack.last else {
@@ -141,7 +147,8 @@ enum CalendarScanner {
                     }
                     stack.removeLast()
                     if stack.count == 1 {
-                        let slice = ComponentSlice(kind: open.name, range: open.offset..<position, line: open.line)
+                        let slice = ComponentSlice(kind: open.name, range: open.offset..<position, line: open.line,
+                                                   calendar: result.calendarCount - 1)
                         if open.name == "VEVENT" { result.events.append(slice) }
                         else if open.name == "VTIMEZONE" { result.timezones.append(slice) }
                     }

@@ -61,6 +61,8 @@ public struct EventRecord: Sendable, Equatable {
     public var lastMinute: Int64 = 0
     /// `recurrenceKey(zones:)` as computed when the record was read (`""` for a master).
     public var ridKey: String = ""
+    /// The `X-WR-TIMEZONE` of the VCALENDAR the event came from (floating times were read in it).
+    public var defaultZone: String?
 
     public init(uid: String, start: TimeValue, text: String, line: Int) {
         self.uid = uid

@@ -166,6 +166,8 @@ public final class Zone: @unchecked Sendable, CustomStringConvertible {
         if handle == LibICal.utc { return l }
         let before = offset(atUTC: l - 86_400)
         let after = offset(atUTC: l + 86_400)
+        // No transition within a day either side (the usual case): one offset fits.
+        if before == after, offset(atUTC: l - Int64(before)) == before { return l - Int64(before) }
         let beforeValid = offset(atUTC: l - Int64(before)) == before
         let afterValid = before != after && offset(atUTC: l - Int64(after)) == after
         switch (beforeValid, afterValid) {

@@ -69,10 +69,10 @@ internal enum LongestIncreasingSubsequence {
     /// `true` when every element is greater than the one before it.
     @inlinable
     internal static func isIncreasing(_ values: [Int]) -> Bool {
-        var previous = Int.min
-        for value in values {
-            if value <= previous { return false }
-            previous = value
+        var k = 1
+        while k < values.count {
+            if values[k] <= values[k - 1] { return false }
+            k += 1
         }
         return true
     }

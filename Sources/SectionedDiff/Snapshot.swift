@@ -25,7 +25,12 @@ public struct Snapshot<
     // MARK: - Stored state
 
     /// The sections, in order, each with its items in order.
-    public internal(set) var sections: [Section]
+    @inlinable
+    public var sections: [Section] { storage }
+
+    /// The sections; only the library mutates them, and never their identifiers.
+    @usableFromInline
+    internal var storage: [Section]
 
     /// Position of every section in ``sections``, keyed by section id.
     @usableFromInline
@@ -40,9 +45,7 @@ public struct Snapshot<
     /// Creates an empty snapshot: no sections, no items.
     @inlinable
     public init() {
-        sections = []
-        sectionIndexByID = [:]
-        itemLocationByID = [:]
+        self.init(storage: [], sectionIndexByID: [:], itemLocationByID: [:])
     }
 
     /// Creates a snapshot from sections in display order.
@@ -53,6 +56,24 @@ public struct Snapshot<
     /// - Complexity: O(*n*) expected, where *n* is the number of sections plus items.
     @inlinable
     public init(sections: [Section]) throws {
+        switch Self.validating(sections) {
+        case .success(let snapshot): self = snapshot
+        case .failure(let error): throw error
+        }
+    }
+
+    /// Stores already validated state.
+    @inlinable
+    internal init(storage: [Section], sectionIndexByID: [SectionID: Int],
+                  itemLocationByID: [ItemID: ItemLocation]) {
+        self.storage = storage
+        self.sectionIndexByID = sectionIndexByID
+        self.itemLocationByID = itemLocationByID
+    }
+
+    /// Validates `sections` and builds their indexes.
+    @inlinable
+    internal static func validating(_ sections: [Section]) -> Result<Snapshot, SnapshotError> {
         var sectionIndex = [SectionID: Int](minimumCapacity: sections.count)
         var total = 0
         for section in sections { total += section.items.count }
@@ -60,19 +81,17 @@ public struct Snapshot<
         for sectionOffset in sections.indices {
             let section = sections[sectionOffset]
             if sectionIndex.updateValue(sectionOffset, forKey: section.id) != nil {
-                throw SnapshotError.duplicateSectionID(String(describing: section.id))
+                return .failure(.duplicateSectionID(String(describing: section.id)))
             }
             let items = section.items
             for itemOffset in items.indices {
                 let location = ItemLocation(section: sectionOffset, item: itemOffset)
                 if itemLocation.updateValue(location, forKey: items[itemOffset].id) != nil {
-                    throw SnapshotError.duplicateItemID(String(describing: items[itemOffset].id))
+                    return .failure(.duplicateItemID(String(describing: items[itemOffset].id)))
                 }
             }
         }
-        self.sections = sections
-        self.sectionIndexByID = sectionIndex
-        self.itemLocationByID = itemLocation
+        return .success(Snapshot(storage: sections, sectionIndexByID: sectionIndex, itemLocationByID: itemLocation))
     }
 
     /// Creates a snapshot from `(header content, items)` pairs keyed by section id, a
@@ -96,7 +115,7 @@ extension Snapshot: Equatable {
     /// items, in the same order). The internal indexes are derived data and not compared.
     @inlinable
     public static func == (lhs: Snapshot, rhs: Snapshot) -> Bool {
-        lhs.sections == rhs.sections
+        lhs.storage == rhs.storage
     }
 }
 

@@ -11,6 +11,9 @@ enum Bench {
     SUBCOMMANDS:
       import [FILE] [--events N] [--seed S]   Import a calendar into a fresh database
                                               (default: a generated 100,000-event file).
+      snapshot [--events N] [--days D] [--tz ZONE]
+                                              Recompute a D-day view over a store holding
+                                              the generated calendar (default 100,000, 30).
       generate --out FILE [--events N] [--seed S]
                                               Write the generated calendar to FILE.
     """
@@ -24,6 +27,7 @@ enum Bench {
         do {
             switch command {
             case "import": try ImportBench.run(&options)
+            case "snapshot": try SnapshotBench.run(&options)
             case "generate": try generate(&options)
             case "-h", "--help": print(usage)
             default:

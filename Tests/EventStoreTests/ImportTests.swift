@@ -180,11 +180,20 @@ import ICalendar
         let r = try s.run(S.input("c.ics", S.calendar([S.event("c1@x"), S.event("a1@x")])), replace: true, now: 1_790_001_000)
         #expect(try s.uids() == ["a1@x", "c1@x"])
         #expect((r.added, r.removed) == (1, 2))
-        #expect(try s.store.calendars().first { $0.name == "work" }?.sources == ["/tmp/eventd-store-tests/c.ics"])
         // Other calendars are untouched.
         #expect(try s.uids(calendar: "home") == ["h1@x"])
-        // The replacement is itself a normal source afterwards.
-        let again = try s.run(S.input("c.ics", S.calendar([S.event("c1@x")])))
+        #expect(try s.store.calendars().first { $0.name == "home" }?.sources == ["/tmp/eventd-store-tests/h.ics"])
+    }
+
+    /// SPEC.md: "--replace empties the calendar first". Afterwards the calendar's only
+    /// source is the new file, and syncing that file again can remove any of its events,
+    /// including one that an earlier source happened to contain with the same content.
+    @Test func afterReplaceTheNewFileOwnsAllItsEvents() throws {
+        let s = try ScratchStore()
+        _ = try s.run([S.input("a.ics", S.calendar([S.event("a1@x"), S.event("a2@x", day: 2)]))])
+        _ = try s.run(S.input("c.ics", S.calendar([S.event("c1@x"), S.event("a1@x")])), replace: true, now: 1_790_001_000)
+        #expect(try s.store.calendars().first?.sources == ["/tmp/eventd-store-tests/c.ics"])
+        let again = try s.run(S.input("c.ics", S.calendar([S.event("c1@x")])), now: 1_790_002_000)
         #expect(again.removed == 1)
         #expect(try s.uids() == ["c1@x"])
     }

@@ -164,6 +164,19 @@ import Testing
         #expect(starts(occurrences) == (1...5).map { isoUTC(utcSeconds(2026, 6, $0, 7)) })
     }
 
+    @Test func utcUntilAcrossAnOffsetChangeIsInclusive() throws {
+        // 09:00 CET on 26 October is 08:00Z; the series started in CEST (07:00Z).
+        for (until, last) in [("20261026T080000Z", 26), ("20261026T075959Z", 25)] {
+            let text = ICS.calendar(ICS.event([
+                "DTSTART;TZID=Europe/Berlin:20261020T090000",
+                "RRULE:FREQ=DAILY;UNTIL=\(until)",
+            ]))
+            let occurrences = try ICS.expandOnly(text, from: utcSeconds(2026, 10, 1), to: utcSeconds(2026, 11, 1))
+            #expect(occurrences.last.map { berlin.local(atUTC: $0.start) } == civil(2026, 10, last, 9), "UNTIL=\(until)")
+            #expect(occurrences.count == last - 19, "UNTIL=\(until)")
+        }
+    }
+
     @Test func untilAsDateIsInclusiveForAllDay() throws {
         let text = ICS.calendar(ICS.event(["DTSTART;VALUE=DATE:20260601", "RRULE:FREQ=DAILY;UNTIL=20260603"]))
         let occurrences = try ICS.expandOnly(text, from: utcSeconds(2026, 1, 1), to: utcSeconds(2030, 1, 1))

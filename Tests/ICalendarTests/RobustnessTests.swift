@@ -90,6 +90,7 @@ import Testing
                 let mutated = Self.mutate(input, &rng)
                 let lineCount = mutated.filter { $0 == 10 }.count + 1
                 let started = clock.now
+                var parseTook = Duration.zero
                 let result = Result { try CalendarParser.parse(mutated) }
                 switch result {
                 case .failure(let error):
@@ -102,6 +103,7 @@ import Testing
                     }
                 case .success(let parsed):
                     parsedCount += 1
+                    parseTook = clock.now - started
                     for w in parsed.warnings {
                         #expect(w.line >= 1 && w.line <= lineCount, "iteration \(iteration): warning line \(w.line) of \(lineCount)")
                     }
@@ -120,14 +122,16 @@ import Testing
                     // Keep slow inputs for a look (they are not failures by themselves).
                     let path = FileManager.default.temporaryDirectory.appendingPathComponent("eventd-slow-\(iteration).ics").path
                     FileManager.default.createFile(atPath: path, contents: Data(mutated))
-                    print("robustness: iteration \(iteration) took \(took); input saved to \(path)")
+                    print("robustness: iteration \(iteration) took \(took) (parsing \(parseTook)); input saved to \(path)")
                 }
             }
         }
         print("robustness: \(parsedCount) parsed, \(rejected) rejected in \(total); slowest iteration \(slowest.1): \(slowest.0)")
         #expect(parsedCount > 100, "mutations should not all be fatal")
         #expect(rejected > 100, "mutations should not all be harmless")
-        #expect(slowest.0 < .seconds(5), "iteration \(slowest.1) took \(slowest.0)")
+        // Generous bounds (debug build, tests running in parallel): this catches hangs, not slowness.
+        #expect(slowest.0 < .seconds(30), "iteration \(slowest.1) took \(slowest.0)")
+        #expect(total < .seconds(300))
     }
 
     @Test func everySampleParsesAndExpandsUnmutated() throws {
