@@ -5,6 +5,7 @@ let package = Package(
     name: "eventd",
     platforms: [.macOS(.v15)],
     products: [
+        .library(name: "SectionedDiff", targets: ["SectionedDiff"]),
         .executable(name: "eventctl", targets: ["eventctl"]),
         .executable(name: "eventd", targets: ["eventd"]),
         .executable(name: "eventd-bench", targets: ["eventd-bench"]),
@@ -15,19 +16,22 @@ let package = Package(
                        providers: [.apt(["libical-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto",
+                       providers: [.apt(["libssl-dev"])]),
 
         // MARK: - Libraries
-        .target(name: "Support"),
+        .target(name: "Support", dependencies: ["CCrypto"]),
+        .target(name: "SectionedDiff"),
         .target(name: "ICalendar", dependencies: ["CLibical", "Support"]),
         .target(name: "EventStore", dependencies: ["CSQLite", "ICalendar", "Support"]),
-        .target(name: "CalendarGenerator", dependencies: ["Support"]),
+        .target(name: "CalendarGenerator"),
         .target(name: "Agenda", dependencies: ["EventStore", "ICalendar", "Support"]),
 
         // MARK: - Executables
         .executableTarget(name: "eventctl", dependencies: ["Agenda", "EventStore", "ICalendar", "Support"]),
         .executableTarget(name: "eventd", dependencies: ["EventStore", "Support"]),
         .executableTarget(name: "eventd-bench",
-                          dependencies: ["Agenda", "EventStore", "ICalendar", "CLibical", "CalendarGenerator", "Support"]),
+                          dependencies: ["Agenda", "EventStore", "ICalendar", "CLibical", "CalendarGenerator", "SectionedDiff", "Support"]),
 
         // MARK: - Tests
         .testTarget(name: "SupportTests", dependencies: ["Support"]),
@@ -35,6 +39,7 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "ICalendar", "CalendarGenerator"]),
         .testTarget(name: "CalendarGeneratorTests", dependencies: ["CalendarGenerator"]),
+        .testTarget(name: "SectionedDiffTests", dependencies: ["SectionedDiff"]),
         .testTarget(name: "EventctlTests", dependencies: []),
     ],
     swiftLanguageModes: [.v6]

@@ -30,6 +30,9 @@
 /// without `BYDAY` sometimes get EXDATEs and overrides (about 20 % of all recurring events
 /// get overrides, 15 % of those are `STATUS:CANCELLED`), always on real instances. About
 /// 3 % of events are `STATUS:TENTATIVE`, 0.5 % (standalone only) `STATUS:CANCELLED`.
+/// Events appear in no particular date order, each override right after its master. Starts,
+/// EXDATEs and RECURRENCE-IDs never fall into a DST gap; the end of an overnight or travel
+/// event rarely may, which RFC 5545 §3.3.5 resolves with the offset before the gap.
 public struct CalendarGenerator: Sendable {
 
     // MARK: - Configuration
@@ -128,7 +131,7 @@ public struct CalendarGenerator: Sendable {
     public func write(into bytes: inout [UInt8]) -> Statistics {
         var writer = ContentLineWriter()
         swap(&writer.bytes, &bytes)
-        writer.bytes.reserveCapacity(writer.bytes.count + 4_096 + configuration.events * 480)
+        writer.bytes.reserveCapacity(writer.bytes.count + 4_096 + configuration.events * 320)
 
         writer.line("BEGIN:VCALENDAR")
         writer.line("VERSION:2.0")

@@ -21,7 +21,8 @@ struct EventPlanner {
         }
     }()
 
-    /// Per mille of *all* events that recur (among shapes that may recur).
+    /// Per mille of *all* events that recur; drawn among the shapes that may recur, so the
+    /// overall share stays 15 %.
     static let recurringPerMille = 150
 
     init(configuration: CalendarGenerator.Configuration) {
@@ -42,7 +43,7 @@ struct EventPlanner {
             stampSeconds: stampSeconds,
             hasLastModified: rng.chance(1, in: 5),
             sequence: rng.chance(3, in: 10) ? rng.next(below: 5) : nil,
-            summary: rng.next(below: vocabulary.summaries(for: shape).count),
+            summary: rng.next(below: vocabulary.summaryCount(for: shape)),
             location: rng.chance(2, in: 5) ? rng.next(below: vocabulary.locations.count) : nil,
             descriptionSeed: rng.chance(3, in: 10) ? rng.next() : nil,
             status: nil,
@@ -189,11 +190,16 @@ struct EventPlanner {
         default:
             pattern = rng.chance(1, in: 2) ? .yearly : .yearlyOnDate(month: date.month, day: date.day)
         }
+        // Most series end (COUNT or UNTIL); one in ten runs on without an end, as a
+        // weekly meeting or a birthday does, and open-ended series never repeat daily.
         let limit: RecurrenceRule.Limit
-        switch rng.next(below: 3) {
-        case 0: limit = .count(rng.next(in: 5...30))
-        case 1: limit = .until(day: startDay + rng.next(in: 14...182))
+        switch rng.next(below: 20) {
+        case 0..<9: limit = .count(rng.next(in: 5...30))
+        case 9..<18: limit = .until(day: startDay + rng.next(in: 14...182))
         default: limit = .open
+        }
+        if case .open = limit, case .daily = pattern {
+            return RecurrenceRule(pattern: .weekly(interval: 1), limit: limit)
         }
         return RecurrenceRule(pattern: pattern, limit: limit)
     }

@@ -36,7 +36,7 @@ struct EventSerializer {
         }
         writeExceptionDates(plan, to: &writer)
         writer.begin("SUMMARY:")
-        writer.append(vocabulary.summaries(for: plan.shape)[plan.summary])
+        writer.append(vocabulary.summary(plan.summary, shape: plan.shape, timing: plan.timing))
         writer.end()
         if let location = plan.location {
             writer.begin("LOCATION:")
@@ -76,7 +76,7 @@ struct EventSerializer {
         writer.append(override.cancelled
                       ? vocabulary.cancelledPrefix
                       : vocabulary.movedPrefixes[override.summaryPrefix])
-        writer.append(vocabulary.summaries(for: plan.shape)[plan.summary])
+        writer.append(vocabulary.summary(plan.summary, shape: plan.shape, timing: plan.timing))
         writer.end()
         if let location = plan.location {
             writer.begin("LOCATION:")

@@ -86,6 +86,7 @@ public struct GeneratorDate: Sendable, Hashable, Comparable, CustomStringConvert
 
     // MARK: - Comparable, description
 
+    /// Chronological order.
     public static func < (lhs: GeneratorDate, rhs: GeneratorDate) -> Bool {
         (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
     }

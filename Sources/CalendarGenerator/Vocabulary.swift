@@ -17,8 +17,11 @@ struct Vocabulary: Sendable {
     let summaries: [[UInt8]]
     /// Escaped summaries of all-day events.
     let allDaySummaries: [[UInt8]]
-    /// Escaped summaries of travel (cross-zone) events.
+    /// Escaped summaries of travel (cross-zone) events, ``travelTemplates`` × 4 × 4,
+    /// indexed by template, departure zone and arrival zone.
     let travelSummaries: [[UInt8]]
+    /// The number of travel summary templates.
+    static let travelTemplates = 4
     /// Escaped locations.
     let locations: [[UInt8]]
     /// Escaped description sentences.
@@ -31,19 +34,41 @@ struct Vocabulary: Sendable {
     private init() {
         summaries = Self.summaryTexts.map(ContentLineWriter.escapedText)
         allDaySummaries = Self.allDaySummaryTexts.map(ContentLineWriter.escapedText)
-        travelSummaries = Self.travelSummaryTexts.map(ContentLineWriter.escapedText)
+        travelSummaries = Self.travelTemplateTexts.flatMap { template in
+            GeneratorZone.allCases.flatMap { from in
+                GeneratorZone.allCases.map { to in
+                    ContentLineWriter.escapedText(template(Self.cityNames[from.rawValue],
+                                                           Self.cityNames[to.rawValue]))
+                }
+            }
+        }
         locations = Self.locationTexts.map(ContentLineWriter.escapedText)
         sentences = Self.sentenceTexts.map(ContentLineWriter.escapedText)
         movedPrefixes = Self.movedPrefixTexts.map(ContentLineWriter.escapedText)
         cancelledPrefix = ContentLineWriter.escapedText("Cancelled: ")
     }
 
-    /// The summary list for events of `shape`.
-    func summaries(for shape: EventShape) -> [[UInt8]] {
+    /// The number of summaries to choose from for events of `shape`.
+    func summaryCount(for shape: EventShape) -> Int {
         switch shape {
-        case .allDay, .multiDayAllDay: return allDaySummaries
-        case .crossZone: return travelSummaries
-        default: return summaries
+        case .allDay, .multiDayAllDay: return allDaySummaries.count
+        case .crossZone: return Self.travelTemplates
+        default: return summaries.count
+        }
+    }
+
+    /// Summary `index` (below ``summaryCount(for:)``) of an event with `timing`.
+    func summary(_ index: Int, shape: EventShape, timing: EventTiming) -> [UInt8] {
+        switch shape {
+        case .allDay, .multiDayAllDay:
+            return allDaySummaries[index]
+        case .crossZone:
+            guard case .zone(let from) = timing.base,
+                  case .dtend(_, let to?) = timing.end
+            else { preconditionFailure("travel events start and end in zones") }
+            return travelSummaries[index * 16 + from.rawValue * 4 + to.rawValue]
+        default:
+            return summaries[index]
         }
     }
 
@@ -116,13 +141,13 @@ struct Vocabulary: Sendable {
         "Release freeze",
     ]
 
-    private static let travelSummaryTexts: [String] = [
-        "Flight",
-        "Flight LH 714, Frankfurt → Tokyo",
-        "Flight QF 2; Sydney → London",
-        "Red-eye to JFK",
-        "KE 905 ICN → FRA",
-        "Flight to Seoul 🛫",
+    private static let cityNames = ["Berlin", "New York", "Sydney", "Seoul (서울)"]
+
+    private static let travelTemplateTexts: [@Sendable (String, String) -> String] = [
+        { "Flight \($0) → \($1)" },
+        { "Red-eye: \($0) – \($1); seat 42K" },
+        { "Trip \($0), \($1)" },
+        { "✈ \($1) (from \($0))" },
     ]
 
     // MARK: - Locations

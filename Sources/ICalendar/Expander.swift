@@ -190,11 +190,10 @@ struct SeriesWalker {
         guard let rrule = master.rrule else { return false }
         let start = master.start
         for rule in rrule.split(separator: "\n") {
-            guard let iterator = RuleIterator(rrule: String(rule), start: start.wallClock, isDate: start.isDate, zone: nil),
-                  let until = iterator.until else { continue }
-            let untilValue: TimeValue = until.isUTC ? .utc(until.0.secondsAsIfUTC)
-                : until.isDate ? .date(until.0.date) : .floating(until.0)
-            if start.isDate || until.isDate {
+            guard let summary = RuleSummary(rule), let until = summary.until else { continue }
+            let untilValue: TimeValue = summary.untilIsUTC ? .utc(until.secondsAsIfUTC)
+                : summary.untilIsDate ? .date(until.date) : .floating(until)
+            if start.isDate || summary.untilIsDate {
                 if untilValue.wallClock.date < start.wallClock.date { return true }
             } else if matchKey(untilValue) < matchKey(start) {
                 return true

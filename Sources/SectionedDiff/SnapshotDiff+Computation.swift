@@ -3,21 +3,28 @@
 extension SnapshotDiff {
     /// Computes the changes that turn `old` into `new`.
     ///
-    /// The algorithm is Heckel-style: elements are matched by identifier through the
-    /// snapshots' id → position indexes, never by comparing sequences. Then, for the
-    /// sections present in both snapshots, and for the items that stay in the same
-    /// surviving section, a longest increasing subsequence of base positions (taken in
-    /// new order) stays in place and every other element is a move — the fewest moves
-    /// that restore the new order. Items that change section (between two surviving
-    /// sections) are always moves. A common prefix and suffix of each surviving section
-    /// is matched by a plain id comparison first, so unchanged sections are cheap.
+    /// The algorithm is Heckel-style: elements are matched by identifier, never by
+    /// comparing sequences. Sections are matched through the base snapshot's id → index
+    /// table. Within each section present in both snapshots, a common prefix and suffix is
+    /// matched by plain id comparison; in the middle, Heckel's neighbour rule guesses that
+    /// the successor (or the one after it) of the previous match is the next match, and
+    /// only when that fails is the base's id → position table consulted. A guess is
+    /// checked by id equality, and ids are unique, so guessing changes speed, never the
+    /// result. Unchanged sections therefore cost no hashing at all.
+    ///
+    /// Then, for the sections present in both snapshots, and for the items that stay in
+    /// the same surviving section, a longest increasing subsequence of base positions
+    /// (taken in new order, patience sorting) stays in place and every other element is a
+    /// move: the fewest moves that restore the new order. Items that change section
+    /// (between two surviving sections) are always moves.
     ///
     /// The result follows the index rules of ``SnapshotDiff`` and satisfies
     /// `SnapshotDiff(from: old, to: new).apply(to: old) == new`.
     ///
-    /// - Complexity: O(*n* + *m* log *m*) expected, where *n* counts sections and items of
-    ///   both snapshots and *m* is the number of reordered survivors in the largest
-    ///   section; no quadratic path.
+    /// - Complexity: O(*n* + *m* log *m*) expected, where *n* counts the sections and items
+    ///   of both snapshots and *m* the reordered survivors of the largest section. No
+    ///   quadratic path. The id → position tables are built once by
+    ///   ``Snapshot/init(sections:)`` (which validates ids through them), not here.
     @inlinable
     public init(from old: Base, to new: Base) {
         self.init()
@@ -126,13 +133,36 @@ extension SnapshotDiff {
             }
         }
 
-        // Middle: match by id.
+        // Middle: match by id. Heckel's neighbour rule first: the item after a match in
+        // the base is the likeliest match for the next new item (ids are unique, so equal
+        // ids are the same item); the index is consulted only when that guess, and the
+        // one after it (a single deletion), both fail.
         let middle = prefix..<(newItems.count - suffix)
+        let oldMiddleEnd = oldItems.count - suffix
         scratch.sourceSection.removeAll(keepingCapacity: true)
         scratch.sourceItem.removeAll(keepingCapacity: true)
         scratch.candidates.removeAll(keepingCapacity: true)
+        var guess = prefix
         for k in middle {
-            if let location = old.itemLocationByID[newItems[k].id], newOffsetOfOld[location.section] >= 0 {
+            let id = newItems[k].id
+            var neighbour = -1
+            if guess < oldMiddleEnd {
+                if oldItems[guess].id == id {
+                    neighbour = guess
+                } else if guess + 1 < oldMiddleEnd && oldItems[guess + 1].id == id {
+                    neighbour = guess + 1
+                }
+            }
+            if neighbour >= 0 {
+                survives[start + neighbour] = true
+                scratch.sourceSection.append(i)
+                scratch.sourceItem.append(neighbour)
+                scratch.candidates.append(neighbour)
+                guess = neighbour + 1
+                continue
+            }
+            if let location = old.itemLocationByID[id], newOffsetOfOld[location.section] >= 0 {
+                if location.section == i { guess = location.item + 1 }
                 survives[baseStart[location.section] + location.item] = true
                 scratch.sourceSection.append(location.section)
                 scratch.sourceItem.append(location.item)

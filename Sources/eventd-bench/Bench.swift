@@ -14,6 +14,9 @@ enum Bench {
       snapshot [--events N] [--days D] [--tz ZONE]
                                               Recompute a D-day view over a store holding
                                               the generated calendar (default 100,000, 30).
+      diff [--items N] [--sections S] [--stdlib-runs R]
+                                              Our sectioned diff against Swift's
+                                              CollectionDifference on 100,000 items.
       generate --out FILE [--events N] [--seed S]
                                               Write the generated calendar to FILE.
     """
@@ -28,6 +31,7 @@ enum Bench {
             switch command {
             case "import": try ImportBench.run(&options)
             case "snapshot": try SnapshotBench.run(&options)
+            case "diff": try DiffBench.run(arguments: Array(args.dropFirst()))
             case "generate": try generate(&options)
             case "-h", "--help": print(usage)
             default:

@@ -12,17 +12,22 @@ enum SnapshotBench {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("eventd-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let store = try EventStore(path: dir.appendingPathComponent("events.db").path)
-        let bytes = Bench.generatedCalendar(events: events, seed: UInt64(options.int("--seed") ?? 42))
-        _ = try store.importCalendars([ImportInput(path: "/bench/calendar.ics", displayName: "generated",
-                                                   bytes: bytes, calendar: "bench")])
+        // --db PATH reuses (or creates once) a store, so profiles see only the recompute.
+        let path = options.value("--db") ?? dir.appendingPathComponent("events.db").path
+        let fresh = !FileManager.default.fileExists(atPath: path)
+        let store = try EventStore(path: path)
+        if fresh {
+            let bytes = Bench.generatedCalendar(events: events, seed: UInt64(options.int("--seed") ?? 42))
+            _ = try store.importCalendars([ImportInput(path: "/bench/calendar.ics", displayName: "generated",
+                                                       bytes: bytes, calendar: "bench")])
+        }
         let view = View(timeZone: options.value("--tz") ?? "Europe/Berlin", from: CivilDate(year: 2026, month: 11, day: 29),
                         days: days)
         let now = CivilDateTime(date: CivilDate(year: 2026, month: 11, day: 29), hour: 12).secondsAsIfUTC
         var best = Double.infinity
         var snapshot: AgendaSnapshot?
         var times: [Double] = []
-        for _ in 0..<7 {
+        for _ in 0..<(options.int("--runs") ?? 7) {
             let t0 = Bench.now()
             snapshot = try SnapshotBuilder.build(view, store: store, now: now)
             let dt = Bench.now() - t0
@@ -32,6 +37,7 @@ enum SnapshotBench {
         let items = snapshot?.sections.reduce(0) { $0 + $1.items.count } ?? 0
         times.sort()
         print("store_events=\(events) days=\(days) sections=\(snapshot?.sections.count ?? 0) median_seconds=\(Bench.format(times[times.count / 2]))")
+        print("created=\(RuleStats.created) steps=\(RuleStats.steps) skips=\(RuleStats.skips)")
         print("seconds=\(Bench.format(best)) items=\(items) digest=\(snapshot?.digest.prefix(16) ?? "")")
     }
 }
