@@ -6,63 +6,59 @@ import Support
 /// in the view's zone, occurrences expanded only within the window, multi-day
 /// occurrences on every date they overlap, stable ids, the ordering rule, and the digest.
 public enum SnapshotBuilder {
-    /// Builds the snapshot of `view` at the instant `now` (seconds since the epoch).
+    /// Builds the snapshot of `view` at the instant `now` (seconds since the epoch),
+    /// from scratch. Long-lived callers keep a `SnapshotEngine`, which reuses the
+    /// expansion of every series that did not change.
     public static func build(_ view: View, store: EventStore, now: Int64) throws -> AgendaSnapshot {
-        guard let zone = Zone.system(view.timeZone) else { throw ViewError("unknown time zone \"\(view.timeZone)\"") }
-        let today = zone.local(atUTC: now).date
-        let first = view.from ?? today.adding(days: -view.pastDays)
-        let dayCount = view.days
-        let windowFrom = zone.instant(forLocal: CivilDateTime(date: first))
-        let windowTo = zone.instant(forLocal: CivilDateTime(date: first.adding(days: dayCount)))
+        try SnapshotEngine().build(view, store: store, now: now)
+    }
 
-        let stored = try store.series(fromMinute: floorDiv(windowFrom, 60) - 1, toMinute: floorDiv(windowTo, 60) + 2,
-                                      calendars: view.calendars)
-        var perDay = [[AgendaItem]](repeating: [], count: dayCount)
-        let firstDay = first.daysSinceEpoch
+    /// The items one series contributes to the window, as (day since the epoch, item).
+    static func items(of s: StoredSeries, window: Window, zone: Zone) -> [(day: Int, item: AgendaItem)] {
+        var out: [(day: Int, item: AgendaItem)] = []
         var ids = Set<String>()
-        for s in stored {
-            let occurrences = Expander.expand(s.series, from: windowFrom, to: windowTo, floatingZone: zone,
-                                              zones: ZoneRegistry.shared)
-            for o in occurrences {
-                let record = o.contentIndex < 0 ? s.series.master! : s.series.overrides[o.contentIndex]
-                let rid = recurrenceID(o, zone: zone)
-                let (startDay, lastDay): (Int, Int)
-                if let sd = o.startDate, let ed = o.endDate {
-                    startDay = sd.daysSinceEpoch
-                    lastDay = max(startDay, ed.daysSinceEpoch - 1)
-                } else {
-                    startDay = zone.local(atUTC: o.start).date.daysSinceEpoch
-                    lastDay = o.end > o.start ? zone.local(atUTC: o.end - 1).date.daysSinceEpoch : startDay
-                }
-                let lo = max(startDay, firstDay), hi = min(lastDay, firstDay + dayCount - 1)
-                guard lo <= hi else { continue }
-                for day in lo...hi {
-                    let index = day - startDay
-                    let id = itemID(calendar: s.calendar, uid: s.uid, rid: rid ?? "", index: index)
-                    guard ids.insert(id).inserted else { continue }
-                    perDay[day - firstDay].append(makeItem(id: id, calendar: s.calendar, record: record, occurrence: o,
-                                                           rid: rid, zone: zone,
-                                                           fromPrevious: day > startDay, toNext: day < lastDay))
-                }
-            }
-        }
-
-        var sections: [AgendaSection] = []
-        for offset in 0..<dayCount {
-            let date = first.adding(days: offset)
-            var items = perDay[offset]
-            if items.isEmpty {
-                guard view.emptyDays == .placeholder else { continue }
-                items = [placeholder(date)]
+        let occurrences = Expander.expand(s.series, from: window.from, to: window.to, floatingZone: zone,
+                                          zones: ZoneRegistry.shared)
+        for o in occurrences {
+            let record = o.contentIndex < 0 ? s.series.master! : s.series.overrides[o.contentIndex]
+            let rid = recurrenceID(o, zone: zone)
+            let (startDay, lastDay): (Int, Int)
+            if let sd = o.startDate, let ed = o.endDate {
+                startDay = sd.daysSinceEpoch
+                lastDay = max(startDay, ed.daysSinceEpoch - 1)
             } else {
-                items.sort(by: itemOrder)
+                startDay = zone.local(atUTC: o.start).date.daysSinceEpoch
+                lastDay = o.end > o.start ? zone.local(atUTC: o.end - 1).date.daysSinceEpoch : startDay
             }
-            sections.append(AgendaSection(date: date, label: label(date, today: today), items: items))
+            let lo = max(startDay, window.firstDay), hi = min(lastDay, window.firstDay + window.days - 1)
+            guard lo <= hi else { continue }
+            for day in lo...hi {
+                let id = itemID(calendar: s.calendar, uid: s.uid, rid: rid ?? "", index: day - startDay)
+                // Ids are unique by construction across series; within one, an instance
+                // listed twice (an RDATE equal to a rule instance) is shown once.
+                guard ids.insert(id).inserted else { continue }
+                out.append((day, makeItem(id: id, calendar: s.calendar, record: record, occurrence: o, rid: rid, zone: zone,
+                                          fromPrevious: day > startDay, toNext: day < lastDay)))
+            }
         }
-        return AgendaSnapshot(view: view, sections: sections, digest: AgendaSnapshot.digest(of: sections), today: today)
+        return out
+    }
+
+    /// A view's window: its dates and the instants that bound them.
+    struct Window: Hashable {
+        var firstDay: Int
+        var days: Int
+        var from: Int64
+        var to: Int64
     }
 
     // MARK: - Items
+
+    /// Sorts by `itemOrder`, moving each item once (sorting indices, not the items).
+    static func sortItems(_ items: inout [AgendaItem]) {
+        let order = items.indices.sorted { itemOrder(items[$0], items[$1]) }
+        items = order.map { items[$0] }
+    }
 
     /// SPEC ordering: all-day first, then start, end, summary, id (byte order).
     static func itemOrder(_ a: AgendaItem, _ b: AgendaItem) -> Bool {
@@ -93,9 +89,13 @@ public enum SnapshotBuilder {
 
     /// Opaque, stable: derived from (calendar, UID, RECURRENCE-ID, date index), never content.
     static func itemID(calendar: String, uid: String, rid: String, index: Int) -> String {
-        var h = SHA256()
-        h.update(calendar); h.update([0]); h.update(uid); h.update([0]); h.update(rid); h.update([0]); h.update(String(index))
-        let digest = h.finalize()
+        var input = [UInt8]()
+        input.reserveCapacity(calendar.utf8.count + uid.utf8.count + rid.utf8.count + 8)
+        input.append(contentsOf: calendar.utf8); input.append(0)
+        input.append(contentsOf: uid.utf8); input.append(0)
+        input.append(contentsOf: rid.utf8); input.append(0)
+        input.append(contentsOf: String(index).utf8)
+        let digest = SHA256.hash(input)
         var out = [UInt8]()
         out.reserveCapacity(32)
         let hex = Array("0123456789abcdef".utf8)

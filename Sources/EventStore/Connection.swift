@@ -29,6 +29,8 @@ public final class Connection {
         sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
         try execute("PRAGMA foreign_keys = ON")
         try execute("PRAGMA temp_store = MEMORY")
+        // Read pages through a memory map rather than read(2) copies.
+        try execute("PRAGMA mmap_size = 268435456")
         if !readOnly {
             try execute("PRAGMA journal_mode = WAL")
             try execute("PRAGMA synchronous = NORMAL")

@@ -1,18 +1,6 @@
 /// A fast, stable 64-bit content fingerprint (FNV-1a) used to detect unchanged events
 /// and files. Not cryptographic: it only decides whether a row needs rewriting.
 public enum ContentHash {
-    public static func of(_ parts: String...) -> String {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for part in parts {
-            var s = part
-            s.withUTF8 { buf in
-                for b in buf { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
-            }
-            h = (h ^ 0xFF) &* 0x0000_0100_0000_01B3
-        }
-        return hex(h)
-    }
-
     public static func of(bytes: [UInt8]) -> String {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         bytes.withUnsafeBufferPointer { buf in

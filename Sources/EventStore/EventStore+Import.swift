@@ -121,6 +121,8 @@ struct ImportWriter {
         var sequence: Int
         var modified: Int64?
         var hash: String
+        /// The file being imported contained this key.
+        var seenHere = false
     }
 
     init(db: Connection, now: Int64) throws {
@@ -141,8 +143,6 @@ struct ImportWriter {
         var rows: [EventKey: ExistingRow]
         var touched: Set<Int64>
         /// This file's keys so far, with the (SEQUENCE, modified) that won.
-        var seen: [EventKey: (sequence: Int, modified: Int64?)] = [:]
-        var seenIDs = Set<Int64>()
         /// `--replace`: this run owns every event it contains.
         var replace = false
     }
@@ -162,7 +162,6 @@ struct ImportWriter {
                               defaultZone: header.defaultTimeZone, path: input.path,
                               rows: existing[calendarID] ?? [:], touched: touched[calendarID] ?? [])
         existing[calendarID] = nil
-        state.seen.reserveCapacity(1024)
         return state
     }
 
@@ -177,47 +176,48 @@ struct ImportWriter {
 
     mutating func add(_ record: EventRecord, to file: inout FileState) throws {
         written += 1
-        let key = EventKey(uid: record.uid, rid: record.ridKey)
-        // The same key twice in one file: the conflict rule, the later one winning ties.
-        if let previous = file.seen[key] {
-            if !wins(record.sequence, record.modified, over: previous.sequence, previous.modified, tieGoesToNew: true) { return }
-        }
-        file.seen[key] = (record.sequence, record.modified)
-        let hash = ContentHash.of(record.text, record.start.encoded)
-        if let row = file.rows[key] {
-            file.seenIDs.insert(row.id)
-            file.touched.insert(row.id)
-            if row.hash == hash {
-                // Same content (from this or another source): keep the row as it is,
-                // except that with --replace the row now belongs to this file.
-                if file.replace, row.sourceID != file.sourceID {
-                    let sourceID = try ensureSource(&file)
-                    try db.statement("UPDATE event SET source_id = ? WHERE id = ?").run([.int(sourceID), .int(row.id)])
-                    file.rows[key]?.sourceID = sourceID
-                }
-                file.result.unchanged += 1
-                return
-            }
-            if row.sourceID != file.sourceID,
-               !wins(record.sequence, record.modified, over: row.sequence, row.modified, tieGoesToNew: true) {
-                file.result.unchanged += 1
-                return
-            }
-            let sourceID = try ensureSource(&file)
-            try update(id: row.id, sourceID: sourceID, record: record, key: key, hash: hash)
-            file.rows[key] = ExistingRow(id: row.id, sourceID: sourceID, sequence: record.sequence,
-                                         modified: record.modified, hash: hash)
-            file.result.updated += 1
-        } else {
-            let sourceID = try ensureSource(&file)
-            let id = try insert(calendarID: file.calendarID, sourceID: sourceID, record: record, key: key, hash: hash)
-            file.rows[key] = ExistingRow(id: id, sourceID: sourceID, sequence: record.sequence,
-                                         modified: record.modified, hash: hash)
-            file.seenIDs.insert(id)
-            file.touched.insert(id)
-            file.result.added += 1
-        }
         if written % 2048 == 0 { progress?(0) }
+        let key = EventKey(uid: record.uid, rid: record.ridKey)
+        let startEncoded = record.start.encoded
+        let hash = record.contentHash.isEmpty ? contentFingerprint(record.text, startEncoded) : record.contentHash
+        guard let index = file.rows.index(forKey: key) else {
+            let sourceID = try ensureSource(&file)
+            let id = try insert(calendarID: file.calendarID, sourceID: sourceID, record: record, key: key, hash: hash,
+                                startEncoded: startEncoded)
+            file.rows[key] = ExistingRow(id: id, sourceID: sourceID, sequence: record.sequence,
+                                         modified: record.modified, hash: hash, seenHere: true)
+            if file.replace { file.touched.insert(id) }
+            file.result.added += 1
+            return
+        }
+        let row = file.rows.values[index]
+        // The same key twice in one file: the conflict rule, the later one winning ties.
+        if row.seenHere, !wins(record.sequence, record.modified, over: row.sequence, row.modified, tieGoesToNew: true) {
+            return
+        }
+        file.rows.values[index].seenHere = true
+        if file.replace { file.touched.insert(row.id) }
+        if row.hash == hash {
+            // Same content (from this or another source): keep the row as it is,
+            // except that with --replace the row now belongs to this file.
+            if file.replace, row.sourceID != file.sourceID {
+                let sourceID = try ensureSource(&file)
+                try db.statement("UPDATE event SET source_id = ? WHERE id = ?").run([.int(sourceID), .int(row.id)])
+                file.rows.values[index].sourceID = sourceID
+            }
+            file.result.unchanged += 1
+            return
+        }
+        if row.sourceID != file.sourceID,
+           !wins(record.sequence, record.modified, over: row.sequence, row.modified, tieGoesToNew: true) {
+            file.result.unchanged += 1
+            return
+        }
+        let sourceID = try ensureSource(&file)
+        try update(id: row.id, sourceID: sourceID, record: record, key: key, hash: hash, startEncoded: startEncoded)
+        file.rows.values[index] = ExistingRow(id: row.id, sourceID: sourceID, sequence: record.sequence,
+                                              modified: record.modified, hash: hash, seenHere: true)
+        file.result.updated += 1
     }
 
     mutating func finish(_ file: inout FileState, summary: ParsedCalendar, replace: Bool) throws -> FileImportResult {
@@ -225,7 +225,7 @@ struct ImportWriter {
         file.result.warnings = summary.warnings
         // Sync: rows of this source that the file no longer has.
         if !replace, let sourceID = file.sourceID {
-            let stale = file.rows.filter { $0.value.sourceID == sourceID && !file.seenIDs.contains($0.value.id) }
+            let stale = file.rows.filter { $0.value.sourceID == sourceID && !$0.value.seenHere }
             for (key, row) in stale.sorted(by: { $0.value.id < $1.value.id }) {
                 try db.statement("DELETE FROM event WHERE id = ?").run([.int(row.id)])
                 file.rows[key] = nil
@@ -237,6 +237,7 @@ struct ImportWriter {
             try db.statement("UPDATE source SET content_hash = ?, imported_at = ?, default_tz = ? WHERE id = ? AND (content_hash <> ? OR default_tz IS NOT ?)")
                 .run([.text(file.fileHash), .int(now), zone, .int(sourceID), .text(file.fileHash), zone])
         }
+        for index in file.rows.indices { file.rows.values[index].seenHere = false }
         existing[file.calendarID] = file.rows
         touched[file.calendarID] = file.touched
         return file.result
@@ -308,11 +309,11 @@ struct ImportWriter {
         """
 
     /// Binds the event columns in `Self.columns` order, starting at parameter `first`.
-    func bindEvent(_ st: Statement, _ r: EventRecord, key: EventKey, hash: String, first: Int32) throws {
+    func bindEvent(_ st: Statement, _ r: EventRecord, key: EventKey, hash: String, startEncoded: String, first: Int32) throws {
         var i = first
         func text(_ v: String?) throws { try st.bindText(v, at: i); i += 1 }
         func int(_ v: Int64?) throws { try st.bindInt(v, at: i); i += 1 }
-        try text(r.uid); try text(key.rid); try int(r.thisAndFuture ? 1 : 0); try text(r.start.encoded)
+        try text(r.uid); try text(key.rid); try int(r.thisAndFuture ? 1 : 0); try text(startEncoded)
         try int(r.isAllDay ? 1 : 0); try int(Int64(r.durationDays)); try int(r.durationSeconds); try text(r.rrule)
         try text(r.rdates.isEmpty ? nil : r.rdates.map(\.encoded).joined(separator: ","))
         try text(r.exdates.isEmpty ? nil : r.exdates.map(\.encoded).joined(separator: ","))
@@ -325,19 +326,20 @@ struct ImportWriter {
     static let updateSQL = "UPDATE event SET source_id = ?, "
         + columns.split(separator: ",").map { "\($0.trimmingCharacters()) = ?" }.joined(separator: ", ") + " WHERE id = ?"
 
-    func insert(calendarID: Int64, sourceID: Int64, record: EventRecord, key: EventKey, hash: String) throws -> Int64 {
+    func insert(calendarID: Int64, sourceID: Int64, record: EventRecord, key: EventKey, hash: String,
+                startEncoded: String) throws -> Int64 {
         let st = try db.statement(Self.insertSQL)
         try st.bindInt(calendarID, at: 1)
         try st.bindInt(sourceID, at: 2)
-        try bindEvent(st, record, key: key, hash: hash, first: 3)
+        try bindEvent(st, record, key: key, hash: hash, startEncoded: startEncoded, first: 3)
         try st.runBound()
         return db.lastInsertRowID
     }
 
-    func update(id: Int64, sourceID: Int64, record: EventRecord, key: EventKey, hash: String) throws {
+    func update(id: Int64, sourceID: Int64, record: EventRecord, key: EventKey, hash: String, startEncoded: String) throws {
         let st = try db.statement(Self.updateSQL)
         try st.bindInt(sourceID, at: 1)
-        try bindEvent(st, record, key: key, hash: hash, first: 2)
+        try bindEvent(st, record, key: key, hash: hash, startEncoded: startEncoded, first: 2)
         try st.bindInt(id, at: 24)
         try st.runBound()
     }

@@ -5,6 +5,12 @@ public struct StoredSeries: Sendable {
     public var calendar: String
     public var uid: String
     public var series: Series
+
+    public init(calendar: String, uid: String, series: Series) {
+        self.calendar = calendar
+        self.uid = uid
+        self.series = series
+    }
 }
 
 extension EventStore {

@@ -51,7 +51,8 @@ public enum Schema {
             vevent TEXT NOT NULL,
             UNIQUE (calendar_id, uid, recurrence_id)
         );
-        CREATE INDEX event_source ON event(source_id);
+        -- No index on source_id: syncing works from the calendar's rows in memory, and
+        -- deleting a source (rare) may scan.
         -- The window index: events grouped by the length class of their span, ordered by
         -- start, so "can occur in [a, b)" is one range scan per class (see EventStore+Query).
         CREATE INDEX event_window ON event(span_class, first_minute);

@@ -86,7 +86,7 @@ public enum CalendarParser {
             for (_, entry) in context.fileZones { header.timezones[entry.zone.key] = (entry.zone.identifier, entry.text) }
         }
         deliver(.header(header))
-        var scratch = [CChar]()
+        var scratch = [UInt8]()
         var batch: [EventRecord] = []
         batch.reserveCapacity(batchSize)
         for slice in scanned.events {
@@ -96,10 +96,11 @@ public enum CalendarParser {
             }
             let bytes = UnsafeBufferPointer(rebasing: buffer[slice.range])
             scratch.removeAll(keepingCapacity: true)
-            scratch.reserveCapacity(bytes.count + 1)
-            for b in bytes { scratch.append(CChar(bitPattern: b)) }
+            scratch.append(contentsOf: bytes)
             scratch.append(0)
-            guard let component = scratch.withUnsafeBufferPointer({ icalparser_parse_string($0.baseAddress) }) else {
+            guard let component = scratch.withUnsafeBufferPointer({ buffer in
+                buffer.withMemoryRebound(to: CChar.self) { icalparser_parse_string($0.baseAddress) }
+            }) else {
                 result.skipped += 1
                 result.warnings.append(ImportIssue(line: slice.line, message: "VEVENT could not be parsed; skipped"))
                 continue

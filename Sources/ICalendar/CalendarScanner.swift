@@ -110,9 +110,15 @@ enum CalendarScanner {
             }
             let colon = (i..<contentEnd).first(where: { bytes[$0] == 58 })
             pendingColon = colon != nil
-            let name = upperASCII(bytes, lineStart..<i)
+            // Only BEGIN, END and calendar-level X-WR-* lines matter here; compare bytes
+            // rather than building a String for every line's name.
+            let nameLength = i - lineStart
+            let isBegin = nameLength == 5 && matchesUpper(bytes, lineStart, "BEGIN")
+            let isEnd = nameLength == 3 && matchesUpper(bytes, lineStart, "END")
+            let isCalendarX = stack.count == 1 && nameLength > 5 && matchesUpper(bytes, lineStart, "X-WR-")
+            let name = isBegin ? "BEGIN" : isEnd ? "END" : isCalendarX ? upperASCII(bytes, lineStart..<i) : ""
 
-            if name == "BEGIN" || name == "END" {
+            if isBegin || isEnd {
                 guard let colon else {
                     throw ICalendarSyntaxError(line: lineNumber, message: "malformed \(name) line: no ':'")
                 }
@@ -159,7 +165,7 @@ enum CalendarScanner {
                 let message = sawCalendar ? "content after END:VCALENDAR" : "not an iCalendar file (expected BEGIN:VCALENDAR)"
                 throw ICalendarSyntaxError(line: lineNumber, message: message)
             }
-            if stack.count == 1, name.hasPrefix("X-WR-"), let colon {
+            if isCalendarX, let colon {
                 pendingCalendarProperty = (name, Array(bytes[(colon + 1)..<contentEnd]), lineNumber)
             }
         }
@@ -174,6 +180,20 @@ enum CalendarScanner {
                                        : "not an iCalendar file (expected BEGIN:VCALENDAR)")
         }
         return result
+    }
+
+    /// True when the bytes at `offset` spell `upper` (ASCII, case-insensitively).
+    @inline(__always)
+    static func matchesUpper(_ bytes: UnsafeBufferPointer<UInt8>, _ offset: Int, _ upper: StaticString) -> Bool {
+        let count = upper.utf8CodeUnitCount
+        guard offset + count <= bytes.count else { return false }
+        let u = upper.utf8Start
+        for k in 0..<count {
+            var c = bytes[offset + k]
+            if c >= 97 && c <= 122 { c -= 32 }
+            if c != u[k] { return false }
+        }
+        return true
     }
 
     @inline(__always)

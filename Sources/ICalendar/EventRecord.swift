@@ -61,6 +61,9 @@ public struct EventRecord: Sendable, Equatable {
     public var lastMinute: Int64 = 0
     /// `recurrenceKey(zones:)` as computed when the record was read (`""` for a master).
     public var ridKey: String = ""
+    /// A 64-bit fingerprint (hex) of the text and the resolved start, set when read:
+    /// equal fingerprints mean an unchanged event.
+    public var contentHash: String = ""
     /// The `X-WR-TIMEZONE` of the VCALENDAR the event came from (floating times were read in it).
     public var defaultZone: String?
 
@@ -80,4 +83,19 @@ public struct EventRecord: Sendable, Equatable {
 
     /// Sentinel for an open-ended span.
     public static let openEndMinute = Int64(Int32.max)
+}
+
+/// FNV-1a 64 over strings (with a separator), as 16 hex digits. Not cryptographic: it
+/// only tells whether stored content changed.
+public func contentFingerprint(_ parts: String...) -> String {
+    var h: UInt64 = 0xcbf2_9ce4_8422_2325
+    for part in parts {
+        var s = part
+        s.withUTF8 { buf in
+            for b in buf { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
+        }
+        h = (h ^ 0xFF) &* 0x0000_0100_0000_01B3
+    }
+    let hex = String(h, radix: 16)
+    return String(repeating: "0", count: 16 - hex.count) + hex
 }

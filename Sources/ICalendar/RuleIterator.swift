@@ -2,7 +2,6 @@ import CLibical
 
 /// An RRULE being walked by libical's recurrence iterator; owns the
 /// `icalrecur_iterator` and frees it in `deinit`. Callers hold `LibICal.lock`.
-public enum RuleStats { nonisolated(unsafe) public static var created = 0; nonisolated(unsafe) public static var steps = 0; nonisolated(unsafe) public static var skips = 0 }
 final class RuleIterator {
     private let handle: OpaquePointer
     /// The rule as libical parsed it.
@@ -31,7 +30,6 @@ final class RuleIterator {
         }
         var dtstart = icaltimetype(civil: start, isDate: isDate)
         dtstart.zone = walkZone
-        RuleStats.created += 1
         guard let iterator = icalrecur_iterator_new(walked, dtstart) else { return nil }
         self.handle = iterator
         self.rule = rule
@@ -50,13 +48,11 @@ final class RuleIterator {
         guard !hasCount else { return false }
         var t = icaltimetype(civil: local, isDate: isDate)
         t.zone = zone
-        RuleStats.skips += 1
         return icalrecur_iterator_set_start(handle, t) != 0
     }
 
     /// The next instance's wall-clock start, or nil at the end of the rule.
     func next() -> CivilDateTime? {
-        RuleStats.steps += 1
         let t = icalrecur_iterator_next(handle)
         guard icaltime_is_null_time(t) == 0 else { return nil }
         let civil = t.civil

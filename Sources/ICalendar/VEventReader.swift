@@ -166,6 +166,7 @@ enum VEventReader {
         for message in badProperties { issues.append("ignored invalid property: \(clean(message))") }
         SpanCalculator.computeSpan(&record, zones: ZoneRegistry.shared)
         record.ridKey = record.recurrenceKey(zones: ZoneRegistry.shared)
+
         return record
     }
 

@@ -1,4 +1,5 @@
 import CLibical
+import Synchronization
 
 /// A time zone: its rules come from libical — either an in-file `VTIMEZONE` or the
 /// system zone database (`/usr/share/zoneinfo`, read by libical's built-in loader).
@@ -153,7 +154,27 @@ public final class Zone: @unchecked Sendable, CustomStringConvertible {
     public func offset(atUTC seconds: Int64) -> Int {
         if handle == LibICal.utc { return 0 }
         if seconds < firstOnset || seconds > lastOnset, let fallback { return fallback.offset(atUTC: seconds) }
-        return LibICal.locked {
+        // Zones change offset at most twice a year, never twice within a day: remember
+        // each UTC day whose start and end have the same offset (it holds throughout).
+        let bucket = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        if let cached = memo.withLock({ $0[bucket] }) { return cached }
+        let atStart = libicalOffset(bucket * 86_400)
+        let atEnd = libicalOffset(bucket * 86_400 + 86_399)
+        if atStart == atEnd {
+            memo.withLock { table in
+                if table.count >= 8192 { table.removeAll(keepingCapacity: true) }
+                table[bucket] = atStart
+            }
+            return atStart
+        }
+        return libicalOffset(seconds)
+    }
+
+    /// Offsets by UTC day (see `offset(atUTC:)`).
+    private let memo = Mutex<[Int64: Int]>([:])
+
+    private func libicalOffset(_ seconds: Int64) -> Int {
+        LibICal.locked {
             var t = icaltime_from_timet_with_zone(time_t(seconds), 0, LibICal.utc)
             var isDaylight: Int32 = 0
             return Int(icaltimezone_get_utc_offset_of_utc_time(handle, &t, &isDaylight))
