@@ -26,10 +26,11 @@ let package = Package(
         .target(name: "EventStore", dependencies: ["CSQLite", "ICalendar", "Support"]),
         .target(name: "CalendarGenerator"),
         .target(name: "Agenda", dependencies: ["EventStore", "ICalendar", "Support"]),
+        .target(name: "Feed", dependencies: ["Agenda", "EventStore", "ICalendar", "SectionedDiff", "Support"]),
 
         // MARK: - Executables
-        .executableTarget(name: "eventctl", dependencies: ["Agenda", "EventStore", "ICalendar", "Support"]),
-        .executableTarget(name: "eventd", dependencies: ["EventStore", "Support"]),
+        .executableTarget(name: "eventctl", dependencies: ["Agenda", "EventStore", "Feed", "ICalendar", "SectionedDiff", "Support"]),
+        .executableTarget(name: "eventd", dependencies: ["Feed", "Agenda", "Support"]),
         .executableTarget(name: "eventd-bench",
                           dependencies: ["Agenda", "EventStore", "ICalendar", "CLibical", "CalendarGenerator", "SectionedDiff", "Support"]),
 
@@ -41,6 +42,7 @@ let package = Package(
         .testTarget(name: "CalendarGeneratorTests", dependencies: ["CalendarGenerator"]),
         .testTarget(name: "SectionedDiffTests", dependencies: ["SectionedDiff"]),
         .testTarget(name: "EventctlTests", dependencies: []),
+        .testTarget(name: "AgendaTests", dependencies: ["Agenda", "EventStore", "ICalendar", "SectionedDiff", "Support"]),
     ],
     swiftLanguageModes: [.v6]
 )

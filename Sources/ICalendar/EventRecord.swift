@@ -85,14 +85,15 @@ public struct EventRecord: Sendable, Equatable {
     public static let openEndMinute = Int64(Int32.max)
 }
 
-/// FNV-1a 64 over strings (with a separator), as 16 hex digits. Not cryptographic: it
-/// only tells whether stored content changed.
+/// FNV-1a 64 over strings (with a separator, ignoring carriage returns so that CRLF
+/// and LF files compare equal), as 16 hex digits. Not cryptographic: it only tells
+/// whether stored content changed.
 public func contentFingerprint(_ parts: String...) -> String {
     var h: UInt64 = 0xcbf2_9ce4_8422_2325
     for part in parts {
         var s = part
         s.withUTF8 { buf in
-            for b in buf { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
+            for b in buf where b != 13 { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
         }
         h = (h ^ 0xFF) &* 0x0000_0100_0000_01B3
     }

@@ -1,0 +1,32 @@
+/// Everything `eventd` is started with (SPEC.md section 5).
+public struct DaemonConfiguration: Sendable {
+    public var databasePath: String
+    public var socketPath: String
+    /// Recompute timer, seconds.
+    public var interval: Double = 60
+    /// The default view zone (IANA).
+    public var timeZone: String
+    public var heartbeat: Double = 30
+    /// Diffs retained per view for `resume`.
+    public var history: Int = 256
+    public var maxClients: Int = 1024
+    /// Bytes queued per subscriber before its diffs are dropped (then resync).
+    public var clientBuffer: Int = 8 << 20
+    /// Seconds a subscriber may read nothing while data waits before it is disconnected.
+    public var stallTimeout: Double = 60
+    public var logLevel: LogLevel = .info
+    /// Mode of the socket file.
+    public var socketMode: UInt16 = 0o660
+    /// Seconds a view without subscribers is kept (with its history, for resume).
+    public var viewGrace: Double = 60
+    /// Longest request line, bytes.
+    public var maxRequestLine = 64 * 1024
+    /// Refreshes closer together than this are coalesced (seconds).
+    public var refreshCoalescing = 0.1
+
+    public init(databasePath: String, socketPath: String, timeZone: String) {
+        self.databasePath = databasePath
+        self.socketPath = socketPath
+        self.timeZone = timeZone
+    }
+}

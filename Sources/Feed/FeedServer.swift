@@ -1,0 +1,449 @@
+import Foundation
+import Glibc
+import Agenda
+import ICalendar
+import Support
+import Synchronization
+
+/// Events handed to the loop from other threads.
+enum LoopEvent: Sendable {
+    case recompute(RecomputeOutput)
+    case shutdown
+    case reopen
+}
+
+/// The feed socket's event loop: one thread, `poll`, non-blocking sockets. It owns
+/// every connection and every view's published state (sequence, snapshot message,
+/// retained diffs). Each diff is encoded once and the same bytes are queued for
+/// every subscriber of its view.
+final class FeedServer: @unchecked Sendable {
+    struct ViewFeed {
+        var seq: Int64 = 0
+        var snapshotMessage: [UInt8] = []
+        var history: [(seq: Int64, bytes: [UInt8])] = []
+        var subscribers = Set<Int32>()
+        var idleSince: Double?
+    }
+
+    private let config: DaemonConfiguration
+    private let log: Logger
+    private let clock: AgendaClock
+    private let epoch: String
+    private let listenFD: Int32
+    private let ownsSocketFile: Bool
+    private let notifier: SystemdNotifier?
+    let recomputer: Recomputer
+
+    private let inbox = Mutex<[LoopEvent]>([])
+    /// A self-pipe: other threads write a byte to wake the loop.
+    private let wakeRead: Int32
+    private let wakeWrite: Int32
+
+    private var connections: [Int32: ClientConnection] = [:]
+    private var views: [View: ViewFeed] = [:]
+    private var pendingOneShots: [Int: Int32] = [:]
+    private var nextToken = 1
+    private var nextConnectionID = 1
+    private var info = StoreInfo(calendars: [], eventCount: 0, lastRecompute: 0, lastDurationMS: 0, healthy: true, problem: nil)
+    private let started: Double
+    private var stopping = false
+    private var lastWatchdog: Double = 0
+    private var lastStatusNotify: Double = 0
+    private var ready = false
+
+    init(config: DaemonConfiguration, log: Logger, clock: AgendaClock, epoch: String, listenFD: Int32,
+         ownsSocketFile: Bool, notifier: SystemdNotifier?, recomputerFactory: (@escaping @Sendable (RecomputeOutput) -> Void) -> Recomputer) {
+        self.config = config
+        self.log = log
+        self.clock = clock
+        self.epoch = epoch
+        self.listenFD = listenFD
+        self.ownsSocketFile = ownsSocketFile
+        self.notifier = notifier
+        var fds: [Int32] = [0, 0]
+        _ = pipe(&fds)
+        for fd in fds {
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        }
+        self.wakeRead = fds[0]
+        self.wakeWrite = fds[1]
+        self.started = clock.preciseNow()
+        let box = WeakBox()
+        self.recomputer = recomputerFactory { output in box.server?.post(.recompute(output)) }
+        box.server = self
+    }
+
+    private final class WeakBox: @unchecked Sendable { weak var server: FeedServer? }
+
+    /// Hands an event to the loop (any thread).
+    func post(_ event: LoopEvent) {
+        inbox.withLock { $0.append(event) }
+        var one: UInt8 = 1
+        _ = write(wakeWrite, &one, 1)
+    }
+
+    // MARK: - The loop
+
+    /// Runs until shutdown; returns after pending messages were flushed (bounded).
+    func run() {
+        var shutdownDeadline: Double?
+        var listening = true
+        var fds: [pollfd] = []
+        while true {
+            fds.removeAll(keepingCapacity: true)
+            fds.append(pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0))
+            if listening { fds.append(pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0)) }
+            for c in connections.values {
+                let events = (c.closeAfterFlush ? 0 : Int16(POLLIN)) | (c.hasPending ? Int16(POLLOUT) : 0)
+                fds.append(pollfd(fd: c.fd, events: events, revents: 0))
+            }
+            let n = fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), 200) }
+            let now = clock.preciseNow()
+            if n > 0 {
+                for p in fds where p.revents != 0 {
+                    if p.fd == wakeRead { drainEvents(now: now); continue }
+                    if listening, p.fd == listenFD { if !stopping { acceptAll(now: now) }; continue }
+                    guard let c = connections[p.fd] else { continue }
+                    if p.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { readFrom(c, now: now) }
+                    if connections[p.fd] != nil, p.revents & Int16(POLLOUT) != 0 { flush(c, now: now) }
+                }
+            }
+            if stopping {
+                if shutdownDeadline == nil {
+                    shutdownDeadline = now + 2
+                    beginShutdown(now: now)
+                    listening = false
+                }
+                let pending = connections.values.contains { $0.hasPending }
+                if !pending || now >= shutdownDeadline! { break }
+                continue
+            }
+            housekeeping(now: now)
+        }
+        for fd in Array(connections.keys) { closeConnection(fd, reason: nil) }
+        close(wakeRead)
+        close(wakeWrite)
+    }
+
+    // MARK: - Connections
+
+    private func acceptAll(now: Double) {
+        while true {
+            let fd = accept(listenFD, nil, nil)
+            if fd >= 0 {
+                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            }
+            if fd < 0 {
+                if errno == EINTR { continue }
+                if errno != EAGAIN && errno != EWOULDBLOCK { log.warning("accept failed: \(String(cString: strerror(errno)))") }
+                return
+            }
+            if connections.count >= config.maxClients {
+                let message = Messages.error(.overloaded, "too many connections (limit \(config.maxClients)); try again later")
+                _ = message.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+                close(fd)
+                log.warning("connection refused: \(config.maxClients) clients already")
+                continue
+            }
+            let c = ClientConnection(fd: fd, id: nextConnectionID, now: now)
+            nextConnectionID += 1
+            connections[fd] = c
+            send(c, Messages.hello(epoch: epoch), droppable: false, now: now)
+            log.debug("client \(c.id) connected (\(connections.count) total)")
+        }
+    }
+
+    private func closeConnection(_ fd: Int32, reason: String?) {
+        guard let c = connections.removeValue(forKey: fd) else { return }
+        if let view = c.view { unsubscribe(c, from: view) }
+        close(fd)
+        if let reason { log.info("client \(c.id) disconnected: \(reason)") }
+    }
+
+    private func readFrom(_ c: ClientConnection, now: Double) {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { recv(c.fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            if n == 0 {
+                // The client closed its side: finish what it asked for, then close.
+                if c.hasPending { c.closeAfterFlush = true; shutdown(c.fd, Int32(SHUT_RD)); flush(c, now: now) }
+                else { closeConnection(c.fd, reason: nil) }
+                return
+            }
+            if n < 0 {
+                if errno == EINTR { continue }
+                if errno != EAGAIN && errno != EWOULDBLOCK { closeConnection(c.fd, reason: "read error") }
+                return
+            }
+            if c.closeAfterFlush { continue } // ignore input after a fatal error
+            c.readBuffer.append(contentsOf: chunk[0..<n])
+            processLines(c, now: now)
+            if connections[c.fd] == nil || c.closeAfterFlush { return }
+        }
+    }
+
+    private func processLines(_ c: ClientConnection, now: Double) {
+        var start = 0
+        let buffer = c.readBuffer
+        while let newline = buffer[start...].firstIndex(of: 10) {
+            var line = buffer[start..<newline]
+            start = newline + 1
+            if line.count > config.maxRequestLine {
+                fatal(c, .lineTooLong, "request line over \(config.maxRequestLine) bytes", now: now)
+                return
+            }
+            if line.last == 13 { line = line.dropLast() }
+            if line.allSatisfy({ $0 == 32 || $0 == 9 }) { continue }
+            handle(line, from: c, now: now)
+            if connections[c.fd] == nil || c.closeAfterFlush { return }
+        }
+        c.readBuffer.removeFirst(start)
+        if c.readBuffer.count > config.maxRequestLine {
+            fatal(c, .lineTooLong, "request line over \(config.maxRequestLine) bytes", now: now)
+        }
+    }
+
+    /// Answers with an error, then closes the connection once the answer is out.
+    private func fatal(_ c: ClientConnection, _ code: ErrorCode, _ message: String, now: Double) {
+        c.readBuffer = []
+        send(c, Messages.error(code, message), droppable: false, now: now)
+        c.closeAfterFlush = true
+        shutdown(c.fd, Int32(SHUT_RD))
+        flush(c, now: now)
+    }
+
+    // MARK: - Requests
+
+    private func handle(_ line: ArraySlice<UInt8>, from c: ClientConnection, now: Double) {
+        switch Request.decode(line) {
+        case .failure(let error):
+            send(c, Messages.error(error.code, error.message), droppable: false, now: now)
+        case .success(.ping):
+            send(c, Messages.pong, droppable: false, now: now)
+        case .success(.refresh):
+            send(c, Messages.ok, droppable: false, now: now)
+            recomputer.submit(.refresh)
+        case .success(.status):
+            send(c, statusMessage(now: now), droppable: false, now: now)
+        case .success(.snapshot(let viewJSON)):
+            guard let view = parseView(viewJSON, for: c, now: now) else { return }
+            let token = nextToken
+            nextToken += 1
+            pendingOneShots[token] = c.fd
+            recomputer.submit(.oneShot(view, token: token))
+        case .success(.subscribe(let viewJSON, let resume)):
+            guard let view = parseView(viewJSON, for: c, now: now) else { return }
+            subscribe(c, to: view, resume: resume, now: now)
+        }
+    }
+
+    private func parseView(_ json: JSONValue?, for c: ClientConnection, now: Double) -> View? {
+        do {
+            return try View.parse(json, defaultZone: config.timeZone, knownCalendars: info.calendars)
+        } catch {
+            send(c, Messages.error(.invalidView, error.message), droppable: false, now: now)
+            return nil
+        }
+    }
+
+    private func subscribe(_ c: ClientConnection, to view: View, resume: Request.Resume?, now: Double) {
+        if let old = c.view { unsubscribe(c, from: old) }
+        c.view = view
+        c.needsResync = false
+        c.awaitingSnapshot = false
+        var feed = views[view] ?? ViewFeed()
+        feed.subscribers.insert(c.fd)
+        feed.idleSince = nil
+        views[view] = feed
+        guard feed.seq > 0 else {
+            // First subscriber of this view: compute it; the snapshot follows.
+            c.awaitingSnapshot = true
+            if let resume { c.lastSeq = -1; _ = resume } // the view is new: any resume has expired
+            recomputer.submit(.activate(view))
+            return
+        }
+        if let resume {
+            if resume.epoch != epoch {
+                send(c, Messages.resync("epoch"), droppable: false, now: now)
+            } else if resume.seq == feed.seq {
+                c.lastSeq = feed.seq
+                return
+            } else if resume.seq < feed.seq, let first = feed.history.first, first.seq <= resume.seq + 1 {
+                for entry in feed.history where entry.seq > resume.seq { send(c, entry.bytes, droppable: true, now: now) }
+                c.lastSeq = feed.seq
+                return
+            } else {
+                send(c, Messages.resync("expired"), droppable: false, now: now)
+            }
+        }
+        send(c, feed.snapshotMessage, droppable: true, now: now)
+        c.lastSeq = feed.seq
+    }
+
+    private func unsubscribe(_ c: ClientConnection, from view: View) {
+        guard var feed = views[view] else { return }
+        feed.subscribers.remove(c.fd)
+        if feed.subscribers.isEmpty { feed.idleSince = clock.preciseNow() }
+        views[view] = feed
+        c.view = nil
+    }
+
+    // MARK: - Publishing
+
+    private func drainEvents(now: Double) {
+        var drain = [UInt8](repeating: 0, count: 256)
+        while read(wakeRead, &drain, 256) > 0 {}
+        let events = inbox.withLock { box -> [LoopEvent] in defer { box.removeAll() }; return box }
+        for event in events {
+            switch event {
+            case .shutdown: stopping = true
+            case .reopen: recomputer.submit(.reopen)
+            case .recompute(.info(let newInfo)):
+                info = newInfo
+                if !ready {
+                    ready = true
+                    notifier?.send("READY=1\nSTATUS=serving \(config.socketPath)")
+                }
+            case .recompute(.oneShot(let token, let message)):
+                if let fd = pendingOneShots.removeValue(forKey: token), let c = connections[fd] {
+                    send(c, message, droppable: false, now: now)
+                }
+            case .recompute(.published(let view, let publication)):
+                publish(view, publication, now: now)
+            }
+        }
+    }
+
+    private func publish(_ view: View, _ p: ViewPublication, now: Double) {
+        guard var feed = views[view] else { return }
+        let first = feed.seq == 0
+        feed.seq = p.seq
+        feed.snapshotMessage = p.snapshotMessage
+        if let diff = p.diffMessage {
+            feed.history.append((p.seq, diff))
+            if feed.history.count > config.history { feed.history.removeFirst(feed.history.count - config.history) }
+        }
+        views[view] = feed
+        for fd in feed.subscribers {
+            guard let c = connections[fd] else { continue }
+            if c.awaitingSnapshot || first {
+                if c.lastSeq == -1 { send(c, Messages.resync("expired"), droppable: false, now: now) }
+                c.awaitingSnapshot = false
+                send(c, p.snapshotMessage, droppable: true, now: now)
+            } else if let diff = p.diffMessage, !c.needsResync {
+                send(c, diff, droppable: true, now: now)
+            }
+            c.lastSeq = p.seq
+        }
+    }
+
+    /// Queues a message; on overflow, queued subscription data is dropped and the
+    /// subscriber gets `resync` and a fresh snapshot once it reads again.
+    private func send(_ c: ClientConnection, _ bytes: [UInt8], droppable: Bool, now: Double) {
+        if droppable, c.queuedBytes + bytes.count > config.clientBuffer, c.queuedBytes > 0 {
+            c.dropUnstarted()
+            if !c.needsResync { log.notice("client \(c.id) fell behind: queued diffs dropped, resync when it reads again") }
+            c.needsResync = true
+            return
+        }
+        c.enqueue(bytes, droppable: droppable, now: now)
+        flush(c, now: now)
+    }
+
+    private func flush(_ c: ClientConnection, now: Double) {
+        guard c.flush(now: now) else { closeConnection(c.fd, reason: "write failed"); return }
+        if !c.hasPending {
+            if c.closeAfterFlush { closeConnection(c.fd, reason: nil); return }
+            if c.needsResync, let view = c.view, let feed = views[view], feed.seq > 0 {
+                c.needsResync = false
+                c.enqueue(Messages.resync("overflow"), droppable: false, now: now)
+                c.enqueue(feed.snapshotMessage, droppable: true, now: now)
+                c.lastSeq = feed.seq
+                flush(c, now: now)
+                return
+            }
+        }
+    }
+
+    // MARK: - Timers
+
+    private func housekeeping(now: Double) {
+        for c in Array(connections.values) {
+            if c.hasPending, now - c.lastDrain > config.stallTimeout {
+                closeConnection(c.fd, reason: "stalled for \(Int(config.stallTimeout)) s with unread data")
+                continue
+            }
+            if let view = c.view, !c.hasPending, !c.awaitingSnapshot, now - c.lastSent >= config.heartbeat,
+               let feed = views[view] {
+                send(c, Messages.heartbeat(epoch: epoch, seq: feed.seq, time: Self.utcStamp(now)), droppable: true, now: now)
+            }
+        }
+        for (view, feed) in views where feed.subscribers.isEmpty {
+            if let idle = feed.idleSince, now - idle > config.viewGrace {
+                views[view] = nil
+                recomputer.submit(.deactivate(view))
+            }
+        }
+        if let notifier {
+            if let interval = notifier.watchdogInterval, now - lastWatchdog >= interval {
+                lastWatchdog = now
+                notifier.send("WATCHDOG=1")
+            }
+            if ready, now - lastStatusNotify >= 10 {
+                lastStatusNotify = now
+                let subscribers = views.values.reduce(0) { $0 + $1.subscribers.count }
+                notifier.send("STATUS=\(views.count) view(s), \(subscribers) subscriber(s), \(connections.count) connection(s)")
+            }
+        }
+    }
+
+    private func beginShutdown(now: Double) {
+        notifier?.send("STOPPING=1")
+        close(listenFD)
+        if ownsSocketFile { unlink(config.socketPath) }
+        log.notice("shutting down: \(connections.count) connection(s), flushing pending messages")
+    }
+
+    // MARK: - Status
+
+    private func statusMessage(now: Double) -> [UInt8] {
+        let subscribers = views.values.reduce(0) { $0 + $1.subscribers.count }
+        var fields: [String: JSONValue] = [
+            "version": .string("0.1.0"),
+            "epoch": .string(epoch),
+            "uptime_seconds": .int(Int64(now - started)),
+            "views": .int(Int64(views.count)),
+            "subscribers": .int(Int64(subscribers)),
+            "connections": .int(Int64(connections.count)),
+            "database": .string(config.databasePath),
+            "socket": .string(config.socketPath),
+            "events": .int(Int64(info.eventCount)),
+            "calendars": .int(Int64(info.calendars.count)),
+            "healthy": .bool(info.healthy),
+            "last_recompute": info.lastRecompute > 0
+                ? .object(["time": .string(Self.utcStamp(info.lastRecompute)),
+                           "duration_ms": .double((info.lastDurationMS * 10).rounded() / 10)])
+                : .null,
+        ]
+        if let problem = info.problem { fields["problem"] = .string(problem) }
+        return Messages.status(fields)
+    }
+
+    static func utcStamp(_ t: Double) -> String {
+        let c = CivilDateTimeFormat.from(seconds: Int64(t))
+        return c + "Z"
+    }
+}
+
+/// `YYYY-MM-DDTHH:MM:SS` of a UTC instant.
+enum CivilDateTimeFormat {
+    static func from(seconds: Int64) -> String {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let rest = Int(seconds - days * 86_400)
+        let d = CivilDate(daysSinceEpoch: Int(days))
+        func p(_ v: Int, _ w: Int) -> String { let s = String(v); return String(repeating: "0", count: max(0, w - s.count)) + s }
+        return "\(p(d.year, 4))-\(p(d.month, 2))-\(p(d.day, 2))T\(p(rest / 3600, 2)):\(p(rest / 60 % 60, 2)):\(p(rest % 60, 2))"
+    }
+}

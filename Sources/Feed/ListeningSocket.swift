@@ -1,0 +1,97 @@
+import Foundation
+
+/// Why the feed socket could not be set up.
+public struct SocketSetupError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+}
+
+/// The feed's listening socket: passed by systemd (`LISTEN_FDS`), or created at a
+/// path — its directory made if missing, a stale socket from a crashed run replaced,
+/// a live one (another eventd) refused, and never through a symlink.
+public enum ListeningSocket {
+    /// The socket systemd passed, if any (`LISTEN_PID` is us and `LISTEN_FDS` >= 1).
+    public static func fromSystemd(environment: [String: String]) -> Int32? {
+        guard let pid = environment["LISTEN_PID"].flatMap(Int32.init), pid == getpid(),
+              let count = environment["LISTEN_FDS"].flatMap(Int.init), count >= 1 else { return nil }
+        let fd: Int32 = 3 // SD_LISTEN_FDS_START
+        var type: Int32 = 0
+        var size = socklen_t(MemoryLayout<Int32>.size)
+        guard getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &size) == 0, type == Int32(SOCK_STREAM.rawValue) else { return nil }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        return fd
+    }
+
+    /// Creates, binds and listens on `path` with `mode`.
+    public static func create(path: String, mode: UInt16) throws -> Int32 {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard !bytes.isEmpty, bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            throw SocketSetupError(description: "socket path too long (at most 107 bytes): \(path)")
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in raw.copyBytes(from: bytes) }
+
+        let directory = (path as NSString).deletingLastPathComponent
+        if !directory.isEmpty {
+            var st = stat()
+            if lstat(directory, &st) != 0 {
+                do {
+                    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                                            attributes: [.posixPermissions: 0o755])
+                } catch {
+                    throw SocketSetupError(description: "cannot create \(directory): \(error.localizedDescription)")
+                }
+            }
+        }
+        // Whatever is at the path: a live eventd, a stale socket, or something that is
+        // not ours (a symlink, a file) which we refuse to touch.
+        var st = stat()
+        if lstat(path, &st) == 0 {
+            let type = st.st_mode & S_IFMT
+            if type == S_IFLNK {
+                throw SocketSetupError(description: "\(path) is a symbolic link; refusing to follow it (remove it first)")
+            }
+            guard type == S_IFSOCK else {
+                throw SocketSetupError(description: "\(path) exists and is not a socket; remove it or choose --socket")
+            }
+            if isLive(address) {
+                throw SocketSetupError(description: "another eventd is already listening on \(path)")
+            }
+            unlink(path)
+        }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw SocketSetupError(description: "socket(): \(String(cString: strerror(errno)))") }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        // Bind with a umask that leaves at most `mode`, then set it exactly.
+        let old = umask(mode_t(0o777 & ~Int(mode)))
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        umask(old)
+        guard bound == 0 else {
+            let message = String(cString: strerror(errno))
+            close(fd)
+            throw SocketSetupError(description: "cannot bind \(path): \(message)")
+        }
+        chmod(path, mode_t(mode))
+        guard listen(fd, 512) == 0 else {
+            let message = String(cString: strerror(errno))
+            close(fd)
+            throw SocketSetupError(description: "cannot listen on \(path): \(message)")
+        }
+        return fd
+    }
+
+    static func isLive(_ address: sockaddr_un) -> Bool {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var addr = address
+        let result = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        return result == 0
+    }
+}

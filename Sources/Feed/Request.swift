@@ -1,0 +1,59 @@
+import Support
+
+/// A request line from a client, decoded.
+public enum Request: Sendable, Equatable {
+    case subscribe(view: JSONValue?, resume: Resume?)
+    case snapshot(view: JSONValue?)
+    case refresh
+    case status
+    case ping
+
+    /// `resume` of a subscribe: the last state the client has.
+    public struct Resume: Sendable, Equatable {
+        public var epoch: String
+        public var seq: Int64
+    }
+
+    /// Decodes one request line (without its newline).
+    public static func decode(_ line: ArraySlice<UInt8>) -> Result<Request, RequestError> {
+        let value: JSONValue
+        do {
+            value = try JSONValue.parse(line, maxDepth: 32)
+        } catch {
+            return .failure(RequestError(code: .badRequest, message: "not JSON: \(error.message) at byte \(error.offset)"))
+        }
+        guard let object = value.objectValue else {
+            return .failure(RequestError(code: .badRequest, message: "a request must be a JSON object"))
+        }
+        guard let opValue = object["op"] else {
+            return .failure(RequestError(code: .badRequest, message: "missing \"op\""))
+        }
+        guard let op = opValue.stringValue else {
+            return .failure(RequestError(code: .badRequest, message: "\"op\" must be a string"))
+        }
+        switch op {
+        case "subscribe":
+            var resume: Resume?
+            if let r = object["resume"], !r.isNull {
+                guard let epoch = r["epoch"]?.stringValue, let seq = r["seq"]?.intValue else {
+                    return .failure(RequestError(code: .badRequest, message: "resume must be {\"epoch\": string, \"seq\": integer}"))
+                }
+                resume = Resume(epoch: epoch, seq: seq)
+            }
+            return .success(.subscribe(view: object["view"], resume: resume))
+        case "snapshot": return .success(.snapshot(view: object["view"]))
+        case "refresh": return .success(.refresh)
+        case "status": return .success(.status)
+        case "ping": return .success(.ping)
+        default:
+            let shown = op.count > 40 ? String(op.prefix(40)) + "…" : op
+            return .failure(RequestError(code: .unknownOp, message: "unknown op \"\(shown)\""))
+        }
+    }
+}
+
+/// A request that gets an `error` answer.
+public struct RequestError: Error, Sendable, Equatable {
+    public var code: ErrorCode
+    public var message: String
+}

@@ -1,0 +1,187 @@
+import Foundation
+import Testing
+import Agenda
+import EventStore
+import ICalendar
+import SectionedDiff
+import Support
+
+// MARK: - Stores
+
+/// An event store in a fresh temporary file, removed (with its WAL files) when released.
+final class ScratchStore {
+    let path: String
+    private(set) var store: EventStore!
+
+    init() throws {
+        path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("eventd-agenda-test-\(UUID().uuidString).db").path
+        store = try EventStore(path: path)
+    }
+
+    deinit {
+        store = nil
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+
+    /// Imports `events` as the file `/t/<file>` into `calendar` (re-importing the same file
+    /// synchronises it: events it no longer has are removed).
+    @discardableResult
+    func load(_ events: [[String]], calendar: String = "work", file: String? = nil,
+              header: [String] = []) throws -> FileImportResult {
+        let name = file ?? "\(calendar).ics"
+        let text = ICS.calendar(events, header: header)
+        let results = try store.importCalendars([ImportInput(path: "/t/\(name)", displayName: name,
+                                                             bytes: Array(text.utf8), calendar: calendar)])
+        try #require(results.count == 1)
+        try #require(results[0].skipped == 0, "skipped components: \(results[0].warnings)")
+        return results[0]
+    }
+
+    /// Builds `view` from scratch at `now`.
+    func build(_ view: View, now: Int64 = Fixture.now) throws -> AgendaSnapshot {
+        try SnapshotBuilder.build(view, store: store, now: now)
+    }
+}
+
+// MARK: - iCalendar text
+
+enum ICS {
+    static func calendar(_ events: [[String]], header: [String] = []) -> String {
+        (["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//eventd//agenda tests//EN"] + header
+            + events.flatMap { ["BEGIN:VEVENT"] + $0 + ["END:VEVENT"] } + ["END:VCALENDAR"])
+            .map { $0 + "\r\n" }.joined()
+    }
+
+    /// A VEVENT body: UID and DTSTAMP, then `properties`.
+    static func event(_ uid: String, _ properties: String...) -> [String] {
+        ["UID:\(uid)", "DTSTAMP:20260101T000000Z"] + properties
+    }
+
+    /// A timed event in Europe/Berlin: `start`/`end` are `YYYYMMDDTHHMMSS`.
+    static func berlin(_ uid: String, _ start: String, _ end: String?, summary: String? = nil,
+                       _ extra: String...) -> [String] {
+        var lines = ["UID:\(uid)", "DTSTAMP:20260101T000000Z", "DTSTART;TZID=Europe/Berlin:\(start)"]
+        if let end { lines.append("DTEND;TZID=Europe/Berlin:\(end)") }
+        lines.append("SUMMARY:\(summary ?? uid)")
+        return lines + extra
+    }
+
+    /// An all-day event from `start` (`YYYYMMDD`) to the exclusive `end`.
+    static func allDay(_ uid: String, _ start: String, _ end: String?, summary: String? = nil,
+                       _ extra: String...) -> [String] {
+        var lines = ["UID:\(uid)", "DTSTAMP:20260101T000000Z", "DTSTART;VALUE=DATE:\(start)"]
+        if let end { lines.append("DTEND;VALUE=DATE:\(end)") }
+        lines.append("SUMMARY:\(summary ?? uid)")
+        return lines + extra
+    }
+}
+
+// MARK: - Times and views
+
+enum Fixture {
+    /// 2026-11-29 12:00:00 UTC (a Sunday; 13:00 in Berlin, 07:00 in New York).
+    static let now = utc(2026, 11, 29, 12)
+
+    static let berlin = "Europe/Berlin"
+    static let newYork = "America/New_York"
+
+    /// A window of `days` dates from `from` (`YYYY-MM-DD`).
+    static func view(_ zone: String = berlin, from: String? = "2026-11-28", pastDays: Int = 0, days: Int = 7,
+                     calendars: [String]? = nil, emptyDays: View.EmptyDays = .omit) -> View {
+        View(timeZone: zone, from: from.map { date($0) }, pastDays: pastDays, days: days, calendars: calendars,
+             emptyDays: emptyDays)
+    }
+}
+
+/// Seconds since the epoch of a UTC wall-clock time.
+func utc(_ y: Int, _ m: Int, _ d: Int, _ h: Int = 0, _ min: Int = 0, _ s: Int = 0) -> Int64 {
+    CivilDateTime(date: CivilDate(year: y, month: m, day: d), hour: h, minute: min, second: s).secondsAsIfUTC
+}
+
+func date(_ iso: String) -> CivilDate { CivilDate(iso: iso)! }
+
+// MARK: - Reading snapshots
+
+extension AgendaSnapshot {
+    /// Section ids (ISO dates), in order.
+    var dates: [String] { sections.map(\.id) }
+    var labels: [String?] { sections.map(\.label) }
+    var allItems: [AgendaItem] { sections.flatMap(\.items) }
+
+    func section(_ iso: String) -> AgendaSection? { sections.first { $0.id == iso } }
+
+    /// The items of `uid`, with their section date, in snapshot order.
+    func items(uid: String) -> [(date: String, item: AgendaItem)] {
+        sections.flatMap { s in s.items.filter { $0.string("uid") == uid }.map { (s.id, $0) } }
+    }
+
+    /// `uid`s of a section, in order.
+    func uids(_ iso: String) -> [String] {
+        section(iso)?.items.map { $0.string("uid") ?? $0.id } ?? []
+    }
+
+    var sectionsText: String { String(decoding: sectionsJSON, as: UTF8.self) }
+}
+
+extension AgendaItem {
+    var fields: [String: JSONValue] { value.objectValue ?? [:] }
+    func string(_ key: String) -> String? { value[key]?.stringValue }
+    func bool(_ key: String) -> Bool? { value[key]?.boolValue }
+    /// True when `key` is present and `null`.
+    func isNull(_ key: String) -> Bool { fields[key].map(\.isNull) ?? false }
+    var text: String { String(decoding: json, as: UTF8.self) }
+}
+
+extension AgendaSection {
+    var text: String { String(decoding: json, as: UTF8.self) }
+}
+
+// MARK: - SectionedDiff
+
+typealias AgendaDiffSnapshot = Snapshot<String, [UInt8], String, [UInt8]>
+typealias AgendaDiff = SnapshotDiff<String, [UInt8], String, [UInt8]>
+
+/// The snapshot as a SectionedDiff snapshot: section id = date, section content = header
+/// JSON, item id = item id, item content = item JSON. Throws on duplicate ids.
+func diffable(_ s: AgendaSnapshot) throws -> AgendaDiffSnapshot {
+    try AgendaDiffSnapshot(sections: s.sections.map { section in
+        AgendaDiffSnapshot.Section(id: section.id, content: section.headerJSON,
+                                   items: section.items.map { AgendaDiffSnapshot.Item(id: $0.id, content: $0.json) })
+    })
+}
+
+// MARK: - External tools
+
+enum Python {
+    static let path: String? = {
+        let env = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        for dir in ["/usr/bin", "/usr/local/bin"] + env.split(separator: ":").map(String.init) {
+            let candidate = dir + "/python3"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }()
+
+    /// Runs `python3 -c script` with `input` on standard input; returns standard output.
+    static func run(_ script: String, input: [UInt8]) throws -> [UInt8] {
+        let python = try #require(path, "python3 not found")
+        let directory = FileManager.default.temporaryDirectory
+        let inputURL = directory.appendingPathComponent("agenda-tests-\(UUID().uuidString).in")
+        defer { try? FileManager.default.removeItem(at: inputURL) }
+        try Data(input).write(to: inputURL)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = ["-c", script]
+        let inputHandle = try FileHandle(forReadingFrom: inputURL)
+        defer { try? inputHandle.close() }
+        let stdout = Pipe()
+        process.standardInput = inputHandle
+        process.standardOutput = stdout
+        try process.run()
+        let output = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "python3 failed")
+        return [UInt8](output)
+    }
+}
