@@ -43,6 +43,7 @@ let package = Package(
         .testTarget(name: "SectionedDiffTests", dependencies: ["SectionedDiff"]),
         .testTarget(name: "EventctlTests", dependencies: []),
         .testTarget(name: "AgendaTests", dependencies: ["Agenda", "EventStore", "ICalendar", "SectionedDiff", "Support"]),
+        .testTarget(name: "DaemonTests", dependencies: ["SectionedDiff", "Support"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -22,6 +22,8 @@ final class ClientConnection {
     var lastSeq: Int64 = 0
     /// Waiting for the view's first snapshot.
     var awaitingSnapshot = false
+    /// The resync reason to send before that first snapshot (a resume that cannot be honoured).
+    var pendingResync: String?
     /// Diffs were dropped: send resync and a snapshot once the queue drains.
     var needsResync = false
     /// Close once the queue is written (after line_too_long, overloaded).

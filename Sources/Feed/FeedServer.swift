@@ -253,6 +253,7 @@ final class FeedServer: @unchecked Sendable {
         c.view = view
         c.needsResync = false
         c.awaitingSnapshot = false
+        c.pendingResync = nil
         var feed = views[view] ?? ViewFeed()
         feed.subscribers.insert(c.fd)
         feed.idleSince = nil
@@ -260,7 +261,9 @@ final class FeedServer: @unchecked Sendable {
         guard feed.seq > 0 else {
             // First subscriber of this view: compute it; the snapshot follows.
             c.awaitingSnapshot = true
-            if let resume { c.lastSeq = -1; _ = resume } // the view is new: any resume has expired
+            // The view is new in this run: a resume from another run is an epoch
+            // change, one from this run has expired (the view was dropped).
+            if let resume { c.pendingResync = resume.epoch == epoch ? "expired" : "epoch" }
             recomputer.submit(.activate(view))
             return
         }
@@ -329,7 +332,8 @@ final class FeedServer: @unchecked Sendable {
         for fd in feed.subscribers {
             guard let c = connections[fd] else { continue }
             if c.awaitingSnapshot || first {
-                if c.lastSeq == -1 { send(c, Messages.resync("expired"), droppable: false, now: now) }
+                if let reason = c.pendingResync { send(c, Messages.resync(reason), droppable: false, now: now) }
+                c.pendingResync = nil
                 c.awaitingSnapshot = false
                 send(c, p.snapshotMessage, droppable: true, now: now)
             } else if let diff = p.diffMessage, !c.needsResync {

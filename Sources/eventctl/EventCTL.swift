@@ -32,7 +32,7 @@ enum EventCTL {
     static let version = "0.1.0"
     nonisolated(unsafe) static let commands: [any Subcommand.Type] = [
         ImportCommand.self, AgendaCommand.self, CalendarsCommand.self,
-        RemoveCommand.self, ExportCommand.self,
+        RemoveCommand.self, ExportCommand.self, SubscribeCommand.self, StatusCommand.self,
     ]
 
     static var overview: String {

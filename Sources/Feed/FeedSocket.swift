@@ -1,0 +1,78 @@
+import Foundation
+import Glibc
+import Support
+
+/// A blocking client connection to the feed socket: write request lines, read
+/// message lines (used by `eventctl subscribe`/`status` and the benchmarks).
+public final class FeedSocket {
+    public let fd: Int32
+    private var buffer: [UInt8] = []
+    private var start = 0
+
+    /// Why connecting failed.
+    public struct Unavailable: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    public init(path: String) throws {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { throw Unavailable(description: "socket path too long: \(path)") }
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw Unavailable(description: String(cString: strerror(errno))) }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard result == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            throw Unavailable(description: reason)
+        }
+        self.fd = fd
+    }
+
+    deinit { close(fd) }
+
+    /// Sends one request (a JSON value) as a line.
+    public func send(_ request: JSONValue) throws {
+        var bytes = request.canonicalBytes()
+        bytes.append(10)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            if n < 0 { if errno == EINTR { continue }; throw Unavailable(description: String(cString: strerror(errno))) }
+            offset += n
+        }
+    }
+
+    /// The next line (without `\n`), or nil at end of stream. `timeout` in seconds
+    /// (nil: wait forever); throws on timeout.
+    public func readLine(timeout: Double? = nil) throws -> [UInt8]? {
+        while true {
+            if let newline = buffer[start...].firstIndex(of: 10) {
+                let line = Array(buffer[start..<newline])
+                start = newline + 1
+                if start > 1 << 20 { buffer.removeFirst(start); start = 0 }
+                return line
+            }
+            if let timeout {
+                var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                let ready = poll(&p, 1, Int32(max(0, timeout * 1000)))
+                if ready == 0 { throw Unavailable(description: "timed out waiting for the daemon") }
+            }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n == 0 { return nil }
+            if n < 0 { if errno == EINTR { continue }; throw Unavailable(description: String(cString: strerror(errno))) }
+            buffer.append(contentsOf: chunk[0..<n])
+        }
+    }
+
+    /// The next message, parsed.
+    public func readMessage(timeout: Double? = nil) throws -> (raw: [UInt8], value: JSONValue)? {
+        guard let line = try readLine(timeout: timeout) else { return nil }
+        return (line, try JSONValue.parse(line, maxDepth: 64))
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import Agenda
+import Feed
+import ICalendar
+import Support
+
+/// Prints feed messages: every line as received (ndjson), or readable changes (pretty).
+struct FeedPrinter {
+    var format: SubscribeCommand.Format
+    var color: Bool
+
+    func raw(_ line: [UInt8]) {
+        guard format == .ndjson else { return }
+        FileHandle.standardOutput.write(Data(line + [10]))
+    }
+
+    func snapshot(_ state: FeedClientState) {
+        guard format == .pretty else { return }
+        let count = state.model.itemCount
+        emit("= snapshot seq \(state.seq): \(state.model.sections.count) day(s), \(count) item(s)")
+        for section in state.model.sections {
+            for item in section.items { emit("  " + describe(item.content, section: section.id)) }
+        }
+    }
+
+    func diff(_ message: JSONValue, state: FeedClientState) {
+        guard format == .pretty else { return }
+        let changes = message["changes"]
+        emit("= diff seq \(message["seq"]?.description ?? "?")")
+        for id in changes?["sections"]?["deleted"]?.arrayValue ?? [] { emit(style("- day \(day(id.stringValue ?? ""))", "31")) }
+        for x in changes?["sections"]?["inserted"]?.arrayValue ?? [] {
+            let id = x["section"]?["id"]?.stringValue ?? ""
+            emit(style("+ day \(day(id))", "32"))
+            for item in x["section"]?["items"]?.arrayValue ?? [] { emit(style("+ " + describe(item, section: id), "32")) }
+        }
+        for x in changes?["sections"]?["updated"]?.arrayValue ?? [] {
+            let id = x["section"]?["id"]?.stringValue ?? ""
+            emit("~ day \(day(id)) is now \(x["section"]?["label"]?.stringValue ?? "unlabelled")")
+        }
+        for x in changes?["items"]?["deleted"]?.arrayValue ?? [] {
+            emit(style("- \(x["id"]?.stringValue ?? "") (\(day(x["section"]?.stringValue ?? "")))", "31"))
+        }
+        for x in changes?["items"]?["inserted"]?.arrayValue ?? [] {
+            emit(style("+ " + describe(x["item"] ?? .null, section: x["section"]?.stringValue ?? ""), "32"))
+        }
+        for x in changes?["items"]?["moved"]?.arrayValue ?? [] {
+            let id = x["id"]?.stringValue ?? ""
+            let item = state.model.item(withID: id)?.content
+            let to = x["to"]?["section"]?.stringValue ?? ""
+            emit(style("~ moved " + (item.map { describe($0, section: to) } ?? id), "33"))
+        }
+        for x in changes?["items"]?["updated"]?.arrayValue ?? [] {
+            emit(style("~ " + describe(x["item"] ?? .null, section: x["section"]?.stringValue ?? ""), "33"))
+        }
+    }
+
+    /// `09:00 Standup (Mon 30 Nov)`.
+    func describe(_ item: JSONValue, section: String) -> String {
+        if item["kind"]?.stringValue == "placeholder" { return "(nothing) (\(day(section)))" }
+        let summary = item["summary"]?.stringValue ?? "(no title)"
+        let time: String
+        if item["all_day"]?.boolValue == true {
+            time = "all day"
+        } else if let start = item["start"]?.stringValue, start.count >= 16 {
+            let i = start.index(start.startIndex, offsetBy: 11)
+            time = String(start[i..<start.index(i, offsetBy: 5)])
+        } else {
+            time = "?"
+        }
+        return "\(time) \(summary) (\(day(section)))"
+    }
+
+    func day(_ iso: String) -> String {
+        guard let d = CivilDate(iso: iso) else { return iso }
+        let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        return "\(weekdays[d.weekday]) \(d.day) \(months[d.month - 1])"
+    }
+
+    func style(_ text: String, _ code: String) -> String { color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+
+    func emit(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+}
