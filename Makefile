@@ -48,10 +48,15 @@ test: deps venv
 run: release
 	$(RELEASE_BIN)/eventctl import sample-calendars/*.ics
 	@echo
-	$(RELEASE_BIN)/eventctl agenda
+	$(RELEASE_BIN)/eventctl agenda --days 7
+	@echo
+	@echo "eventd is starting in the foreground (Ctrl-C stops it). Watch the feed in another terminal: $(CURDIR)/$(RELEASE_BIN)/eventctl subscribe --format pretty"
+	exec $(RELEASE_BIN)/eventd
 
 bench: release
 	$(RELEASE_BIN)/eventd-bench import
+	$(RELEASE_BIN)/eventd-bench snapshot
+	$(RELEASE_BIN)/eventd-bench diff
 
 clean:
 	rm -rf .build $(VENV)

@@ -114,10 +114,8 @@ import Support
         #expect(new.uids("2026-12-01").isEmpty)
 
         // Dec 1 becomes empty (a section delete), so keep placeholders to see the move.
-        let oldP = try s.build(Fixture.view(emptyDays: .placeholder))
         try s.load([series])
         let unmoved = try s.build(Fixture.view(emptyDays: .placeholder))
-        #expect(unmoved == oldP.withDigest(unmoved.digest) || unmoved.sectionsJSON == old.sectionsJSON || true)
         try s.load([series, ICS.event("daily", "RECURRENCE-ID;TZID=Europe/Berlin:20261201T090000",
                                       "DTSTART;TZID=Europe/Berlin:20261203T150000",
                                       "DTEND;TZID=Europe/Berlin:20261203T153000", "SUMMARY:Daily (moved)")])
@@ -331,13 +329,5 @@ import Support
                 }
             }
         }
-    }
-}
-
-extension AgendaSnapshot {
-    func withDigest(_ digest: String) -> AgendaSnapshot {
-        var copy = self
-        copy.digest = digest
-        return copy
     }
 }
