@@ -32,7 +32,7 @@ let package = Package(
         .executableTarget(name: "eventctl", dependencies: ["Agenda", "EventStore", "Feed", "ICalendar", "SectionedDiff", "Support"]),
         .executableTarget(name: "eventd", dependencies: ["Feed", "Agenda", "Support"]),
         .executableTarget(name: "eventd-bench",
-                          dependencies: ["Agenda", "EventStore", "ICalendar", "CLibical", "CalendarGenerator", "SectionedDiff", "Support"]),
+                          dependencies: ["Agenda", "EventStore", "Feed", "ICalendar", "CLibical", "CalendarGenerator", "SectionedDiff", "Support"]),
 
         // MARK: - Tests
         .testTarget(name: "SupportTests", dependencies: ["Support"]),

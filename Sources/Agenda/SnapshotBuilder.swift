@@ -21,7 +21,7 @@ public enum SnapshotBuilder {
                                           zones: ZoneRegistry.shared)
         for o in occurrences {
             let record = o.contentIndex < 0 ? s.series.master! : s.series.overrides[o.contentIndex]
-            let rid = recurrenceID(o, zone: zone)
+            let rid = recurrenceID(o, master: s.series.master, zone: zone)
             let (startDay, lastDay): (Int, Int)
             if let sd = o.startDate, let ed = o.endDate {
                 startDay = sd.daysSinceEpoch
@@ -65,7 +65,9 @@ public enum SnapshotBuilder {
         if a.allDay != b.allDay { return a.allDay }
         if a.sortStart != b.sortStart { return a.sortStart < b.sortStart }
         if a.sortEnd != b.sortEnd { return a.sortEnd < b.sortEnd }
-        if a.summary != b.summary { return a.summary.utf8.lexicographicallyPrecedes(b.summary.utf8) }
+        // Byte-wise: String's == treats canonically equivalent summaries ("é" and "e\u{301}")
+        // as equal, which would make this order intransitive.
+        if !a.summary.utf8.elementsEqual(b.summary.utf8) { return a.summary.utf8.lexicographicallyPrecedes(b.summary.utf8) }
         return a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
     }
 
@@ -78,12 +80,21 @@ public enum SnapshotBuilder {
         }
     }
 
-    /// The instance's original start as `recurrence_id` (nil for a non-recurring event).
-    static func recurrenceID(_ o: Occurrence, zone: Zone) -> String? {
+    /// The instance's original start as `recurrence_id` (nil for a non-recurring event),
+    /// read the way the expander matches RECURRENCE-IDs to instances, so that an override
+    /// has the `recurrence_id` (and id) of the instance it replaces.
+    static func recurrenceID(_ o: Occurrence, master: EventRecord?, zone: Zone) -> String? {
         guard let rid = o.recurrenceID else { return nil }
-        switch rid {
-        case .date(let d): return d.basic
-        default: return CivilDateTime(secondsAsIfUTC: rid.instant(zones: ZoneRegistry.shared, floatingZone: zone)).basic + "Z"
+        let zones = ZoneRegistry.shared
+        switch (master?.start, rid) {
+        case (_, .date(let d)): return d.basic
+        // An all-day series names its instances by date, whatever form the RECURRENCE-ID has.
+        case (.some(.date), _): return rid.wallClock.date.basic
+        // A floating RECURRENCE-ID of a zoned or UTC series is a wall clock in the series' zone.
+        case (.some(.zoned(_, let key)), .floating(let t)):
+            return CivilDateTime(secondsAsIfUTC: (zones.zone(forKey: key) ?? .utc).instant(forLocal: t)).basic + "Z"
+        case (.some(.utc), .floating(let t)): return t.basic + "Z"
+        default: return CivilDateTime(secondsAsIfUTC: rid.instant(zones: zones, floatingZone: zone)).basic + "Z"
         }
     }
 

@@ -8,6 +8,9 @@ import Support
 public final class SnapshotEngine {
     private struct Key: Hashable {
         var fingerprint: UInt64
+        /// Row ids can be reused for the same text in another calendar (SQLite reuses the
+        /// highest rowids after deletes), and items carry their calendar.
+        var calendar: String
         var uid: String
         var zone: String
         var window: SnapshotBuilder.Window
@@ -53,7 +56,7 @@ public final class SnapshotEngine {
         lastExpanded = 0
         lastReused = 0
         for f in fingerprints {
-            let key = Key(fingerprint: f.fingerprint, uid: f.uid, zone: view.timeZone, window: window)
+            let key = Key(fingerprint: f.fingerprint, calendar: f.calendar, uid: f.uid, zone: view.timeZone, window: window)
             let items: [(day: Int, item: AgendaItem)]
             if let entry = cache[key] {
                 items = entry.items

@@ -11,7 +11,9 @@ public final class Connection {
     private var statementCache: [String: Statement] = [:]
 
     /// Opens (creating if needed, unless `readOnly`) the database at `path`.
-    public init(path: String, readOnly: Bool = false, busyTimeoutMilliseconds: Int32 = 5000) throws(SQLiteError) {
+    /// `mmapBytes`: how much of the file SQLite may map (0: read through the page cache).
+    public init(path: String, readOnly: Bool = false, busyTimeoutMilliseconds: Int32 = 5000,
+                mmapBytes: Int = 256 << 20) throws(SQLiteError) {
         var db: OpaquePointer?
         let flags = (readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
             | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
@@ -30,7 +32,7 @@ public final class Connection {
         try execute("PRAGMA foreign_keys = ON")
         try execute("PRAGMA temp_store = MEMORY")
         // Read pages through a memory map rather than read(2) copies.
-        try execute("PRAGMA mmap_size = 268435456")
+        try execute("PRAGMA mmap_size = \(mmapBytes)")
         if !readOnly {
             try execute("PRAGMA journal_mode = WAL")
             try execute("PRAGMA synchronous = NORMAL")

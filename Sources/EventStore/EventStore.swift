@@ -15,8 +15,10 @@ public final class EventStore {
     public var path: String { db.path }
 
     /// Opens the store at `path`, creating and migrating it unless `readOnly`.
-    public init(path: String, readOnly: Bool = false) throws {
-        db = try Connection(path: path, readOnly: readOnly)
+    /// `mmapBytes` bounds how much of the file is memory-mapped (a long-running daemon
+    /// keeps its resident size down with a small value; 0 reads through SQLite's cache).
+    public init(path: String, readOnly: Bool = false, mmapBytes: Int = 256 << 20) throws {
+        db = try Connection(path: path, readOnly: readOnly, mmapBytes: mmapBytes)
         if !readOnly {
             try Schema.migrate(db)
         } else {

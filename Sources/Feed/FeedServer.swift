@@ -98,7 +98,7 @@ final class FeedServer: @unchecked Sendable {
                 let events = (c.closeAfterFlush ? 0 : Int16(POLLIN)) | (c.hasPending ? Int16(POLLOUT) : 0)
                 fds.append(pollfd(fd: c.fd, events: events, revents: 0))
             }
-            let n = fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), 200) }
+            let n = fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), stopping ? 50 : 1000) }
             let now = clock.preciseNow()
             if n > 0 {
                 for p in fds where p.revents != 0 {

@@ -276,7 +276,9 @@ final class Recomputer: @unchecked Sendable {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o750])
         }
-        store = try EventStore(path: path)
+        // No memory map: the daemon's resident size stays small; the page cache is enough.
+        store = try EventStore(path: path, mmapBytes: 0)
+        try store?.db.execute("PRAGMA cache_size = -8192")
         try store?.loadAllZones()
         lastDataVersion = -1
         fileIdentity = Self.identity(path)

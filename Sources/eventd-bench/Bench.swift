@@ -17,6 +17,9 @@ enum Bench {
       diff [--items N] [--sections S] [--stdlib-runs R]
                                               Our sectioned diff against Swift's
                                               CollectionDifference on 100,000 items.
+      fanout [--subscribers N] [--events N]     1,000 subscribers on one view of the
+                                              100,000-event store: diff latency after
+                                              one change, daemon RSS, idle tick CPU.
       generate --out FILE [--events N] [--seed S]
                                               Write the generated calendar to FILE.
     """
@@ -32,6 +35,7 @@ enum Bench {
             case "import": try ImportBench.run(&options)
             case "snapshot": try SnapshotBench.run(&options)
             case "diff": try DiffBench.run(arguments: Array(args.dropFirst()))
+            case "fanout": try FanoutBench.run(&options)
             case "generate": try generate(&options)
             case "-h", "--help": print(usage)
             default:

@@ -193,6 +193,46 @@ import Support
         #expect(a.item.id == b.item.id)
     }
 
+    @Test func thisAndFutureOverrideKeepsEveryInstanceID() throws {
+        let s = try ScratchStore()
+        let series = ICS.berlin("daily", "20261128T090000", "20261128T093000", summary: "Daily", "RRULE:FREQ=DAILY;COUNT=7")
+        try s.load(Self.anchors() + [series])
+        let old = try s.build(Fixture.view())
+        // From Dec 1 on, every instance moves to the next day at 08:00 and is renamed.
+        try s.load(Self.anchors() + [series, ICS.event("daily", "RECURRENCE-ID;RANGE=THISANDFUTURE;TZID=Europe/Berlin:20261201T090000",
+                                      "DTSTART;TZID=Europe/Berlin:20261202T080000",
+                                      "DTEND;TZID=Europe/Berlin:20261202T083000", "SUMMARY:Later")])
+        let new = try s.build(Fixture.view())
+        let before = old.items(uid: "daily"), after = new.items(uid: "daily")
+        #expect(before.map(\.date) == ["2026-11-28", "2026-11-29", "2026-11-30", "2026-12-01", "2026-12-02",
+                                       "2026-12-03", "2026-12-04"])
+        // The Dec 4 instance moves to Dec 5, out of the window.
+        #expect(after.map(\.date) == ["2026-11-28", "2026-11-29", "2026-11-30", "2026-12-02", "2026-12-03", "2026-12-04"])
+        #expect(after.map { $0.item.string("recurrence_id") ?? "" } ==
+            ["20261128T080000Z", "20261129T080000Z", "20261130T080000Z", "20261201T080000Z", "20261202T080000Z",
+             "20261203T080000Z"])
+        #expect(after.map(\.item.id) == Array(before.map(\.item.id).prefix(6)))
+        #expect(after.suffix(3).allSatisfy { $0.item.string("summary") == "Later" })
+        let d = try diff(old, new)
+        #expect(d.items.inserted.isEmpty)
+        #expect(d.items.deleted.map(\.id) == [before[6].item.id])
+        #expect(Set(d.items.moved.map(\.id)) == Set(before[3...5].map(\.item.id)))
+        #expect(Set(d.items.updated.map(\.item.id)) == Set(before[3...5].map(\.item.id)))
+    }
+
+    @Test func exdateDeletesOneItem() throws {
+        let s = try ScratchStore()
+        try s.load(Self.anchors() + [ICS.berlin("daily", "20261128T090000", "20261128T093000", "RRULE:FREQ=DAILY;COUNT=7")])
+        let old = try s.build(Fixture.view())
+        try s.load(Self.anchors() + [ICS.berlin("daily", "20261128T090000", "20261128T093000", "RRULE:FREQ=DAILY;COUNT=7",
+                                                "EXDATE;TZID=Europe/Berlin:20261201T090000")])
+        let new = try s.build(Fixture.view())
+        let removed = try #require(old.items(uid: "daily").first { $0.date == "2026-12-01" })
+        let d = try diff(old, new)
+        #expect(d.items.deleted == [AgendaDiff.ItemDeletion(id: removed.item.id, section: "2026-12-01")])
+        #expect(d.items.inserted.isEmpty && d.items.moved.isEmpty && d.items.updated.isEmpty && d.sections.isEmpty)
+    }
+
     @Test func multiDayOccurrenceMovedByADay() throws {
         let s = try ScratchStore()
         try s.load(Self.anchors() + [ICS.berlin("conf", "20261129T090000", "20261201T170000", summary: "Conference")])
@@ -253,8 +293,12 @@ import Support
         let d = try diff(a, b)
         #expect(d.sections.deleted == ["2026-11-29"])
         #expect(d.sections.inserted.map(\.section.id) == ["2026-12-02"])
-        // The carried-over item ids of Nov 30 and Dec 1 are untouched.
-        #expect(d.items.isEmpty)
+        // Items of the deleted section are deleted; items of the inserted one travel inside
+        // it; the carried-over items of Nov 30 and Dec 1 are untouched.
+        #expect(Set(d.items.deleted.map(\.id)) == Set(a.section("2026-11-29")?.items.map(\.id) ?? []))
+        #expect(d.items.deleted.allSatisfy { $0.section == "2026-11-29" })
+        #expect(d.items.inserted.isEmpty && d.items.moved.isEmpty && d.items.updated.isEmpty)
+        #expect(d.sections.inserted.first?.section.items.map(\.id) == b.section("2026-12-02")?.items.map(\.id))
         #expect(Set(d.sections.updated.map(\.id)) == ["2026-11-30", "2026-12-01"])
     }
 

@@ -76,7 +76,7 @@ import Support
         // Spot checks of the escapes Python writes.
         for escape in [#"\u00fc"#, #"\u6771\u4eac"#, #"\ud83d\ude00"#, #"\"quoted\""#, #"C:\\Users\\x"#, #"tab\there"#,
                        #"\nnext"#, #"ctl\u0001end"#, #"\u2028ls\u2029ps"#, #"\ufeffbom"#, #"\u001fus"#,
-                       #"\u00e9e\u0301"#, #"\udbff\udfff"#, "\u{7F}del", "</script>"] {
+                       #"\u00e9e\u0301"#, #"\udbff\udfff"#, #"\u007fdel"#, "</script>"] {
             #expect(text.contains(escape), "missing \(escape)")
         }
         // Each item's own bytes are canonical too.
@@ -145,7 +145,7 @@ import Support
         try s.load(base, calendar: "other")
         digests.append(try s.build(Fixture.view()).digest)
         digests.append(try s.build(Fixture.view(), now: utc(2026, 11, 30, 12)).digest)
-        digests.append(try s.build(Fixture.view("Europe/Paris")).digest)
+        digests.append(try s.build(Fixture.view("Europe/London")).digest)
         digests.append(try s.build(Fixture.view(emptyDays: .placeholder)).digest)
         #expect(Set(digests).count == digests.count, "\(digests)")
     }

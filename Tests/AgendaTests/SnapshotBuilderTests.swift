@@ -83,6 +83,28 @@ import Support
         #expect(after.labels == [nil, "yesterday", "today", "tomorrow"])
     }
 
+    @Test func aMidnightThatDoesNotExist() throws {
+        let s = try ScratchStore()
+        // America/Santiago springs forward at 00:00 on 2026-09-06, straight to 01:00 -03:00
+        // (04:00 UTC): the date Sep 6 starts at 04:00 UTC.
+        try s.load([
+            ICS.event("before", "DTSTART:20260906T033000Z", "DTEND:20260906T034500Z"),
+            ICS.event("at", "DTSTART:20260906T040000Z"),
+            ICS.event("after", "DTSTART:20260906T043000Z", "DTEND:20260906T044500Z"),
+            ICS.event("across", "DTSTART:20260906T033000Z", "DTEND:20260906T043000Z"),
+        ])
+        let sep5 = try s.build(Fixture.view("America/Santiago", from: "2026-09-05", days: 1))
+        #expect(sep5.uids("2026-09-05") == ["before", "across"])
+        #expect(sep5.items(uid: "before").first?.item.string("start") == "2026-09-05T23:30:00-04:00")
+        let sep6 = try s.build(Fixture.view("America/Santiago", from: "2026-09-06", days: 1))
+        #expect(sep6.uids("2026-09-06") == ["across", "at", "after"])
+        #expect(sep6.items(uid: "at").first?.item.string("start") == "2026-09-06T01:00:00-03:00")
+        #expect(sep6.items(uid: "across").first?.item.string("end") == "2026-09-06T01:30:00-03:00")
+        #expect(sep6.items(uid: "across").first?.item.bool("continues_from_previous_day") == true)
+        let both = try s.build(Fixture.view("America/Santiago", from: "2026-09-05", days: 2))
+        #expect(both.items(uid: "across").map(\.date) == ["2026-09-05", "2026-09-06"])
+    }
+
     @Test func pastDaysStartsTheWindowBeforeToday() throws {
         let s = try ScratchStore()
         let view = Fixture.view(Fixture.berlin, from: nil, pastDays: 2, days: 5, emptyDays: .placeholder)
