@@ -36,7 +36,7 @@ let package = Package(
 
         // MARK: - Tests
         .testTarget(name: "SupportTests", dependencies: ["Support"]),
-        .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "CLibical"],
+        .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "CLibical", "CalendarGenerator"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "ICalendar", "CalendarGenerator"]),
         .testTarget(name: "CalendarGeneratorTests", dependencies: ["CalendarGenerator"]),

@@ -1,4 +1,5 @@
 import CLibical
+import Foundation
 import Support
 
 /// Parses iCalendar bytes into normalised `EventRecord`s with libical.
@@ -27,22 +28,31 @@ public enum CalendarParser {
 
     /// Parses a file, handing its events to `deliver` in batches as they are read (so a
     /// consumer on another thread can store them meanwhile). Returns the metadata,
-    /// warnings and skip count, without events. `deliver` runs while this module's
-    /// libical lock is held: it must not call into ICalendar.
+    /// warnings and skip count, without events, in file order. Large files are parsed
+    /// by two threads (libical keeps its parser state per thread; shared zone state is
+    /// behind this module's lock); events are still delivered in file order.
     public static func parse(_ bytes: [UInt8], batchSize: Int,
                              deliver: (Part) -> Void) throws(ICalendarSyntaxError) -> ParsedCalendar {
+        try parse(bytes, batchSize: batchSize, parallel: true, deliver: deliver)
+    }
+
+    static func parse(_ bytes: [UInt8], batchSize: Int, parallel: Bool,
+                      deliver: (Part) -> Void) throws(ICalendarSyntaxError) -> ParsedCalendar {
         try bytes.withUnsafeBufferPointer { (buffer) throws(ICalendarSyntaxError) -> ParsedCalendar in
             let scanned = try CalendarScanner.scan(buffer)
-            return LibICal.locked { build(scanned, buffer, batchSize: max(1, batchSize), deliver: deliver) }
+            return build(scanned, buffer, batchSize: max(1, batchSize), parallel: parallel, deliver: deliver)
         }
     }
+
+    /// Files with at least this many VEVENTs are parsed by two threads.
+    static let parallelThreshold = 4096
 
     // MARK: - Building
 
     /// Builds every VCALENDAR of the file in turn: each has its own VTIMEZONEs and
     /// X-WR-TIMEZONE (a file may hold several, as `eventctl export` writes them).
     private static func build(_ scanned: ScannedCalendar, _ buffer: UnsafeBufferPointer<UInt8>,
-                              batchSize: Int, deliver: (Part) -> Void) -> ParsedCalendar {
+                              batchSize: Int, parallel: Bool, deliver: (Part) -> Void) -> ParsedCalendar {
         var result = ParsedCalendar()
         result.warnings = scanned.warnings
         var contexts: [ReaderContext] = []
@@ -86,11 +96,70 @@ public enum CalendarParser {
             for (_, entry) in context.fileZones { header.timezones[entry.zone.key] = (entry.zone.identifier, entry.text) }
         }
         deliver(.header(header))
+        // Two halves: this thread streams the first; a helper parses the second meanwhile.
+        let slices = scanned.events
+        let split = parallel && slices.count >= parallelThreshold ? slices.count / 2 : slices.count
+        let second = SendableBox<RangeResult?>(nil)
+        let secondDone = DispatchSemaphore(value: 0)
+        if split < slices.count {
+            let contextsCopy = contexts, defaultsCopy = defaults
+            let base = UnsafeSendableBuffer(buffer)
+            let rest = Array(slices[split...])
+            let worker = Thread {
+                var localContexts = contextsCopy
+                second.value = parseRange(rest, base.buffer, contexts: &localContexts, defaults: defaultsCopy,
+                                          batchSize: .max, deliver: nil)
+                secondDone.signal()
+            }
+            worker.stackSize = 8 << 20
+            worker.start()
+        }
+        let first = withoutActuallyEscaping(deliver) { deliver in
+            parseRange(Array(slices[..<split]), buffer, contexts: &contexts, defaults: defaults,
+                       batchSize: batchSize, deliver: deliver)
+        }
+        result.warnings += first.warnings
+        result.skipped += first.skipped
+        var used = first.usedZoneKeys
+        if split < slices.count {
+            secondDone.wait()
+            let rest = second.value!
+            var index = 0
+            while index < rest.records.count {
+                let end = min(index + batchSize, rest.records.count)
+                deliver(.events(Array(rest.records[index..<end])))
+                index = end
+            }
+            result.warnings += rest.warnings
+            result.skipped += rest.skipped
+            used.formUnion(rest.usedZoneKeys)
+        }
+        for context in contexts {
+            for (_, entry) in context.fileZones where used.contains(entry.zone.key) {
+                result.timezones[entry.zone.key] = (entry.zone.identifier, entry.text)
+            }
+        }
+        return result
+    }
+
+    /// What parsing a run of VEVENTs produced.
+    struct RangeResult: Sendable {
+        var records: [EventRecord] = []
+        var warnings: [ImportIssue] = []
+        var skipped = 0
+        var usedZoneKeys = Set<String>()
+    }
+
+    /// Parses `slices` in order; with `deliver`, hands records over in batches instead
+    /// of keeping them.
+    static func parseRange(_ slices: [ComponentSlice], _ buffer: UnsafeBufferPointer<UInt8>, contexts: inout [ReaderContext],
+                           defaults: [String?], batchSize: Int, deliver: ((Part) -> Void)?) -> RangeResult {
+        var result = RangeResult()
         var scratch = [UInt8]()
         var batch: [EventRecord] = []
-        batch.reserveCapacity(batchSize)
-        for slice in scanned.events {
-            if batch.count >= batchSize {
+        if deliver != nil { batch.reserveCapacity(batchSize) }
+        for slice in slices {
+            if let deliver, batch.count >= batchSize {
                 deliver(.events(batch))
                 batch.removeAll(keepingCapacity: true)
             }
@@ -117,12 +186,12 @@ public enum CalendarParser {
             }
             for message in issues { result.warnings.append(ImportIssue(line: slice.line, message: message)) }
         }
-        if !batch.isEmpty { deliver(.events(batch)) }
-        for context in contexts {
-            for (_, entry) in context.fileZones where context.usedZoneKeys.contains(entry.zone.key) {
-                result.timezones[entry.zone.key] = (entry.zone.identifier, entry.text)
-            }
+        if let deliver {
+            if !batch.isEmpty { deliver(.events(batch)) }
+        } else {
+            result.records = batch
         }
+        for context in contexts { result.usedZoneKeys.formUnion(context.usedZoneKeys) }
         return result
     }
 
@@ -207,4 +276,16 @@ extension String {
         if pendingNewline { out.append("\n") }
         return String(out)
     }
+}
+
+/// A value handed from one thread to another exactly once (guarded by a semaphore).
+final class SendableBox<T>: @unchecked Sendable {
+    var value: T
+    init(_ value: T) { self.value = value }
+}
+
+/// A buffer pointer that another thread reads while the owner waits for it.
+struct UnsafeSendableBuffer: @unchecked Sendable {
+    let buffer: UnsafeBufferPointer<UInt8>
+    init(_ buffer: UnsafeBufferPointer<UInt8>) { self.buffer = buffer }
 }

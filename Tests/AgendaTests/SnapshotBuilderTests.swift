@@ -482,6 +482,29 @@ import Support
         #expect(ny.items(uid: "float-night").first?.item.string("start") == "2026-11-30T23:30:00-05:00")
     }
 
+    /// Floating times and dates are stored without a zone; views in the zones furthest
+    /// from UTC (+14:00, -12:00/-11:00) must still find them on their local date.
+    @Test func floatingTimesAndDatesInExtremeZones() throws {
+        let s = try ScratchStore()
+        try s.load([
+            ICS.event("late", "DTSTART:20261201T230000", "DTEND:20261201T233000"),
+            ICS.event("early", "DTSTART:20261201T003000", "DTEND:20261201T010000"),
+            ICS.event("late-series", "DTSTART:20261120T233000", "DTEND:20261120T234500", "RRULE:FREQ=DAILY;COUNT=30"),
+            ICS.allDay("day", "20261201", nil),
+        ])
+        for zone in ["Pacific/Kiritimati", "Etc/GMT+12", "Pacific/Pago_Pago", "UTC", "Asia/Tokyo"] {
+            let snapshot = try s.build(Fixture.view(zone, from: "2026-12-01", days: 1))
+            #expect(snapshot.dates == ["2026-12-01"], "zone \(zone)")
+            #expect(Set(snapshot.uids("2026-12-01")) == ["late", "early", "late-series", "day"], "zone \(zone)")
+            #expect(snapshot.items(uid: "late").first?.item.string("start")?.hasPrefix("2026-12-01T23:00:00") == true)
+            let rid = snapshot.items(uid: "late-series").first?.item.string("recurrence_id")
+            let zoneValue = try #require(Zone.system(zone))
+            let expected = CivilDateTime(secondsAsIfUTC: zoneValue.instant(forLocal: CivilDateTime(
+                date: date("2026-12-01"), hour: 23, minute: 30))).basic + "Z"
+            #expect(rid == expected, "zone \(zone)")
+        }
+    }
+
     @Test func recurrenceIDIsTheOriginalStartInUTC() throws {
         let s = try ScratchStore()
         try s.load([

@@ -66,7 +66,7 @@ final class FeedClient: @unchecked Sendable {
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
         guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            close(fd)
+            Glibc.close(fd)
             throw FeedError.io("socket path too long: \(path)")
         }
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
@@ -75,7 +75,7 @@ final class FeedClient: @unchecked Sendable {
         }
         guard rc == 0 else {
             let message = String(cString: strerror(errno))
-            close(fd)
+            Glibc.close(fd)
             throw FeedError.io("connect \(path): \(message)")
         }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)

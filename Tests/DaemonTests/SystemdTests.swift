@@ -1,0 +1,113 @@
+import Foundation
+import Support
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A `NOTIFY_SOCKET` stand-in: a Unix datagram socket that records what arrives.
+final class NotifyListener: @unchecked Sendable {
+    let fd: Int32
+    let path: String
+    private(set) var messages: [(time: Double, text: String)] = []
+
+    init(path: String) throws {
+        self.path = path
+        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        guard fd >= 0 else { throw HarnessError("socket: \(String(cString: strerror(errno)))") }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
+        let rc = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard rc == 0 else { close(fd); throw HarnessError("bind \(path): \(String(cString: strerror(errno)))") }
+    }
+
+    deinit { close(fd) }
+
+    /// Reads whatever datagrams are waiting.
+    func drain() {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            guard n > 0 else { return }
+            messages.append((monotonicNow(), String(decoding: buffer[0..<n], as: UTF8.self)))
+        }
+    }
+
+    /// Times at which a datagram carried the assignment `line` (e.g. `WATCHDOG=1`).
+    func times(of line: String) -> [Double] {
+        drain()
+        return messages.filter { $0.text.split(separator: "\n").contains(Substring(line)) }.map(\.time)
+    }
+
+    func wait(for line: String, timeout: Double) async throws -> Double? {
+        var found: Double?
+        _ = try await eventually(timeout: timeout, every: 0.01) {
+            found = times(of: line).first
+            return found != nil
+        }
+        return found
+    }
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct SystemdTests {
+    @Test func socketActivationServesThePassedSocket() async throws {
+        let activator = "/usr/bin/systemd-socket-activate"
+        guard FileManager.default.isExecutableFile(atPath: activator) else {
+            print("SKIPPED socketActivationServesThePassedSocket: \(activator) is not installed (Debian package systemd)")
+            return
+        }
+        try await DaemonHarness.with { daemon in
+            try await daemon.importCalendar(icsCalendar([TestEvent("s@x", "20261130T100000Z", "20261130T110000Z", "Activated")]))
+            let env = daemon.daemonEnvironment()
+            // systemd-socket-activate passes on only a few variables; the rest with -E.
+            let args = ["-l", daemon.socketPath, "-E", "EVENTD_FAKE_NOW=\(env["EVENTD_FAKE_NOW"]!)", "-E", "TZ=UTC",
+                        DaemonHarness.eventd] + daemon.daemonArguments()
+            let output = daemon.logPath
+            let activatorPID = try daemon.spawnOther(activator, args, environment: env, output: output)
+            let listening = try await eventually(timeout: 5) { LifecycleTests.fileType(daemon.socketPath) == S_IFSOCK }
+            try #require(listening, "systemd-socket-activate did not create \(daemon.socketPath): \(daemon.log)")
+            var client: FeedClient?
+            _ = try await eventually(timeout: 5, every: 0.05) {
+                client = try? await daemon.connect()
+                return client != nil
+            }
+            let connected = try #require(client, "no hello on the activated socket; log:\n\(daemon.log)")
+            #expect(connected.hello["protocol"] == 1)
+            let snapshot = try await connected.request(["op": "snapshot", "view": DaemonHarness.weekView])
+            #expect(snapshot["type"] == "snapshot")
+            #expect(try await daemon.waitForLog("a socket from systemd", timeout: 3), "log:\n\(daemon.log)")
+
+            kill(activatorPID, SIGTERM)
+            let exit = try await daemon.waitOther(activatorPID, timeout: 5)
+            #expect(exit == .exited(0), "eventd (exec'd by systemd-socket-activate) on SIGTERM: \(exit.map { "\($0)" } ?? "still running")")
+        }
+    }
+
+    @Test func sdNotifyReadyWatchdogStopping() async throws {
+        try await DaemonHarness.with { daemon in
+            let listener = try NotifyListener(path: daemon.directory + "/notify.sock")
+            let started = monotonicNow()
+            try await daemon.start(environment: ["NOTIFY_SOCKET": listener.path, "WATCHDOG_USEC": "1000000"])
+            let ready = try await listener.wait(for: "READY=1", timeout: 5)
+            #expect(ready != nil, "no READY=1; got \(listener.messages.map(\.text))")
+            let firstPing = try await listener.wait(for: "WATCHDOG=1", timeout: 1.5)
+            #expect(firstPing != nil && firstPing! - started < 1.5, "no WATCHDOG=1 within ~1 s")
+
+            // WATCHDOG_USEC=1 s: pings at about half that, never as late as the deadline.
+            try await pause(2.5)
+            let pings = listener.times(of: "WATCHDOG=1")
+            let gaps = zip(pings.dropFirst(), pings).map { $0 - $1 }
+            #expect(pings.count >= 4, "\(pings.count) watchdog pings in ~3 s")
+            #expect((gaps.max() ?? 99) < 0.9, "watchdog gaps \(gaps.map { String(format: "%.2f", $0) }) s; systemd kills at 1 s")
+
+            daemon.signal(SIGTERM)
+            let stopping = try await listener.wait(for: "STOPPING=1", timeout: 3)
+            #expect(stopping != nil, "no STOPPING=1; got \(listener.messages.map(\.text))")
+            #expect(try await daemon.waitForExit(timeout: 5) == .exited(0))
+        }
+    }
+}

@@ -1,0 +1,118 @@
+#!/bin/sh
+# Installs or uninstalls eventd (used by `make install` and `make uninstall`).
+#
+#   scripts/install.sh install   PREFIX DESTDIR BUILD_DIR
+#   scripts/install.sh uninstall PREFIX DESTDIR
+#
+# PREFIX is where the files will live on the target system (/usr/local, /usr,
+# $HOME/.local); DESTDIR, which may be empty, is prepended to every path for staged
+# installs (packaging). BUILD_DIR holds the built eventd and eventctl binaries
+# (.build/release). The systemd units' ExecStart= is rewritten to PREFIX/bin/eventd.
+#
+# Installed, under DESTDIR/PREFIX:
+#   bin/eventd, bin/eventctl
+#   lib/systemd/system/eventd.service, lib/systemd/system/eventd.socket
+#   lib/systemd/user/eventd.service, lib/systemd/user/eventd.socket
+#   lib/sysusers.d/eventd.conf
+#   share/man/man1/eventd.1, share/man/man1/eventctl.1
+#   share/bash-completion/completions/eventctl
+#   share/zsh/site-functions/_eventctl
+#   share/fish/vendor_completions.d/eventctl.fish
+# `uninstall` removes exactly these files (directories are left in place).
+set -eu
+
+usage() {
+    echo "usage: $0 install PREFIX DESTDIR BUILD_DIR" >&2
+    echo "       $0 uninstall PREFIX DESTDIR" >&2
+    exit 64
+}
+
+fail() {
+    echo "install.sh: $*" >&2
+    exit 1
+}
+
+[ $# -ge 1 ] || usage
+action=$1
+case $action in
+    install) [ $# -eq 4 ] || usage ;;
+    uninstall) [ $# -eq 3 ] || usage ;;
+    *) usage ;;
+esac
+prefix=$2
+destdir=$3
+
+case $prefix in
+    /*) ;;
+    *) fail "PREFIX must be an absolute path, not '$prefix'" ;;
+esac
+# Drop trailing slashes (but keep "/").
+while [ "${prefix%/}" != "$prefix" ] && [ "$prefix" != / ]; do prefix=${prefix%/}; done
+[ "$prefix" = / ] && prefix=
+root=$(CDPATH='' cd -- "$(dirname -- "$0")/.." && pwd)
+base=$destdir$prefix
+
+# source (relative to the repository) : destination (relative to PREFIX) : mode
+manifest="
+- bin/eventd 0755
+- bin/eventctl 0755
+systemd/eventd.service lib/systemd/system/eventd.service 0644
+systemd/eventd.socket lib/systemd/system/eventd.socket 0644
+systemd/user/eventd.service lib/systemd/user/eventd.service 0644
+systemd/user/eventd.socket lib/systemd/user/eventd.socket 0644
+systemd/eventd.sysusers lib/sysusers.d/eventd.conf 0644
+man/eventd.1 share/man/man1/eventd.1 0644
+man/eventctl.1 share/man/man1/eventctl.1 0644
+completions/eventctl.bash share/bash-completion/completions/eventctl 0644
+completions/_eventctl share/zsh/site-functions/_eventctl 0644
+completions/eventctl.fish share/fish/vendor_completions.d/eventctl.fish 0644
+"
+
+do_install() {
+    build_dir=$1
+    for program in eventd eventctl; do
+        [ -x "$build_dir/$program" ] || fail "$build_dir/$program is missing; build first (make release)"
+    done
+    # ExecStart= as it must read on the target system, escaped for sed.
+    exec_start=$(printf '%s\n' "$prefix/bin/eventd" | sed 's/[\\|&]/\\&/g')
+    echo "$manifest" | while read -r source target mode; do
+        [ -n "$source" ] || continue
+        dest=$base/$target
+        install -d -m 0755 "$(dirname -- "$dest")"
+        case $source in
+            -)
+                install -m "$mode" "$build_dir/$(basename -- "$target")" "$dest" ;;
+            *.service)
+                tmp=$dest.tmp.$$
+                sed "s|^ExecStart=/usr/local/bin/eventd|ExecStart=$exec_start|" "$root/$source" > "$tmp"
+                grep -qxF "ExecStart=$prefix/bin/eventd" "$tmp" || { rm -f "$tmp"; fail "could not rewrite ExecStart= in $source"; }
+                chmod "$mode" "$tmp"
+                mv -f "$tmp" "$dest" ;;
+            *)
+                install -m "$mode" "$root/$source" "$dest" ;;
+        esac
+        echo "installed $dest"
+    done
+    cat <<EOF
+
+Next steps (see README.md, "Running it"):
+  system service: systemd-sysusers && systemctl daemon-reload && systemctl enable --now eventd.socket
+  user service:   systemctl --user daemon-reload && systemctl --user enable --now eventd.socket
+EOF
+}
+
+do_uninstall() {
+    echo "$manifest" | while read -r source target mode; do
+        [ -n "$source" ] || continue
+        dest=$base/$target
+        if [ -e "$dest" ] || [ -L "$dest" ]; then
+            rm -f "$dest"
+            echo "removed $dest"
+        fi
+    done
+}
+
+case $action in
+    install) do_install "$4" ;;
+    uninstall) do_uninstall ;;
+esac
