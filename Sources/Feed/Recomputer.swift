@@ -276,6 +276,9 @@ final class Recomputer: @unchecked Sendable {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o750])
         }
+        // A database created here is private to its owner (0600, and so are its WAL files).
+        let oldMask = umask(0o077)
+        defer { umask(oldMask) }
         // No memory map: the daemon's resident size stays small; the page cache is enough.
         store = try EventStore(path: path, mmapBytes: 0)
         try store?.db.execute("PRAGMA cache_size = -8192")

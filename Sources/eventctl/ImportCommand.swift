@@ -69,8 +69,19 @@ struct ImportCommand: Subcommand {
         let progress = ProgressBar(enabled: isatty(2) != 0, start: started)
         let results: [FileImportResult]
         do {
-            results = try store.importCalendars(inputs, options: ImportOptions(replace: replace, strict: strict)) { fraction in
-                progress.update(fraction)
+            // Another writer holding the database past the busy timeout: the transaction
+            // rolled back whole, so run it again (a few times, backing off).
+            var attempt = 0
+            while true {
+                do {
+                    results = try store.importCalendars(inputs, options: ImportOptions(replace: replace, strict: strict)) { fraction in
+                        progress.update(fraction)
+                    }
+                    break
+                } catch let error as SQLiteError where error.isBusy && attempt < 5 {
+                    attempt += 1
+                    usleep(useconds_t(200_000 * attempt))
+                }
             }
             progress.finish()
         } catch let error as ImportError {

@@ -75,8 +75,14 @@ final class DaemonHarness: @unchecked Sendable {
         do {
             try await body(harness)
         } catch {
+            await harness.stop()
+            print("eventd log (\(harness.directory)) after \(error):\n\(harness.log)")
             await harness.cleanUp()
             throw error
+        }
+        await harness.stop()
+        if ProcessInfo.processInfo.environment["DAEMON_TESTS_VERBOSE"] != nil {
+            print("eventd log (\(harness.directory)):\n\(harness.log)")
         }
         await harness.cleanUp()
     }
