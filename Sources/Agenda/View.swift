@@ -102,6 +102,11 @@ extension View {
         guard Zone.system(timeZone) != nil else { throw ViewError("unknown time zone \"\(timeZone)\"") }
         guard View.daysRange.contains(days) else { throw ViewError("days must be in 1...3660") }
         guard View.pastDaysRange.contains(pastDays) else { throw ViewError("past_days must be in 0...366") }
+        if let from {
+            guard from.year >= 1000, from.adding(days: days - 1).year <= 9999 else {
+                throw ViewError("the window must lie within the years 1000...9999")
+            }
+        }
         if let calendars, let knownCalendars {
             if let missing = calendars.first(where: { !knownCalendars.contains($0) }) {
                 throw ViewError("unknown calendar \"\(missing)\"")

@@ -1,0 +1,78 @@
+# fish completion for eventctl, the command-line tool of eventd.
+# Installed as share/fish/vendor_completions.d/eventctl.fish; `eventctl completions fish`
+# prints it. To load it by hand: eventctl completions fish | source
+
+# Calendar names from `eventctl calendars`, with the --db/--socket given so far.
+function __eventctl_calendars
+    set -l tokens (commandline -opc)
+    set -l args
+    set -l i 2
+    while test $i -le (count $tokens)
+        switch $tokens[$i]
+            case --db --socket
+                set -l next (math $i + 1)
+                if test $next -le (count $tokens)
+                    set -a args $tokens[$i] $tokens[$next]
+                end
+                set i $next
+            case '--db=*' '--socket=*'
+                set -a args $tokens[$i]
+        end
+        set i (math $i + 1)
+    end
+    command eventctl $args calendars 2>/dev/null | awk 'NR > 1 && NF >= 2 { print $1 }'
+end
+
+# IANA time zone names.
+function __eventctl_zones
+    echo UTC
+    awk '!/^#/ { print $3 }' /usr/share/zoneinfo/zone1970.tab 2>/dev/null
+end
+
+set -l subcommands import agenda subscribe calendars remove export status completions
+set -l none "not __fish_seen_subcommand_from $subcommands"
+
+complete -c eventctl -f
+
+# Options of every command.
+complete -c eventctl -s h -l help -d 'Show help information'
+complete -c eventctl -l db -r -F -d 'Database file'
+complete -c eventctl -l socket -r -F -d 'Daemon socket'
+complete -c eventctl -n $none -l version -d 'Show the version'
+
+# Subcommands.
+complete -c eventctl -n $none -a import -d 'Import iCalendar files into a calendar'
+complete -c eventctl -n $none -a agenda -d 'Show the date-sectioned agenda'
+complete -c eventctl -n $none -a subscribe -d 'Follow the live agenda feed'
+complete -c eventctl -n $none -a calendars -d 'List calendars with their event counts and sources'
+complete -c eventctl -n $none -a remove -d 'Delete a calendar and its events'
+complete -c eventctl -n $none -a export -d 'Write calendars as iCalendar to standard output'
+complete -c eventctl -n $none -a status -d "Show the running daemon's status"
+complete -c eventctl -n $none -a completions -d 'Print a shell completion script'
+
+# import FILE... [--calendar NAME] [--replace] [--strict] [--json]
+set -l import '__fish_seen_subcommand_from import'
+complete -c eventctl -n $import -F
+complete -c eventctl -n $import -l calendar -x -a '(__eventctl_calendars)' -d 'Target calendar'
+complete -c eventctl -n $import -l replace -d "Make the calendar hold exactly these files' events"
+complete -c eventctl -n $import -l strict -d 'Treat warnings as errors'
+complete -c eventctl -n $import -l json -d 'Print the per-file counts as JSON'
+
+# agenda and subscribe: the view.
+set -l view '__fish_seen_subcommand_from agenda subscribe'
+complete -c eventctl -n $view -l from -x -d 'First date (YYYY-MM-DD)'
+complete -c eventctl -n $view -l days -x -d 'Number of dates (1-3660)'
+complete -c eventctl -n $view -l past-days -x -d 'Start this many days before today (0-366)'
+complete -c eventctl -n $view -l tz -x -a '(__eventctl_zones)' -d 'IANA time zone'
+complete -c eventctl -n $view -l calendar -x -a '(__eventctl_calendars)' -d 'Only this calendar (repeatable)'
+complete -c eventctl -n $view -l empty-days -x -a 'omit placeholder' -d 'Dates without events'
+complete -c eventctl -n '__fish_seen_subcommand_from agenda' -l json -d 'Print the snapshot as JSON'
+complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l resume -x -d 'Resume from EPOCH:SEQ'
+complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l format -x -a 'ndjson pretty' -d 'Output format'
+
+# calendars, status, remove, export, completions.
+complete -c eventctl -n '__fish_seen_subcommand_from calendars' -l json -d 'Print JSON'
+complete -c eventctl -n '__fish_seen_subcommand_from status' -l json -d 'Print the status message as JSON'
+complete -c eventctl -n '__fish_seen_subcommand_from remove' -l calendar -x -a '(__eventctl_calendars)' -d 'The calendar to delete'
+complete -c eventctl -n '__fish_seen_subcommand_from export' -l calendar -x -a '(__eventctl_calendars)' -d 'Export this calendar (repeatable)'
+complete -c eventctl -n '__fish_seen_subcommand_from completions' -x -a 'bash zsh fish' -d 'Shell'
