@@ -44,7 +44,9 @@ final class ClientConnection {
     var hasPending: Bool { queueHead < queue.count }
 
     func enqueue(_ bytes: [UInt8], droppable: Bool, now: Double) {
-        if !hasPending { lastDrain = now }
+        // The stall clock starts when data starts waiting; dropped diffs (needsResync)
+        // count as waiting, so a pong or error queued meanwhile does not restart it.
+        if !hasPending && !needsResync { lastDrain = now }
         queue.append(Outgoing(bytes: bytes, droppable: droppable))
         queuedBytes += bytes.count
         lastSent = now

@@ -50,6 +50,8 @@ final class FeedServer: @unchecked Sendable {
     private var lastWatchdog: Double = 0
     private var lastStatusNotify: Double = 0
     private var ready = false
+    /// Longest poll() wait: 1 s, or less so that watchdog pings are never late.
+    private let idleTimeoutMS: Int32
 
     init(config: DaemonConfiguration, log: Logger, clock: AgendaClock, epoch: String, listenFD: Int32,
          ownsSocketFile: Bool, notifier: SystemdNotifier?, recomputerFactory: (@escaping @Sendable (RecomputeOutput) -> Void) -> Recomputer) {
@@ -60,6 +62,7 @@ final class FeedServer: @unchecked Sendable {
         self.listenFD = listenFD
         self.ownsSocketFile = ownsSocketFile
         self.notifier = notifier
+        idleTimeoutMS = notifier?.watchdogInterval.map { Int32(max(10, min(1000, $0 * 500))) } ?? 1000
         var fds: [Int32] = [0, 0]
         _ = pipe(&fds)
         for fd in fds {
@@ -95,10 +98,12 @@ final class FeedServer: @unchecked Sendable {
             fds.append(pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0))
             if listening { fds.append(pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0)) }
             for c in connections.values {
-                let events = (c.closeAfterFlush ? 0 : Int16(POLLIN)) | (c.hasPending ? Int16(POLLOUT) : 0)
+                // A subscriber owed a resync (its queue was dropped) waits for POLLOUT too:
+                // the resync goes out as soon as it reads again.
+                let events = (c.closeAfterFlush ? 0 : Int16(POLLIN)) | (c.hasPending || c.needsResync ? Int16(POLLOUT) : 0)
                 fds.append(pollfd(fd: c.fd, events: events, revents: 0))
             }
-            let n = fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), stopping ? 50 : 1000) }
+            let n = fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), stopping ? 50 : idleTimeoutMS) }
             let now = clock.preciseNow()
             if n > 0 {
                 for p in fds where p.revents != 0 {
@@ -375,7 +380,8 @@ final class FeedServer: @unchecked Sendable {
 
     private func housekeeping(now: Double) {
         for c in Array(connections.values) {
-            if c.hasPending, now - c.lastDrain > config.stallTimeout {
+            // Dropped diffs (needsResync) are still unread data: the stall clock keeps running.
+            if c.hasPending || c.needsResync, now - c.lastDrain > config.stallTimeout {
                 closeConnection(c.fd, reason: "stalled for \(Int(config.stallTimeout)) s with unread data")
                 continue
             }

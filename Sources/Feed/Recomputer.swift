@@ -76,6 +76,12 @@ final class Recomputer: @unchecked Sendable {
     private var lastDuration: Double = 0
     private var problem: String?
     private var fileIdentity: (dev: UInt64, ino: UInt64)?
+    /// The highest seq published in this run, over all views. A view that is dropped and
+    /// activated again continues above it, so that no seq a client may still hold from
+    /// the earlier incarnation (for `resume`) is ever reused within the epoch.
+    private var seqFloor: Int64 = 0
+    /// `lastRecompute` as last published in `StoreInfo` (for `status`).
+    private var publishedRecompute: Double = 0
 
     init(config: DaemonConfiguration, log: Logger, clock: AgendaClock, epoch: String,
          output: @escaping @Sendable (RecomputeOutput) -> Void) {
@@ -147,6 +153,9 @@ final class Recomputer: @unchecked Sendable {
             } else if views.values.contains(where: { dateChanged($0) }) {
                 tick(reason: "midnight")
             }
+            // `status` reports the last recompute: publish it after every one (first
+            // snapshots and midnight included), not only when the database changed.
+            if lastRecompute != publishedRecompute { publishInfo() }
         }
         views.removeAll()
         store = nil
@@ -230,6 +239,7 @@ final class Recomputer: @unchecked Sendable {
                     return
                 }
                 state.seq += 1
+                seqFloor = max(seqFloor, state.seq)
                 state.snapshot = snapshot
                 state.feed = feed
                 views[view] = state
@@ -239,9 +249,11 @@ final class Recomputer: @unchecked Sendable {
                                                         diffMessage: diff)))
                 log.info("view \(view.timeZone)/\(view.days)d: seq \(state.seq), \(changes.changeCount) change(s) in \(Int(lastDuration * 1000)) ms")
             } else {
-                let state = ViewState(snapshot: snapshot, feed: try snapshot.feedSnapshot, seq: 1)
+                let seq = seqFloor + 1
+                seqFloor = seq
+                let state = ViewState(snapshot: snapshot, feed: try snapshot.feedSnapshot, seq: seq)
                 views[view] = state
-                output(.published(view, ViewPublication(seq: 1, snapshotMessage: Messages.snapshot(epoch: epoch, seq: 1, snapshot: snapshot),
+                output(.published(view, ViewPublication(seq: seq, snapshotMessage: Messages.snapshot(epoch: epoch, seq: seq, snapshot: snapshot),
                                                         diffMessage: nil)))
                 log.info("view \(view.timeZone)/\(view.days)d: first snapshot in \(Int(lastDuration * 1000)) ms")
             }
@@ -314,6 +326,7 @@ final class Recomputer: @unchecked Sendable {
     private func publishInfo() {
         let calendars = Set((try? store?.calendarNames()) ?? [])
         let events = (try? store?.eventCount()) ?? 0
+        publishedRecompute = lastRecompute
         output(.info(StoreInfo(calendars: calendars, eventCount: events, lastRecompute: lastRecompute,
                                lastDurationMS: lastDuration * 1000, healthy: problem == nil, problem: problem)))
     }
