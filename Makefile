@@ -8,7 +8,7 @@ VENV         := .venv
 DEB_PACKAGES := libical-dev libsqlite3-dev libssl-dev pkg-config sqlite3
 RELEASE_BIN  := .build/release
 
-.PHONY: all deps venv build release test run bench clean
+.PHONY: all deps venv build release test run bench clean install uninstall stress fuzz
 
 all: build
 
@@ -57,6 +57,18 @@ bench: release
 	$(RELEASE_BIN)/eventd-bench import
 	$(RELEASE_BIN)/eventd-bench snapshot
 	$(RELEASE_BIN)/eventd-bench diff
+
+PREFIX  ?= /usr/local
+DESTDIR ?=
+
+## install: build (release), then install binaries, systemd units, sysusers entry, man pages
+## and completions under $(DESTDIR)$(PREFIX) (ExecStart= rewritten to $(PREFIX)/bin/eventd).
+install: release
+	sh scripts/install.sh install "$(PREFIX)" "$(DESTDIR)" "$(RELEASE_BIN)"
+
+## uninstall: remove exactly the files that install installed.
+uninstall:
+	sh scripts/install.sh uninstall "$(PREFIX)" "$(DESTDIR)"
 
 clean:
 	rm -rf .build $(VENV)

@@ -6,6 +6,9 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "SectionedDiff", targets: ["SectionedDiff"]),
+        // For the libFuzzer harness in fuzz/ (a separate package).
+        .library(name: "ICalendar", targets: ["ICalendar"]),
+        .library(name: "EventStore", targets: ["EventStore"]),
         .executable(name: "eventctl", targets: ["eventctl"]),
         .executable(name: "eventd", targets: ["eventd"]),
         .executable(name: "eventd-bench", targets: ["eventd-bench"]),
@@ -44,6 +47,10 @@ let package = Package(
         .testTarget(name: "EventctlTests", dependencies: []),
         .testTarget(name: "AgendaTests", dependencies: ["Agenda", "EventStore", "ICalendar", "SectionedDiff", "Support"]),
         .testTarget(name: "DaemonTests", dependencies: ["SectionedDiff", "Support"]),
+        .testTarget(name: "ShipTests", dependencies: []),
+        .testTarget(name: "ReliabilityTests", dependencies: ["EventStore", "Feed", "Support", "CalendarGenerator"]),
+        .testTarget(name: "HostileInputTests", dependencies: ["EventStore", "ICalendar", "Feed", "Support"],
+                    resources: [.copy("Corpus")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -93,12 +93,21 @@ do_install() {
         esac
         echo "installed $dest"
     done
-    cat <<EOF
-
-Next steps (see README.md, "Running it"):
-  system service: systemd-sysusers && systemctl daemon-reload && systemctl enable --now eventd.socket
-  user service:   systemctl --user daemon-reload && systemctl --user enable --now eventd.socket
-EOF
+    [ -z "$destdir" ] || return 0
+    echo
+    echo 'Next steps (see README.md, "Running it"):'
+    case $prefix in
+        /usr | /usr/local)
+            echo "  system service: systemd-sysusers && systemctl daemon-reload && systemctl enable --now eventd.socket"
+            echo "  user service:   systemctl --user daemon-reload && systemctl --user enable --now eventd.socket" ;;
+        *)
+            # systemd looks for units and sysusers.d entries below /usr/local and /usr only.
+            echo "  user service:   systemctl --user link $prefix/lib/systemd/user/eventd.service $prefix/lib/systemd/user/eventd.socket"
+            echo "                  systemctl --user enable --now eventd.socket"
+            echo "  system service: systemd-sysusers $prefix/lib/sysusers.d/eventd.conf"
+            echo "                  systemctl link $prefix/lib/systemd/system/eventd.service $prefix/lib/systemd/system/eventd.socket"
+            echo "                  systemctl enable --now eventd.socket" ;;
+    esac
 }
 
 do_uninstall() {

@@ -91,6 +91,7 @@ struct AgendaCommand: Subcommand {
             if try options.take(token, &scanner) { continue }
             switch token {
             case .option("--json", nil): json = true
+            case .option(let name, .some) where ["--json"].contains(name): throw scanner.noValue(name)
             case .option(let name, _): throw scanner.unknown(name)
             case .positional(let p): throw UsageError("unexpected argument '\(p)'", hint: "see 'eventctl agenda --help'")
             }

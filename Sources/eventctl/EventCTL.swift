@@ -33,6 +33,7 @@ enum EventCTL {
     nonisolated(unsafe) static let commands: [any Subcommand.Type] = [
         ImportCommand.self, AgendaCommand.self, CalendarsCommand.self,
         RemoveCommand.self, ExportCommand.self, SubscribeCommand.self, StatusCommand.self,
+        CompletionsCommand.self,
     ]
 
     static var overview: String {
@@ -55,6 +56,12 @@ enum EventCTL {
         \(list)
 
           See 'eventctl <subcommand> --help' for detailed help.
+
+        EXAMPLES:
+          eventctl import work.ics
+          eventctl agenda --days 7
+          eventctl subscribe --format pretty
+          eventctl --db /var/lib/eventd/events.db --socket /run/eventd/feed.sock status
         """
     }
 

@@ -48,6 +48,7 @@ struct ImportCommand: Subcommand {
             case .option("--strict", nil): strict = true
             case .option("--json", nil): json = true
             case .option("-", nil): files.append("-")
+            case .option(let name, .some) where ["--replace", "--strict", "--json"].contains(name): throw scanner.noValue(name)
             case .option(let name, _): throw scanner.unknown(name)
             }
         }

@@ -27,6 +27,7 @@ struct StatusCommand: Subcommand {
         while let token = scanner.next() {
             switch token {
             case .option("--json", nil): json = true
+            case .option(let name, .some) where ["--json"].contains(name): throw scanner.noValue(name)
             case .option(let name, _): throw scanner.unknown(name)
             case .positional(let p): throw UsageError("unexpected argument '\(p)'", hint: "see 'eventctl status --help'")
             }
