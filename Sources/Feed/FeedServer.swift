@@ -41,7 +41,9 @@ final class FeedServer: @unchecked Sendable {
 
     private var connections: [Int32: ClientConnection] = [:]
     private var views: [View: ViewFeed] = [:]
-    private var pendingOneShots: [Int: Int32] = [:]
+    /// One-shot snapshot requests in the recomputer: the asking connection by fd and id
+    /// (an fd closed meanwhile may already belong to a new connection).
+    private var pendingOneShots: [Int: (fd: Int32, id: Int)] = [:]
     private var nextToken = 1
     private var nextConnectionID = 1
     private var info = StoreInfo(calendars: [], eventCount: 0, lastRecompute: 0, lastDurationMS: 0, healthy: true, problem: nil)
@@ -172,8 +174,9 @@ final class FeedServer: @unchecked Sendable {
         while true {
             let n = chunk.withUnsafeMutableBytes { recv(c.fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
             if n == 0 {
-                // The client closed its side: finish what it asked for, then close.
-                if c.hasPending { c.closeAfterFlush = true; shutdown(c.fd, Int32(SHUT_RD)); flush(c, now: now) }
+                // The client closed its side: finish what it asked for (including answers
+                // still being computed), then close.
+                if c.hasPending || awaitsAnswer(c) { c.closeAfterFlush = true; shutdown(c.fd, Int32(SHUT_RD)); flush(c, now: now) }
                 else { closeConnection(c.fd, reason: nil) }
                 return
             }
@@ -236,7 +239,7 @@ final class FeedServer: @unchecked Sendable {
             guard let view = parseView(viewJSON, for: c, now: now) else { return }
             let token = nextToken
             nextToken += 1
-            pendingOneShots[token] = c.fd
+            pendingOneShots[token] = (c.fd, c.id)
             recomputer.submit(.oneShot(view, token: token))
         case .success(.subscribe(let viewJSON, let resume)):
             guard let view = parseView(viewJSON, for: c, now: now) else { return }
@@ -315,7 +318,7 @@ final class FeedServer: @unchecked Sendable {
                     notifier?.send("READY=1\nSTATUS=serving \(config.socketPath)")
                 }
             case .recompute(.oneShot(let token, let message)):
-                if let fd = pendingOneShots.removeValue(forKey: token), let c = connections[fd] {
+                if let asker = pendingOneShots.removeValue(forKey: token), let c = connections[asker.fd], c.id == asker.id {
                     send(c, message, droppable: false, now: now)
                 }
             case .recompute(.published(let view, let publication)):
@@ -361,10 +364,19 @@ final class FeedServer: @unchecked Sendable {
         flush(c, now: now)
     }
 
+    /// A snapshot the connection asked for is still being computed (a one-shot, or the
+    /// first snapshot of a new view).
+    private func awaitsAnswer(_ c: ClientConnection) -> Bool {
+        c.awaitingSnapshot || pendingOneShots.values.contains { $0.id == c.id }
+    }
+
     private func flush(_ c: ClientConnection, now: Double) {
         guard c.flush(now: now) else { closeConnection(c.fd, reason: "write failed"); return }
         if !c.hasPending {
-            if c.closeAfterFlush { closeConnection(c.fd, reason: nil); return }
+            if c.closeAfterFlush {
+                if !awaitsAnswer(c) { closeConnection(c.fd, reason: nil) }
+                return
+            }
             if c.needsResync, let view = c.view, let feed = views[view], feed.seq > 0 {
                 c.needsResync = false
                 c.enqueue(Messages.resync("overflow"), droppable: false, now: now)

@@ -96,6 +96,8 @@ final class Recomputer: @unchecked Sendable {
 
     func start() throws {
         try openStore()
+        // The calendar list is known before the first client can ask for a view.
+        publishInfo()
         let thread = Thread { [self] in run() }
         thread.name = "eventd-recompute"
         thread.stackSize = 8 << 20

@@ -1,6 +1,9 @@
 import Foundation
 import Support
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Every error code of SPEC.md section 4, what happens to the connection after it,
 /// and that other clients never notice.
@@ -85,7 +88,7 @@ struct ErrorTests {
             try await client.send(["op": "subscribe", "view": DaemonHarness.weekView])
             #expect(try await client.next("snapshot")["seq"] != nil)
             let disturbed = try await bystander.messageWithin(0.2)
-            #expect(disturbed == nil, "another client's errors reached the bystander: \(disturbed.map(FeedClient.brief) ?? "")")
+            #expect(disturbed.map(FeedClient.brief) == nil, "another client's errors reached the bystander: \(disturbed.map(FeedClient.brief) ?? "")")
             #expect(try await bystander.request(["op": "ping"])["type"] == "pong")
         }
     }
@@ -146,6 +149,26 @@ struct ErrorTests {
             }
             #expect(admitted, "a freed slot should admit a new client, last answer \(hello.map(FeedClient.brief) ?? "")")
             #expect(daemon.logLineCount(containing: "connection refused") >= 1)
+        }
+    }
+}
+
+/// Clients such as `printf '…\n' | socat - UNIX-CONNECT:…` send their request and
+/// close their writing side at once; they must still get the answer.
+@Suite(.timeLimit(.minutes(1)))
+struct HalfCloseTests {
+    @Test(arguments: ["status", "snapshot", "subscribe"])
+    func aHalfClosedClientStillGetsItsAnswer(op: String) async throws {
+        try await DaemonHarness.with { daemon in
+            try await daemon.importCalendar(ErrorTests.calendar)
+            try await daemon.start()
+            let client = try await daemon.connect()
+            // A view nobody has asked for yet, so the answer has to be computed.
+            try await client.send(["op": .string(op), "view": ["tz": "Pacific/Auckland", "days": 5]])
+            #expect(shutdown(client.fd, Int32(SHUT_WR)) == 0)
+            let answer = try await client.next(timeout: 3)
+            #expect(answer["type"]?.stringValue == (op == "subscribe" ? "snapshot" : op), "\(FeedClient.brief(answer))")
+            #expect(await client.readUntilClosed(timeout: 3) == .eof, "then the daemon closes")
         }
     }
 }

@@ -19,7 +19,8 @@ struct LifecycleTests {
         return st.st_mode & S_IFMT
     }
 
-    @Test func sigtermStopsCleanlyWithSubscribersConnected() async throws {
+    @Test(arguments: [SIGTERM, SIGINT])
+    func stopSignalEndsCleanlyWithSubscribersConnected(signal: Int32) async throws {
         try await DaemonHarness.with { daemon in
             try await daemon.importCalendar(Self.calendar)
             try await daemon.start()
@@ -29,15 +30,16 @@ struct LifecycleTests {
             #expect(Self.fileType(daemon.socketPath) == S_IFSOCK)
 
             let signalled = monotonicNow()
-            daemon.signal(SIGTERM)
+            daemon.signal(signal)
             let exit = try await daemon.waitForExit(timeout: 5)
-            #expect(exit == .exited(0), "eventd should exit 0 on SIGTERM, got \(exit.map { "\($0)" } ?? "still running")")
+            #expect(exit == .exited(0), "eventd should exit 0 on signal \(signal), got \(exit.map { "\($0)" } ?? "still running")")
             #expect(monotonicNow() - signalled < 3, "stopping took \(monotonicNow() - signalled) s")
             #expect(Self.fileType(daemon.socketPath) == nil, "the socket file must be removed")
             for client in [a, b, idle] {
                 #expect(await client.readUntilClosed(timeout: 2) == .eof)
             }
-            #expect(daemon.log.contains("received SIGTERM"))
+            #expect(daemon.log.contains(signal == SIGTERM ? "received SIGTERM" : "received SIGINT"))
+            #expect(daemon.log.contains("stopped"))
         }
     }
 
@@ -108,7 +110,7 @@ struct LifecycleTests {
             #expect(try await client.request(["op": "ping"])["type"] == "pong")
             // Same data after the reopen: no diff.
             let spurious = try await client.messageWithin(0.5)
-            #expect(spurious == nil, "reopening an unchanged database sent \(spurious.map(FeedClient.brief) ?? "")")
+            #expect(spurious.map(FeedClient.brief) == nil, "reopening an unchanged database sent \(spurious.map(FeedClient.brief) ?? "")")
             // Imports still reach subscribers through the reopened database.
             try await daemon.importCalendar(icsCalendar([
                 TestEvent("l1@x", "20261130T100000Z", "20261130T110000Z", "Lifecycle after SIGHUP"),

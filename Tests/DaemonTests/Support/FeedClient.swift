@@ -43,6 +43,8 @@ final class FeedClient: @unchecked Sendable {
     private(set) var received: [JSONValue] = []
     /// Total bytes read from the socket.
     private(set) var bytesRead = 0
+    /// The raw line of the last message returned by `next`.
+    private(set) var lastLine: [UInt8] = []
 
     /// Connects; when `readHello`, waits for and checks the `hello`.
     static func connect(path: String, readHello: Bool = true, timeout: Double = 5) async throws -> FeedClient {
@@ -165,6 +167,7 @@ final class FeedClient: @unchecked Sendable {
                 throw FeedError.unexpected("the daemon sent a line that is not JSON: \(String(decoding: line.prefix(200), as: UTF8.self))")
             }
             received.append(value)
+            lastLine = line
             if skipHeartbeats, value["type"]?.stringValue == "heartbeat" { continue }
             return value
         }
