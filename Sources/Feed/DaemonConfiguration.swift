@@ -21,6 +21,8 @@ public struct DaemonConfiguration: Sendable {
     public var viewGrace: Double = 60
     /// Longest request line, bytes.
     public var maxRequestLine = 64 * 1024
+    /// Distinct views at once.
+    public var maxViews = 256
     /// Refreshes closer together than this are coalesced (seconds).
     public var refreshCoalescing = 0.1
 

@@ -257,6 +257,13 @@ final class FeedServer: @unchecked Sendable {
     }
 
     private func subscribe(_ c: ClientConnection, to view: View, resume: Request.Resume?, now: Double) {
+        // Distinct views cost a recompute each: bound them (views without subscribers
+        // count until their grace period ends).
+        if views[view] == nil, views.count >= config.maxViews {
+            send(c, Messages.error(.invalidView, "too many distinct views (limit \(config.maxViews)); use a view others use"),
+                 droppable: false, now: now)
+            return
+        }
         if let old = c.view { unsubscribe(c, from: old) }
         c.view = view
         c.needsResync = false

@@ -75,7 +75,13 @@ final class Recomputer: @unchecked Sendable {
     private var refreshDue: Double?
     private var lastDuration: Double = 0
     private var problem: String?
+    /// Set when the database file was removed or replaced under us; unlike `problem`
+    /// (a failed recompute), only a successful reopen (SIGHUP) clears it.
+    private var fileProblem: String?
     private var fileIdentity: (dev: UInt64, ino: UInt64)?
+    /// Our connection's WAL and shared-memory files, as they were when it opened.
+    private var walIdentity: (dev: UInt64, ino: UInt64)?
+    private var shmIdentity: (dev: UInt64, ino: UInt64)?
     /// The highest seq published in this run, over all views. A view that is dropped and
     /// activated again continues above it, so that no seq a client may still hold from
     /// the earlier incarnation (for `resume`) is ever reused within the epoch.
@@ -138,7 +144,17 @@ final class Recomputer: @unchecked Sendable {
                     refreshDue = min(refreshDue ?? .infinity, max(clock.preciseNow(), earliest))
                 case .reopen:
                     log.notice("SIGHUP: reopening the database \(config.databasePath)")
-                    do { try openStore(); engine.reset() } catch { report("cannot reopen \(config.databasePath): \(error)") }
+                    // A file replaced since the last tick: first take our WAL/shm away from
+                    // the new file. Then close before opening, so that the new connection
+                    // shares nothing (SQLite's per-file state) with the old one.
+                    checkFileReplaced()
+                    store = nil
+                    do {
+                        try openStore()
+                        engine.reset()
+                        fileProblem = nil
+                        problem = nil
+                    } catch { report("cannot reopen \(config.databasePath): \(error)") }
                     for view in Array(views.keys) { recompute(view, force: true) }
                     publishInfo()
                 case .oneShot(let view, let token):
@@ -299,18 +315,40 @@ final class Recomputer: @unchecked Sendable {
         try store?.loadAllZones()
         lastDataVersion = -1
         fileIdentity = Self.identity(path)
+        walIdentity = Self.identity(path + "-wal")
+        shmIdentity = Self.identity(path + "-shm")
     }
 
     /// The database file replaced or removed under us: keep serving the last good
     /// snapshots and say so; SIGHUP reopens it.
     private func checkFileReplaced() {
+        guard fileProblem == nil, let known = fileIdentity else { return }
         let now = Self.identity(config.databasePath)
-        guard let known = fileIdentity else { return }
-        if now == nil || now! != known {
-            if problem == nil {
-                report("the database \(config.databasePath) was \(now == nil ? "removed" : "replaced"); serving the last good snapshots until SIGHUP")
-            }
+        guard now == nil || now! != known else { return }
+        let message = "the database \(config.databasePath) was \(now == nil ? "removed" : "replaced"); serving the last good snapshots until SIGHUP"
+        fileProblem = message
+        log.error(message)
+        detachStaleFiles()
+        publishInfo()
+    }
+
+    /// While we hold the old database open, its WAL and shared-memory files stay at
+    /// `PATH-wal`/`PATH-shm`, next to whatever file is at PATH now: any connection that
+    /// opens the new file (eventctl, or we on SIGHUP) would read our WAL frames as its
+    /// own and corrupt it. So when those names are still ours: checkpoint our committed
+    /// frames into our own file (which may have been moved elsewhere, and then keeps
+    /// them), and take the names away. Our connection keeps its descriptors and serves on.
+    private func detachStaleFiles() {
+        let path = config.databasePath
+        if let wal = walIdentity, let now = Self.identity(path + "-wal"), !(now != wal) {
+            do { try store?.db.execute("PRAGMA wal_checkpoint(TRUNCATE)") } catch { log.warning("checkpoint before detaching \(path)-wal: \(error)") }
+            unlink(path + "-wal")
         }
+        if let shm = shmIdentity, let now = Self.identity(path + "-shm"), !(now != shm) {
+            unlink(path + "-shm")
+        }
+        walIdentity = nil
+        shmIdentity = nil
     }
 
     private static func identity(_ path: String) -> (dev: UInt64, ino: UInt64)? {
@@ -330,7 +368,8 @@ final class Recomputer: @unchecked Sendable {
         let events = (try? store?.eventCount()) ?? 0
         publishedRecompute = lastRecompute
         output(.info(StoreInfo(calendars: calendars, eventCount: events, lastRecompute: lastRecompute,
-                               lastDurationMS: lastDuration * 1000, healthy: problem == nil, problem: problem)))
+                               lastDurationMS: lastDuration * 1000, healthy: problem == nil && fileProblem == nil,
+                               problem: fileProblem ?? problem)))
     }
 }
 
