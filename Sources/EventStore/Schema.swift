@@ -74,6 +74,10 @@ public enum Schema {
         }
         for index in version..<currentVersion {
             try db.inTransaction {
+                // The version was read before taking the write lock: another process that
+                // opened the same new database at the same moment may have migrated it
+                // meanwhile ("table calendar already exists"). Look again under the lock.
+                guard Int(try db.scalarInt("PRAGMA user_version") ?? 0) == index else { return }
                 try db.execute(migrations[index])
                 try db.execute("PRAGMA user_version = \(index + 1)")
             }

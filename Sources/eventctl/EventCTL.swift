@@ -139,7 +139,9 @@ enum EventCTL {
 
 /// Writes `eventctl: MESSAGE` to standard error.
 func printError(_ message: String) {
-    FileHandle.standardError.write(Data(("eventctl: " + message + "\n").utf8))
+    // One line, always (SPEC.md section 5): messages may quote multi-line SQL or input.
+    let line = message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+    FileHandle.standardError.write(Data(("eventctl: " + line + "\n").utf8))
 }
 
 /// Writes a line to standard error, without the prefix.
