@@ -28,6 +28,9 @@ public final class SnapshotEngine {
     public private(set) var lastReused = 0
     /// Most series kept across builds.
     public var capacity = 200_000
+    /// Most items one snapshot may hold: building a larger one throws `ViewError` (a
+    /// 10 KB file of FREQ=SECONDLY events would otherwise expand to gigabytes).
+    public static let maxItems = 500_000
 
     public init() {}
 
@@ -53,6 +56,7 @@ public final class SnapshotEngine {
         let fingerprints = try store.seriesFingerprints(fromMinute: floorDiv(window.from, 60) - 1,
                                                         toMinute: floorDiv(window.to, 60) + 2, calendars: view.calendars)
         var perDay = [[AgendaItem]](repeating: [], count: view.days)
+        var total = 0
         lastExpanded = 0
         lastReused = 0
         for f in fingerprints {
@@ -68,6 +72,13 @@ public final class SnapshotEngine {
                                               window: window, zone: zone)
                 cache[key] = Entry(items: items, lastUsed: generation)
                 lastExpanded += 1
+            }
+            total += items.count
+            if total > Self.maxItems {
+                // A few rules repeating every second would otherwise take gigabytes; the
+                // expansions of this build are not kept either.
+                cache = cache.filter { $0.value.lastUsed != generation }
+                throw ViewError("the window holds more than \(Self.maxItems) items; show fewer days or calendars")
             }
             for (day, item) in items {
                 perDay[day - window.firstDay].append(item)

@@ -28,6 +28,8 @@ final class ClientConnection {
     var needsResync = false
     /// Close once the queue is written (after line_too_long, overloaded).
     var closeAfterFlush = false
+    /// `snapshot` requests of this connection the recomputer has not answered yet.
+    var oneShotsWaiting = 0
     /// Last time the kernel accepted bytes from us (or the queue was empty).
     var lastDrain: Double
     /// Last time anything was queued (for heartbeats).

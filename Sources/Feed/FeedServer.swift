@@ -102,7 +102,8 @@ final class FeedServer: @unchecked Sendable {
             for c in connections.values {
                 // A subscriber owed a resync (its queue was dropped) waits for POLLOUT too:
                 // the resync goes out as soon as it reads again.
-                let events = (c.closeAfterFlush ? 0 : Int16(POLLIN)) | (c.hasPending || c.needsResync ? Int16(POLLOUT) : 0)
+                let reading = !c.closeAfterFlush && acceptsRequests(c)
+                let events = (reading ? Int16(POLLIN) : 0) | (c.hasPending || c.needsResync ? Int16(POLLOUT) : 0)
                 fds.append(pollfd(fd: c.fd, events: events, revents: 0))
             }
             let n = fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), stopping ? 50 : idleTimeoutMS) }
@@ -114,6 +115,10 @@ final class FeedServer: @unchecked Sendable {
                     guard let c = connections[p.fd] else { continue }
                     if p.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { readFrom(c, now: now) }
                     if connections[p.fd] != nil, p.revents & Int16(POLLOUT) != 0 { flush(c, now: now) }
+                }
+                // Requests held back (see acceptsRequests) go on once their client caught up.
+                for c in connections.values where !c.closeAfterFlush && c.readBuffer.contains(10) && acceptsRequests(c) {
+                    if connections[c.fd] === c { processLines(c, now: now) }
                 }
             }
             if stopping {
@@ -171,7 +176,9 @@ final class FeedServer: @unchecked Sendable {
 
     private func readFrom(_ c: ClientConnection, now: Double) {
         var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
+        // At most 256 KiB per wakeup: a client that writes as fast as it can gets its
+        // turn like every other one instead of keeping the loop to itself.
+        for _ in 0..<4 {
             let n = chunk.withUnsafeMutableBytes { recv(c.fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
             if n == 0 {
                 // The client closed its side: finish what it asked for (including answers
@@ -188,14 +195,26 @@ final class FeedServer: @unchecked Sendable {
             if c.closeAfterFlush { continue } // ignore input after a fatal error
             c.readBuffer.append(contentsOf: chunk[0..<n])
             processLines(c, now: now)
-            if connections[c.fd] == nil || c.closeAfterFlush { return }
+            if connections[c.fd] == nil || c.closeAfterFlush || !acceptsRequests(c) { return }
         }
+    }
+
+    /// Most `snapshot` requests of one connection waiting for the recomputer.
+    static let maxOneShotsPerConnection = 4
+
+    /// Whether to read and act on more requests of `c`: not while more than
+    /// --client-buffer bytes of answers wait unread, nor while it has
+    /// `maxOneShotsPerConnection` snapshots being computed. Its requests then wait in the
+    /// kernel, so a client that floods the socket without reading can neither grow the
+    /// daemon's memory (answers are never dropped) nor flood the recomputer.
+    private func acceptsRequests(_ c: ClientConnection) -> Bool {
+        c.queuedBytes <= config.clientBuffer && c.oneShotsWaiting < Self.maxOneShotsPerConnection
     }
 
     private func processLines(_ c: ClientConnection, now: Double) {
         var start = 0
         let buffer = c.readBuffer
-        while let newline = buffer[start...].firstIndex(of: 10) {
+        while acceptsRequests(c), let newline = buffer[start...].firstIndex(of: 10) {
             var line = buffer[start..<newline]
             start = newline + 1
             if line.count > config.maxRequestLine {
@@ -208,7 +227,8 @@ final class FeedServer: @unchecked Sendable {
             if connections[c.fd] == nil || c.closeAfterFlush { return }
         }
         c.readBuffer.removeFirst(start)
-        if c.readBuffer.count > config.maxRequestLine {
+        // (Complete lines held back by acceptsRequests are checked when they are read.)
+        if c.readBuffer.count > config.maxRequestLine, !c.readBuffer.contains(10) {
             fatal(c, .lineTooLong, "request line over \(config.maxRequestLine) bytes", now: now)
         }
     }
@@ -240,6 +260,7 @@ final class FeedServer: @unchecked Sendable {
             let token = nextToken
             nextToken += 1
             pendingOneShots[token] = (c.fd, c.id)
+            c.oneShotsWaiting += 1
             recomputer.submit(.oneShot(view, token: token))
         case .success(.subscribe(let viewJSON, let resume)):
             guard let view = parseView(viewJSON, for: c, now: now) else { return }
@@ -326,12 +347,30 @@ final class FeedServer: @unchecked Sendable {
                 }
             case .recompute(.oneShot(let token, let message)):
                 if let asker = pendingOneShots.removeValue(forKey: token), let c = connections[asker.fd], c.id == asker.id {
+                    c.oneShotsWaiting -= 1
                     send(c, message, droppable: false, now: now)
                 }
             case .recompute(.published(let view, let publication)):
                 publish(view, publication, now: now)
+            case .recompute(.failed(let view, let message)):
+                failView(view, message, now: now)
             }
         }
+    }
+
+    /// A view whose first snapshot could not be built: its subscribers get
+    /// `invalid_view` (their connections stay open) and the view is dropped.
+    private func failView(_ view: View, _ message: String, now: Double) {
+        guard let feed = views[view], feed.seq == 0 else { return }
+        for fd in feed.subscribers {
+            guard let c = connections[fd], c.view == view else { continue }
+            c.view = nil
+            c.awaitingSnapshot = false
+            c.pendingResync = nil
+            send(c, Messages.error(.invalidView, message), droppable: false, now: now)
+        }
+        views[view] = nil
+        recomputer.submit(.deactivate(view))
     }
 
     private func publish(_ view: View, _ p: ViewPublication, now: Double) {

@@ -15,6 +15,9 @@ enum RecomputeOutput: Sendable {
     case oneShot(token: Int, message: [UInt8])
     /// Facts for `status` and view validation.
     case info(StoreInfo)
+    /// A view whose first snapshot could not be built (a window over
+    /// `SnapshotEngine.maxItems` items): its subscribers are told instead of waiting.
+    case failed(View, message: String)
 }
 
 /// One state of a view.
@@ -276,7 +279,13 @@ final class Recomputer: @unchecked Sendable {
                 log.info("view \(view.timeZone)/\(view.days)d: first snapshot in \(Int(lastDuration * 1000)) ms")
             }
         } catch {
-            report("recompute failed for view \(view.timeZone): \(error); serving the last good snapshot")
+            if views[view] == nil {
+                // Never built: nothing good to serve. The daemon itself is fine.
+                log.warning("view \(view.timeZone)/\(view.days)d cannot be built: \(error)")
+                output(.failed(view, message: "\(error)"))
+            } else {
+                report("recompute failed for view \(view.timeZone): \(error); serving the last good snapshot")
+            }
         }
     }
 

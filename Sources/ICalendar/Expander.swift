@@ -7,7 +7,8 @@
 /// later instance (shifted by the override's move, with its duration); cancelled
 /// masters, overrides and instances are not shown.
 public enum Expander {
-    /// Most rule steps walked for one series in one window (guards absurd rules).
+    /// Most rule steps walked for one series in one window, all its RRULEs together
+    /// (guards absurd rules: a hundred FREQ=SECONDLY RRULEs on one event).
     public static let stepLimit = 200_000
 
     /// Occurrences of `series` overlapping `[from, to)` (instants), ordered by start.
@@ -148,8 +149,9 @@ struct SeriesWalker {
         if !ruleEndsBeforeStart(master) { consider(master.start, nil) }
         for r in master.rdates where r.end == nil { consider(r.start, nil) }
         if let rrule = master.rrule {
-            for rule in rrule.split(separator: "\n") {
-                walkRule(String(rule), master: master, lower: lower) { consider($0, nil) }
+            var budget = Expander.stepLimit
+            for rule in rrule.split(separator: "\n") where budget > 0 {
+                walkRule(String(rule), master: master, lower: lower, budget: &budget) { consider($0, nil) }
             }
         }
         if master.exdates.isEmpty { return result }
@@ -157,7 +159,7 @@ struct SeriesWalker {
         return result.filter { !excluded.contains($0.0, walker: self) }
     }
 
-    func walkRule(_ rrule: String, master: EventRecord, lower: Int64, into consider: (TimeValue) -> Void) {
+    func walkRule(_ rrule: String, master: EventRecord, lower: Int64, budget: inout Int, into consider: (TimeValue) -> Void) {
         let start = master.start
         var zone: Zone?
         switch start {
@@ -171,9 +173,8 @@ struct SeriesWalker {
             let local = (zone ?? floatingZone).local(atUTC: skipTo)
             iterator.skip(to: start.isDate ? CivilDateTime(date: local.date) : local)
         }
-        var steps = 0
-        while steps < Expander.stepLimit, let next = iterator.next() {
-            steps += 1
+        while budget > 0, let next = iterator.next() {
+            budget -= 1
             let value: TimeValue
             switch start {
             case .zoned(_, let key): value = .zoned(next, zoneKey: key)

@@ -1,4 +1,5 @@
 import CLibical
+import Glibc
 
 /// An RRULE being walked by libical's recurrence iterator; owns the
 /// `icalrecur_iterator` and frees it in `deinit`. Callers hold `LibICal.lock`.
@@ -12,7 +13,10 @@ final class RuleIterator {
     /// Starts iterating `rrule` from `start` (wall clock in `zone`, or floating/date when nil).
     init?(rrule: String, start: CivilDateTime, isDate: Bool, zone: OpaquePointer?) {
         let rule = icalrecurrencetype_from_string(rrule)
-        guard rule.freq != ICAL_NO_RECURRENCE else { return nil }
+        guard rule.freq != ICAL_NO_RECURRENCE, !RuleSummary.isTooCostly(rrule) else {
+            free(rule.rscale)
+            return nil
+        }
         // libical (built with ICU) walks a zoned DTSTART in a calendar of that zone, which
         // moves a nonexistent local time (02:30 on a spring-forward day) past the gap and
         // keeps the moved time for every later instance. Walk the wall clock instead, with
@@ -30,14 +34,23 @@ final class RuleIterator {
         }
         var dtstart = icaltimetype(civil: start, isDate: isDate)
         dtstart.zone = walkZone
-        guard let iterator = icalrecur_iterator_new(walked, dtstart) else { return nil }
+        guard let iterator = icalrecur_iterator_new(walked, dtstart) else {
+            free(rule.rscale)
+            return nil
+        }
         self.handle = iterator
         self.rule = rule
         self.isDate = isDate
         self.zone = walkZone
     }
 
-    deinit { LibICal.locked { icalrecur_iterator_free(handle) } }
+    deinit {
+        LibICal.locked {
+            icalrecur_iterator_free(handle)
+            // icalrecurrencetype_from_string strdup()s RSCALE; nothing else frees it.
+            free(rule.rscale)
+        }
+    }
 
     /// True when the rule has a COUNT.
     var hasCount: Bool { rule.count > 0 }

@@ -83,8 +83,13 @@ enum VEventReader {
             if rule.freq == ICAL_NO_RECURRENCE {
                 issues.append("invalid RRULE ignored")
             } else if let cString = icalrecurrencetype_as_string_r(&rule) {
-                rules.append(String(cString: cString))
+                let text = String(cString: cString)
                 icalmemory_free_buffer(cString)
+                if RuleSummary.isTooCostly(text) {
+                    issues.append("RRULE \(text.prefix(200)) ignored: a rule repeating every few seconds or minutes and limited by BYxxx parts is too costly to expand (only DTSTART is used)")
+                } else {
+                    rules.append(text)
+                }
             }
             rr = icalcomponent_get_next_property(c, ICAL_RRULE_PROPERTY)
         }
@@ -97,9 +102,11 @@ enum VEventReader {
                 !(part.uppercased().hasPrefix("COUNT=") && (Int(part.dropFirst(6)) ?? 0) <= 0)
             }.joined(separator: ";")
             var rule = icalrecurrencetype_from_string(repaired)
+            defer { free(rule.rscale) } // strdup()ed by libical, freed by nobody else
             guard repaired != raw, rule.freq != ICAL_NO_RECURRENCE, let cString = icalrecurrencetype_as_string_r(&rule) else { continue }
-            rules.append(String(cString: cString))
+            let text = String(cString: cString)
             icalmemory_free_buffer(cString)
+            if !RuleSummary.isTooCostly(text) { rules.append(text) }
             badProperties.remove(at: index)
             issues.append("RRULE with an invalid COUNT read without it: \(raw)")
         }

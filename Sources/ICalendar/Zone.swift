@@ -74,6 +74,14 @@ public final class Zone: @unchecked Sendable, CustomStringConvertible {
                 icalcomponent_free(comp)
                 return nil
             }
+            // libical expands every RRULE observance from its DTSTART year on; a costly
+            // one (FREQ=SECONDLY, or yearly on every day since year 1) would hang every
+            // conversion. Such a definition is refused; the TZID falls back to the system zone.
+            guard let cost = Self.expansionCost(of: comp), cost <= Self.maxExpansion else {
+                icalcomponent_free(comp)
+                icaltimezone_free(zone, 1)
+                return nil
+            }
             // The zone takes ownership of the component.
             guard icaltimezone_set_component(zone, comp) != 0 else {
                 icalcomponent_free(comp)
@@ -121,6 +129,45 @@ public final class Zone: @unchecked Sendable, CustomStringConvertible {
         // A definition with one offset (a fixed-offset zone, or one that stopped changing)
         // has no last change: it holds from its onset on.
         return (earliest, recurs || offsets.count <= 1 ? .max : latest)
+    }
+
+    /// Most offset changes an in-file definition may make libical compute (up to 2100).
+    static let maxExpansion = 200_000
+
+    /// An upper bound of the offset changes libical expands for the VTIMEZONE `comp` up
+    /// to the year 2100: per RRULE observance, the rule's instances per year (the product
+    /// of its BYxxx list sizes; a BYDAY without BYMONTHDAY counts five per weekday) times
+    /// the years from its DTSTART. Nil when an observance RRULE is not yearly (real zone
+    /// rules are; a monthly, daily or finer one is never a time-zone rule).
+    static func expansionCost(of comp: OpaquePointer) -> Int? {
+        var total = 0
+        var sub = icalcomponent_get_first_component(comp, ICAL_ANY_COMPONENT)
+        while let observance = sub {
+            var startYear = 1970
+            if let start = icalcomponent_get_first_property(observance, ICAL_DTSTART_PROPERTY) {
+                startYear = Int(icalproperty_get_dtstart(start).year)
+            }
+            var rp = icalcomponent_get_first_property(observance, ICAL_RRULE_PROPERTY)
+            while let p = rp {
+                var rule = icalproperty_get_rrule(p)
+                guard let cString = icalrecurrencetype_as_string_r(&rule) else { return nil }
+                let text = String(cString: cString)
+                icalmemory_free_buffer(cString)
+                guard let summary = RuleSummary(Substring(text)), summary.freq == "YEARLY" else { return nil }
+                var perYear = 1
+                for (name, value) in summary.parts where name.hasPrefix("BY") {
+                    let n = value.split(separator: ",").count
+                    let factor = name == "BYDAY" && summary.parts["BYMONTHDAY"] == nil ? 5 * n : n
+                    perYear = min(perYear * max(1, factor), maxExpansion + 1)
+                }
+                let years = max(1, (2100 - min(max(startYear, 0), 2100)) / max(1, summary.interval))
+                total = min(total + perYear * years, Int(Int32.max))
+                if total > maxExpansion { return total }
+                rp = icalcomponent_get_next_property(observance, ICAL_RRULE_PROPERTY)
+            }
+            sub = icalcomponent_get_next_component(comp, ICAL_ANY_COMPONENT)
+        }
+        return total
     }
 
     nonisolated(unsafe) private static var systemCache: [String: Zone] = [:]

@@ -118,6 +118,9 @@ struct AgendaCommand: Subcommand {
             return .success
         } catch let e as SQLiteError {
             throw StoreAccess.failure(e, path: store.path)
+        } catch let e as ViewError {
+            // The data makes the window too large (SnapshotEngine.maxItems).
+            throw CommandFailure(status: .dataError, message: e.description)
         }
     }
 }
