@@ -71,6 +71,11 @@ bench: release
 stress: deps
 	EVENTD_STRESS_SCALE=$${EVENTD_STRESS_SCALE:-20} SWIFT=$(SWIFT) scripts/stress.sh
 
+## fuzz: libFuzzer (with AddressSanitizer) over the import path for FUZZ_SECONDS (1800);
+## every finding is kept in Tests/HostileInputTests/Corpus/fuzz-crashes/ (replayed by make test).
+fuzz: deps
+	SWIFT=$(SWIFT) sh scripts/fuzz.sh
+
 PREFIX  ?= /usr/local
 DESTDIR ?=
 

@@ -24,7 +24,9 @@ ROOT=$(CDPATH= cd -- "$(dirname -- "$0")/.." && pwd)
 SWIFT=${SWIFT:-swift}
 SECONDS_TO_RUN=${FUZZ_SECONDS:-1800}
 JOBS=${FUZZ_JOBS:-1}
-WORK=${FUZZ_WORK:-$ROOT/.build/fuzz-work$([ "${FUZZ_LIBICAL:-0}" = 1 ] && echo -libical)}
+SUFFIX=""
+[ "${FUZZ_LIBICAL:-0}" = 1 ] && SUFFIX=-libical
+WORK=${FUZZ_WORK:-$ROOT/.build/fuzz-work$SUFFIX}
 CORPUS=$ROOT/Tests/HostileInputTests/Corpus
 CRASHES=$CORPUS/fuzz-crashes
 KEPT=$CORPUS/fuzz-corpus
@@ -54,7 +56,9 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 
 if [ $# -gt 0 ]; then
     # Replay mode: run the given inputs once each (exit non-zero on the first finding).
-    exec "$BIN" $FLAGS -runs=1 "$@"
+    # Directories are expanded here: libFuzzer would write into a directory argument.
+    find "$@" -type f ! -name '.*' ! -name '*.md' -print0 | xargs -0 "$BIN" $FLAGS
+    exit $?
 fi
 
 # Seeds: copied flat so that libFuzzer can read them as one directory.
