@@ -173,6 +173,8 @@ enum VEventReader {
         for message in badProperties { issues.append("ignored invalid property: \(clean(message))") }
         SpanCalculator.computeSpan(&record, zones: ZoneRegistry.shared)
         record.ridKey = record.recurrenceKey(zones: ZoneRegistry.shared)
+        // Fingerprinted here, on a parser thread, so the writer thread only stores.
+        record.contentHash = contentFingerprint(record.text, record.start.encoded)
 
         return record
     }
