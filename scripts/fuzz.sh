@@ -11,7 +11,7 @@
 # timeout, leak or out-of-memory input is kept in
 # Tests/HostileInputTests/Corpus/fuzz-crashes/ (committed: HostileInputTests replays
 # them). `FUZZ_KEEP=1` also refreshes Tests/HostileInputTests/Corpus/fuzz-corpus/ with a
-# merged (minimised) copy of the working corpus: up to $FUZZ_KEEP_MAX (200) inputs of 8 KiB
+# merged (minimised) copy of the working corpus: up to $FUZZ_KEEP_MAX (120) inputs of 8 KiB
 # or less (the tests replay each through eventctl, so the set stays small).
 # Environment: FUZZ_JOBS (fuzzing processes in libFuzzer's fork mode, default 1), SWIFT,
 # EVENTD_FUZZ_STORE=0 (skip the EventStore import inside the harness: faster),
@@ -102,7 +102,7 @@ if [ "${FUZZ_KEEP:-0}" = 1 ]; then
     for f in $(ls "$WORK/merged"); do
         size=$(wc -c < "$WORK/merged/$f")
         [ $((total + size)) -gt 1900000 ] && continue
-        [ "$kept" -ge "${FUZZ_KEEP_MAX:-200}" ] && break
+        [ "$kept" -ge "${FUZZ_KEEP_MAX:-120}" ] && break
         cp "$WORK/merged/$f" "$KEPT/$f.ics"
         total=$((total + size))
         kept=$((kept + 1))

@@ -13,8 +13,9 @@ public enum SnapshotBuilder {
         try SnapshotEngine().build(view, store: store, now: now)
     }
 
-    /// The items one series contributes to the window, as (day since the epoch, item).
-    static func items(of s: StoredSeries, window: Window, zone: Zone) -> [(day: Int, item: AgendaItem)] {
+    /// The items one series contributes to the window, as (day since the epoch, item);
+    /// nil when they would be more than `limit`.
+    static func items(of s: StoredSeries, window: Window, zone: Zone, limit: Int = .max) -> [(day: Int, item: AgendaItem)]? {
         var out: [(day: Int, item: AgendaItem)] = []
         var ids = Set<String>()
         let occurrences = Expander.expand(s.series, from: window.from, to: window.to, floatingZone: zone,
@@ -37,6 +38,7 @@ public enum SnapshotBuilder {
                 // Ids are unique by construction across series; within one, an instance
                 // listed twice (an RDATE equal to a rule instance) is shown once.
                 guard ids.insert(id).inserted else { continue }
+                if out.count >= limit { return nil }
                 out.append((day, makeItem(id: id, calendar: s.calendar, record: record, occurrence: o, rid: rid, zone: zone,
                                           fromPrevious: day > startDay, toNext: day < lastDay)))
             }

@@ -61,20 +61,22 @@ public final class SnapshotEngine {
         lastReused = 0
         for f in fingerprints {
             let key = Key(fingerprint: f.fingerprint, calendar: f.calendar, uid: f.uid, zone: view.timeZone, window: window)
-            let items: [(day: Int, item: AgendaItem)]
+            var items: [(day: Int, item: AgendaItem)]?
             if let entry = cache[key] {
                 items = entry.items
                 cache[key]!.lastUsed = generation
                 lastReused += 1
             } else {
                 let series = try store.series(rowIDs: f.rowIDs)
+                // One series alone can ask for billions of items (200,000 instances of a
+                // 1,000-year event, each on every day of the window): stop at the limit.
                 items = SnapshotBuilder.items(of: StoredSeries(calendar: f.calendar, uid: f.uid, series: series),
-                                              window: window, zone: zone)
-                cache[key] = Entry(items: items, lastUsed: generation)
+                                              window: window, zone: zone, limit: Self.maxItems - total)
+                if let items { cache[key] = Entry(items: items, lastUsed: generation) }
                 lastExpanded += 1
             }
-            total += items.count
-            if total > Self.maxItems {
+            total += items?.count ?? 0
+            guard let items, total <= Self.maxItems else {
                 // A few rules repeating every second would otherwise take gigabytes; the
                 // expansions of this build are not kept either.
                 cache = cache.filter { $0.value.lastUsed != generation }

@@ -104,6 +104,27 @@ extension HostileInputTests {
             #expect(first.start == Int64(1_782_889_200), "\(isoSeconds(first.start))") // 09:00 CEST = 07:00 UTC on 2026-07-01
         }
 
+        /// One series whose instances each last a thousand years (found by the fuzzer): a
+        /// ten-year view would be 200,000 instances times 3,660 days of items. The limit
+        /// applies inside the series, before the items exist.
+        @Test func longOverlappingInstancesAreBounded() async throws {
+            let sandbox = try EventctlSandbox("hostile-long")
+            defer { sandbox.cleanUp() }
+            let path = sandbox.directory + "/long.ics"
+            let body = Self.event("long", ["DTEND:20261005T091500Z", "RRULE:FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"],
+                                  start: "DTSTART:10130502T090000Z")
+            _ = FileManager.default.createFile(atPath: path, contents: Data(Self.calendar(body)))
+            let imported = try await sandbox.run(["import", path, "--calendar", "long"], timeout: 60)
+            #expect(imported.exit == .exited(0), "\(imported.stderr)")
+            let agenda = try await sandbox.run(["agenda", "--json", "--days", "3660", "--from", "2026-01-01", "--tz", "UTC"], timeout: 120)
+            #expect(agenda.exit == .exited(65), "agenda: \(agenda.exit) \(agenda.stderr.prefix(300))")
+            #expect(agenda.seconds < 60, "agenda took \(agenda.seconds) s")
+            #expect(agenda.peakKiB < 1_500_000, "agenda peak RSS \(agenda.peakKiB) KiB")
+            Hostile.report("longOverlappingInstancesAreBounded",
+                           ["agenda_exit": "\(agenda.exit)", "agenda_seconds": Hostile.seconds(agenda.seconds),
+                            "agenda_peak_kib": agenda.peakKiB])
+        }
+
         /// A 10 KB file of a hundred FREQ=SECONDLY events took `eventctl agenda` three
         /// minutes and 10 GB; a snapshot now stops at SnapshotEngine.maxItems items.
         @Test func aSnapshotOfTooManyItemsIsRefusedQuickly() async throws {
