@@ -21,6 +21,8 @@ let package = Package(
                        providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto",
                        providers: [.apt(["libssl-dev"])]),
+        // Linux interfaces Glibc's module leaves out (timerfd).
+        .systemLibrary(name: "CLinux"),
 
         // MARK: - Libraries
         .target(name: "Support", dependencies: ["CCrypto"]),
@@ -29,7 +31,7 @@ let package = Package(
         .target(name: "EventStore", dependencies: ["CSQLite", "ICalendar", "Support"]),
         .target(name: "CalendarGenerator"),
         .target(name: "Agenda", dependencies: ["EventStore", "ICalendar", "Support"]),
-        .target(name: "Feed", dependencies: ["Agenda", "EventStore", "ICalendar", "SectionedDiff", "Support"]),
+        .target(name: "Feed", dependencies: ["Agenda", "CLinux", "EventStore", "ICalendar", "SectionedDiff", "Support"]),
 
         // MARK: - Executables
         .executableTarget(name: "eventctl", dependencies: ["Agenda", "EventStore", "Feed", "ICalendar", "SectionedDiff", "Support"]),
@@ -46,6 +48,7 @@ let package = Package(
         .testTarget(name: "SectionedDiffTests", dependencies: ["SectionedDiff"]),
         .testTarget(name: "EventctlTests", dependencies: []),
         .testTarget(name: "AgendaTests", dependencies: ["Agenda", "EventStore", "ICalendar", "SectionedDiff", "Support"]),
+        .testTarget(name: "FeedTests", dependencies: ["Feed", "Agenda", "EventStore", "Support"]),
         .testTarget(name: "DaemonTests", dependencies: ["SectionedDiff", "Support"]),
         .testTarget(name: "ShipTests", dependencies: []),
         .testTarget(name: "ReliabilityTests", dependencies: ["EventStore", "Feed", "Support", "CalendarGenerator"]),

@@ -2,77 +2,84 @@ import Foundation
 import Agenda
 import Dispatch
 
-/// The daemon's lifecycle: services started in order (recomputer, then the feed loop),
-/// signals read through `DispatchSource`s into an `AsyncStream`, and shutdown in
-/// reverse order. SIGTERM/SIGINT stop it cleanly; SIGHUP reopens the database.
+/// The daemon's lifecycle: services started in order (recompute thread, then the feed
+/// loop thread), signals read through `DispatchSource`s into an `AsyncStream`, and
+/// shutdown in reverse order. SIGTERM/SIGINT stop it cleanly; SIGHUP reopens the database.
 public final class Daemon: Sendable {
     let config: DaemonConfiguration
     let log: Logger
     let environment: [String: String]
+    let clocks: DaemonClocks
 
-    public init(config: DaemonConfiguration, environment: [String: String]) {
+    /// `clocks` defaults to the system's (tests inject their own).
+    public init(config: DaemonConfiguration, environment: [String: String], clocks: DaemonClocks? = nil) {
         self.config = config
         self.environment = environment
         self.log = Logger(level: config.logLevel)
+        self.clocks = clocks ?? .system(environment: environment)
     }
 
     /// Runs until SIGTERM/SIGINT. Throws when it cannot start.
     public func run() async throws {
-        let clock = AgendaClock(environment: environment)
         let epoch = Self.makeEpoch()
         let systemdFD = ListeningSocket.fromSystemd(environment: environment)
-        let listenFD: Int32
+        let listenFD = try systemdFD ?? ListeningSocket.create(path: config.socketPath, mode: config.socketMode)
+        let socketPathToRemove = systemdFD == nil ? config.socketPath : nil
+        let wakePipe: WakePipe
+        let recomputer = Recomputer()
+        let mailbox: Mailbox<LoopMessage>
         do {
-            listenFD = try systemdFD ?? ListeningSocket.create(path: config.socketPath, mode: config.socketMode)
-        }
-        let notifier = SystemdNotifier(environment: environment)
-        let config = self.config
-        let log = self.log
-        let server = FeedServer(config: config, log: log, clock: clock, epoch: epoch, listenFD: listenFD,
-                                ownsSocketFile: systemdFD == nil, notifier: notifier) { output in
-            Recomputer(config: config, log: log, clock: clock, epoch: epoch, output: output)
-        }
-        do {
-            try server.recomputer.start()
+            wakePipe = try WakePipe()
+            mailbox = Mailbox<LoopMessage>(wake: { wakePipe.wake() })
+            try recomputer.start(config: config, log: log, clocks: clocks, epoch: epoch) { mailbox.post(.recomputed($0)) }
         } catch {
             close(listenFD)
-            if systemdFD == nil { unlink(config.socketPath) }
+            if let socketPathToRemove { unlink(socketPathToRemove) }
             throw error
         }
         log.notice("eventd 0.1.0 listening on \(systemdFD == nil ? config.socketPath : "a socket from systemd"), database \(config.databasePath), epoch \(epoch)")
 
-        let signals = Self.signalStream([SIGTERM, SIGINT, SIGHUP])
-        let loopDone = AsyncStream<Void>.makeStream()
+        let loopDone = DispatchSemaphore(value: 0)
+        let (config, log, clocks, environment) = (self.config, self.log, self.clocks, self.environment)
         let loopThread = Thread {
-            server.run()
-            loopDone.continuation.yield()
-            loopDone.continuation.finish()
+            let notifier = SystemdNotifier(environment: environment)
+            let hub = FeedHub(config: config, epoch: epoch, watchdogInterval: notifier?.watchdogInterval,
+                              followsSystemZone: config.timeZoneFollowsSystem, now: clocks.now())
+            let loop = FeedLoop(hub: hub, log: log, clocks: clocks, listenFD: listenFD, socketPathToRemove: socketPathToRemove,
+                                notifier: notifier, recomputer: recomputer, mailbox: mailbox, wakePipe: wakePipe,
+                                environment: environment)
+            loop.run()
+            loopDone.signal()
         }
         loopThread.name = "eventd-feed"
         loopThread.start()
 
+        let signals = Self.signalStream([SIGTERM, SIGINT, SIGHUP])
+        let loopEnded = AsyncStream<Void>.makeStream()
+        // The loop thread's end, as something a task can await.
+        Thread {
+            loopDone.wait()
+            loopEnded.continuation.finish()
+        }.start()
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await signal in signals {
                     if signal == SIGHUP {
-                        server.post(.reopen)
+                        mailbox.post(.reopen)
                     } else {
                         log.notice("received \(signal == SIGTERM ? "SIGTERM" : "SIGINT"), stopping")
-                        server.post(.shutdown)
                         break
                     }
                 }
             }
-            group.addTask {
-                for await _ in loopDone.stream {}
-            }
+            group.addTask { for await _ in loopEnded.stream {} }
             await group.next()
-            server.post(.shutdown)
+            mailbox.post(.shutdown)
             await group.next()
             group.cancelAll()
         }
-        // Reverse order: the loop has stopped (and flushed); now the recomputer.
-        server.recomputer.stop()
+        // Reverse order: the loop has stopped (and flushed); now the recompute thread.
+        recomputer.stop()
         log.notice("stopped")
     }
 
@@ -86,15 +93,24 @@ public final class Daemon: Sendable {
     static func signalStream(_ signals: [Int32]) -> AsyncStream<Int32> {
         let (stream, continuation) = AsyncStream<Int32>.makeStream()
         let queue = DispatchQueue(label: "eventd.signals")
-        nonisolated(unsafe) var sources: [DispatchSourceSignal] = []
-        for s in signals {
+        let sources = signals.map { s -> DispatchSourceSignal in
             signal(s, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: s, queue: queue)
             source.setEventHandler { continuation.yield(s) }
             source.resume()
-            sources.append(source)
+            return source
         }
-        continuation.onTermination = { _ in queue.async { sources.forEach { $0.cancel() } } }
+        // The sources live as long as the stream; they are cancelled on its queue.
+        let keep = SignalSources(sources)
+        continuation.onTermination = { _ in queue.async { keep.cancel() } }
         return stream
     }
+}
+
+/// Holds the signal sources for the stream's lifetime.
+/// `@unchecked Sendable`: the sources are only cancelled, on their own serial queue.
+private final class SignalSources: @unchecked Sendable {
+    private let sources: [DispatchSourceSignal]
+    init(_ sources: [DispatchSourceSignal]) { self.sources = sources }
+    func cancel() { sources.forEach { $0.cancel() } }
 }

@@ -6,6 +6,9 @@ public struct DaemonConfiguration: Sendable {
     public var interval: Double = 60
     /// The default view zone (IANA).
     public var timeZone: String
+    /// Whether `timeZone` is the system's (no `--tz`): it then follows changes of the
+    /// system's zone (`/etc/localtime`) for views that name none.
+    public var timeZoneFollowsSystem = false
     public var heartbeat: Double = 30
     /// Diffs retained per view for `resume`.
     public var history: Int = 256

@@ -1,0 +1,59 @@
+import Agenda
+import Foundation
+
+/// One reading of both clocks.
+public struct Moment: Sendable, Equatable {
+    /// Seconds on the monotonic clock (`CLOCK_MONOTONIC`): every interval is measured here.
+    public var monotonic: Double
+    /// Seconds since the Unix epoch: only for dates (today, midnight, message times).
+    public var wall: Double
+
+    public init(monotonic: Double, wall: Double) {
+        self.monotonic = monotonic
+        self.wall = wall
+    }
+}
+
+/// The daemon's two clocks, injected so that tests control them. Intervals (watchdog,
+/// stall, heartbeat, coalescing, the timer, the shutdown drain) use `monotonic`, which
+/// never steps; dates use `wall`, which may jump (NTP, suspend, an administrator).
+public struct DaemonClocks: Sendable {
+    public var monotonic: @Sendable () -> Double
+    public var wall: @Sendable () -> Double
+
+    public init(monotonic: @escaping @Sendable () -> Double, wall: @escaping @Sendable () -> Double) {
+        self.monotonic = monotonic
+        self.wall = wall
+    }
+
+    /// The system's clocks; the wall clock is shifted by `EVENTD_FAKE_NOW` when set.
+    public static func system(environment: [String: String]) -> DaemonClocks {
+        let agenda = AgendaClock(environment: environment)
+        return DaemonClocks(monotonic: { Self.monotonicSeconds() }, wall: { agenda.preciseNow() })
+    }
+
+    public func now() -> Moment { Moment(monotonic: monotonic(), wall: wall()) }
+
+    static func monotonicSeconds() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+}
+
+/// Notices a step of the wall clock against the monotonic one: their difference stays
+/// put while both run, and moves when the wall clock is set or the machine resumes
+/// from suspend (the monotonic clock does not count suspended time).
+struct ClockJumpDetector {
+    /// Steps smaller than this are drift or scheduling noise.
+    var threshold = 0.5
+    private var offset: Double?
+
+    /// Whether the wall clock stepped since the last reading.
+    mutating func observe(_ now: Moment) -> Bool {
+        let current = now.wall - now.monotonic
+        defer { offset = current }
+        guard let offset else { return false }
+        return abs(current - offset) > threshold
+    }
+}

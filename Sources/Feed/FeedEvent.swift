@@ -1,0 +1,65 @@
+import Agenda
+
+/// What happens to the feed, as `FeedHub` sees it. The I/O loop turns readiness,
+/// bytes and messages from other threads into these.
+enum FeedEvent {
+    /// A client connected.
+    case accepted(ConnectionID)
+    /// Bytes arrived from a client.
+    case received(ConnectionID, ArraySlice<UInt8>)
+    /// The client closed its side (end of file).
+    case peerClosed(ConnectionID)
+    /// The kernel took `count` bytes of the client's queue (0: the socket is writable
+    /// but nothing was waiting, or it took nothing).
+    case wrote(ConnectionID, count: Int)
+    /// Reading or writing failed: the connection is gone.
+    case failed(ConnectionID, reason: String)
+    /// A message from the recomputer.
+    case recomputed(RecomputeOutput)
+    /// Time passed (at least once a second, and at once when the wall clock stepped).
+    case tick
+    /// The system's time zone changed (the zone views without `tz` get).
+    case systemZoneChanged(String)
+    /// SIGHUP: reopen the database.
+    case reopen
+    /// SIGTERM/SIGINT: stop accepting, flush (at most 2 s), then exit.
+    case shutdown
+}
+
+/// What `FeedHub` asks of the I/O loop, in order.
+enum FeedEffect: Equatable {
+    /// Output waits: write what the socket takes and report `.wrote`.
+    case flush(ConnectionID)
+    /// Refuse a connection: send these bytes without waiting, then close it.
+    case refuse(ConnectionID, [UInt8])
+    /// Stop reading from the client (`shutdown(SHUT_RD)`).
+    case stopReading(ConnectionID)
+    /// Close the connection's descriptor.
+    case close(ConnectionID)
+    /// Hand a job to the recomputer.
+    case recompute(RecomputeJob)
+    /// An sd_notify message.
+    case notify(String)
+    case log(LogLevel, String)
+    /// Close the listening socket (and remove its file when it is ours).
+    case stopListening
+    /// Leave the loop.
+    case exit
+}
+
+/// Work for the recompute thread.
+enum RecomputeJob: Sendable, Equatable {
+    /// A view got its first subscriber: compute it and publish its first snapshot.
+    case activate(View)
+    /// A view's grace period ended: forget it.
+    case deactivate(View)
+    /// Recompute soon (coalesced).
+    case refresh
+    /// Reopen the database (SIGHUP).
+    case reopen
+    /// Answer a `snapshot` request, read-your-writes.
+    case oneShot(View, token: Int)
+    /// The wall clock stepped or the zone changed: check every view's date now.
+    case clockChanged
+    case stop
+}

@@ -1,0 +1,73 @@
+import Agenda
+
+extension FeedHub {
+    mutating func recomputed(_ output: RecomputeOutput) {
+        switch output {
+        case .info(let newInfo):
+            info = newInfo
+            if !ready {
+                ready = true
+                effects.append(.notify("READY=1\nSTATUS=serving \(config.socketPath)"))
+            }
+        case .oneShot(let token, let message):
+            guard let id = pendingOneShots.removeValue(forKey: token), connections[id] != nil else { return }
+            connections[id]!.oneShotsWaiting -= 1
+            send(message, to: id)
+            // It may have been held back by the one-shot limit.
+            processInput(id)
+        case .published(let view, let publication):
+            publish(view, publication)
+        case .failed(let view, let message):
+            failView(view, message)
+        }
+    }
+
+    /// A view whose first snapshot could not be built: its subscribers get
+    /// `invalid_view` (their connections stay open) and the view is dropped.
+    private mutating func failView(_ view: View, _ message: String) {
+        guard let feed = views[view], feed.seq == 0 else { return }
+        for id in feed.subscribers where connections[id]?.subscription.view == view {
+            connections[id]!.subscription = .none
+            send(Messages.error(.invalidView, message), to: id)
+        }
+        views[view] = nil
+        effects.append(.recompute(.deactivate(view)))
+    }
+
+    /// A view's new state: a snapshot for those waiting for one, the diff for the others.
+    /// A subscriber whose queue still holds an unstarted snapshot of an older state does
+    /// not keep it (that would pin a superseded snapshot for as long as it does not
+    /// read): it is owed the current one instead.
+    private mutating func publish(_ view: View, _ p: ViewPublication) {
+        guard var feed = views[view] else { return }
+        feed.seq = p.seq
+        feed.snapshotMessage = p.snapshotMessage
+        if let diff = p.diffMessage {
+            feed.history.append((p.seq, diff))
+            if feed.history.count > config.history { feed.history.removeFirst(feed.history.count - config.history) }
+        }
+        views[view] = feed
+        for id in feed.subscribers {
+            guard let c = connections[id] else { continue }
+            switch c.subscription {
+            case .awaitingFirstSnapshot(_, let resync):
+                connections[id]!.subscription = .live(view)
+                if let resync { send(Messages.resync(resync), to: id) }
+                sendSubscriptionData(p.snapshotMessage, kind: .snapshot(seq: p.seq), to: id)
+            case .live:
+                if c.outbox.hasUnstartedSnapshot {
+                    connections[id]!.outbox.dropUnstarted()
+                    // Served as soon as the socket has room (the loop watches for it).
+                    connections[id]!.subscription = .owed(view, reason: nil)
+                } else if let diff = p.diffMessage {
+                    sendSubscriptionData(diff, kind: .diff(seq: p.seq), to: id)
+                } else {
+                    // A first snapshot for a view it already had (recreated): start over.
+                    sendSubscriptionData(p.snapshotMessage, kind: .snapshot(seq: p.seq), to: id)
+                }
+            case .owed, .none:
+                break // owed: gets the current snapshot when it reads again
+            }
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import Agenda
+import Support
+
+extension FeedHub {
+    // MARK: - Input
+
+    mutating func receive(_ bytes: ArraySlice<UInt8>, from id: ConnectionID) {
+        guard let c = connections[id], c.ending == nil else { return } // input after a fatal error is ignored
+        connections[id]!.input.append(contentsOf: bytes)
+        processInput(id)
+    }
+
+    /// Handles the complete lines of a connection's input, as long as it accepts requests.
+    mutating func processInput(_ id: ConnectionID) {
+        guard let c = connections[id] else { return }
+        let input = c.input
+        var start = input.startIndex
+        while let conn = connections[id], conn.ending == nil, acceptsRequests(conn),
+              let newline = input[start...].firstIndex(of: 10) {
+            var line = input[start..<newline]
+            start = newline + 1
+            if line.count > config.maxRequestLine {
+                fatal(id, .lineTooLong, "request line over \(config.maxRequestLine) bytes")
+                return
+            }
+            if line.last == 13 { line = line.dropLast() }
+            if line.allSatisfy({ $0 == 32 || $0 == 9 }) { continue }
+            handle(line, from: id)
+        }
+        guard connections[id] != nil, connections[id]!.ending == nil else { return }
+        if start > input.startIndex { connections[id]!.input.removeFirst(start - input.startIndex) }
+        // (Complete lines held back by acceptsRequests are checked when they are handled.)
+        let rest = connections[id]!.input
+        if rest.count > config.maxRequestLine, !rest.contains(10) {
+            fatal(id, .lineTooLong, "request line over \(config.maxRequestLine) bytes")
+        }
+    }
+
+    /// Answers with an error, then closes the connection once the answer is out.
+    mutating func fatal(_ id: ConnectionID, _ code: ErrorCode, _ message: String) {
+        connections[id]?.input = []
+        send(Messages.error(code, message), to: id)
+        connections[id]?.ending = .fatalError
+        effects.append(.stopReading(id))
+    }
+
+    // MARK: - Requests
+
+    private mutating func handle(_ line: ArraySlice<UInt8>, from id: ConnectionID) {
+        switch Request.decode(line) {
+        case .failure(let error):
+            send(Messages.error(error.code, error.message), to: id)
+        case .success(.ping):
+            send(Messages.pong, to: id)
+        case .success(.refresh):
+            send(Messages.ok, to: id)
+            effects.append(.recompute(.refresh))
+        case .success(.status):
+            send(statusMessage(), to: id)
+        case .success(.snapshot(let viewJSON)):
+            guard let view = parseView(viewJSON, for: id) else { return }
+            let token = nextToken
+            nextToken += 1
+            pendingOneShots[token] = id
+            connections[id]!.oneShotsWaiting += 1
+            effects.append(.recompute(.oneShot(view, token: token)))
+        case .success(.subscribe(let viewJSON, let resume)):
+            guard let view = parseView(viewJSON, for: id) else { return }
+            subscribe(id, to: view, resume: resume)
+        }
+    }
+
+    private mutating func parseView(_ json: JSONValue?, for id: ConnectionID) -> View? {
+        do {
+            return try View.parse(json, defaultZone: defaultZone, knownCalendars: info.calendars)
+        } catch {
+            send(Messages.error(.invalidView, error.message), to: id)
+            return nil
+        }
+    }
+
+    // MARK: - Subscriptions
+
+    private mutating func subscribe(_ id: ConnectionID, to view: View, resume: Request.Resume?) {
+        // Distinct views cost a recompute each: bound them (views without subscribers
+        // count until their grace period ends).
+        if views[view] == nil, views.count >= config.maxViews {
+            send(Messages.error(.invalidView, "too many distinct views (limit \(config.maxViews)); use a view others use"), to: id)
+            return
+        }
+        if let old = connections[id]!.subscription.view {
+            unsubscribe(id, from: old)
+            // What was queued for the old subscription is of no use to the new one.
+            connections[id]!.outbox.dropUnstarted()
+        }
+        var feed = views[view] ?? ViewFeed()
+        feed.subscribers.insert(id)
+        feed.idleSince = nil
+        views[view] = feed
+        guard feed.seq > 0 else {
+            // First subscriber of this view: compute it; the snapshot follows. The view is
+            // new in this run: a resume from another run is an epoch change, one from this
+            // run has expired (the view was dropped).
+            let reason = resume.map { $0.epoch == epoch ? "expired" : "epoch" }
+            connections[id]!.subscription = .awaitingFirstSnapshot(view, resync: reason)
+            effects.append(.recompute(.activate(view)))
+            return
+        }
+        connections[id]!.subscription = .live(view)
+        if let resume {
+            if resume.epoch != epoch {
+                send(Messages.resync("epoch"), to: id)
+            } else if resume.seq == feed.seq {
+                return
+            } else if resume.seq < feed.seq, let first = feed.history.first, first.seq <= resume.seq + 1 {
+                for entry in feed.history where entry.seq > resume.seq {
+                    sendSubscriptionData(entry.bytes, kind: .diff(seq: entry.seq), to: id)
+                }
+                return
+            } else {
+                send(Messages.resync("expired"), to: id)
+            }
+        }
+        sendSubscriptionData(feed.snapshotMessage, kind: .snapshot(seq: feed.seq), to: id)
+    }
+
+    mutating func unsubscribe(_ id: ConnectionID, from view: View) {
+        connections[id]?.subscription = .none
+        guard views[view] != nil else { return }
+        views[view]!.subscribers.remove(id)
+        if views[view]!.subscribers.isEmpty { views[view]!.idleSince = now.monotonic }
+    }
+}

@@ -1,0 +1,210 @@
+import Glibc
+
+/// Messages to the feed loop from other threads.
+enum LoopMessage: Sendable {
+    case recomputed(RecomputeOutput)
+    case shutdown
+    case reopen
+}
+
+/// The feed's I/O: one thread, `poll`, non-blocking sockets. It only moves bytes and
+/// time into `FeedHub` and carries out the effects the hub returns; every decision
+/// (who gets what, when to close, when to ping the watchdog) is the hub's.
+final class FeedLoop {
+    private var hub: FeedHub
+    private let log: Logger
+    private let clocks: DaemonClocks
+    private let listenFD: Int32
+    private let socketPathToRemove: String?
+    private let notifier: SystemdNotifier?
+    private let recomputer: Recomputer
+    private let mailbox: Mailbox<LoopMessage>
+    private let wakePipe: WakePipe
+    private let clockWatch: WallClockWatch
+    /// Ticks at least this often (a second, or less so that watchdog pings are never late).
+    private let tickInterval: Double
+
+    private var descriptors: [ConnectionID: Int32] = [:]
+    private var nextConnectionID = 1
+    private var listening = true
+    private var exiting = false
+    private var readBuffer = [UInt8](repeating: 0, count: 65536)
+
+    init(hub: FeedHub, log: Logger, clocks: DaemonClocks, listenFD: Int32, socketPathToRemove: String?,
+         notifier: SystemdNotifier?, recomputer: Recomputer, mailbox: Mailbox<LoopMessage>, wakePipe: WakePipe,
+         environment: [String: String]) {
+        self.hub = hub
+        self.log = log
+        self.clocks = clocks
+        self.listenFD = listenFD
+        self.socketPathToRemove = socketPathToRemove
+        self.notifier = notifier
+        self.recomputer = recomputer
+        self.mailbox = mailbox
+        self.wakePipe = wakePipe
+        clockWatch = WallClockWatch(environment: environment)
+        tickInterval = min(1, max(0.01, (hub.watchdogInterval ?? 2) / 2))
+    }
+
+    /// Runs until the hub says to exit (after shutdown, pending messages flushed or 2 s).
+    func run() {
+        var fds: [pollfd] = []
+        var ids: [ConnectionID] = []
+        var nextTick = clocks.monotonic()
+        while !exiting {
+            fds.removeAll(keepingCapacity: true)
+            ids.removeAll(keepingCapacity: true)
+            fds.append(pollfd(fd: wakePipe.readFD, events: Int16(POLLIN), revents: 0))
+            fds.append(pollfd(fd: clockWatch.fd, events: Int16(POLLIN), revents: 0))
+            fds.append(pollfd(fd: listening ? listenFD : -1, events: Int16(POLLIN), revents: 0))
+            for (id, fd) in descriptors {
+                let interest = hub.interest(id)
+                fds.append(pollfd(fd: fd, events: (interest.read ? Int16(POLLIN) : 0) | (interest.write ? Int16(POLLOUT) : 0), revents: 0))
+                ids.append(id)
+            }
+            let stopping = hub.shutdownDeadline != nil
+            let wait = stopping ? 0.05 : max(0, nextTick - clocks.monotonic())
+            let n = fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), Int32((wait * 1000).rounded(.up))) }
+            var tickNow = stopping
+            if n > 0 {
+                if fds[0].revents != 0 { wakePipe.drain(); takeMessages() }
+                if fds[1].revents != 0, clockWatch.acknowledge() { tickNow = true }
+                if fds[2].revents != 0, listening { acceptAll() }
+                for (i, id) in ids.enumerated() {
+                    let revents = fds[i + 3].revents
+                    guard revents != 0, descriptors[id] != nil else { continue }
+                    if revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { read(from: id) }
+                    if revents & Int16(POLLOUT) != 0, descriptors[id] != nil { flush(id) }
+                }
+            }
+            if tickNow || clocks.monotonic() >= nextTick {
+                if let zone = clockWatch.zoneChange() { apply(.systemZoneChanged(zone)) }
+                apply(.tick)
+                nextTick = clocks.monotonic() + tickInterval
+            }
+        }
+        for id in Array(descriptors.keys) { closeConnection(id) }
+    }
+
+    private func apply(_ event: FeedEvent) { carryOut(hub.handle(event, at: clocks.now())) }
+
+    /// Performs effects in order, and those of the events they cause after them.
+    private func carryOut(_ effects: [FeedEffect]) {
+        var queue = effects
+        var i = 0
+        while i < queue.count {
+            queue.append(contentsOf: perform(queue[i]))
+            i += 1
+        }
+    }
+
+    /// Carries out one effect; returns the hub's effects of any event it caused.
+    private func perform(_ effect: FeedEffect) -> [FeedEffect] {
+        switch effect {
+        case .flush(let id): return writeOut(id)
+        case .refuse(let id, let bytes):
+            if let fd = descriptors.removeValue(forKey: id) {
+                _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+                close(fd)
+            }
+        case .stopReading(let id):
+            if let fd = descriptors[id] { shutdown(fd, Int32(SHUT_RD)) }
+        case .close(let id): closeConnection(id)
+        case .recompute(let job): recomputer.submit(job)
+        case .notify(let message): notifier?.send(message)
+        case .log(let level, let message): log.log(level, message)
+        case .stopListening:
+            guard listening else { break }
+            listening = false
+            close(listenFD)
+            if let path = socketPathToRemove { unlink(path) }
+        case .exit: exiting = true
+        }
+        return []
+    }
+
+    private func takeMessages() {
+        for message in mailbox.takeAll() {
+            switch message {
+            case .recomputed(let output): apply(.recomputed(output))
+            case .shutdown: apply(.shutdown)
+            case .reopen: apply(.reopen)
+            }
+        }
+    }
+
+    // MARK: - Sockets
+
+    private func acceptAll() {
+        while true {
+            let fd = accept(listenFD, nil, nil)
+            if fd >= 0 {
+                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            }
+            if fd < 0 {
+                if errno == EINTR { continue }
+                if errno != EAGAIN && errno != EWOULDBLOCK { log.warning("accept failed: \(String(cString: strerror(errno)))") }
+                return
+            }
+            let id = nextConnectionID
+            nextConnectionID += 1
+            descriptors[id] = fd
+            apply(.accepted(id))
+        }
+    }
+
+    private func closeConnection(_ id: ConnectionID) {
+        if let fd = descriptors.removeValue(forKey: id) { close(fd) }
+    }
+
+    /// At most 256 KiB per wake-up: a client that writes as fast as it can gets its turn
+    /// like every other one instead of keeping the loop to itself.
+    private func read(from id: ConnectionID) {
+        for _ in 0..<4 {
+            guard let fd = descriptors[id] else { return }
+            let n = readBuffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            if n == 0 { apply(.peerClosed(id)); return }
+            if n < 0 {
+                if errno == EINTR { continue }
+                if errno != EAGAIN && errno != EWOULDBLOCK { apply(.failed(id, reason: "read error")) }
+                return
+            }
+            apply(.received(id, readBuffer[0..<n]))
+            if !hub.interest(id).read { return }
+        }
+    }
+
+    private func flush(_ id: ConnectionID) { carryOut(writeOut(id)) }
+
+    /// Writes what the socket takes of the connection's queue; returns the hub's answer.
+    private func writeOut(_ id: ConnectionID) -> [FeedEffect] {
+        guard let fd = descriptors[id], let (written, broken) = send(queueOf: id, to: fd) else { return [] }
+        let event: FeedEvent = broken ? .failed(id, reason: "write failed") : .wrote(id, count: written)
+        return hub.handle(event, at: clocks.now())
+    }
+
+    /// (Its own function so that the copy of the queue is gone before the hub changes it.)
+    private func send(queueOf id: ConnectionID, to fd: Int32) -> (written: Int, broken: Bool)? {
+        guard let outbox = hub.output(id) else { return nil }
+        var written = 0
+        var broken = false
+        var offset = outbox.offset
+        messages: for message in outbox.pending {
+            while offset < message.bytes.count {
+                let n = message.bytes.withUnsafeBytes { raw in
+                    Glibc.send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+                }
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    if errno != EAGAIN && errno != EWOULDBLOCK { broken = true }
+                    break messages
+                }
+                offset += n
+                written += n
+            }
+            offset = 0
+        }
+        return (written, broken)
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import Agenda
+import SectionedDiff
+
+extension RecomputeWorker {
+    func recompute(_ view: View, force: Bool) {
+        guard let store else { return }
+        let startedWall = clocks.wall()
+        let started = clocks.monotonic()
+        schedule.recomputed(at: started)
+        do {
+            let snapshot = try engine.build(view, store: store, now: Int64(startedWall.rounded(.down)))
+            lastDuration = clocks.monotonic() - started
+            lastRecompute = startedWall
+            problem = nil
+            if var state = views[view] {
+                guard snapshot.digest != state.snapshot.digest || snapshot.today != state.snapshot.today else {
+                    state.snapshot = snapshot
+                    views[view] = state
+                    return
+                }
+                let feed = try snapshot.feedSnapshot
+                let changes = FeedDiff(from: state.feed, to: feed)
+                if changes.isEmpty {
+                    state.snapshot = snapshot
+                    views[view] = state
+                    return
+                }
+                state.seq += 1
+                seqFloor = max(seqFloor, state.seq)
+                state.snapshot = snapshot
+                state.feed = feed
+                views[view] = state
+                let diff = Messages.diff(epoch: epoch, seq: state.seq, new: snapshot, changes: changes)
+                output(.published(view, ViewPublication(seq: state.seq,
+                                                        snapshotMessage: Messages.snapshot(epoch: epoch, seq: state.seq, snapshot: snapshot),
+                                                        diffMessage: diff)))
+                log.info("view \(view.timeZone)/\(view.days)d: seq \(state.seq), \(changes.changeCount) change(s) in \(Int(lastDuration * 1000)) ms")
+            } else {
+                let seq = seqFloor + 1
+                seqFloor = seq
+                views[view] = ViewState(snapshot: snapshot, feed: try snapshot.feedSnapshot, seq: seq)
+                output(.published(view, ViewPublication(seq: seq, snapshotMessage: Messages.snapshot(epoch: epoch, seq: seq, snapshot: snapshot),
+                                                        diffMessage: nil)))
+                log.info("view \(view.timeZone)/\(view.days)d: first snapshot in \(Int(lastDuration * 1000)) ms")
+            }
+        } catch {
+            if views[view] == nil {
+                // Never built: nothing good to serve. The daemon itself is fine.
+                log.warning("view \(view.timeZone)/\(view.days)d cannot be built: \(error)")
+                output(.failed(view, message: "\(error)"))
+            } else {
+                report("recompute failed for view \(view.timeZone): \(error); serving the last good snapshot")
+            }
+        }
+    }
+
+    /// Answers a `snapshot` request with the state as of now: every import committed
+    /// before the request is in it (read-your-writes), even when the coalesced refresh
+    /// has not run yet. Active views are brought up to date first, so their
+    /// subscribers get the same state as a diff before the asker gets its snapshot.
+    func answerOneShot(_ view: View, token: Int) {
+        guard let store else {
+            output(.oneShot(token: token, message: Messages.error(.invalidView, "the database is not available")))
+            return
+        }
+        let version = (try? store.dataVersion()) ?? -1
+        if version != lastDataVersion || views.values.contains(where: { dateChanged($0) }) {
+            tick(reason: "snapshot")
+        }
+        if let state = views[view] {
+            output(.oneShot(token: token, message: Messages.snapshot(epoch: epoch, seq: state.seq, snapshot: state.snapshot)))
+            return
+        }
+        do {
+            let snapshot = try engine.build(view, store: store, now: Int64(clocks.wall().rounded(.down)))
+            output(.oneShot(token: token, message: Messages.snapshot(epoch: epoch, seq: 0, snapshot: snapshot)))
+        } catch {
+            output(.oneShot(token: token, message: Messages.error(.invalidView, "\(error)")))
+        }
+    }
+}

@@ -1,0 +1,182 @@
+import Foundation
+import Agenda
+import EventStore
+import ICalendar
+import SectionedDiff
+import Support
+
+/// What the recomputer tells the event loop.
+enum RecomputeOutput: Sendable {
+    /// A view's new state: the message for new subscribers, and the diff from the
+    /// previous state (nil for the first snapshot).
+    case published(View, ViewPublication)
+    /// The answer to a one-shot `snapshot` request.
+    case oneShot(token: Int, message: [UInt8])
+    /// Facts for `status` and view validation.
+    case info(StoreInfo)
+    /// A view whose first snapshot could not be built (a window over
+    /// `SnapshotEngine.maxItems` items): its subscribers are told instead of waiting.
+    case failed(View, message: String)
+}
+
+/// One state of a view.
+struct ViewPublication: Sendable {
+    var seq: Int64
+    var snapshotMessage: [UInt8]
+    var diffMessage: [UInt8]?
+}
+
+/// Store facts the loop keeps for `status` and for validating views.
+struct StoreInfo: Sendable, Equatable {
+    var calendars: Set<String>
+    var eventCount: Int
+    /// Wall-clock time of the last recompute (seconds since the epoch; 0: none yet).
+    var lastRecompute: Double
+    var lastDurationMS: Double
+    var healthy: Bool
+    var problem: String?
+}
+
+/// Owns the database connection and every active view's snapshot, on the recompute
+/// thread (created there by `Recomputer`, never shared). It recomputes on the timer,
+/// at each view's local midnight or when the wall clock steps, at once (coalesced) on
+/// refresh, and skips the work when neither the database (`PRAGMA data_version`) nor
+/// any view's date changed.
+final class RecomputeWorker {
+    struct ViewState {
+        var snapshot: AgendaSnapshot
+        var feed: FeedSnapshot
+        var seq: Int64
+    }
+
+    let config: DaemonConfiguration
+    let log: Logger
+    let clocks: DaemonClocks
+    let epoch: String
+    let mailbox: Mailbox<RecomputeJob>
+    let output: @Sendable (RecomputeOutput) -> Void
+
+    var store: EventStore?
+    var fileIdentity: FileIdentity?
+    /// Our connection's WAL and shared-memory files, as they were when it opened.
+    var walIdentity: FileIdentity?
+    var shmIdentity: FileIdentity?
+    var engine = SnapshotEngine()
+    var views: [View: ViewState] = [:]
+    var schedule: RecomputeSchedule
+    var lastDataVersion: Int64 = -1
+    /// Wall-clock time and duration of the last recompute, for `status`.
+    var lastRecompute: Double = 0
+    var lastDuration: Double = 0
+    /// `lastRecompute` as last published in `StoreInfo`.
+    var publishedRecompute: Double = 0
+    /// A failed recompute; cleared by the next good one.
+    var problem: String?
+    /// The database file was removed or replaced under us; unlike `problem`, only a
+    /// successful reopen (SIGHUP) clears it.
+    var fileProblem: String?
+    /// The highest seq published in this run, over all views. A view that is dropped and
+    /// activated again continues above it, so that no seq a client may still hold from
+    /// the earlier incarnation (for `resume`) is ever reused within the epoch.
+    var seqFloor: Int64 = 0
+
+    init(config: DaemonConfiguration, log: Logger, clocks: DaemonClocks, epoch: String,
+         mailbox: Mailbox<RecomputeJob>, output: @escaping @Sendable (RecomputeOutput) -> Void) throws {
+        self.config = config
+        self.log = log
+        self.clocks = clocks
+        self.epoch = epoch
+        self.mailbox = mailbox
+        self.output = output
+        schedule = RecomputeSchedule(interval: config.interval, coalescing: config.refreshCoalescing, now: clocks.monotonic())
+        try openStore()
+        // The calendar list is known before the first client can ask for a view.
+        publishInfo()
+    }
+
+    /// Runs until `.stop`.
+    func run() {
+        loop: while true {
+            let wait = schedule.wait(at: clocks.monotonic(), untilMidnight: secondsUntilMidnight())
+            let jobs = mailbox.take(waitingAtMost: wait)
+            var activated: [View] = []
+            for job in jobs {
+                switch job {
+                case .stop: break loop
+                case .activate(let view):
+                    if views[view] == nil { activated.append(view) }
+                case .deactivate(let view):
+                    views[view] = nil
+                    log.debug("view dropped: \(view.timeZone) \(view.days) days")
+                case .refresh:
+                    schedule.requestRefresh(at: clocks.monotonic())
+                case .reopen:
+                    reopen()
+                case .clockChanged:
+                    break // the date check below runs on every wake-up
+                case .oneShot(let view, let token):
+                    answerOneShot(view, token: token)
+                }
+            }
+            for view in activated where views[view] == nil { recompute(view, force: true) }
+            let dateChanged = views.values.contains { self.dateChanged($0) }
+            if let reason = schedule.due(at: clocks.monotonic(), dateChanged: dateChanged) {
+                tick(reason: reason.rawValue)
+            }
+            // `status` reports the last recompute: publish it after every one (first
+            // snapshots and midnight included), not only when the database changed.
+            if lastRecompute != publishedRecompute { publishInfo() }
+        }
+        views.removeAll()
+        store = nil
+    }
+
+    /// A timer tick: recompute only what changed (database or date).
+    func tick(reason: String) {
+        guard let store else { return }
+        checkFileReplaced()
+        let version = (try? store.dataVersion()) ?? -1
+        let dataChanged = version != lastDataVersion
+        for (view, state) in views where dataChanged || dateChanged(state) {
+            recompute(view, force: false)
+        }
+        if dataChanged {
+            lastDataVersion = version
+            publishInfo()
+            log.debug("\(reason): database changed, \(views.count) view(s) recomputed")
+        }
+    }
+
+    func dateChanged(_ state: ViewState) -> Bool {
+        guard let zone = Zone.system(state.snapshot.view.timeZone) else { return false }
+        return zone.local(atUTC: Int64(clocks.wall().rounded(.down))).date != state.snapshot.today
+    }
+
+    /// Seconds until the earliest local midnight of the active views (wall clock; a step
+    /// of it is noticed by the feed loop, which then posts `.clockChanged`).
+    func secondsUntilMidnight() -> Double? {
+        let wall = clocks.wall()
+        var earliest: Double?
+        for state in views.values {
+            guard let zone = Zone.system(state.snapshot.view.timeZone) else { continue }
+            let t = Double(zone.instant(forLocal: CivilDateTime(date: state.snapshot.today.adding(days: 1))))
+            earliest = min(earliest ?? t, t)
+        }
+        return earliest.map { $0 - wall }
+    }
+
+    func report(_ message: String) {
+        problem = message
+        log.error(message)
+        publishInfo()
+    }
+
+    func publishInfo() {
+        let calendars = Set((try? store?.calendarNames()) ?? [])
+        let events = (try? store?.eventCount()) ?? 0
+        publishedRecompute = lastRecompute
+        output(.info(StoreInfo(calendars: calendars, eventCount: events, lastRecompute: lastRecompute,
+                               lastDurationMS: lastDuration * 1000, healthy: problem == nil && fileProblem == nil,
+                               problem: fileProblem ?? problem)))
+    }
+}

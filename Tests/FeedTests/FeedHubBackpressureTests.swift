@@ -1,0 +1,133 @@
+import Agenda
+import Testing
+@testable import Feed
+
+/// Backpressure, superseded snapshots, stalls and heartbeats (SPEC section 4,
+/// "Backpressure"), on the hub alone with a fake clock.
+@Suite struct FeedHubBackpressureTests {
+    let view = HubHarness.view()
+    let subscribe = #"{"op":"subscribe","view":{"tz":"Europe/Berlin"}}"#
+
+    /// A subscriber whose socket takes nothing, with its first snapshot written.
+    func stalledSubscriber(_ h: inout HubHarness) -> ConnectionID {
+        let c = h.connect()
+        h.request(c, subscribe)
+        h.publish(view, seq: 1, diff: false)
+        #expect(h.kinds(c) == ["hello", "snapshot@1"])
+        h.room[c] = 0
+        return c
+    }
+
+    @Test func overflowDropsTheQueuedDiffsAndResyncsWhenItReadsAgain() {
+        var h = HubHarness { $0.clientBuffer = 200 }
+        let slow = stalledSubscriber(&h)
+        let fast = h.connect()
+        h.request(fast, subscribe)
+        _ = h.kinds(fast)
+        for seq in 2...20 { h.publish(view, seq: Int64(seq)) }
+        // Never more than the buffer (plus one message) is kept for the slow one.
+        #expect(h.hub.connections[slow]!.outbox.retainedBytes <= 200)
+        #expect(h.hub.connections[slow]!.isOwed)
+        // The fast one is not held back by it.
+        #expect(h.kinds(fast) == (2...20).map { "diff@\($0)" })
+        h.makeRoom(slow)
+        let got = h.kinds(slow)
+        #expect(got.suffix(2) == ["resync:overflow", "snapshot@20"], "\(got)")
+        #expect(!got.contains("snapshot@1"))
+        h.publish(view, seq: 21)
+        #expect(h.kinds(slow) == ["diff@21"])
+    }
+
+    /// A subscriber that never reads must not keep a superseded snapshot alive: when the
+    /// view moves on, its unstarted snapshot is dropped and it is owed the current one.
+    @Test func aStalledSubscriberDoesNotPinASupersededSnapshot() {
+        var h = HubHarness()
+        let c = h.connect(room: 0)
+        h.request(c, subscribe)
+        h.handle(.recomputed(.published(view, ViewPublication(
+            seq: 1, snapshotMessage: HubHarness.snapshotLine(seq: 1, padding: 100_000), diffMessage: nil))))
+        #expect(h.hub.connections[c]!.outbox.retainedBytes > 100_000)
+        h.handle(.recomputed(.published(view, ViewPublication(
+            seq: 2, snapshotMessage: HubHarness.snapshotLine(seq: 2, padding: 100_000), diffMessage: HubHarness.diffLine(seq: 2)))))
+        // Only the hello is still queued: the old snapshot is gone, the new one is owed.
+        #expect(h.hub.connections[c]!.outbox.retainedBytes < 1000)
+        #expect(h.hub.connections[c]!.subscription == .owed(view, reason: nil))
+        h.makeRoom(c)
+        #expect(h.kinds(c) == ["hello", "snapshot@2"])
+    }
+
+    @Test func aSnapshotAlreadyGoingOutIsFinishedNotDropped() {
+        var h = HubHarness()
+        let c = h.connect()
+        _ = h.kinds(c)
+        h.room[c] = 10
+        h.request(c, subscribe)
+        h.publish(view, seq: 1, diff: false)
+        h.publish(view, seq: 2)
+        // Ten bytes of snapshot 1 are out: it goes out whole, then diff 2 follows it.
+        h.makeRoom(c)
+        #expect(h.kinds(c) == ["snapshot@1", "diff@2"])
+    }
+
+    @Test func aSubscriberThatReadsNothingIsClosedAfterTheStallTimeout() {
+        var h = HubHarness { $0.stallTimeout = 60; $0.clientBuffer = 100 }
+        let slow = stalledSubscriber(&h)
+        h.publish(view, seq: 2)
+        h.advance(30)
+        // Pongs and dropped diffs do not restart its stall clock.
+        h.request(slow, #"{"op":"ping"}"#)
+        for seq in 3...10 { h.publish(view, seq: Int64(seq)) }
+        h.advance(29)
+        #expect(h.hub.connections[slow] != nil)
+        h.advance(2)
+        #expect(h.hub.connections[slow] == nil)
+        #expect(h.closed.contains(slow))
+        #expect(h.logs.contains { $0.contains("stalled for 60 s") })
+    }
+
+    @Test func progressKeepsASlowReaderConnected() {
+        var h = HubHarness { $0.stallTimeout = 10 }
+        let c = stalledSubscriber(&h)
+        for seq in 2...30 {
+            h.publish(view, seq: Int64(seq))
+            h.advance(5)
+            h.makeRoom(c, 40) // reads a little every five seconds
+        }
+        #expect(h.hub.connections[c] != nil)
+    }
+
+    @Test func idleSubscribersGetHeartbeatsAndIdleViewsAreDroppedAfterTheGrace() {
+        var h = HubHarness { $0.heartbeat = 30; $0.viewGrace = 60 }
+        let c = h.connect()
+        h.request(c, subscribe)
+        h.publish(view, seq: 1, diff: false)
+        _ = h.kinds(c)
+        h.advance(29)
+        #expect(h.kinds(c).isEmpty)
+        h.advance(1.5)
+        let beat = h.messages(c)
+        #expect(beat.count == 1 && beat[0]["type"]?.stringValue == "heartbeat" && beat[0]["seq"]?.intValue == 1)
+        #expect(beat.first?["time"]?.stringValue?.hasSuffix("Z") == true)
+        _ = h.takeJobs()
+        h.handle(.peerClosed(c))
+        #expect(h.closed.contains(c))
+        h.advance(59)
+        #expect(h.hub.views[view] != nil)
+        h.advance(2)
+        #expect(h.hub.views[view] == nil)
+        #expect(h.takeJobs() == [.deactivate(view)])
+    }
+
+    @Test func aClientThatFloodsRequestsWithoutReadingIsHeldBackAtItsBuffer() {
+        var h = HubHarness { $0.clientBuffer = 1000 }
+        let c = h.connect(room: 0)
+        for _ in 0..<500 { h.request(c, #"{"op":"ping"}"#) }
+        let queued = h.hub.connections[c]!.outbox.retainedBytes
+        #expect(queued <= 1000 + 20)
+        #expect(h.hub.interest(c).read == false)
+        #expect(h.hub.connections[c]!.input.count > 0, "the rest waits unread")
+        h.makeRoom(c)
+        // Reading again lets the held-back requests through, none lost.
+        #expect(h.kinds(c).filter { $0 == "pong" }.count == 500)
+    }
+}

@@ -1,0 +1,178 @@
+import Agenda
+import Support
+import Testing
+@testable import Feed
+
+/// Subscriptions, resume and the request errors of SPEC section 4, on the hub alone.
+@Suite struct FeedHubSubscriptionTests {
+    let view = HubHarness.view()
+    let subscribe = #"{"op":"subscribe","view":{"tz":"Europe/Berlin"}}"#
+
+    @Test func helloThenPongAndOk() {
+        var h = HubHarness()
+        let c = h.connect()
+        #expect(h.kinds(c) == ["hello"])
+        h.request(c, #"{"op":"ping"}"#)
+        h.request(c, #"{"op":"refresh"}"#)
+        #expect(h.kinds(c) == ["pong", "ok"])
+        #expect(h.takeJobs() == [.refresh])
+    }
+
+    @Test func firstSubscriberActivatesTheViewAndGetsItsFirstSnapshot() {
+        var h = HubHarness()
+        let a = h.connect(), b = h.connect()
+        _ = h.kinds(a); _ = h.kinds(b)
+        h.request(a, subscribe)
+        #expect(h.takeJobs() == [.activate(view)])
+        #expect(h.kinds(a).isEmpty)
+        h.publish(view, seq: 1, diff: false)
+        #expect(h.kinds(a) == ["snapshot@1"])
+        // A second subscriber of the same view shares it: snapshot at once, no recompute.
+        h.request(b, subscribe)
+        #expect(h.takeJobs().isEmpty)
+        #expect(h.kinds(b) == ["snapshot@1"])
+        h.publish(view, seq: 2)
+        #expect(h.kinds(a) == ["diff@2"])
+        #expect(h.kinds(b) == ["diff@2"])
+        #expect(h.hub.views[view]?.subscribers.count == 2)
+    }
+
+    @Test func resumeWithinHistoryGetsOnlyTheMissedDiffs() {
+        var h = HubHarness()
+        let a = h.connect()
+        h.request(a, subscribe)
+        h.publish(view, seq: 1, diff: false)
+        for seq in 2...5 { h.publish(view, seq: Int64(seq)) }
+        let b = h.connect()
+        _ = h.kinds(b)
+        h.request(b, #"{"op":"subscribe","view":{"tz":"Europe/Berlin"},"resume":{"epoch":"e1","seq":3}}"#)
+        #expect(h.kinds(b) == ["diff@4", "diff@5"])
+        // Up to date: nothing at all.
+        let c = h.connect()
+        _ = h.kinds(c)
+        h.request(c, #"{"op":"subscribe","view":{"tz":"Europe/Berlin"},"resume":{"epoch":"e1","seq":5}}"#)
+        #expect(h.kinds(c).isEmpty)
+        h.publish(view, seq: 6)
+        #expect(h.kinds(c) == ["diff@6"])
+    }
+
+    @Test func resumePastTheHistoryOrFromAnotherEpochIsAResync() {
+        var h = HubHarness { $0.history = 2 }
+        let a = h.connect()
+        h.request(a, subscribe)
+        h.publish(view, seq: 1, diff: false)
+        for seq in 2...6 { h.publish(view, seq: Int64(seq)) }
+        let b = h.connect()
+        _ = h.kinds(b)
+        h.request(b, #"{"op":"subscribe","view":{"tz":"Europe/Berlin"},"resume":{"epoch":"e1","seq":3}}"#)
+        #expect(h.kinds(b) == ["resync:expired", "snapshot@6"])
+        h.request(b, #"{"op":"subscribe","view":{"tz":"Europe/Berlin"},"resume":{"epoch":"old","seq":6}}"#)
+        #expect(h.kinds(b) == ["resync:epoch", "snapshot@6"])
+        // Within the two retained diffs: honoured.
+        h.request(b, #"{"op":"subscribe","view":{"tz":"Europe/Berlin"},"resume":{"epoch":"e1","seq":4}}"#)
+        #expect(h.kinds(b) == ["diff@5", "diff@6"])
+    }
+
+    @Test func resumeOfAViewNotComputedInThisRunIsAResyncBeforeItsFirstSnapshot() {
+        var h = HubHarness()
+        let a = h.connect(), b = h.connect()
+        _ = h.kinds(a); _ = h.kinds(b)
+        h.request(a, #"{"op":"subscribe","view":{"tz":"Europe/Berlin"},"resume":{"epoch":"old","seq":9}}"#)
+        h.request(b, #"{"op":"subscribe","view":{"tz":"Europe/Berlin"},"resume":{"epoch":"e1","seq":9}}"#)
+        h.publish(view, seq: 10, diff: false)
+        #expect(h.kinds(a) == ["resync:epoch", "snapshot@10"])
+        #expect(h.kinds(b) == ["resync:expired", "snapshot@10"])
+    }
+
+    @Test func aNewSubscribeReplacesTheOldOne() {
+        var h = HubHarness()
+        let a = h.connect()
+        h.request(a, subscribe)
+        h.publish(view, seq: 1, diff: false)
+        h.request(a, #"{"op":"subscribe","view":{"tz":"UTC","days":3}}"#)
+        let other = View(timeZone: "UTC", days: 3)
+        #expect(h.hub.views[view]?.subscribers.isEmpty == true)
+        #expect(h.hub.views[other]?.subscribers == [a])
+        h.publish(view, seq: 2)
+        h.publish(other, seq: 3, diff: false)
+        #expect(h.kinds(a) == ["hello", "snapshot@1", "snapshot@3"])
+    }
+
+    @Test func aViewThatCannotBeBuiltIsAnInvalidViewError() {
+        var h = HubHarness()
+        let a = h.connect()
+        _ = h.kinds(a)
+        h.request(a, subscribe)
+        _ = h.takeJobs()
+        h.handle(.recomputed(.failed(view, message: "the window holds more than 500000 items")))
+        #expect(h.kinds(a) == ["error:invalid_view"])
+        #expect(h.hub.views[view] == nil)
+        #expect(h.takeJobs() == [.deactivate(view)])
+        #expect(!h.closed.contains(a))
+    }
+
+    @Test(arguments: [
+        ("not json", "error:bad_request"),
+        ("[1,2]", "error:bad_request"),
+        (#"{"view":{}}"#, "error:bad_request"),
+        (#"{"op":7}"#, "error:bad_request"),
+        (#"{"op":"dance"}"#, "error:unknown_op"),
+        (#"{"op":"subscribe","view":{"tz":"Mars/Olympus"}}"#, "error:invalid_view"),
+        (#"{"op":"subscribe","view":{"calendars":["nope"]}}"#, "error:invalid_view"),
+        (#"{"op":"subscribe","view":{"days":0}}"#, "error:invalid_view"),
+        (#"{"op":"snapshot","view":{"past_days":400}}"#, "error:invalid_view"),
+        (#"{"op":"subscribe","resume":{"epoch":1}}"#, "error:bad_request"),
+    ])
+    func aBadRequestGetsItsErrorAndTheConnectionStays(line: String, expected: String) {
+        var h = HubHarness()
+        let c = h.connect()
+        _ = h.kinds(c)
+        h.request(c, line)
+        h.request(c, #"{"op":"ping"}"#)
+        #expect(h.kinds(c) == [expected, "pong"])
+        #expect(!h.closed.contains(c))
+    }
+
+    @Test func aLineTooLongIsAnsweredThenClosed() {
+        var h = HubHarness { $0.maxRequestLine = 100 }
+        let c = h.connect()
+        _ = h.kinds(c)
+        h.handle(.received(c, ArraySlice(Array(repeating: UInt8(ascii: "x"), count: 150))))
+        #expect(h.kinds(c) == ["error:line_too_long"])
+        #expect(h.readingStopped.contains(c))
+        #expect(h.closed.contains(c))
+        #expect(h.hub.connections[c] == nil)
+    }
+
+    @Test func connectionsOverTheLimitAreRefusedAsOverloaded() {
+        var h = HubHarness { $0.maxClients = 2 }
+        _ = h.connect(); _ = h.connect()
+        let third = h.connect()
+        #expect(h.kinds(third) == ["error:overloaded"])
+        #expect(h.closed.contains(third))
+        #expect(h.hub.connections.count == 2)
+    }
+
+    @Test func distinctViewsAreBounded() {
+        var h = HubHarness { $0.maxViews = 2 }
+        let c = h.connect()
+        _ = h.kinds(c)
+        h.request(c, #"{"op":"subscribe","view":{"days":1}}"#)
+        let d = h.connect()
+        _ = h.kinds(d)
+        h.request(d, #"{"op":"subscribe","view":{"days":2}}"#)
+        h.request(d, #"{"op":"subscribe","view":{"days":3}}"#)
+        #expect(h.kinds(d) == ["error:invalid_view"])
+        #expect(h.hub.views.count == 2)
+    }
+
+    @Test func requestsSplitAcrossReadsAndCRLFAreOneLine() {
+        var h = HubHarness()
+        let c = h.connect()
+        _ = h.kinds(c)
+        h.handle(.received(c, ArraySlice(Array(#"{"op":"pi"#.utf8))))
+        #expect(h.kinds(c).isEmpty)
+        h.handle(.received(c, ArraySlice(Array("ng\"}\r\n\n   \n{\"op\":\"ping\"}\n".utf8))))
+        #expect(h.kinds(c) == ["pong", "pong"])
+    }
+}

@@ -1,0 +1,158 @@
+import Agenda
+import Support
+@testable import Feed
+
+/// Drives a `FeedHub` the way `FeedLoop` does, with no sockets: a fake clock, fake
+/// sockets that take as many bytes as a test allows, and a record of every effect.
+struct HubHarness {
+    var hub: FeedHub
+    var now: Moment
+    /// Bytes each client has been sent and not yet read by the test.
+    var inbox: [ConnectionID: [UInt8]] = [:]
+    /// How many more bytes each client's socket takes (nil: unlimited).
+    var room: [ConnectionID: Int] = [:]
+    var closed: Set<ConnectionID> = []
+    var readingStopped: Set<ConnectionID> = []
+    var jobs: [RecomputeJob] = []
+    var notifications: [String] = []
+    var logs: [String] = []
+    var stoppedListening = false
+    var exited = false
+    private var nextID = 1
+
+    static let epoch = "e1"
+    static let zone = "Europe/Berlin"
+
+    init(watchdog: Double? = nil, followsSystemZone: Bool = false, configure: (inout DaemonConfiguration) -> Void = { _ in }) {
+        var config = DaemonConfiguration(databasePath: "/tmp/none.db", socketPath: "/tmp/none.sock", timeZone: Self.zone)
+        configure(&config)
+        now = Moment(monotonic: 1000, wall: 1_795_000_000) // 2026-11-18
+        hub = FeedHub(config: config, epoch: Self.epoch, watchdogInterval: watchdog, followsSystemZone: followsSystemZone, now: now)
+        handle(.recomputed(.info(StoreInfo(calendars: ["work", "home"], eventCount: 3, lastRecompute: 0,
+                                           lastDurationMS: 0, healthy: true, problem: nil))))
+    }
+
+    // MARK: - Events
+
+    mutating func handle(_ event: FeedEvent) {
+        var queue = hub.handle(event, at: now)
+        var i = 0
+        while i < queue.count {
+            queue.append(contentsOf: perform(queue[i]))
+            i += 1
+        }
+    }
+
+    private mutating func perform(_ effect: FeedEffect) -> [FeedEffect] {
+        switch effect {
+        case .flush(let id): return write(id)
+        case .refuse(let id, let bytes):
+            inbox[id, default: []] += bytes
+            closed.insert(id)
+        case .stopReading(let id): readingStopped.insert(id)
+        case .close(let id): closed.insert(id)
+        case .recompute(let job): jobs.append(job)
+        case .notify(let message): notifications.append(message)
+        case .log(_, let message): logs.append(message)
+        case .stopListening: stoppedListening = true
+        case .exit: exited = true
+        }
+        return []
+    }
+
+    /// What the loop does when a socket is writable: write what it takes, tell the hub.
+    private mutating func write(_ id: ConnectionID) -> [FeedEffect] {
+        guard !closed.contains(id), let outbox = hub.output(id) else { return [] }
+        var budget = room[id] ?? .max
+        var written: [UInt8] = []
+        var offset = outbox.offset
+        for message in outbox.pending where budget > 0 {
+            let take = min(budget, message.bytes.count - offset)
+            written += message.bytes[offset..<offset + take]
+            budget -= take
+            offset = 0
+        }
+        if room[id] != nil { room[id]! -= written.count }
+        inbox[id, default: []] += written
+        return hub.handle(.wrote(id, count: written.count), at: now)
+    }
+
+    /// The client's socket has room again (`room` bytes, nil: unlimited): the loop writes.
+    mutating func makeRoom(_ id: ConnectionID, _ bytes: Int? = nil) {
+        room[id] = bytes
+        var queue = write(id)
+        var i = 0
+        while i < queue.count {
+            queue.append(contentsOf: perform(queue[i]))
+            i += 1
+        }
+    }
+
+    mutating func connect(room bytes: Int? = nil) -> ConnectionID {
+        let id = nextID
+        nextID += 1
+        room[id] = bytes
+        handle(.accepted(id))
+        return id
+    }
+
+    mutating func request(_ id: ConnectionID, _ line: String) { handle(.received(id, ArraySlice(Array((line + "\n").utf8)))) }
+
+    /// Advances both clocks.
+    mutating func advance(_ seconds: Double) {
+        now.monotonic += seconds
+        now.wall += seconds
+        handle(.tick)
+    }
+
+    /// Steps only the wall clock (NTP, suspend, an administrator), then ticks.
+    mutating func stepWall(_ seconds: Double) {
+        now.wall += seconds
+        handle(.tick)
+    }
+
+    // MARK: - The recomputer's side
+
+    /// Publishes state `seq` of `view` (its first when `diff` is false).
+    mutating func publish(_ view: View, seq: Int64, diff: Bool = true) {
+        handle(.recomputed(.published(view, ViewPublication(
+            seq: seq, snapshotMessage: Self.snapshotLine(seq: seq),
+            diffMessage: diff ? Self.diffLine(seq: seq) : nil))))
+    }
+
+    static func snapshotLine(seq: Int64, padding: Int = 0) -> [UInt8] {
+        Array("{\"type\":\"snapshot\",\"seq\":\(seq),\"pad\":\"\(String(repeating: "x", count: padding))\"}\n".utf8)
+    }
+
+    static func diffLine(seq: Int64) -> [UInt8] {
+        Array("{\"type\":\"diff\",\"seq\":\(seq),\"base_seq\":\(seq - 1)}\n".utf8)
+    }
+
+    static func view(days: Int = 14) -> View { View(timeZone: zone, days: days) }
+
+    /// Takes the jobs the hub asked for so far.
+    mutating func takeJobs() -> [RecomputeJob] {
+        defer { jobs = [] }
+        return jobs
+    }
+
+    // MARK: - The client's side
+
+    /// The complete lines a client received since the last call, parsed.
+    mutating func messages(_ id: ConnectionID) -> [JSONValue] {
+        let bytes = inbox[id] ?? []
+        guard let last = bytes.lastIndex(of: 10) else { return [] }
+        inbox[id] = Array(bytes[(last + 1)...])
+        return bytes[...last].split(separator: 10).map { (try? JSONValue.parse($0, maxDepth: 32)) ?? .null }
+    }
+
+    /// The `type` (and `reason`/`code`/`seq`, when present) of each message received.
+    mutating func kinds(_ id: ConnectionID) -> [String] {
+        messages(id).map { m in
+            var s = m["type"]?.stringValue ?? "?"
+            if let r = m["reason"]?.stringValue ?? m["code"]?.stringValue { s += ":" + r }
+            if let seq = m["seq"]?.intValue { s += "@\(seq)" }
+            return s
+        }
+    }
+}
