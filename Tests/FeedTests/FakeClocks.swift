@@ -1,0 +1,20 @@
+import Synchronization
+@testable import Feed
+
+/// Clocks a test steps: the monotonic one is the real one (threads wait on it); the
+/// wall clock starts where the test says and moves with real time, plus every step.
+final class FakeClocks: Sendable {
+    private let wallOffset: Mutex<Double>
+
+    init(wallStart: Double) {
+        wallOffset = Mutex(wallStart - DaemonClocks.monotonicSeconds())
+    }
+
+    var clocks: DaemonClocks {
+        DaemonClocks(monotonic: { DaemonClocks.monotonicSeconds() },
+                     wall: { [self] in DaemonClocks.monotonicSeconds() + wallOffset.withLock { $0 } })
+    }
+
+    /// Steps the wall clock by `seconds` (negative: back).
+    func step(_ seconds: Double) { wallOffset.withLock { $0 += seconds } }
+}
