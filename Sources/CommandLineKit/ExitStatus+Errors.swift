@@ -30,10 +30,20 @@ extension ExitStatus {
             return .dataError
         case is ICalendarSyntaxError: return .dataError
         case is SocketSetupError, is FeedSocket.Unavailable: return .unavailable
-        case let error as CocoaError where error.code == .fileReadNoSuchFile || error.code == .fileNoSuchFile:
-            return .noInput
-        case is CocoaError, is POSIXError: return .ioError
-        default: return .software
+        case is POSIXError: return .ioError
+        default: return fileStatus(error) ?? .software
+        }
+    }
+
+    /// Foundation's file errors: missing or unreadable input 66, other file I/O 74.
+    /// (Checked by domain: on Linux any NSError casts to CocoaError.)
+    private static func fileStatus(_ error: any Error) -> ExitStatus? {
+        let error = error as NSError
+        guard error.domain == NSCocoaErrorDomain else { return nil }
+        switch CocoaError.Code(rawValue: error.code) {
+        case .fileNoSuchFile, .fileReadNoSuchFile, .fileReadNoPermission: return .noInput
+        case .fileReadUnknown, .fileWriteUnknown, .fileWriteNoPermission, .fileWriteOutOfSpace, .fileWriteVolumeReadOnly: return .ioError
+        default: return nil
         }
     }
 

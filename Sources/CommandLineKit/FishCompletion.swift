@@ -22,7 +22,7 @@ public enum FishCompletion {
         common += tool.ownOptions.map { "\(c) -n $none" + line($0, fn) }
         parts.append(common.joined(separator: "\n"))
         parts.append((["# Subcommands."] + tool.subcommands.map {
-            "\(c) -n $none -a \($0.commandName) -d \(quoted($0.abstract))"
+            "\(c) -n $none -a \($0.commandName) -d \(quoted(phrase($0.abstract)))"
         }).joined(separator: "\n"))
         for command in tool.subcommands {
             let seen = "\(c) -n '__fish_seen_subcommand_from \(command.commandName)'"
@@ -73,9 +73,11 @@ public enum FishCompletion {
             default: text += " -x -a " + values(option.completion, fn)
             }
         }
-        let summary = option.summary.hasSuffix(".") ? String(option.summary.dropLast()) : option.summary
-        return text + " -d " + quoted(summary)
+        return text + " -d " + quoted(phrase(option.summary))
     }
+
+    /// A description without its final period, as completion menus show them.
+    static func phrase(_ text: String) -> String { text.hasSuffix(".") ? String(text.dropLast()) : text }
 
     static func calendars(_ model: CompletionModel, _ fn: String) -> String {
         let names = model.globalValueOptions.map(\.name)

@@ -16,7 +16,7 @@ struct SubscribeCommand: Subcommand {
         """,
         options: ViewOptions.declarations + [
             Option("--resume", value: "EPOCH:SEQ", help: "Resume from a state seen before (see the daemon's epoch).",
-                   summary: "Resume from EPOCH:SEQ",
+                   summary: "Resume from a state seen before",
                    validation: .custom { position($0) == nil ? "invalid value '\($0)' for --resume: expected EPOCH:SEQ" : nil }),
             Option("--format", value: "FORMAT", help: "ndjson (default: every message line as received) or pretty.",
                    summary: "Output format", completion: .choices(["ndjson", "pretty"]), manual: #"""
