@@ -4,18 +4,11 @@ import EventStore
 import Support
 
 /// `eventctl calendars [--json]`
-struct CalendarsCommand: Subcommand {
-    static let spec = CommandSpec(
-        "eventctl calendars", abstract: "List calendars with their event counts and sources.",
-        overview: "List calendars with their event counts and source files.",
-        options: [Option("--json", help: "Print JSON.")],
-        examples: ["eventctl calendars", "eventctl calendars --json | jq '.calendars[].name'"])
+struct CalendarsCommand: JSONOutputCommand {
+    static let spec = declare("calendars", abstract: "List calendars with their event counts and sources.", overview: "List calendars with their event counts and source files.",
+                              json: "Print JSON.", examples: ["eventctl calendars", "eventctl calendars --json | jq '.calendars[].name'"])
 
     var json: Bool
-
-    init(_ arguments: ParsedArguments) {
-        json = arguments.has("--json")
-    }
 
     func run(_ env: CommandEnvironment) throws {
         let store = try StoreAccess.openExisting(env)

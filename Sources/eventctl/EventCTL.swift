@@ -2,28 +2,7 @@ import Foundation
 import CommandLineKit
 import Support
 
-/// The shape every subcommand has (swift-argument-parser style): a declaration, an
-/// initialiser from the parsed arguments, and the work.
-protocol Subcommand: Sendable {
-    /// Options, arguments and help, declared once.
-    static var spec: CommandSpec { get }
-    /// Takes the parsed arguments; throws `UsageError` for combinations the
-    /// declaration cannot express.
-    init(_ arguments: ParsedArguments) throws
-    func run(_ env: CommandEnvironment) throws
-}
-
-/// What a command may read from the process: environment, paths, streams.
-struct CommandEnvironment {
-    var environment: [String: String]
-    var database: String?
-    var socket: String?
-
-    var paths: RuntimePaths {
-        RuntimePaths.resolve(database: database, socket: socket, environment: environment, uid: getuid())
-    }
-}
-
+/// The eventctl tool: its declaration and the dispatch to its subcommands.
 enum EventCTL {
     static let version = "0.1.0"
     static let commands: [any Subcommand.Type] = [
@@ -70,16 +49,4 @@ enum EventCTL {
             return ExitStatus.for(error).rawValue
         }
     }
-}
-
-/// Writes `eventctl: MESSAGE` to standard error.
-func printError(_ message: String) {
-    // One line, always (SPEC.md section 5): messages may quote multi-line input.
-    let line = message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
-    FileHandle.standardError.write(Data(("eventctl: " + line + "\n").utf8))
-}
-
-/// Writes a line to standard error, without the prefix.
-func printStandardError(_ message: String) {
-    FileHandle.standardError.write(Data((message + "\n").utf8))
 }

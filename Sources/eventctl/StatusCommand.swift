@@ -4,18 +4,11 @@ import Feed
 import Support
 
 /// `eventctl status [--json]`
-struct StatusCommand: Subcommand {
-    static let spec = CommandSpec(
-        "eventctl status", abstract: "Show the running daemon's status.",
-        overview: "Ask the running eventd for its status.",
-        options: [Option("--json", help: "Print the daemon's status message as JSON.")],
-        examples: ["eventctl status", "eventctl --socket /run/eventd/feed.sock status --json"])
+struct StatusCommand: JSONOutputCommand {
+    static let spec = declare("status", abstract: "Show the running daemon's status.", overview: "Ask the running eventd for its status.",
+                              json: "Print the daemon's status message as JSON.", examples: ["eventctl status", "eventctl --socket /run/eventd/feed.sock status --json"])
 
     var json: Bool
-
-    init(_ arguments: ParsedArguments) {
-        json = arguments.has("--json")
-    }
 
     func run(_ env: CommandEnvironment) throws {
         let path = env.paths.socket

@@ -17,32 +17,20 @@ enum EventdOptions {
         and at once on {"op":"refresh"}, and writes NDJSON diffs to a Unix socket.
         """,
         options: [
-            Option("--db", value: "PATH", help: """
-                   Database (default: $EVENTD_DB, $STATE_DIRECTORY/events.db,
-                   $XDG_STATE_HOME/eventd/events.db, ~/.local/state/eventd/events.db).
-                   """, summary: "Database file", completion: .file(), manual: #"""
+            Option("--db", value: "PATH", help: "Database (default: \(PathDefaults.databaseHelp)).", summary: "Database file",
+                   completion: .file(), manual: """
                    The database.
-                   Default:
-                   .BR $EVENTD_DB ,
-                   .BR $STATE_DIRECTORY/events.db ,
-                   .BR $XDG_STATE_HOME/eventd/events.db ,
-                   .BR ~/.local/state/eventd/events.db ,
+                   \(PathDefaults.databaseManual)
                    the first that applies.
                    It is created (mode 0600) if missing.
-                   """#),
-            Option("--socket", value: "PATH", help: """
-                   Socket (default: $EVENTD_SOCKET, $RUNTIME_DIRECTORY/feed.sock,
-                   $XDG_RUNTIME_DIR/eventd/feed.sock, /tmp/eventd-$UID/feed.sock).
-                   """, summary: "Feed socket", completion: .file(), manual: #"""
+                   """),
+            Option("--socket", value: "PATH", help: "Socket (default: \(PathDefaults.socketHelp)).", summary: "Feed socket",
+                   completion: .file(), manual: """
                    The feed socket.
-                   Default:
-                   .BR $EVENTD_SOCKET ,
-                   .BR $RUNTIME_DIRECTORY/feed.sock ,
-                   .BR $XDG_RUNTIME_DIR/eventd/feed.sock ,
-                   .BR /tmp/eventd\-$UID/feed.sock ,
+                   \(PathDefaults.socketManual)
                    the first that applies.
                    Ignored when systemd passes the socket.
-                   """#),
+                   """),
             Option("--interval", value: "SECONDS", help: "Recompute timer (default: 60).", validation: .seconds(max: 86_400)),
             Option("--tz", value: "ZONE", help: "Default view time zone (default: the system's).", completion: .timeZone,
                    manual: #"""
