@@ -6,6 +6,7 @@ public struct ArgumentScanner: Sendable {
     /// The command name used in error hints (`eventctl import`).
     public let command: String
 
+    /// A scanner over `arguments` (without the program name) of `command`.
     public init(_ arguments: [String], command: String) {
         self.arguments = arguments
         self.command = command
