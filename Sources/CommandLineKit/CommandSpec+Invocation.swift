@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a tool's command line asks for.
 public enum Invocation: Sendable {
     /// Print this help text and exit 0.
@@ -53,5 +55,25 @@ extension CommandSpec {
         let parsed = try parse(argv, inherited: inherited)
         if parsed.has("--version") { return .version }
         return .run(self, parsed)
+    }
+}
+
+extension CommandSpec {
+    /// Resolves `argv` and answers what needs no command: prints the help, the version
+    /// (`NAME VERSION`) or, for `__man`, the man page on standard input with its option
+    /// lists renewed. Returns the command to run and its arguments otherwise.
+    public func dispatch(_ argv: [String], version: String) throws(UsageError) -> (command: CommandSpec, arguments: ParsedArguments)? {
+        switch try resolve(argv) {
+        case .help(let text):
+            print(text)
+        case .version:
+            print("\(name) \(version)")
+        case .manual:
+            let page = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+            print(ManPage.renew(page, tools: [self]), terminator: "")
+        case .run(let command, let arguments):
+            return (command, arguments)
+        }
+        return nil
     }
 }

@@ -29,20 +29,11 @@ enum EventCTL {
 
     static func main(_ argv: [String]) -> Int32 {
         do {
-            switch try spec.resolve(argv) {
-            case .help(let text):
-                print(text)
-            case .version:
-                print("eventctl \(version)")
-            case .manual:
-                let page = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
-                print(ManPage.renew(page, tools: [spec]), terminator: "")
-            case .run(let command, let arguments):
-                guard let type = commands.first(where: { $0.spec.name == command.name }) else { return 0 }
-                let env = CommandEnvironment(environment: ProcessInfo.processInfo.environment,
-                                             database: arguments.value("--db"), socket: arguments.value("--socket"))
-                try type.init(arguments).run(env)
-            }
+            guard let (command, arguments) = try spec.dispatch(argv, version: version),
+                  let type = commands.first(where: { $0.spec.name == command.name }) else { return ExitStatus.success.rawValue }
+            let env = CommandEnvironment(environment: ProcessInfo.processInfo.environment,
+                                         database: arguments.value("--db"), socket: arguments.value("--socket"))
+            try type.init(arguments).run(env)
             return ExitStatus.success.rawValue
         } catch {
             printError(ExitStatus.message(for: error))

@@ -7,20 +7,11 @@ import Support
 let environment = ProcessInfo.processInfo.environment
 let configuration: DaemonConfiguration
 do {
-    switch try EventdOptions.spec.resolve(Array(CommandLine.arguments.dropFirst())) {
-    case .help(let text):
-        print(text)
+    guard let (_, arguments) = try EventdOptions.spec.dispatch(Array(CommandLine.arguments.dropFirst()),
+                                                               version: EventdOptions.version) else {
         exit(ExitStatus.success.rawValue)
-    case .version:
-        print("eventd \(EventdOptions.version)")
-        exit(ExitStatus.success.rawValue)
-    case .manual:
-        let page = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
-        print(ManPage.renew(page, tools: [EventdOptions.spec]), terminator: "")
-        exit(ExitStatus.success.rawValue)
-    case .run(_, let arguments):
-        configuration = try EventdOptions.configuration(arguments, environment: environment)
     }
+    configuration = try EventdOptions.configuration(arguments, environment: environment)
 } catch {
     FileHandle.standardError.write(Data("eventd: \(ExitStatus.message(for: error))\n".utf8))
     exit(ExitStatus.for(error).rawValue)
