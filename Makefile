@@ -8,7 +8,7 @@ VENV         := .venv
 DEB_PACKAGES := libical-dev libsqlite3-dev libssl-dev pkg-config sqlite3 faketime
 RELEASE_BIN  := .build/release
 
-.PHONY: all deps venv build release test run bench clean install uninstall stress fuzz
+.PHONY: all deps venv build release test run bench clean install uninstall stress fuzz completions man
 
 all: build
 
@@ -75,6 +75,26 @@ stress: deps
 ## every finding is kept in Tests/HostileInputTests/Corpus/fuzz-crashes/ (replayed by make test).
 fuzz: deps
 	SWIFT=$(SWIFT) sh scripts/fuzz.sh
+
+# completions/ and the option lists in man/*.1 are generated from the commands' option
+# declarations (Sources/eventctl, Sources/eventd/EventdOptions.swift); ShipTests fails
+# when the committed files differ from what the binaries print.
+CLI_BIN = $$($(SWIFT) build --show-bin-path)
+
+## completions: write completions/ from the built eventctl.
+completions: deps
+	$(SWIFT) build --product eventctl
+	$(CLI_BIN)/eventctl completions bash > completions/eventctl.bash
+	$(CLI_BIN)/eventctl completions zsh > completions/_eventctl
+	$(CLI_BIN)/eventctl completions fish > completions/eventctl.fish
+
+## man: renew the generated OPTIONS lists of man/eventctl.1 and man/eventd.1 from the binaries.
+man: deps
+	$(SWIFT) build --product eventctl
+	$(SWIFT) build --product eventd
+	for p in eventctl eventd; do \
+	  $(CLI_BIN)/$$p __man < man/$$p.1 > man/$$p.1.tmp && mv man/$$p.1.tmp man/$$p.1 || exit 1; \
+	done
 
 PREFIX  ?= /usr/local
 DESTDIR ?=

@@ -32,15 +32,17 @@ let package = Package(
         .target(name: "CalendarGenerator"),
         .target(name: "Agenda", dependencies: ["EventStore", "ICalendar", "Support"]),
         .target(name: "Feed", dependencies: ["Agenda", "CLinux", "EventStore", "ICalendar", "SectionedDiff", "Support"]),
+        .target(name: "CommandLineKit", dependencies: ["Agenda", "EventStore", "Feed", "ICalendar", "Support"]),
 
         // MARK: - Executables
-        .executableTarget(name: "eventctl", dependencies: ["Agenda", "EventStore", "Feed", "ICalendar", "SectionedDiff", "Support"]),
-        .executableTarget(name: "eventd", dependencies: ["Feed", "Agenda", "Support"]),
+        .executableTarget(name: "eventctl", dependencies: ["CommandLineKit", "Agenda", "EventStore", "Feed", "ICalendar", "SectionedDiff", "Support"]),
+        .executableTarget(name: "eventd", dependencies: ["CommandLineKit", "Feed", "Agenda", "Support"]),
         .executableTarget(name: "eventd-bench",
                           dependencies: ["Agenda", "EventStore", "Feed", "ICalendar", "CLibical", "CalendarGenerator", "SectionedDiff", "Support"]),
 
         // MARK: - Tests
         .testTarget(name: "SupportTests", dependencies: ["Support"]),
+        .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit", "Agenda", "EventStore", "Feed", "ICalendar", "Support"]),
         .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "CLibical", "CalendarGenerator"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "ICalendar", "CalendarGenerator"]),

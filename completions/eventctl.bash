@@ -1,4 +1,4 @@
-# bash completion for eventctl, the command-line tool of eventd.
+# bash completion for eventctl, generated from its option declarations.
 # Installed as share/bash-completion/completions/eventctl; `eventctl completions bash`
 # prints it. To load it by hand: source <(eventctl completions bash)
 
@@ -44,23 +44,23 @@ _eventctl()
             mapfile -t COMPREPLY < <(compgen -f -- "$cur")
             return
             ;;
-        --format)
-            mapfile -t COMPREPLY < <(compgen -W "ndjson pretty" -- "$cur")
+        --calendar)
+            mapfile -t COMPREPLY < <(compgen -W "$(_eventctl_calendars)" -- "$cur")
             return
             ;;
-        --empty-days)
-            mapfile -t COMPREPLY < <(compgen -W "omit placeholder" -- "$cur")
+        --from | --days | --past-days | --resume)
             return
             ;;
         --tz)
             mapfile -t COMPREPLY < <(compgen -W "$(_eventctl_zones)" -- "$cur")
             return
             ;;
-        --calendar)
-            mapfile -t COMPREPLY < <(compgen -W "$(_eventctl_calendars)" -- "$cur")
+        --empty-days)
+            mapfile -t COMPREPLY < <(compgen -W "omit placeholder" -- "$cur")
             return
             ;;
-        --from | --days | --past-days | --resume)
+        --format)
+            mapfile -t COMPREPLY < <(compgen -W "ndjson pretty" -- "$cur")
             return
             ;;
     esac
@@ -85,31 +85,37 @@ _eventctl()
         if [[ $cur == -* ]]; then
             mapfile -t COMPREPLY < <(compgen -W "--db --socket --version --help" -- "$cur")
         else
-            mapfile -t COMPREPLY < <(compgen -W "import agenda subscribe calendars remove export status completions" -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W "import agenda calendars remove export subscribe status completions" -- "$cur")
         fi
         return
     fi
 
-    local view="--from --days --past-days --tz --calendar --empty-days" options
+    local options
     case $subcommand in
-        import) options="--calendar --replace --strict --json" ;;
-        agenda) options="$view --json" ;;
-        subscribe) options="$view --resume --format" ;;
-        calendars | status) options="--json" ;;
-        remove | export) options="--calendar" ;;
-        completions) options= ;;
+        import) options="--calendar --replace --strict --json --db --socket --help" ;;
+        agenda) options="--from --days --past-days --tz --calendar --empty-days --json --db --socket --help" ;;
+        calendars) options="--json --db --socket --help" ;;
+        remove) options="--calendar --db --socket --help" ;;
+        export) options="--calendar --db --socket --help" ;;
+        subscribe) options="--from --days --past-days --tz --calendar --empty-days --resume --format --db --socket --help" ;;
+        status) options="--json --db --socket --help" ;;
+        completions) options="--db --socket --help" ;;
         *) return ;;
     esac
-    options="$options --db --socket --help"
 
     if [[ $cur == -?* ]]; then
         mapfile -t COMPREPLY < <(compgen -W "$options" -- "$cur")
-    elif [[ $subcommand == import ]]; then
-        compopt -o filenames 2>/dev/null
-        mapfile -t COMPREPLY < <(compgen -f -X '!*.[iI][cC][sS]' -- "$cur"; compgen -d -- "$cur")
-    elif [[ $subcommand == completions ]]; then
-        mapfile -t COMPREPLY < <(compgen -W "bash zsh fish" -- "$cur")
+        return
     fi
+    case $subcommand in
+        import)
+            compopt -o filenames 2>/dev/null
+            mapfile -t COMPREPLY < <(compgen -f -X '!*.[iI][cC][sS]' -- "$cur"; compgen -d -- "$cur")
+            ;;
+        completions)
+            mapfile -t COMPREPLY < <(compgen -W "bash zsh fish" -- "$cur")
+            ;;
+    esac
 }
 
 complete -F _eventctl eventctl

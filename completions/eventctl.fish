@@ -1,8 +1,8 @@
-# fish completion for eventctl, the command-line tool of eventd.
+# fish completion for eventctl, generated from its option declarations.
 # Installed as share/fish/vendor_completions.d/eventctl.fish; `eventctl completions fish`
 # prints it. To load it by hand: eventctl completions fish | source
 
-# Calendar names from `eventctl calendars`, with the --db/--socket given so far.
+# Calendar names from `eventctl calendars`, with the global options given so far.
 function __eventctl_calendars
     set -l tokens (commandline -opc)
     set -l args
@@ -29,7 +29,7 @@ function __eventctl_zones
     awk '!/^#/ { print $3 }' /usr/share/zoneinfo/zone1970.tab 2>/dev/null
 end
 
-set -l subcommands import agenda subscribe calendars remove export status completions
+set -l subcommands import agenda calendars remove export subscribe status completions
 set -l none "not __fish_seen_subcommand_from $subcommands"
 
 complete -c eventctl -f
@@ -43,36 +43,50 @@ complete -c eventctl -n $none -l version -d 'Show the version'
 # Subcommands.
 complete -c eventctl -n $none -a import -d 'Import iCalendar files into a calendar'
 complete -c eventctl -n $none -a agenda -d 'Show the date-sectioned agenda'
-complete -c eventctl -n $none -a subscribe -d 'Follow the live agenda feed'
 complete -c eventctl -n $none -a calendars -d 'List calendars with their event counts and sources'
 complete -c eventctl -n $none -a remove -d 'Delete a calendar and its events'
 complete -c eventctl -n $none -a export -d 'Write calendars as iCalendar to standard output'
-complete -c eventctl -n $none -a status -d "Show the running daemon's status"
+complete -c eventctl -n $none -a subscribe -d 'Follow the live agenda feed'
+complete -c eventctl -n $none -a status -d 'Show the running daemon\'s status'
 complete -c eventctl -n $none -a completions -d 'Print a shell completion script'
 
-# import FILE... [--calendar NAME] [--replace] [--strict] [--json]
-set -l import '__fish_seen_subcommand_from import'
-complete -c eventctl -n $import -F
-complete -c eventctl -n $import -l calendar -x -a '(__eventctl_calendars)' -d 'Target calendar'
-complete -c eventctl -n $import -l replace -d "Make the calendar hold exactly these files' events"
-complete -c eventctl -n $import -l strict -d 'Treat warnings as errors'
-complete -c eventctl -n $import -l json -d 'Print the per-file counts as JSON'
+# eventctl import <file>... [--calendar NAME] [--replace] [--strict] [--json]
+complete -c eventctl -n '__fish_seen_subcommand_from import' -x -a '(__fish_complete_suffix .ics)'
+complete -c eventctl -n '__fish_seen_subcommand_from import' -l calendar -x -a '(__eventctl_calendars)' -d 'Target calendar (default: the file name)'
+complete -c eventctl -n '__fish_seen_subcommand_from import' -l replace -d 'Make the calendar hold exactly these files\' events'
+complete -c eventctl -n '__fish_seen_subcommand_from import' -l strict -d 'Treat warnings as errors'
+complete -c eventctl -n '__fish_seen_subcommand_from import' -l json -d 'Print the per-file counts as JSON'
 
-# agenda and subscribe: the view.
-set -l view '__fish_seen_subcommand_from agenda subscribe'
-complete -c eventctl -n $view -l from -x -d 'First date (YYYY-MM-DD)'
-complete -c eventctl -n $view -l days -x -d 'Number of dates (1-3660)'
-complete -c eventctl -n $view -l past-days -x -d 'Start this many days before today (0-366)'
-complete -c eventctl -n $view -l tz -x -a '(__eventctl_zones)' -d 'IANA time zone'
-complete -c eventctl -n $view -l calendar -x -a '(__eventctl_calendars)' -d 'Only this calendar (repeatable)'
-complete -c eventctl -n $view -l empty-days -x -a 'omit placeholder' -d 'Dates without events'
+# eventctl agenda [--from DATE] [--days N] [--past-days N] [--tz ZONE] [--calendar NAME]... [--empty-days omit|placeholder] [--json]
+complete -c eventctl -n '__fish_seen_subcommand_from agenda' -l from -x -d 'First date (YYYY-MM-DD)'
+complete -c eventctl -n '__fish_seen_subcommand_from agenda' -l days -x -d 'Number of dates (1-3660)'
+complete -c eventctl -n '__fish_seen_subcommand_from agenda' -l past-days -x -d 'Start this many days before today (0-366)'
+complete -c eventctl -n '__fish_seen_subcommand_from agenda' -l tz -x -a '(__eventctl_zones)' -d 'IANA time zone'
+complete -c eventctl -n '__fish_seen_subcommand_from agenda' -l calendar -x -a '(__eventctl_calendars)' -d 'Only this calendar (repeatable)'
+complete -c eventctl -n '__fish_seen_subcommand_from agenda' -l empty-days -x -a 'omit placeholder' -d 'Dates without events'
 complete -c eventctl -n '__fish_seen_subcommand_from agenda' -l json -d 'Print the snapshot as JSON'
-complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l resume -x -d 'Resume from EPOCH:SEQ'
+
+# eventctl calendars [--json]
+complete -c eventctl -n '__fish_seen_subcommand_from calendars' -l json -d 'Print JSON'
+
+# eventctl remove --calendar NAME
+complete -c eventctl -n '__fish_seen_subcommand_from remove' -l calendar -x -a '(__eventctl_calendars)' -d 'The calendar to delete'
+
+# eventctl export [--calendar NAME]...
+complete -c eventctl -n '__fish_seen_subcommand_from export' -l calendar -x -a '(__eventctl_calendars)' -d 'Export this calendar (repeatable)'
+
+# eventctl subscribe [--from DATE] [--days N] [--past-days N] [--tz ZONE] [--calendar NAME]... [--empty-days omit|placeholder] [--resume EPOCH:SEQ] [--format ndjson|pretty]
+complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l from -x -d 'First date (YYYY-MM-DD)'
+complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l days -x -d 'Number of dates (1-3660)'
+complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l past-days -x -d 'Start this many days before today (0-366)'
+complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l tz -x -a '(__eventctl_zones)' -d 'IANA time zone'
+complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l calendar -x -a '(__eventctl_calendars)' -d 'Only this calendar (repeatable)'
+complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l empty-days -x -a 'omit placeholder' -d 'Dates without events'
+complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l resume -x -d 'Resume from a state seen before'
 complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l format -x -a 'ndjson pretty' -d 'Output format'
 
-# calendars, status, remove, export, completions.
-complete -c eventctl -n '__fish_seen_subcommand_from calendars' -l json -d 'Print JSON'
-complete -c eventctl -n '__fish_seen_subcommand_from status' -l json -d 'Print the status message as JSON'
-complete -c eventctl -n '__fish_seen_subcommand_from remove' -l calendar -x -a '(__eventctl_calendars)' -d 'The calendar to delete'
-complete -c eventctl -n '__fish_seen_subcommand_from export' -l calendar -x -a '(__eventctl_calendars)' -d 'Export this calendar (repeatable)'
-complete -c eventctl -n '__fish_seen_subcommand_from completions' -x -a 'bash zsh fish' -d 'Shell'
+# eventctl status [--json]
+complete -c eventctl -n '__fish_seen_subcommand_from status' -l json -d 'Print the daemon\'s status message as JSON'
+
+# eventctl completions <shell>
+complete -c eventctl -n '__fish_seen_subcommand_from completions' -x -a 'bash zsh fish'

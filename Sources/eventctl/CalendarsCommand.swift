@@ -1,43 +1,19 @@
 import Foundation
+import CommandLineKit
 import EventStore
 import Support
 
 /// `eventctl calendars [--json]`
-struct CalendarsCommand: Subcommand {
-    static let name = "calendars"
-    static let abstract = "List calendars with their event counts and sources."
-    static let help = """
-    OVERVIEW: List calendars with their event counts and source files.
+struct CalendarsCommand: JSONOutputCommand {
+    static let spec = declare("calendars", abstract: "List calendars with their event counts and sources.", overview: "List calendars with their event counts and source files.",
+                              json: "Print JSON.", examples: ["eventctl calendars", "eventctl calendars --json | jq '.calendars[].name'"])
 
-    USAGE: eventctl calendars [--json]
+    var json: Bool
 
-    OPTIONS:
-      --json       Print JSON.
-      -h, --help   Show help information.
-
-    EXAMPLES:
-      eventctl calendars
-      eventctl calendars --json | jq '.calendars[].name'
-    """
-
-    var json = false
-
-    init(parsing arguments: [String]) throws(UsageError) {
-        var scanner = ArgumentScanner(arguments, command: "eventctl calendars")
-        while let token = scanner.next() {
-            switch token {
-            case .option("--json", nil): json = true
-            case .option(let name, .some) where ["--json"].contains(name): throw scanner.noValue(name)
-            case .option(let name, _): throw scanner.unknown(name)
-            case .positional(let p): throw UsageError("unexpected argument '\(p)'", hint: "see 'eventctl calendars --help'")
-            }
-        }
-    }
-
-    func run(_ env: CommandEnvironment) throws -> ExitStatus {
+    func run(_ env: CommandEnvironment) throws {
         let store = try StoreAccess.openExisting(env)
         let calendars: [CalendarInfo]
-        do { calendars = try store.calendars() } catch let e as SQLiteError { throw StoreAccess.failure(e, path: store.path) }
+        do { calendars = try store.calendars() } catch let e as SQLiteError { throw DatabaseFailure(path: store.path, underlying: e) }
         if json {
             let value = JSONValue.object(["calendars": .array(calendars.map { c in
                 .object(["name": .string(c.name), "events": .int(Int64(c.events)),
@@ -56,6 +32,5 @@ struct CalendarsCommand: Subcommand {
                       + c.sources.joined(separator: ", "))
             }
         }
-        return .success
     }
 }

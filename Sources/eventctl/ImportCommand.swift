@@ -1,66 +1,64 @@
 import Foundation
+import CommandLineKit
 import EventStore
 import ICalendar
 import Support
 
 /// `eventctl import FILE... [--calendar NAME] [--replace] [--strict] [--json]`
 struct ImportCommand: Subcommand {
-    static let name = "import"
-    static let abstract = "Import iCalendar files into a calendar."
-    static let help = """
-    OVERVIEW: Import iCalendar (.ics) files into the database.
+    static let spec = CommandSpec(
+        "eventctl import", abstract: "Import iCalendar files into a calendar.",
+        overview: "Import iCalendar (.ics) files into the database.",
+        discussion: """
+        Each file synchronises its calendar: events it no longer contains are removed.
+        All files are imported in one transaction: all of them, or none.
+        """,
+        arguments: [Positional("<file>", help: "An .ics file, or - for standard input.", completion: .file(extension: "ics"),
+                               repeatable: true, manual: #"""
+                               An
+                               .I .ics
+                               file, or
+                               .B \-
+                               for standard input.
+                               """#)],
+        options: [
+            Option("--calendar", value: "NAME", help: """
+                   Target calendar (default: the file's name without extension;
+                   "stdin" for -). 1-64 characters of A-Z a-z 0-9 . _ -
+                   """, summary: "Target calendar (default: the file name)", completion: .calendar,
+                   validation: .custom { isValidCalendarName($0) ? nil : "invalid calendar name '\($0)': use 1-64 characters of A-Z a-z 0-9 . _ -" },
+                   manual: #"""
+                   Target calendar (default: the file's name without extension;
+                   .B stdin
+                   for
+                   .BR \- ).
+                   """#),
+            Option("--replace", help: "Make the calendar hold exactly these files' events."),
+            Option("--strict", help: "Treat warnings (skipped or partly ignored components) as errors.",
+                   summary: "Treat warnings as errors"),
+            Option("--json", help: "Print the per-file counts as JSON."),
+        ],
+        examples: [
+            "eventctl import ~/Downloads/work.ics",
+            "eventctl import holidays.ics --calendar holidays --replace",
+            "curl -s https://example.com/team.ics | eventctl import - --calendar team",
+        ])
 
-    Each file synchronises its calendar: events it no longer contains are removed.
-    All files are imported in one transaction: all of them, or none.
-
-    USAGE: eventctl import <file>... [--calendar NAME] [--replace] [--strict] [--json]
-
-    ARGUMENTS:
-      <file>            An .ics file, or - for standard input.
-
-    OPTIONS:
-      --calendar NAME   Target calendar (default: the file's name without extension;
-                        "stdin" for -). 1-64 characters of A-Z a-z 0-9 . _ -
-      --replace         Make the calendar hold exactly these files' events.
-      --strict          Treat warnings (skipped or partly ignored components) as errors.
-      --json            Print the per-file counts as JSON.
-      -h, --help        Show help information.
-
-    EXAMPLES:
-      eventctl import ~/Downloads/work.ics
-      eventctl import holidays.ics --calendar holidays --replace
-      curl -s https://example.com/team.ics | eventctl import - --calendar team
-    """
-
-    var files: [String] = []
+    var files: [String]
     var calendar: String?
-    var replace = false
-    var strict = false
-    var json = false
+    var replace: Bool
+    var strict: Bool
+    var json: Bool
 
-    init(parsing arguments: [String]) throws(UsageError) {
-        var scanner = ArgumentScanner(arguments, command: "eventctl import")
-        while let token = scanner.next() {
-            switch token {
-            case .positional(let file): files.append(file)
-            case .option("--calendar", let inline): calendar = try scanner.value(for: "--calendar", inline: inline)
-            case .option("--replace", nil): replace = true
-            case .option("--strict", nil): strict = true
-            case .option("--json", nil): json = true
-            case .option("-", nil): files.append("-")
-            case .option(let name, .some) where ["--replace", "--strict", "--json"].contains(name): throw scanner.noValue(name)
-            case .option(let name, _): throw scanner.unknown(name)
-            }
-        }
-        guard !files.isEmpty else {
-            throw UsageError("missing <file>", hint: "usage: eventctl import <file>... [--calendar NAME]")
-        }
-        if let calendar, !isValidCalendarName(calendar) {
-            throw UsageError("invalid calendar name '\(calendar)': use 1-64 characters of A-Z a-z 0-9 . _ -")
-        }
+    init(_ arguments: ParsedArguments) {
+        files = arguments.positionals
+        calendar = arguments.value("--calendar")
+        replace = arguments.has("--replace")
+        strict = arguments.has("--strict")
+        json = arguments.has("--json")
     }
 
-    func run(_ env: CommandEnvironment) throws -> ExitStatus {
+    func run(_ env: CommandEnvironment) throws {
         var inputs: [ImportInput] = []
         for file in files {
             inputs.append(try readInput(file))
@@ -87,11 +85,11 @@ struct ImportCommand: Subcommand {
             progress.finish()
         } catch let error as ImportError {
             progress.finish()
-            if case .invalidCalendarName = error { throw CommandFailure(status: .usage, message: error.description + "; pass --calendar NAME") }
-            throw CommandFailure(status: .dataError, message: error.description)
+            if case .invalidCalendarName = error { throw UsageError(error.description + "; pass --calendar NAME") }
+            throw error
         } catch let error as SQLiteError {
             progress.finish()
-            throw StoreAccess.failure(error, path: store.path)
+            throw DatabaseFailure(path: store.path, underlying: error)
         }
         for result in results {
             for warning in result.warnings {
@@ -131,7 +129,6 @@ struct ImportCommand: Subcommand {
         if results.contains(where: \.changedAnything) {
             DaemonNotifier.requestRefresh(socketPath: env.paths.socket)
         }
-        return .success
     }
 
     func readInput(_ file: String) throws -> ImportInput {
@@ -141,13 +138,13 @@ struct ImportCommand: Subcommand {
         }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory) else {
-            throw CommandFailure(status: .noInput, message: "\(file): no such file")
+            throw CommandFailure.missingInput("\(file): no such file")
         }
         if isDirectory.boolValue {
-            throw CommandFailure(status: .noInput, message: "\(file): is a directory; pass the .ics files in it")
+            throw CommandFailure.missingInput("\(file): is a directory; pass the .ics files in it")
         }
         guard let data = FileManager.default.contents(atPath: file) else {
-            throw CommandFailure(status: .noInput, message: "\(file): cannot read (permission denied?)")
+            throw CommandFailure.missingInput("\(file): cannot read (permission denied?)")
         }
         let absolute = URL(fileURLWithPath: file).standardizedFileURL.path
         let base = ((file as NSString).lastPathComponent as NSString).deletingPathExtension

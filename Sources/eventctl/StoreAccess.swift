@@ -1,17 +1,17 @@
 import Foundation
+import CommandLineKit
 import EventStore
-import Support
 
-/// Opens the database for a command, mapping failures to exit statuses.
+/// Opens the database for a command; failures become `CommandFailure`s and
+/// `DatabaseFailure`s (their exit statuses: `ExitStatus.for`).
 enum StoreAccess {
-    /// Opens an existing database; a missing one is exit 66 with a hint.
+    /// Opens an existing database; a missing one is a missing input, with a hint.
     static func openExisting(_ env: CommandEnvironment) throws -> EventStore {
         let path = env.paths.database
         guard FileManager.default.fileExists(atPath: path) else {
-            throw CommandFailure(status: .noInput,
-                                 message: "no database at \(path); import a calendar first with `eventctl import FILE`")
+            throw CommandFailure.missingInput("no database at \(path); import a calendar first with `eventctl import FILE`")
         }
-        return try open(path, create: false)
+        return try open(path)
     }
 
     /// Opens the database, creating it and its directory when missing.
@@ -23,35 +23,20 @@ enum StoreAccess {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                                         attributes: [.posixPermissions: 0o700])
             } catch {
-                throw CommandFailure(status: .ioError, message: "cannot create directory \(directory): \(error.localizedDescription)")
+                throw CommandFailure.ioFailure("cannot create directory \(directory): \(error.localizedDescription)")
             }
         }
+        // The database holds private calendars: created 0600.
         let oldMask = umask(0o077)
         defer { umask(oldMask) }
-        return try open(path, create: true)
+        return try open(path)
     }
 
-    static func open(_ path: String, create: Bool) throws -> EventStore {
+    static func open(_ path: String) throws -> EventStore {
         do {
             return try EventStore(path: path)
-        } catch let error as SQLiteError {
-            throw failure(error, path: path)
-        } catch let error as StoreError {
-            throw CommandFailure(status: .dataError, message: "\(path): \(error)")
+        } catch {
+            throw DatabaseFailure(path: path, underlying: error)
         }
-    }
-
-    /// Maps a database error to an exit status and message.
-    static func failure(_ error: SQLiteError, path: String) -> CommandFailure {
-        if error.isBusy {
-            return CommandFailure(status: .ioError, message: "database \(path) is busy (locked by another process); try again")
-        }
-        if error.isIOError {
-            return CommandFailure(status: .ioError, message: "cannot write database \(path): \(error.message)")
-        }
-        if error.primaryCode == 26 || error.primaryCode == 11 { // SQLITE_NOTADB, SQLITE_CORRUPT
-            return CommandFailure(status: .dataError, message: "\(path) is not a valid eventd database: \(error.message)")
-        }
-        return CommandFailure(status: .software, message: "database error on \(path): \(error)")
     }
 }

@@ -1,7 +1,5 @@
 import Foundation
-import Support
 
-// eventctl: the command-line tool. Argument parsing and wiring only; the work is
-// done by EventStore, ICalendar and Agenda.
-let status = EventCTL.main(Array(CommandLine.arguments.dropFirst()))
-exit(status)
+// eventctl: the command-line tool. Declarations and wiring only; parsing is
+// CommandLineKit's, the work is done by EventStore, ICalendar and Agenda.
+exit(EventCTL.main(Array(CommandLine.arguments.dropFirst())))

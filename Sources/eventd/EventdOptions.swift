@@ -1,114 +1,119 @@
 import Foundation
 import Agenda
+import CommandLineKit
 import Feed
 import ICalendar
 import Support
 
-/// `eventd` options (SPEC.md section 5), parsed the swift-argument-parser way.
+/// `eventd` options (SPEC.md section 5), declared once (CommandLineKit).
 enum EventdOptions {
-    enum Outcome {
-        case run(DaemonConfiguration)
-        case help
-        case version
-        case failure(UsageError)
+    static let version = "0.1.0"
+
+    static let spec = CommandSpec(
+        "eventd", abstract: "Keep calendar snapshots current and stream their diffs to subscribers.",
+        overview: "Keep calendar snapshots current and stream their diffs to subscribers.",
+        discussion: """
+        eventd recomputes every subscribed view on a timer, at each view's local midnight
+        and at once on {"op":"refresh"}, and writes NDJSON diffs to a Unix socket.
+        """,
+        options: [
+            Option("--db", value: "PATH", help: "Database (default: \(PathDefaults.databaseHelp)).", summary: "Database file",
+                   completion: .file(), manual: """
+                   The database.
+                   \(PathDefaults.databaseManual)
+                   the first that applies.
+                   It is created (mode 0600) if missing.
+                   """),
+            Option("--socket", value: "PATH", help: "Socket (default: \(PathDefaults.socketHelp)).", summary: "Feed socket",
+                   completion: .file(), manual: """
+                   The feed socket.
+                   \(PathDefaults.socketManual)
+                   the first that applies.
+                   Ignored when systemd passes the socket.
+                   """),
+            Option("--interval", value: "SECONDS", help: "Recompute timer (default: 60).", validation: .seconds(max: 86_400)),
+            Option("--tz", value: "ZONE", help: "Default view time zone (default: the system's).", completion: .timeZone,
+                   manual: #"""
+                   Default view time zone, an IANA name such as
+                   .B Europe/Berlin
+                   (default: the system's, from
+                   .B TZ
+                   or
+                   .IR /etc/localtime ).
+                   """#),
+            Option("--heartbeat", value: "SECONDS", help: "Heartbeat to idle subscribers (default: 30).",
+                   validation: .seconds(max: 86_400)),
+            Option("--history", value: "N", help: "Diffs kept per view for resume (default: 256).",
+                   validation: .integer(0...100_000)),
+            Option("--max-clients", value: "N", help: "Connections at once (default: 1024).",
+                   validation: .integer(1...65_536), manual: """
+                   Connections at once (default: 1024); more are refused with an
+                   .B overloaded
+                   error.
+                   """),
+            Option("--client-buffer", value: "BYTES", help: "Output queued per subscriber before resync (default: 8388608).",
+                   validation: .integer(4096...(1 << 30)),
+                   manual: "Output queued per subscriber before it is resynchronised (default: 8388608)."),
+            Option("--stall-timeout", value: "SECONDS", help: "Disconnect a subscriber that reads nothing this long (default: 60).",
+                   validation: .seconds(max: 86_400)),
+            Option("--socket-mode", value: "MODE", help: "Octal mode of the socket file (default: 0660).",
+                   validation: .custom(socketModeProblem), manual: #"""
+                   Octal mode of the socket file that
+                   .B eventd
+                   creates (default: 0660).
+                   A world\-writable mode is refused.
+                   Under socket activation the
+                   .I .socket
+                   unit's
+                   .B SocketMode=
+                   applies instead.
+                   """#),
+            Option("--log-level", value: "LEVEL", help: "debug, info, notice, warning or error (default: info).",
+                   summary: "Log level", completion: .choices(["debug", "info", "notice", "warning", "error"]),
+                   manual: #"""
+                   .BR debug ,
+                   .BR info ,
+                   .BR notice ,
+                   .B warning
+                   or
+                   .B error
+                   (default: info).
+                   """#),
+            .version,
+        ],
+        examples: [
+            "eventd",
+            "eventd --db /var/lib/eventd/events.db --socket /run/eventd/feed.sock --interval 30",
+            "eventctl subscribe --format pretty      # watch the feed",
+        ])
+
+    /// Why `text` is not an acceptable `--socket-mode`, or nil.
+    @Sendable static func socketModeProblem(_ text: String) -> String? {
+        guard let mode = UInt16(text, radix: 8), mode <= 0o777 else {
+            return "invalid value '\(text)' for --socket-mode: expected an octal mode such as 0660"
+        }
+        guard mode & 0o002 == 0 else {
+            return "--socket-mode \(text) would make the socket world-writable; use 0660 or stricter"
+        }
+        return nil
     }
 
-    static let help = """
-    OVERVIEW: Keep calendar snapshots current and stream their diffs to subscribers.
-
-    eventd recomputes every subscribed view on a timer, at each view's local midnight
-    and at once on {"op":"refresh"}, and writes NDJSON diffs to a Unix socket.
-
-    USAGE: eventd [--db PATH] [--socket PATH] [--interval SECONDS] [--tz ZONE]
-                  [--heartbeat SECONDS] [--history N] [--max-clients N]
-                  [--client-buffer BYTES] [--stall-timeout SECONDS]
-                  [--socket-mode MODE] [--log-level LEVEL]
-
-    OPTIONS:
-      --db PATH                 Database (default: $EVENTD_DB, $STATE_DIRECTORY/events.db,
-                                $XDG_STATE_HOME/eventd/events.db, ~/.local/state/eventd/events.db).
-      --socket PATH             Socket (default: $EVENTD_SOCKET, $RUNTIME_DIRECTORY/feed.sock,
-                                $XDG_RUNTIME_DIR/eventd/feed.sock, /tmp/eventd-$UID/feed.sock).
-      --interval SECONDS        Recompute timer (default: 60).
-      --tz ZONE                 Default view time zone (default: the system's).
-      --heartbeat SECONDS       Heartbeat to idle subscribers (default: 30).
-      --history N               Diffs kept per view for resume (default: 256).
-      --max-clients N           Connections at once (default: 1024).
-      --client-buffer BYTES     Output queued per subscriber before resync (default: 8388608).
-      --stall-timeout SECONDS   Disconnect a subscriber that reads nothing this long (default: 60).
-      --socket-mode MODE        Octal mode of the socket file (default: 0660).
-      --log-level LEVEL         debug, info, notice, warning or error (default: info).
-      --version                 Show the version.
-      -h, --help                Show help information.
-
-    EXAMPLES:
-      eventd
-      eventd --db /var/lib/eventd/events.db --socket /run/eventd/feed.sock --interval 30
-      eventctl subscribe --format pretty      # watch the feed
-    """
-
-    static func parse(_ arguments: [String], environment: [String: String]) -> Outcome {
-        var scanner = ArgumentScanner(arguments, command: "eventd")
-        var db: String?, socket: String?, tz: String?
-        var values: [String: Double] = [:]
-        var ints: [String: Int] = [:]
-        var logLevel = LogLevel.info
-        var mode: UInt16 = 0o660
-        do {
-            while let token = scanner.next() {
-                switch token {
-                case .option("-h", _), .option("--help", _): return .help
-                case .option("--version", _): return .version
-                case .option("--db", let v): db = try scanner.value(for: "--db", inline: v)
-                case .option("--socket", let v): socket = try scanner.value(for: "--socket", inline: v)
-                case .option("--tz", let v): tz = try scanner.value(for: "--tz", inline: v)
-                case .option(let name, let v) where ["--interval", "--heartbeat", "--stall-timeout"].contains(name):
-                    let text = try scanner.value(for: name, inline: v)
-                    guard let n = Double(text), n > 0, n <= 86_400 else {
-                        throw UsageError("invalid value '\(text)' for \(name): expected seconds, more than 0", hint: "see 'eventd --help'")
-                    }
-                    values[name] = n
-                case .option("--history", let v): ints["--history"] = try scanner.int(for: "--history", inline: v, in: 0...100_000)
-                case .option("--max-clients", let v): ints["--max-clients"] = try scanner.int(for: "--max-clients", inline: v, in: 1...65_536)
-                case .option("--client-buffer", let v):
-                    ints["--client-buffer"] = try scanner.int(for: "--client-buffer", inline: v, in: 4096...(1 << 30))
-                case .option("--socket-mode", let v):
-                    let text = try scanner.value(for: "--socket-mode", inline: v)
-                    guard let m = UInt16(text, radix: 8), m <= 0o777 else {
-                        throw UsageError("invalid value '\(text)' for --socket-mode: expected an octal mode such as 0660")
-                    }
-                    guard m & 0o002 == 0 else {
-                        throw UsageError("--socket-mode \(text) would make the socket world-writable; use 0660 or stricter")
-                    }
-                    mode = m
-                case .option("--log-level", let v):
-                    let text = try scanner.value(for: "--log-level", inline: v)
-                    guard let level = LogLevel(name: text) else {
-                        throw UsageError("invalid value '\(text)' for --log-level: expected debug, info, notice, warning or error")
-                    }
-                    logLevel = level
-                case .option(let name, _): throw scanner.unknown(name)
-                case .positional(let p): throw UsageError("unexpected argument '\(p)'", hint: "see 'eventd --help'")
-                }
-            }
-        } catch let error as UsageError {
-            return .failure(error)
-        } catch {
-            return .failure(UsageError("\(error)"))
-        }
-        let zone = tz ?? AgendaClock.systemZoneName(environment: environment)
-        guard Zone.system(zone) != nil else { return .failure(UsageError("unknown time zone '\(zone)' for --tz")) }
-        let paths = RuntimePaths.resolve(database: db, socket: socket, environment: environment, uid: getuid())
+    /// The daemon's configuration from checked arguments and the environment.
+    static func configuration(_ arguments: ParsedArguments, environment: [String: String]) throws(UsageError) -> DaemonConfiguration {
+        let zone = arguments.value("--tz") ?? AgendaClock.systemZoneName(environment: environment)
+        guard Zone.system(zone) != nil else { throw UsageError("unknown time zone '\(zone)' for --tz") }
+        let paths = RuntimePaths.resolve(database: arguments.value("--db"), socket: arguments.value("--socket"),
+                                         environment: environment, uid: getuid())
         var config = DaemonConfiguration(databasePath: paths.database, socketPath: paths.socket, timeZone: zone)
-        if let v = values["--interval"] { config.interval = v }
-        if let v = values["--heartbeat"] { config.heartbeat = v }
-        if let v = values["--stall-timeout"] { config.stallTimeout = v }
-        if let v = ints["--history"] { config.history = v }
-        if let v = ints["--max-clients"] { config.maxClients = v }
-        if let v = ints["--client-buffer"] { config.clientBuffer = v }
-        config.socketMode = mode
-        config.logLevel = logLevel
+        if let v = arguments.double("--interval") { config.interval = v }
+        if let v = arguments.double("--heartbeat") { config.heartbeat = v }
+        if let v = arguments.double("--stall-timeout") { config.stallTimeout = v }
+        if let v = arguments.int("--history") { config.history = v }
+        if let v = arguments.int("--max-clients") { config.maxClients = v }
+        if let v = arguments.int("--client-buffer") { config.clientBuffer = v }
+        if let text = arguments.value("--socket-mode"), let mode = UInt16(text, radix: 8) { config.socketMode = mode }
+        if let level = arguments.value("--log-level").flatMap(LogLevel.init(name:)) { config.logLevel = level }
         if let grace = environment["EVENTD_VIEW_GRACE"].flatMap(Double.init) { config.viewGrace = grace }
-        return .run(config)
+        return config
     }
 }

@@ -1,38 +1,32 @@
 import Foundation
-import Agenda
+import CommandLineKit
 import Feed
 import Support
 
-// eventd: argument parsing and wiring; the daemon itself is `Feed.Daemon`.
-let arguments = Array(CommandLine.arguments.dropFirst())
+// eventd: declarations and wiring; parsing is CommandLineKit's, the daemon is `Feed.Daemon`.
 let environment = ProcessInfo.processInfo.environment
 let configuration: DaemonConfiguration
-switch EventdOptions.parse(arguments, environment: environment) {
-case .help:
-    print(EventdOptions.help)
-    exit(0)
-case .version:
-    print("eventd 0.1.0")
-    exit(0)
-case .failure(let error):
-    FileHandle.standardError.write(Data("eventd: \(error.message)\(error.hint.map { " (\($0))" } ?? "")\n".utf8))
-    exit(ExitStatus.usage.rawValue)
-case .run(let config):
-    configuration = config
+do {
+    guard let (_, arguments) = try EventdOptions.spec.dispatch(Array(CommandLine.arguments.dropFirst()),
+                                                               version: EventdOptions.version) else {
+        exit(ExitStatus.success.rawValue)
+    }
+    configuration = try EventdOptions.configuration(arguments, environment: environment)
+} catch {
+    FileHandle.standardError.write(Data("eventd: \(ExitStatus.message(for: error))\n".utf8))
+    exit(ExitStatus.for(error).rawValue)
 }
 
 let daemon = Daemon(config: configuration, environment: environment)
-let done = DispatchSemaphore(value: 0)
-nonisolated(unsafe) var status: Int32 = 0
+// The daemon runs on the cooperative pool; this thread waits, and the task ends the
+// process with the status of how the daemon ended (no state shared between them).
 Task.detached {
     do {
         try await daemon.run()
+        exit(ExitStatus.success.rawValue)
     } catch {
-        FileHandle.standardError.write(Data("<3>eventd: \(error)\n".utf8))
-        status = (error is SocketSetupError) ? ExitStatus.unavailable.rawValue : ExitStatus.software.rawValue
-        if "\(error)".contains("SQLite") || "\(error)".contains("database") { status = ExitStatus.ioError.rawValue }
+        FileHandle.standardError.write(Data("<3>eventd: \(ExitStatus.message(for: error))\n".utf8))
+        exit(ExitStatus.for(error).rawValue)
     }
-    done.signal()
 }
-done.wait()
-exit(status)
+DispatchSemaphore(value: 0).wait()

@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// `eventctl completions SHELL` prints exactly the scripts in completions/ (which
-/// `make install` installs), and the scripts cover every subcommand.
+/// `make install` installs; `make completions` writes them from the binary), and the
+/// scripts cover every subcommand.
 @Suite struct CompletionsTests {
     static let files = ["bash": "completions/eventctl.bash", "zsh": "completions/_eventctl", "fish": "completions/eventctl.fish"]
 
@@ -13,7 +14,7 @@ import Testing
         #expect(r.stderr.isEmpty)
         let file = try Ship.read(Self.files[shell]!)
         #expect(r.stdout == file,
-                "`eventctl completions \(shell)` differs from \(Self.files[shell]!): keep Sources/eventctl/CompletionsCommand.swift and the file identical")
+                "`eventctl completions \(shell)` differs from \(Self.files[shell]!): run `make completions` and commit the result")
     }
 
     @Test func unknownShellIsAUsageError() throws {

@@ -1,16 +1,3 @@
-/// A usage error: exit status 64, one line, and a hint.
-public struct UsageError: Error, CustomStringConvertible, Sendable, Equatable {
-    public var message: String
-    public var hint: String?
-
-    public init(_ message: String, hint: String? = nil) {
-        self.message = message
-        self.hint = hint
-    }
-
-    public var description: String { message }
-}
-
 /// Reads command-line arguments the way swift-argument-parser does: `--name value`,
 /// `--name=value`, flags, repeated options, positionals, and `--` to end options.
 public struct ArgumentScanner: Sendable {
@@ -19,6 +6,7 @@ public struct ArgumentScanner: Sendable {
     /// The command name used in error hints (`eventctl import`).
     public let command: String
 
+    /// A scanner over `arguments` (without the program name) of `command`.
     public init(_ arguments: [String], command: String) {
         self.arguments = arguments
         self.command = command
@@ -54,6 +42,9 @@ public struct ArgumentScanner: Sendable {
         return .positional(arg)
     }
 
+    /// The arguments not read yet.
+    public var remaining: [String] { Array(arguments[index...]) }
+
     /// The value of option `name`: its inline `=value`, else the next argument.
     public mutating func value(for name: String, inline: String?) throws(UsageError) -> String {
         if let inline { return inline }
@@ -62,16 +53,6 @@ public struct ArgumentScanner: Sendable {
         }
         let v = arguments[index]
         index += 1
-        return v
-    }
-
-    /// An integer value in `range`.
-    public mutating func int(for name: String, inline: String?, in range: ClosedRange<Int>) throws(UsageError) -> Int {
-        let text = try value(for: name, inline: inline)
-        guard let v = Int(text), range.contains(v) else {
-            throw UsageError("invalid value '\(text)' for \(name): expected an integer in \(range.lowerBound)...\(range.upperBound)",
-                             hint: "see '\(command) --help'")
-        }
         return v
     }
 

@@ -1,0 +1,18 @@
+/// A failure a command reports itself, classified by what went wrong; the exit status
+/// follows from the class (`ExitStatus.for`), the message is printed as it is.
+public enum CommandFailure: Error, CustomStringConvertible, Sendable, Equatable {
+    /// An input file or the database is missing or unreadable (66).
+    case missingInput(String)
+    /// The input is not what it should be: not iCalendar, an unknown calendar (65).
+    case badData(String)
+    /// The daemon cannot be reached or did not answer (69).
+    case daemonUnavailable(String)
+    /// Reading or writing failed: disk full, read-only, locked (74).
+    case ioFailure(String)
+
+    public var description: String {
+        switch self {
+        case .missingInput(let m), .badData(let m), .daemonUnavailable(let m), .ioFailure(let m): return m
+        }
+    }
+}

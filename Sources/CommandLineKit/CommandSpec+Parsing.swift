@@ -1,0 +1,79 @@
+extension CommandSpec {
+    /// Parses `argv` (after the command's name) against the declared options and
+    /// positionals, plus `inherited` options of the parent. Every problem is a
+    /// one-line `UsageError` (exit status 64).
+    public func parse(_ argv: [String], inherited: [Option] = []) throws(UsageError) -> ParsedArguments {
+        let known = options + inherited
+        var scanner = ArgumentScanner(argv, command: name)
+        var parsed = ParsedArguments()
+        while let token = scanner.next() {
+            switch token {
+            case .positional(let text):
+                guard !self.arguments.isEmpty else { throw strayPositional(text) }
+                if let last = self.arguments.last, !last.isRepeatable, parsed.positionals.count >= self.arguments.count {
+                    throw UsageError("unexpected argument '\(text)'", hint: "usage: \(synopsis)")
+                }
+                parsed.positionals.append(text)
+            case .option(let given, let inline):
+                try record(given, inline: inline, among: known, from: &scanner, into: &parsed)
+            }
+        }
+        if let missing = self.arguments.first, parsed.positionals.isEmpty {
+            throw UsageError("missing \(missing.name)", hint: "usage: \(synopsis)")
+        }
+        for option in options where option.isRequired && !parsed.has(option.name) {
+            throw UsageError("missing \(option.name) \(option.value ?? "")", hint: "usage: \(synopsis)")
+        }
+        return parsed
+    }
+
+    /// Finds option `given` among `known`, reads and checks its value, and records it.
+    func record(_ given: String, inline: String?, among known: [Option], from scanner: inout ArgumentScanner,
+                into parsed: inout ParsedArguments) throws(UsageError) {
+        guard let option = known.first(where: { $0.name == given || $0.short == given }) else {
+            throw scanner.unknown(given)
+        }
+        guard option.takesValue else {
+            if inline != nil { throw scanner.noValue(given) }
+            parsed.values[option.name, default: []].append("")
+            return
+        }
+        let text = try scanner.value(for: option.name, inline: inline)
+        try validate(text, for: option)
+        parsed.values[option.name, default: []].append(text)
+    }
+
+    private func strayPositional(_ text: String) -> UsageError {
+        if let option = strayPositionalOption {
+            return UsageError("unexpected argument '\(text)'", hint: "did you mean '\(name) \(option) \(text)'?")
+        }
+        return UsageError("unexpected argument '\(text)'", hint: helpHint)
+    }
+
+    private func validate(_ text: String, for option: Option) throws(UsageError) {
+        if let words = option.completion.choices, !words.contains(text) {
+            throw UsageError("invalid value '\(text)' for \(option.name): expected \(Self.list(words))")
+        }
+        switch option.validation {
+        case .any:
+            break
+        case .integer(let range):
+            guard let n = Int(text), range.contains(n) else {
+                throw UsageError("invalid value '\(text)' for \(option.name): expected an integer in \(range.lowerBound)...\(range.upperBound)",
+                                 hint: helpHint)
+            }
+        case .seconds(let max):
+            guard let n = Double(text), n > 0, n <= max else {
+                throw UsageError("invalid value '\(text)' for \(option.name): expected seconds, more than 0", hint: helpHint)
+            }
+        case .custom(let check):
+            if let message = check(text) { throw UsageError(message) }
+        }
+    }
+
+    /// `a`, `a or b`, `a, b or c`.
+    static func list(_ words: [String]) -> String {
+        guard words.count > 1 else { return words.first ?? "" }
+        return words.dropLast().joined(separator: ", ") + " or " + words.last!
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import Agenda
+import EventStore
+import Feed
+import ICalendar
+import Support
+
+extension ExitStatus {
+    /// The exit status for `error` (SPEC.md section 5), decided here alone, by the
+    /// error's type, for `eventctl` and `eventd` both.
+    public static func `for`(_ error: any Error) -> ExitStatus {
+        switch error {
+        case is UsageError, is ViewError: return .usage
+        case let failure as CommandFailure:
+            switch failure {
+            case .missingInput: return .noInput
+            case .badData: return .dataError
+            case .daemonUnavailable: return .unavailable
+            case .ioFailure: return .ioError
+            }
+        case let failure as DatabaseFailure: return .for(failure.underlying)
+        case let error as SQLiteError:
+            if error.isBusy || error.isIOError { return .ioError }
+            return error.isNotADatabase ? .dataError : .software
+        case let error as StoreError:
+            if case .invalidCalendarName = error { return .usage }
+            return .dataError
+        case let error as ImportError:
+            if case .invalidCalendarName = error { return .usage }
+            return .dataError
+        case is ICalendarSyntaxError: return .dataError
+        case is SocketSetupError, is FeedSocket.Unavailable: return .unavailable
+        case is POSIXError: return .ioError
+        default: return fileStatus(error) ?? .software
+        }
+    }
+
+    /// Foundation's file errors: missing or unreadable input 66, other file I/O 74.
+    /// (Checked by domain: on Linux any NSError casts to CocoaError.)
+    private static func fileStatus(_ error: any Error) -> ExitStatus? {
+        let error = error as NSError
+        guard error.domain == NSCocoaErrorDomain else { return nil }
+        switch CocoaError.Code(rawValue: error.code) {
+        case .fileNoSuchFile, .fileReadNoSuchFile, .fileReadNoPermission: return .noInput
+        case .fileReadUnknown, .fileWriteUnknown, .fileWriteNoPermission, .fileWriteOutOfSpace, .fileWriteVolumeReadOnly: return .ioError
+        default: return nil
+        }
+    }
+
+    /// The one-line message for `error` (after `PROGRAM: `): the error's own text, its
+    /// hint for usage errors, and "internal error" for what nothing above expected.
+    public static func message(for error: any Error) -> String {
+        let text: String
+        if let usage = error as? UsageError {
+            text = usage.line
+        } else if ExitStatus.for(error) == .software, !(error is SQLiteError), !(error is DatabaseFailure) {
+            text = "internal error: \(error)"
+        } else {
+            text = "\(error)"
+        }
+        // One line, always (SPEC.md section 5): messages may quote multi-line SQL or input.
+        return text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+    }
+}

@@ -1,0 +1,49 @@
+import Agenda
+import CommandLineKit
+import EventStore
+@testable import Feed  // the errors' memberwise initialisers are internal
+import Foundation
+import ICalendar
+import Support
+import Testing
+
+// Swift Testing has an ExitStatus of its own (exit tests).
+private typealias ExitStatus = Support.ExitStatus
+
+@Suite struct ExitStatusTests {
+    @Test func statusByErrorType() {
+        let cases: [(any Error, ExitStatus)] = [
+            (UsageError("x"), .usage),
+            (CommandFailure.missingInput("x"), .noInput),
+            (CommandFailure.badData("x"), .dataError),
+            (CommandFailure.daemonUnavailable("x"), .unavailable),
+            (CommandFailure.ioFailure("x"), .ioError),
+            (SQLiteError(code: 5, message: "database is locked"), .ioError),       // SQLITE_BUSY
+            (SQLiteError(code: 13, message: "database or disk is full"), .ioError), // SQLITE_FULL
+            (SQLiteError(code: 26, message: "file is not a database"), .dataError), // SQLITE_NOTADB
+            (SQLiteError(code: 1, message: "syntax error"), .software),
+            (DatabaseFailure(path: "/x.db", underlying: SQLiteError(code: 10, message: "disk I/O error")), .ioError),
+            (DatabaseFailure(path: "/x.db", underlying: StoreError.newerSchema(found: 9, supported: 1)), .dataError),
+            (StoreError.unknownCalendar("x"), .dataError),
+            (StoreError.invalidCalendarName("a b"), .usage),
+            (ImportError.syntax(file: "a.ics", line: 1, message: "not iCalendar"), .dataError),
+            (ImportError.invalidCalendarName("a b"), .usage),
+            (SocketSetupError(description: "in use"), .unavailable),
+            (FeedSocket.Unavailable(description: "refused"), .unavailable),
+            (CocoaError(.fileReadNoSuchFile), .noInput),
+            (POSIXError(.EIO), .ioError),
+            (NSError(domain: "other", code: 1), .software),
+        ]
+        for (error, status) in cases {
+            #expect(ExitStatus.for(error) == status, "\(error)")
+        }
+    }
+
+    @Test func messagesAreOneLine() {
+        #expect(ExitStatus.message(for: UsageError("bad", hint: "see 'x --help'")) == "bad (see 'x --help')")
+        #expect(ExitStatus.message(for: CommandFailure.badData("a\n  b")) == "a b")
+        #expect(ExitStatus.message(for: NSError(domain: "other", code: 1)).hasPrefix("internal error: "))
+        let busy = DatabaseFailure(path: "/x.db", underlying: SQLiteError(code: 5, message: "database is locked"))
+        #expect(ExitStatus.message(for: busy) == "database /x.db is busy (locked by another process); try again")
+    }
+}
