@@ -38,18 +38,21 @@ let package = Package(
                           dependencies: ["Agenda", "EventStore", "Feed", "ICalendar", "CLibical", "CalendarGenerator", "SectionedDiff", "Support"]),
 
         // MARK: - Tests
-        .testTarget(name: "SupportTests", dependencies: ["Support"]),
-        .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "CLibical", "CalendarGenerator"],
+        // Support shared by the test targets (process runner, daemon harness, feed client and
+        // state, calendar fixtures, seeded generator): a plain target only tests depend on.
+        .target(name: "TestSupport", dependencies: ["Support", "CalendarGenerator"], path: "Tests/TestSupport"),
+        .testTarget(name: "SupportTests", dependencies: ["Support", "TestSupport"]),
+        .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "CLibical", "CalendarGenerator", "TestSupport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "ICalendar", "CalendarGenerator"]),
         .testTarget(name: "CalendarGeneratorTests", dependencies: ["CalendarGenerator"]),
-        .testTarget(name: "SectionedDiffTests", dependencies: ["SectionedDiff"]),
-        .testTarget(name: "EventctlTests", dependencies: []),
-        .testTarget(name: "AgendaTests", dependencies: ["Agenda", "EventStore", "ICalendar", "SectionedDiff", "Support"]),
-        .testTarget(name: "DaemonTests", dependencies: ["SectionedDiff", "Support"]),
-        .testTarget(name: "ShipTests", dependencies: []),
-        .testTarget(name: "ReliabilityTests", dependencies: ["EventStore", "Feed", "Support", "CalendarGenerator"]),
-        .testTarget(name: "HostileInputTests", dependencies: ["EventStore", "ICalendar", "Feed", "Support"],
+        .testTarget(name: "SectionedDiffTests", dependencies: ["SectionedDiff", "TestSupport"]),
+        .testTarget(name: "EventctlTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "AgendaTests", dependencies: ["Agenda", "EventStore", "ICalendar", "SectionedDiff", "Support", "TestSupport"]),
+        .testTarget(name: "DaemonTests", dependencies: ["SectionedDiff", "Support", "TestSupport"]),
+        .testTarget(name: "ShipTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "ReliabilityTests", dependencies: ["EventStore", "Feed", "Support", "CalendarGenerator", "TestSupport"]),
+        .testTarget(name: "HostileInputTests", dependencies: ["EventStore", "ICalendar", "Feed", "Support", "TestSupport"],
                     resources: [.copy("Corpus")]),
     ],
     swiftLanguageModes: [.v6]

@@ -3,6 +3,7 @@ import Support
 import Testing
 #if canImport(Glibc)
 import Glibc
+import TestSupport
 #endif
 
 /// Every error code of SPEC.md section 4, what happens to the connection after it,

@@ -3,6 +3,7 @@ import Support
 import Testing
 #if canImport(Glibc)
 import Glibc
+import TestSupport
 #endif
 
 /// Signals and the socket file: SIGTERM, SIGHUP, crashes, a second daemon, symlinks.

@@ -1,6 +1,7 @@
 import Foundation
 import Support
 import Testing
+import TestSupport
 
 /// Subscriptions that follow imports: diffs arrive promptly, apply by the reference
 /// steps, and land on the daemon's own state.

@@ -1,6 +1,7 @@
 import Foundation
 import Support
 import Testing
+import TestSupport
 
 /// The non-subscription requests, and heartbeats.
 @Suite(.timeLimit(.minutes(1)))

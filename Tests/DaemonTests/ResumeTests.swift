@@ -1,6 +1,7 @@
 import Foundation
 import Support
 import Testing
+import TestSupport
 
 /// `subscribe` with `resume`: retained diffs, expiry, another epoch, already current.
 @Suite(.timeLimit(.minutes(1)))

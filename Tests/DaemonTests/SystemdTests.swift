@@ -3,6 +3,7 @@ import Support
 import Testing
 #if canImport(Glibc)
 import Glibc
+import TestSupport
 #endif
 
 /// A `NOTIFY_SOCKET` stand-in: a Unix datagram socket that records what arrives.

@@ -5,6 +5,7 @@ import Support
 import Testing
 #if canImport(Glibc)
 import Glibc
+import TestSupport
 #endif
 
 /// Every file of the hostile corpus — the hand-made malformed calendars
@@ -161,7 +162,7 @@ extension HostileInputTests {
                 }
             }
             try #require(!sources.isEmpty)
-            var rng = SplitMix(seed: 0xC0FFEE)
+            var rng = SeededRandom(seed: 0xC0FFEE)
             let count = 40 * Hostile.scale
             var inputs: [Input] = []
             for i in 0..<count {
@@ -178,7 +179,7 @@ extension HostileInputTests {
                             "slowest": slow?.name ?? "", "slowest_seconds": Hostile.seconds((slow?.importRun.seconds ?? 0) + (slow?.agendaRun?.seconds ?? 0))])
         }
 
-        static func mutate(_ input: [UInt8], _ rng: inout SplitMix) -> [UInt8] {
+        static func mutate(_ input: [UInt8], _ rng: inout SeededRandom) -> [UInt8] {
             var bytes = input
             let hostile = ["FREQ=SECONDLY", "FREQ=MINUTELY;BYMONTH=2", "00000101T000000Z", "99991231T235959Z", "20261301",
                            "P99999999W", "\\", "", "../../etc/passwd", String(repeating: "A", count: 5000),

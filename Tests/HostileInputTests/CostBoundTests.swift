@@ -3,6 +3,7 @@ import ICalendar
 import Testing
 #if canImport(Glibc)
 import Glibc
+import TestSupport
 #endif
 
 /// The limits that keep a small hostile file from costing minutes or gigabytes (each

@@ -4,6 +4,7 @@ import Support
 import Testing
 #if canImport(Glibc)
 import Glibc
+import TestSupport
 #endif
 
 /// The daemon's attack surface: file modes, what the socket lets a client do, request

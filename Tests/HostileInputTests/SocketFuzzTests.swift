@@ -3,6 +3,7 @@ import Support
 import Testing
 #if canImport(Glibc)
 import Glibc
+import TestSupport
 #endif
 
 /// The hostile-input suites run one at a time: the socket fuzz measures throughput and
@@ -89,7 +90,7 @@ extension HostileInputTests {
         /// are sent or `deadline` passes.
         static func work(seed: UInt64, socket: String, target: Int, deadline: Double) -> WorkerResult {
             var fuzzer = RequestFuzzer(seed: seed, calendars: ["team"])
-            var rng = SplitMix(seed: seed ^ 0xF00D)
+            var rng = SeededRandom(seed: seed ^ 0xF00D)
             var result = WorkerResult()
             while result.lines < target && monotonicNow() < deadline {
                 let connection: FuzzConnection

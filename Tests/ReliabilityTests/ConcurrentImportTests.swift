@@ -3,6 +3,7 @@ import Testing
 import Support
 #if canImport(Glibc)
 import Glibc
+import TestSupport
 #endif
 
 /// 5. Several `eventctl import` processes at once (different and the same calendars),
@@ -57,7 +58,7 @@ func concurrentImports() async throws {
             var pids: [(Int, pid_t, String)] = []
             for (k, job) in jobs.enumerated() {
                 let err = sandbox.path("job-\(round)-\(k).err")
-                let pid = try sandbox.spawn(Binaries.eventctl,
+                let pid = try sandbox.spawn(Products.eventctl,
                                             ["--db", daemon.db, "--socket", daemon.socket, "import", job.file, "--calendar", job.calendar] + job.options,
                                             stdout: "/dev/null", stderr: err)
                 pids.append((k, pid, err))

@@ -3,6 +3,7 @@ import Testing
 import Support
 #if canImport(Glibc)
 import Glibc
+import TestSupport
 #endif
 
 /// 7. Connection churn: thousands of connects and disconnects, half of them in the

@@ -3,6 +3,7 @@ import Testing
 import Support
 #if canImport(Glibc)
 import Glibc
+import TestSupport
 #endif
 
 /// 2. eventd SIGKILLed and restarted on the same socket: `eventctl subscribe` reconnects,
@@ -20,7 +21,7 @@ func daemonKilledAndRestarted() async throws {
         let out = sandbox.path("subscribe.out"), err = sandbox.path("subscribe.err")
         sandbox.registerLog(err)
         let replay = NdjsonReplay(path: out)
-        let subscriber = try sandbox.spawn(Binaries.eventctl,
+        let subscriber = try sandbox.spawn(Products.eventctl,
                                            ["--db", daemon.db, "--socket", daemon.socket, "subscribe", "--format", "ndjson",
                                             "--tz", "UTC", "--days", "7"], stdout: out, stderr: err)
         defer { sandbox.terminate(subscriber) }

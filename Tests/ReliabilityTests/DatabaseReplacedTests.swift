@@ -3,6 +3,7 @@ import Testing
 import Support
 #if canImport(Glibc)
 import Glibc
+import TestSupport
 #endif
 
 /// 4. The database removed, then replaced, under a running daemon: it keeps serving the

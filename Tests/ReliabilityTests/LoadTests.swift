@@ -3,6 +3,7 @@ import Testing
 import Support
 #if canImport(Glibc)
 import Glibc
+import TestSupport
 #endif
 
 /// 6. Bounded load: many reading subscribers and one that never reads, while a

@@ -3,6 +3,7 @@ import Feed
 import Support
 #if canImport(Glibc)
 import Glibc
+import TestSupport
 #endif
 
 /// One `eventd` run by a test: its database, socket and log live in the sandbox.
@@ -34,7 +35,7 @@ final class DaemonProcess: @unchecked Sendable {
         if pid != nil { throw RelError("eventd already running") }
         let before = logLines(containing: "listening on").count
         let env = Sandbox.childEnvironment(["EVENTD_FAKE_NOW": fakeNow])
-        let child = try sandbox.spawn(Binaries.eventd, ["--db", db, "--socket", socket, "--tz", "UTC"] + arguments,
+        let child = try sandbox.spawn(Products.eventd, ["--db", db, "--socket", socket, "--tz", "UTC"] + arguments,
                                       environment: env, stdout: log, stderr: log)
         pid = child
         let deadline = monotonicNow() + timeout

@@ -3,6 +3,7 @@ import Feed
 import Support
 #if canImport(Glibc)
 import Glibc
+import TestSupport
 #endif
 
 /// Many feed subscribers served by one thread with `poll`. Every reader keeps its own

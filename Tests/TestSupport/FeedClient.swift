@@ -1,4 +1,3 @@
-// Copied from Tests/DaemonTests/Support/FeedClient.swift (test targets cannot share code).
 import Foundation
 import Support
 #if canImport(Glibc)
@@ -6,7 +5,7 @@ import Glibc
 #endif
 
 /// What went wrong talking to the daemon.
-enum FeedError: Error, Equatable, CustomStringConvertible {
+public enum FeedError: Error, Equatable, CustomStringConvertible {
     case timeout(String)
     /// The daemon closed the connection (orderly).
     case eof
@@ -15,7 +14,8 @@ enum FeedError: Error, Equatable, CustomStringConvertible {
     case io(String)
     case unexpected(String)
 
-    var description: String {
+    /// A readable message.
+    public var description: String {
         switch self {
         case .timeout(let what): return "timed out waiting for \(what)"
         case .eof: return "connection closed by the daemon (EOF)"
@@ -26,29 +26,33 @@ enum FeedError: Error, Equatable, CustomStringConvertible {
     }
 
     /// EOF or reset: either way the daemon closed the connection.
-    var isClosed: Bool { self == .eof || self == .reset }
+    public var isClosed: Bool { self == .eof || self == .reset }
 }
 
 /// A feed client as a program would write one: a Unix stream socket, NDJSON lines.
 /// The socket is non-blocking and every wait is an async sleep, so that many tests
 /// can wait at once on a two-core machine without tying up the cooperative pool.
-final class FeedClient: @unchecked Sendable {
-    let fd: Int32
-    let path: String
+// @unchecked: a client is used by one task at a time (the test that owns it); its mutable
+// buffer is never touched concurrently, and the descriptor is closed exactly once.
+public final class FeedClient: @unchecked Sendable {
+    /// The socket (non-blocking, close-on-exec).
+    public let fd: Int32
+    /// The socket path connected to.
+    public let path: String
     private var buffer: [UInt8] = []
     private var scanFrom = 0
     private var isOpen = true
     /// The `hello` the daemon sent on connect (read by `connect(path:)`).
-    var hello: JSONValue = .null
+    public var hello: JSONValue = .null
     /// Every message received so far, in order (heartbeats included).
-    private(set) var received: [JSONValue] = []
+    public private(set) var received: [JSONValue] = []
     /// Total bytes read from the socket.
-    private(set) var bytesRead = 0
+    public private(set) var bytesRead = 0
     /// The raw line of the last message returned by `next`.
-    private(set) var lastLine: [UInt8] = []
+    public private(set) var lastLine: [UInt8] = []
 
     /// Connects; when `readHello`, waits for and checks the `hello`.
-    static func connect(path: String, readHello: Bool = true, timeout: Double = 5) async throws -> FeedClient {
+    public static func connect(path: String, readHello: Bool = true, timeout: Double = 5) async throws -> FeedClient {
         let client = try FeedClient(connecting: path)
         if readHello {
             let hello = try await client.next(timeout: timeout, skipHeartbeats: false)
@@ -61,7 +65,7 @@ final class FeedClient: @unchecked Sendable {
     }
 
     /// Connects synchronously (no hello read).
-    init(connecting path: String) throws {
+    public init(connecting path: String) throws {
         self.path = path
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw FeedError.io("socket: \(String(cString: strerror(errno)))") }
@@ -87,7 +91,8 @@ final class FeedClient: @unchecked Sendable {
 
     deinit { close() }
 
-    func close() {
+    /// Closes the socket (idempotent).
+    public func close() {
         guard isOpen else { return }
         isOpen = false
         Glibc.close(fd)
@@ -96,7 +101,7 @@ final class FeedClient: @unchecked Sendable {
     // MARK: - Sending
 
     /// Sends raw bytes, waiting while the socket is full.
-    func sendRaw(_ bytes: [UInt8], timeout: Double = 5) async throws {
+    public func sendRaw(_ bytes: [UInt8], timeout: Double = 5) async throws {
         var offset = 0
         let deadline = monotonicNow() + timeout
         while offset < bytes.count {
@@ -114,19 +119,19 @@ final class FeedClient: @unchecked Sendable {
     }
 
     /// Sends one line (a newline is appended).
-    func send(line: String) async throws {
+    public func send(line: String) async throws {
         try await sendRaw(Array((line + "\n").utf8))
     }
 
     /// Sends a request object.
-    func send(_ request: JSONValue) async throws {
+    public func send(_ request: JSONValue) async throws {
         try await send(line: request.canonicalString())
     }
 
     // MARK: - Receiving
 
     /// The next complete line, without its newline.
-    func readLine(timeout: Double) async throws -> [UInt8] {
+    public func readLine(timeout: Double) async throws -> [UInt8] {
         let deadline = monotonicNow() + timeout
         var chunk = [UInt8](repeating: 0, count: 1 << 18)
         while true {
@@ -157,7 +162,7 @@ final class FeedClient: @unchecked Sendable {
     }
 
     /// The next message (heartbeats skipped unless asked for).
-    func next(timeout: Double = 5, skipHeartbeats: Bool = true) async throws -> JSONValue {
+    public func next(timeout: Double = 5, skipHeartbeats: Bool = true) async throws -> JSONValue {
         let deadline = monotonicNow() + timeout
         while true {
             let line = try await readLine(timeout: max(0, deadline - monotonicNow()))
@@ -175,7 +180,7 @@ final class FeedClient: @unchecked Sendable {
     }
 
     /// The next message, which must be of `type` (an `error`/other message throws).
-    func next(_ type: String, timeout: Double = 5) async throws -> JSONValue {
+    public func next(_ type: String, timeout: Double = 5) async throws -> JSONValue {
         let message = try await next(timeout: timeout)
         guard message["type"]?.stringValue == type else {
             throw FeedError.unexpected("expected a \(type) message, got \(Self.brief(message))")
@@ -185,7 +190,7 @@ final class FeedClient: @unchecked Sendable {
 
     /// Waits `seconds` and returns the first non-heartbeat message that arrives, if any
     /// (`nil`: the daemon stayed silent).
-    func messageWithin(_ seconds: Double) async throws -> JSONValue? {
+    public func messageWithin(_ seconds: Double) async throws -> JSONValue? {
         do {
             return try await next(timeout: seconds)
         } catch {
@@ -196,7 +201,7 @@ final class FeedClient: @unchecked Sendable {
 
     /// Reads and discards until the daemon closes the connection; returns how it closed
     /// (`.eof`/`.reset`), or `.timeout` when it stayed open.
-    func readUntilClosed(timeout: Double) async -> FeedError {
+    public func readUntilClosed(timeout: Double) async -> FeedError {
         let deadline = monotonicNow() + timeout
         while true {
             do {
@@ -208,12 +213,13 @@ final class FeedClient: @unchecked Sendable {
     }
 
     /// A request and its (first non-heartbeat) answer.
-    func request(_ request: JSONValue, timeout: Double = 5) async throws -> JSONValue {
+    public func request(_ request: JSONValue, timeout: Double = 5) async throws -> JSONValue {
         try await send(request)
         return try await next(timeout: timeout)
     }
 
-    static func brief(_ message: JSONValue) -> String {
+    /// A message shortened to 400 characters, for failure messages.
+    public static func brief(_ message: JSONValue) -> String {
         let text = message.canonicalString()
         return text.count > 400 ? String(text.prefix(400)) + "…" : text
     }

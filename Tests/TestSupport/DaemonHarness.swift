@@ -1,4 +1,3 @@
-// Copied from Tests/DaemonTests/Support/DaemonHarness.swift (test targets cannot share code).
 import Foundation
 import Support
 #if canImport(Glibc)
@@ -8,47 +7,48 @@ import Glibc
 /// Starts the real `eventd` on a temporary socket and database, imports with the real
 /// `eventctl`, and always cleans up: the daemon gets SIGTERM, then SIGKILL, and the
 /// temporary directory is removed, whether the test passed or not.
-final class DaemonHarness: @unchecked Sendable {
+///
+/// Typical use: `try await DaemonHarness.with { h in try await h.importCalendar(ics);
+/// try await h.start(); let (client, state) = try await h.subscribe() ... }`.
+// @unchecked: a harness belongs to one test body, which uses it from one task at a time;
+// Sendable only lets that body hand it to the `with` closure and to child tasks it awaits.
+public final class DaemonHarness: @unchecked Sendable {
     /// The clock every daemon starts at unless a test says otherwise: noon UTC, far
     /// from midnight, so that dates and labels are the same on every run.
-    static let defaultNow = "2026-11-29T12:00:00Z"
+    public static let defaultNow = "2026-11-29T12:00:00Z"
     /// A 7-day UTC window starting at `defaultNow`'s date.
-    static let weekView: JSONValue = ["tz": "UTC", "days": 7]
+    public static let weekView: JSONValue = ["tz": "UTC", "days": 7]
 
-    let directory: String
-    let dbPath: String
-    let socketPath: String
-    let logPath: String
+    /// The temporary directory holding the database, socket, log and written calendars.
+    public let directory: String
+    /// The database the daemon and eventctl use.
+    public let dbPath: String
+    /// The daemon's feed socket.
+    public let socketPath: String
+    /// The daemon's log file.
+    public let logPath: String
     /// Arguments added to every start (after --db/--socket/--tz).
-    var arguments: [String]
+    public var arguments: [String]
     /// Environment added to every start.
-    var environment: [String: String]
-    private(set) var pid: pid_t?
-    private(set) var lastExit: ProcessExit?
+    public var environment: [String: String]
+    /// The running daemon's pid (nil when stopped).
+    public private(set) var pid: pid_t?
+    /// How the last daemon ended.
+    public private(set) var lastExit: ProcessExit?
     /// Extra processes (a second daemon, systemd-socket-activate) to clean up.
     private var others: [pid_t] = []
 
     // MARK: - Binaries
 
-    /// The directory holding the built products (next to the test bundle).
-    static var productsDirectory: URL {
-        var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        while url.path != "/" {
-            url.deleteLastPathComponent()
-            if FileManager.default.isExecutableFile(atPath: url.appendingPathComponent("eventd").path),
-               FileManager.default.isExecutableFile(atPath: url.appendingPathComponent("eventctl").path) {
-                return url
-            }
-        }
-        return URL(fileURLWithPath: ".build/debug")
-    }
-
-    static var eventd: String { productsDirectory.appendingPathComponent("eventd").path }
-    static var eventctl: String { productsDirectory.appendingPathComponent("eventctl").path }
+    /// The built `eventd` (see `Products`).
+    public static var eventd: String { Products.eventd }
+    /// The built `eventctl` (see `Products`).
+    public static var eventctl: String { Products.eventctl }
 
     // MARK: - Life cycle
 
-    init(arguments: [String] = [], environment: [String: String] = [:]) throws {
+    /// A harness with a fresh temporary directory (nothing started); prefer `with`.
+    public init(arguments: [String] = [], environment: [String: String] = [:]) throws {
         var template = Array("/tmp/eventd-dt-XXXXXX".utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
             throw HarnessError("mkdtemp: \(String(cString: strerror(errno)))")
@@ -70,7 +70,7 @@ final class DaemonHarness: @unchecked Sendable {
 
     /// Runs `body` with a fresh harness (daemon not started), then stops everything and
     /// removes the directory, also when `body` throws.
-    static func with(arguments: [String] = [], environment: [String: String] = [:],
+    public static func with(arguments: [String] = [], environment: [String: String] = [:],
                      _ body: (DaemonHarness) async throws -> Void) async throws {
         let harness = try DaemonHarness(arguments: arguments, environment: environment)
         do {
@@ -88,28 +88,22 @@ final class DaemonHarness: @unchecked Sendable {
         await harness.cleanUp()
     }
 
-    /// The environment a daemon starts with: ours, minus anything systemd-ish that
-    /// would change its behaviour, plus the fake clock and the test's additions.
-    func daemonEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
-        var env = ProcessInfo.processInfo.environment
-        for key in ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES",
-                    "EVENTD_DB", "EVENTD_SOCKET", "STATE_DIRECTORY", "RUNTIME_DIRECTORY", "EVENTD_VIEW_GRACE"] {
-            env[key] = nil
-        }
-        env["TZ"] = "UTC"
-        env["EVENTD_FAKE_NOW"] = Self.defaultNow
+    /// The environment a daemon starts with: `ChildProcess.isolatedEnvironment` (nothing
+    /// systemd-ish or `EVENTD_*` from ours), the fake clock, then the test's additions.
+    public func daemonEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
+        var env = ChildProcess.isolatedEnvironment(["EVENTD_FAKE_NOW": Self.defaultNow])
         env.merge(environment) { $1 }
         env.merge(extra) { $1 }
         return env
     }
 
     /// The full command line of the daemon.
-    func daemonArguments(_ extra: [String] = []) -> [String] {
+    public func daemonArguments(_ extra: [String] = []) -> [String] {
         ["--db", dbPath, "--socket", socketPath, "--tz", "UTC"] + arguments + extra
     }
 
     /// Starts the daemon and waits until it logs that it listens.
-    func start(_ extraArguments: [String] = [], environment extra: [String: String] = [:], timeout: Double = 10) async throws {
+    public func start(_ extraArguments: [String] = [], environment extra: [String: String] = [:], timeout: Double = 10) async throws {
         if pid != nil { throw HarnessError("the daemon is already running") }
         let before = logLineCount(containing: "listening on")
         let child = try ChildProcess.spawn(Self.eventd, daemonArguments(extraArguments),
@@ -129,7 +123,7 @@ final class DaemonHarness: @unchecked Sendable {
     }
 
     /// Starts another process to be cleaned up with the harness (returns its pid).
-    func spawnOther(_ executable: String, _ arguments: [String], environment: [String: String],
+    public func spawnOther(_ executable: String, _ arguments: [String], environment: [String: String],
                     output: String) throws -> pid_t {
         let child = try ChildProcess.spawn(executable, arguments, environment: environment, stdoutPath: output, stderrPath: output)
         others.append(child)
@@ -137,19 +131,19 @@ final class DaemonHarness: @unchecked Sendable {
     }
 
     /// Waits for another process started with `spawnOther`.
-    func waitOther(_ child: pid_t, timeout: Double) async throws -> ProcessExit? {
+    public func waitOther(_ child: pid_t, timeout: Double) async throws -> ProcessExit? {
         let exit = try await ChildProcess.wait(child, timeout: timeout)
         if exit != nil { others.removeAll { $0 == child } }
         return exit
     }
 
     /// Sends `signal` to the daemon.
-    func signal(_ signal: Int32) {
+    public func signal(_ signal: Int32) {
         if let pid { kill(pid, signal) }
     }
 
     /// Waits for the daemon to exit on its own.
-    func waitForExit(timeout: Double) async throws -> ProcessExit? {
+    public func waitForExit(timeout: Double) async throws -> ProcessExit? {
         guard let current = pid else { return lastExit }
         let exit = try await ChildProcess.wait(current, timeout: timeout)
         if let exit {
@@ -161,7 +155,7 @@ final class DaemonHarness: @unchecked Sendable {
 
     /// SIGTERM, and SIGKILL when it has not exited after `timeout`. Returns how it ended.
     @discardableResult
-    func stop(timeout: Double = 5) async -> ProcessExit? {
+    public func stop(timeout: Double = 5) async -> ProcessExit? {
         guard let current = pid else { return lastExit }
         kill(current, SIGTERM)
         let exit = (try? await ChildProcess.wait(current, timeout: timeout)) ?? nil
@@ -176,14 +170,15 @@ final class DaemonHarness: @unchecked Sendable {
     }
 
     /// SIGKILL now (a crash).
-    func crash() {
+    public func crash() {
         guard let current = pid else { return }
         ChildProcess.killAndReap(current)
         lastExit = .signaled(SIGKILL)
         pid = nil
     }
 
-    func cleanUp() async {
+    /// Stops the daemon and the other processes, and removes the directory.
+    public func cleanUp() async {
         await stop()
         for other in others {
             kill(other, SIGTERM)
@@ -196,19 +191,21 @@ final class DaemonHarness: @unchecked Sendable {
 
     // MARK: - The log
 
-    var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+    /// The daemon's log (standard output and error) so far.
+    public var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
-    func logLineCount(containing text: String) -> Int {
+    /// How many log lines contain `text`.
+    public func logLineCount(containing text: String) -> Int {
         log.split(separator: "\n").filter { $0.contains(text) }.count
     }
 
     /// Waits until the log has at least `count` lines containing `text`.
-    func waitForLog(_ text: String, count: Int = 1, timeout: Double = 5) async throws -> Bool {
+    public func waitForLog(_ text: String, count: Int = 1, timeout: Double = 5) async throws -> Bool {
         try await eventually(timeout: timeout) { logLineCount(containing: text) >= count }
     }
 
     /// The daemon's resident set size, KiB.
-    func residentKiB() -> Int? {
+    public func residentKiB() -> Int? {
         guard let pid, let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
         for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
             return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
@@ -219,17 +216,15 @@ final class DaemonHarness: @unchecked Sendable {
     // MARK: - eventctl
 
     /// Runs `eventctl --db … --socket … ARGS`.
-    func eventctl(_ args: [String]) async throws -> ChildProcess.Result {
-        var env = daemonEnvironment()
-        env["NO_COLOR"] = "1"
-        return try await ChildProcess.run(Self.eventctl, ["--db", dbPath, "--socket", socketPath] + args,
-                                          environment: env, directory: directory)
+    public func eventctl(_ args: [String]) async throws -> ChildProcess.Result {
+        try await ChildProcess.run(Self.eventctl, ["--db", dbPath, "--socket", socketPath] + args,
+                                   environment: daemonEnvironment(), directory: directory)
     }
 
     /// Writes `ics` to `file` in the temporary directory and imports it into `calendar`
     /// (re-importing the same file synchronises). eventctl then asks the daemon to refresh.
     @discardableResult
-    func importCalendar(_ ics: String, file: String = "work.ics", calendar: String = "work") async throws -> String {
+    public func importCalendar(_ ics: String, file: String = "work.ics", calendar: String = "work") async throws -> String {
         let path = directory + "/" + file
         try ics.write(toFile: path, atomically: true, encoding: .utf8)
         let result = try await eventctl(["import", path, "--calendar", calendar])
@@ -241,12 +236,13 @@ final class DaemonHarness: @unchecked Sendable {
 
     // MARK: - The feed
 
-    func connect(readHello: Bool = true) async throws -> FeedClient {
+    /// A new feed connection (the `hello` read and checked unless `readHello` is false).
+    public func connect(readHello: Bool = true) async throws -> FeedClient {
         try await FeedClient.connect(path: socketPath, readHello: readHello)
     }
 
     /// Connects and subscribes; returns the client and the state of its first snapshot.
-    func subscribe(_ view: JSONValue = DaemonHarness.weekView, timeout: Double = 5) async throws -> (FeedClient, FeedState) {
+    public func subscribe(_ view: JSONValue = DaemonHarness.weekView, timeout: Double = 5) async throws -> (FeedClient, FeedState) {
         let client = try await connect()
         try await client.send(["op": "subscribe", "view": view])
         let snapshot = try await client.next("snapshot", timeout: timeout)
@@ -254,7 +250,7 @@ final class DaemonHarness: @unchecked Sendable {
     }
 
     /// One `{"op":"snapshot"}` over a fresh connection.
-    func oneShotSnapshot(_ view: JSONValue = DaemonHarness.weekView) async throws -> FeedState {
+    public func oneShotSnapshot(_ view: JSONValue = DaemonHarness.weekView) async throws -> FeedState {
         let client = try await connect()
         defer { client.close() }
         let answer = try await client.request(["op": "snapshot", "view": view])
@@ -262,7 +258,7 @@ final class DaemonHarness: @unchecked Sendable {
     }
 
     /// Waits until the (active) view's state reaches `seq`, asking with one-shot snapshots.
-    func waitForSeq(_ seq: Int64, view: JSONValue = DaemonHarness.weekView, timeout: Double = 5) async throws -> FeedState {
+    public func waitForSeq(_ seq: Int64, view: JSONValue = DaemonHarness.weekView, timeout: Double = 5) async throws -> FeedState {
         var last: FeedState?
         let reached = try await eventually(timeout: timeout, every: 0.05) {
             last = try await oneShotSnapshot(view)
@@ -272,7 +268,8 @@ final class DaemonHarness: @unchecked Sendable {
         return last
     }
 
-    func status() async throws -> JSONValue {
+    /// The answer to `{"op":"status"}` over a fresh connection.
+    public func status() async throws -> JSONValue {
         let client = try await connect()
         defer { client.close() }
         return try await client.request(["op": "status"])
