@@ -1,9 +1,9 @@
 import Foundation
 import Support
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
-import TestSupport
 #endif
 
 /// Every error code of SPEC.md section 4, what happens to the connection after it,

@@ -3,9 +3,9 @@ import Foundation
 import ICalendar
 import Support
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
-import TestSupport
 #endif
 
 /// Every file of the hostile corpus — the hand-made malformed calendars
@@ -257,6 +257,7 @@ extension HostileInputTests {
 
 /// Aborts the test process when one in-process step runs longer than `limit` seconds
 /// (a hang in libical cannot be interrupted), after printing what it was doing.
+// @unchecked: `current` and `cancelled` are only read and written under `lock`.
 final class Watchdog: @unchecked Sendable {
     private let lock = NSLock()
     private var current: (String, Double)?

@@ -1,9 +1,9 @@
 import Foundation
 import ICalendar
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
-import TestSupport
 #endif
 
 /// The limits that keep a small hostile file from costing minutes or gigabytes (each

@@ -2,9 +2,9 @@ import EventStore
 import Foundation
 import Support
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
-import TestSupport
 #endif
 
 /// The daemon's attack surface: file modes, what the socket lets a client do, request

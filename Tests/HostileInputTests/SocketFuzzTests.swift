@@ -1,9 +1,9 @@
 import Foundation
 import Support
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
-import TestSupport
 #endif
 
 /// The hostile-input suites run one at a time: the socket fuzz measures throughput and
@@ -11,6 +11,7 @@ import TestSupport
 @Suite(.serialized) struct HostileInputTests {}
 
 /// A flag one task sets and others poll.
+// @unchecked: `value` is only read and written under `lock`.
 final class StopFlag: @unchecked Sendable {
     private let lock = NSLock()
     private var value = false

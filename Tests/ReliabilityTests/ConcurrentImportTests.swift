@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 import Support
+import TestSupport
 #if canImport(Glibc)
 import Glibc
-import TestSupport
 #endif
 
 /// 5. Several `eventctl import` processes at once (different and the same calendars),
@@ -87,12 +87,7 @@ func concurrentImports() async throws {
         // Subscribers catch up with the final state.
         guard let pool else { throw RelError("no subscribers") }
         pool.stopBackground()
-        var fresh: JSONValue = .null
-        let caughtUp = pool.pump(until: { p in
-            guard let f = try? daemon.snapshot(view) else { return false }
-            fresh = f
-            return p.readers.indices.allSatisfy { p.digest(of: $0) == f["digest"]?.stringValue && p.state(of: $0)?.seq == f["seq"]?.intValue }
-        }, timeout: 20 + Double(rounds))
+        let (caughtUp, fresh) = pool.catchUp(with: daemon, timeout: 20 + Double(rounds))
         checks.check(caughtUp, "subscribers differ from a fresh snapshot at seq \(fresh["seq"]?.description ?? "?"): \(pool.problems.prefix(3))")
         checks.check(pool.digestMismatches == 0 && pool.problemCount == 0, "subscriber problems: \(pool.problems.prefix(5))")
         checks.check(pool.openCount == pool.readers.count, "subscribers were disconnected")

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 import Support
+import TestSupport
 #if canImport(Glibc)
 import Glibc
-import TestSupport
 #endif
 
 /// 7. Connection churn: thousands of connects and disconnects, half of them in the

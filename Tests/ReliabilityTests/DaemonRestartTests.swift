@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 import Support
+import TestSupport
 #if canImport(Glibc)
 import Glibc
-import TestSupport
 #endif
 
 /// 2. eventd SIGKILLed and restarted on the same socket: `eventctl subscribe` reconnects,

@@ -2,9 +2,9 @@ import Foundation
 import Testing
 import EventStore
 import Support
+import TestSupport
 #if canImport(Glibc)
 import Glibc
-import TestSupport
 #endif
 
 /// 3. The disk full, and the file system read-only, during `eventctl import`: exit 74
@@ -136,7 +136,7 @@ func diskFullAndReadOnly() async throws {
                 }
             }
             figures.append(("create_on_full_disk", rf.exit.description.replacingOccurrences(of: " ", with: "_")))
-            removeDatabase(fresh)
+            DatabaseFiles.remove(fresh)
             // The daemon lived through it, healthy, serving what it served.
             let status = try daemon.status()
             checks.check(status["healthy"]?.boolValue == true, "daemon unhealthy after the disk-full imports: \(status)")

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 import Support
+import TestSupport
 #if canImport(Glibc)
 import Glibc
-import TestSupport
 #endif
 
 /// 1. `eventctl import` SIGKILLed at random moments: the database is always sound and

@@ -32,11 +32,13 @@ public final class DaemonHarness: @unchecked Sendable {
     /// Environment added to every start.
     public var environment: [String: String]
     /// The running daemon's pid (nil when stopped).
-    public private(set) var pid: pid_t?
+    public internal(set) var pid: pid_t?
     /// How the last daemon ended.
-    public private(set) var lastExit: ProcessExit?
+    public internal(set) var lastExit: ProcessExit?
     /// Extra processes (a second daemon, systemd-socket-activate) to clean up.
     private var others: [pid_t] = []
+    /// Whether `directory` is the harness's own (removed with it).
+    private let ownsDirectory: Bool
 
     // MARK: - Binaries
 
@@ -48,24 +50,36 @@ public final class DaemonHarness: @unchecked Sendable {
     // MARK: - Life cycle
 
     /// A harness with a fresh temporary directory (nothing started); prefer `with`.
-    public init(arguments: [String] = [], environment: [String: String] = [:]) throws {
-        var template = Array("/tmp/eventd-dt-XXXXXX".utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw HarnessError("mkdtemp: \(String(cString: strerror(errno)))")
-        }
-        directory = String(cString: made)
-        dbPath = directory + "/events.db"
-        socketPath = directory + "/feed.sock"
-        logPath = directory + "/eventd.log"
+    public convenience init(arguments: [String] = [], environment: [String: String] = [:]) throws {
+        let directory = try makeTemporaryDirectory("dt")
+        self.init(directory: directory, db: directory + "/events.db", socket: directory + "/feed.sock",
+                  log: directory + "/eventd.log", arguments: arguments, environment: environment, ownsDirectory: true)
+    }
+
+    /// A harness on paths the caller chose, in a directory the caller owns (it is not
+    /// removed): for tests that run several daemons, or a daemon on a database elsewhere.
+    public convenience init(directory: String, db: String, socket: String, log: String,
+                            arguments: [String] = [], environment: [String: String] = [:]) {
+        self.init(directory: directory, db: db, socket: socket, log: log, arguments: arguments,
+                  environment: environment, ownsDirectory: false)
+    }
+
+    private init(directory: String, db: String, socket: String, log: String, arguments: [String],
+                 environment: [String: String], ownsDirectory: Bool) {
+        self.directory = directory
+        dbPath = db
+        socketPath = socket
+        logPath = log
         self.arguments = arguments
         self.environment = environment
+        self.ownsDirectory = ownsDirectory
     }
 
     deinit {
         // Last resort; `with` normally cleaned up already.
         if let pid { ChildProcess.killAndReap(pid) }
         for other in others { ChildProcess.killAndReap(other) }
-        try? FileManager.default.removeItem(atPath: directory)
+        if ownsDirectory { try? FileManager.default.removeItem(atPath: directory) }
     }
 
     /// Runs `body` with a fresh harness (daemon not started), then stops everything and
@@ -88,6 +102,17 @@ public final class DaemonHarness: @unchecked Sendable {
         await harness.cleanUp()
     }
 
+    /// `with`, after importing `events` (as `work.ics`, into the calendar `work`) and
+    /// starting the daemon: the usual beginning of a test of the feed.
+    public static func with(running events: [TestEvent], arguments: [String] = [], environment: [String: String] = [:],
+                            _ body: (DaemonHarness) async throws -> Void) async throws {
+        try await with(arguments: arguments, environment: environment) { daemon in
+            try await daemon.importCalendar(icsCalendar(events))
+            try await daemon.start()
+            try await body(daemon)
+        }
+    }
+
     /// The environment a daemon starts with: `ChildProcess.isolatedEnvironment` (nothing
     /// systemd-ish or `EVENTD_*` from ours), the fake clock, then the test's additions.
     public func daemonEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
@@ -104,22 +129,41 @@ public final class DaemonHarness: @unchecked Sendable {
 
     /// Starts the daemon and waits until it logs that it listens.
     public func start(_ extraArguments: [String] = [], environment extra: [String: String] = [:], timeout: Double = 10) async throws {
+        let launch = try launch(extraArguments, environment: extra)
+        let deadline = monotonicNow() + timeout
+        while try !launch.isListening() {
+            if monotonicNow() >= deadline { throw HarnessError("eventd did not listen within \(timeout) s; log:\n\(log)") }
+            try await pause(0.01)
+        }
+    }
+
+    /// A daemon being started: whether it listens yet.
+    struct Launch {
+        let harness: DaemonHarness
+        let child: pid_t
+        let listeningBefore: Int
+
+        /// True once the log says it listens; throws when it exited first.
+        func isListening() throws -> Bool {
+            if harness.logLineCount(containing: "listening on") > listeningBefore { return true }
+            if let exit = ChildProcess.poll(child) {
+                harness.pid = nil
+                harness.lastExit = exit
+                throw HarnessError("eventd exited (\(exit)) before it listened; log:\n\(harness.log)")
+            }
+            return false
+        }
+    }
+
+    /// Spawns the daemon (`start` and `startBlocking` then wait for it to listen).
+    func launch(_ extraArguments: [String], environment extra: [String: String]) throws -> Launch {
         if pid != nil { throw HarnessError("the daemon is already running") }
         let before = logLineCount(containing: "listening on")
         let child = try ChildProcess.spawn(Self.eventd, daemonArguments(extraArguments),
                                            environment: daemonEnvironment(extra),
                                            stdoutPath: logPath, stderrPath: logPath)
         pid = child
-        let deadline = monotonicNow() + timeout
-        while logLineCount(containing: "listening on") == before {
-            if let exit = ChildProcess.poll(child) {
-                pid = nil
-                lastExit = exit
-                throw HarnessError("eventd exited (\(exit)) before it listened; log:\n\(log)")
-            }
-            if monotonicNow() >= deadline { throw HarnessError("eventd did not listen within \(timeout) s; log:\n\(log)") }
-            try await pause(0.01)
-        }
+        return Launch(harness: self, child: child, listeningBefore: before)
     }
 
     /// Starts another process to be cleaned up with the harness (returns its pid).
@@ -135,6 +179,17 @@ public final class DaemonHarness: @unchecked Sendable {
         let exit = try await ChildProcess.wait(child, timeout: timeout)
         if exit != nil { others.removeAll { $0 == child } }
         return exit
+    }
+
+    /// Starts a second eventd with this harness's command line and environment (the
+    /// tests of what it refuses) and waits up to `timeout` for it to exit. Returns how it
+    /// ended (nil: still running; it is stopped with the harness) and what it logged to
+    /// `logName` in the directory.
+    public func runSecondDaemon(logName: String, timeout: Double = 5) async throws -> (exit: ProcessExit?, log: String) {
+        let output = directory + "/" + logName
+        let child = try spawnOther(Self.eventd, daemonArguments(), environment: daemonEnvironment(), output: output)
+        let exit = try await waitOther(child, timeout: timeout)
+        return (exit, (try? String(contentsOfFile: output, encoding: .utf8)) ?? "")
     }
 
     /// Sends `signal` to the daemon.
@@ -186,7 +241,7 @@ public final class DaemonHarness: @unchecked Sendable {
             if exited == nil || exited! == nil { ChildProcess.killAndReap(other) }
         }
         others = []
-        try? FileManager.default.removeItem(atPath: directory)
+        if ownsDirectory { try? FileManager.default.removeItem(atPath: directory) }
     }
 
     // MARK: - The log
@@ -205,73 +260,5 @@ public final class DaemonHarness: @unchecked Sendable {
     }
 
     /// The daemon's resident set size, KiB.
-    public func residentKiB() -> Int? {
-        guard let pid, let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
-        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
-            return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
-        }
-        return nil
-    }
-
-    // MARK: - eventctl
-
-    /// Runs `eventctl --db … --socket … ARGS`.
-    public func eventctl(_ args: [String]) async throws -> ChildProcess.Result {
-        try await ChildProcess.run(Self.eventctl, ["--db", dbPath, "--socket", socketPath] + args,
-                                   environment: daemonEnvironment(), directory: directory)
-    }
-
-    /// Writes `ics` to `file` in the temporary directory and imports it into `calendar`
-    /// (re-importing the same file synchronises). eventctl then asks the daemon to refresh.
-    @discardableResult
-    public func importCalendar(_ ics: String, file: String = "work.ics", calendar: String = "work") async throws -> String {
-        let path = directory + "/" + file
-        try ics.write(toFile: path, atomically: true, encoding: .utf8)
-        let result = try await eventctl(["import", path, "--calendar", calendar])
-        guard result.succeeded else {
-            throw HarnessError("eventctl import failed (\(result.exit)): \(result.stderr)")
-        }
-        return result.stdout
-    }
-
-    // MARK: - The feed
-
-    /// A new feed connection (the `hello` read and checked unless `readHello` is false).
-    public func connect(readHello: Bool = true) async throws -> FeedClient {
-        try await FeedClient.connect(path: socketPath, readHello: readHello)
-    }
-
-    /// Connects and subscribes; returns the client and the state of its first snapshot.
-    public func subscribe(_ view: JSONValue = DaemonHarness.weekView, timeout: Double = 5) async throws -> (FeedClient, FeedState) {
-        let client = try await connect()
-        try await client.send(["op": "subscribe", "view": view])
-        let snapshot = try await client.next("snapshot", timeout: timeout)
-        return (client, try FeedState(snapshot: snapshot))
-    }
-
-    /// One `{"op":"snapshot"}` over a fresh connection.
-    public func oneShotSnapshot(_ view: JSONValue = DaemonHarness.weekView) async throws -> FeedState {
-        let client = try await connect()
-        defer { client.close() }
-        let answer = try await client.request(["op": "snapshot", "view": view])
-        return try FeedState(snapshot: answer)
-    }
-
-    /// Waits until the (active) view's state reaches `seq`, asking with one-shot snapshots.
-    public func waitForSeq(_ seq: Int64, view: JSONValue = DaemonHarness.weekView, timeout: Double = 5) async throws -> FeedState {
-        var last: FeedState?
-        let reached = try await eventually(timeout: timeout, every: 0.05) {
-            last = try await oneShotSnapshot(view)
-            return last!.seq >= seq
-        }
-        guard reached, let last else { throw HarnessError("the view did not reach seq \(seq) (last \(last?.seq ?? -1))") }
-        return last
-    }
-
-    /// The answer to `{"op":"status"}` over a fresh connection.
-    public func status() async throws -> JSONValue {
-        let client = try await connect()
-        defer { client.close() }
-        return try await client.request(["op": "status"])
-    }
+    public func residentKiB() -> Int? { pid.flatMap(processResidentKiB) }
 }

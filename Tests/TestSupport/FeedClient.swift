@@ -67,26 +67,11 @@ public final class FeedClient: @unchecked Sendable {
     /// Connects synchronously (no hello read).
     public init(connecting path: String) throws {
         self.path = path
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw FeedError.io("socket: \(String(cString: strerror(errno)))") }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            Glibc.close(fd)
-            throw FeedError.io("socket path too long: \(path)")
+        do {
+            fd = try UnixSocket.connect(path, nonBlocking: true)
+        } catch {
+            throw FeedError.io("\(error)")
         }
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
-        let rc = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard rc == 0 else {
-            let message = String(cString: strerror(errno))
-            Glibc.close(fd)
-            throw FeedError.io("connect \(path): \(message)")
-        }
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        self.fd = fd
     }
 
     deinit { close() }
@@ -104,18 +89,24 @@ public final class FeedClient: @unchecked Sendable {
     public func sendRaw(_ bytes: [UInt8], timeout: Double = 5) async throws {
         var offset = 0
         let deadline = monotonicNow() + timeout
+        while try !sendSome(bytes, from: &offset) {
+            if monotonicNow() >= deadline { throw FeedError.timeout("the daemon to accept our request") }
+            try await pause(0.005)
+        }
+    }
+
+    /// Sends what the socket takes now from `bytes[offset...]`, advancing `offset`;
+    /// returns whether everything is sent (false: the socket is full, wait and call again).
+    func sendSome(_ bytes: [UInt8], from offset: inout Int) throws -> Bool {
         while offset < bytes.count {
             let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
             if n > 0 { offset += n; continue }
-            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
-                if monotonicNow() >= deadline { throw FeedError.timeout("the daemon to accept our request") }
-                try await pause(0.005)
-                continue
-            }
+            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return false }
             if n < 0 && errno == EINTR { continue }
             if n < 0 && (errno == EPIPE || errno == ECONNRESET) { throw FeedError.reset }
             throw FeedError.io("send: \(String(cString: strerror(errno)))")
         }
+        return true
     }
 
     /// Sends one line (a newline is appended).
@@ -133,7 +124,21 @@ public final class FeedClient: @unchecked Sendable {
     /// The next complete line, without its newline.
     public func readLine(timeout: Double) async throws -> [UInt8] {
         let deadline = monotonicNow() + timeout
-        var chunk = [UInt8](repeating: 0, count: 1 << 18)
+        var chunk = Self.newChunk()
+        while true {
+            if let line = try takeLine(using: &chunk) { return line }
+            if monotonicNow() >= deadline { throw FeedError.timeout("a message from the daemon") }
+            try await pause(0.005)
+        }
+    }
+
+    /// What one `recv` reads into: allocated per read (not per client, as some tests
+    /// hold thousands of clients).
+    static func newChunk() -> [UInt8] { [UInt8](repeating: 0, count: 1 << 18) }
+
+    /// A complete line from what is buffered or what the socket has now (read into
+    /// `chunk`); nil when there is none yet (wait and call again).
+    func takeLine(using chunk: inout [UInt8]) throws -> [UInt8]? {
         while true {
             if let newline = buffer[scanFrom...].firstIndex(of: 10) {
                 let line = Array(buffer[..<newline])
@@ -151,9 +156,7 @@ public final class FeedClient: @unchecked Sendable {
             }
             if n == 0 { throw FeedError.eof }
             switch errno {
-            case EAGAIN, EWOULDBLOCK:
-                if monotonicNow() >= deadline { throw FeedError.timeout("a message from the daemon") }
-                try await pause(0.005)
+            case EAGAIN, EWOULDBLOCK: return nil
             case EINTR: continue
             case ECONNRESET: throw FeedError.reset
             default: throw FeedError.io("recv: \(String(cString: strerror(errno)))")
@@ -161,19 +164,24 @@ public final class FeedClient: @unchecked Sendable {
         }
     }
 
+    /// Parses a line the daemon sent and records it in `received`.
+    func decode(_ line: [UInt8]) throws -> JSONValue {
+        let value: JSONValue
+        do {
+            value = try JSONValue.parse(line)
+        } catch {
+            throw FeedError.unexpected("the daemon sent a line that is not JSON: \(String(decoding: line.prefix(200), as: UTF8.self))")
+        }
+        received.append(value)
+        lastLine = line
+        return value
+    }
+
     /// The next message (heartbeats skipped unless asked for).
     public func next(timeout: Double = 5, skipHeartbeats: Bool = true) async throws -> JSONValue {
         let deadline = monotonicNow() + timeout
         while true {
-            let line = try await readLine(timeout: max(0, deadline - monotonicNow()))
-            let value: JSONValue
-            do {
-                value = try JSONValue.parse(line)
-            } catch {
-                throw FeedError.unexpected("the daemon sent a line that is not JSON: \(String(decoding: line.prefix(200), as: UTF8.self))")
-            }
-            received.append(value)
-            lastLine = line
+            let value = try decode(try await readLine(timeout: max(0, deadline - monotonicNow())))
             if skipHeartbeats, value["type"]?.stringValue == "heartbeat" { continue }
             return value
         }
@@ -186,6 +194,18 @@ public final class FeedClient: @unchecked Sendable {
             throw FeedError.unexpected("expected a \(type) message, got \(Self.brief(message))")
         }
         return message
+    }
+
+    /// The next message, which must be a `snapshot`, as a state (its digest checked).
+    public func nextSnapshot(timeout: Double = 5) async throws -> FeedState {
+        try FeedState(snapshot: try await next("snapshot", timeout: timeout))
+    }
+
+    /// The next message, which must be a `resync`, and the snapshot that must follow it:
+    /// the resync's `reason` and the new state.
+    public func nextResync(timeout: Double = 5) async throws -> (reason: String?, state: FeedState) {
+        let resync = try await next("resync", timeout: timeout)
+        return (resync["reason"]?.stringValue, try await nextSnapshot(timeout: timeout))
     }
 
     /// Waits `seconds` and returns the first non-heartbeat message that arrives, if any

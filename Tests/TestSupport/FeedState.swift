@@ -5,13 +5,19 @@ import Support
 public struct ApplyError: Error, CustomStringConvertible {
     /// What did not fit.
     public var description: String
+    /// True when the steps applied but the result does not hash to the message's digest
+    /// (a client then resubscribes); false when the message itself does not fit.
+    public var isDigestMismatch: Bool
     /// An error with this message.
-    public init(_ description: String) { self.description = description }
+    public init(_ description: String, digestMismatch: Bool = false) {
+        self.description = description
+        self.isDigestMismatch = digestMismatch
+    }
 }
 
 /// A client's local copy of one view, kept current by applying diffs at the JSON level
 /// with the four reference steps of SPEC.md section 4, exactly as a client would.
-public struct FeedState {
+public struct FeedState: Sendable {
     /// The view's sections, as the daemon sent them (JSON objects with `items`).
     public private(set) var sections: [JSONValue]
     /// The sequence number of the last snapshot or diff applied.
@@ -39,7 +45,7 @@ public struct FeedState {
         }
         let computed = Self.digest(of: sections)
         guard computed == digest else {
-            throw ApplyError("snapshot seq \(seq): digest \(digest) but its sections hash to \(computed)")
+            throw ApplyError("snapshot seq \(seq): digest \(digest) but its sections hash to \(computed)", digestMismatch: true)
         }
         self.sections = sections
         self.seq = seq
@@ -274,7 +280,8 @@ public struct FeedState {
         let newSections = result.map(\.json)
         let computed = Self.digest(of: newSections)
         guard computed == expectedDigest else {
-            throw ApplyError("after applying diff seq \(seq) the state hashes to \(computed), the diff says \(expectedDigest)")
+            throw ApplyError("after applying diff seq \(seq) the state hashes to \(computed), the diff says \(expectedDigest)",
+                             digestMismatch: true)
         }
         sections = newSections
         self.seq = seq

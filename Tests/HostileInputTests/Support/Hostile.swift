@@ -1,9 +1,9 @@
 import EventStore
 import Foundation
 import ICalendar
+import TestSupport
 #if canImport(Glibc)
 import Glibc
-import TestSupport
 #endif
 
 /// Knobs and reporting shared by the hostile-input suites.
@@ -205,7 +205,7 @@ struct EventctlSandbox {
     }
 
     func resetDatabase() {
-        for suffix in ["", "-wal", "-shm", "-journal"] { unlink(database + suffix) }
+        DatabaseFiles.remove(database)
     }
 
     func cleanUp() { try? FileManager.default.removeItem(atPath: directory) }

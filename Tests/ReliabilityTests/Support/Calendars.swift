@@ -1,10 +1,6 @@
 import Foundation
 import CalendarGenerator
 
-/// The clock every daemon of these tests runs at (EVENTD_FAKE_NOW): noon UTC, far from
-/// midnight, so that dates and labels do not change during a run.
-let fakeNow = "2026-11-29T12:00:00Z"
-
 /// Generated iCalendar text.
 enum Calendars {
     /// `events` masters (plus overrides) from `CalendarGenerator`, starting `firstDate`

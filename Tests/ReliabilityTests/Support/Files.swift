@@ -14,14 +14,9 @@ func writeFile(_ path: String, _ bytes: [UInt8]) throws {
 
 func readText(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
 
-/// Removes a database with its WAL and shared-memory files.
-func removeDatabase(_ path: String) {
-    for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
-}
-
 /// Copies a (closed) database file; the copy has no WAL.
 func copyDatabase(_ from: String, to: String) throws {
-    removeDatabase(to)
+    DatabaseFiles.remove(to)
     try FileManager.default.copyItem(atPath: from, toPath: to)
 }
 

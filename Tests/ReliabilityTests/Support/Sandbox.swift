@@ -15,6 +15,7 @@ final class Sandbox: @unchecked Sendable {
     private var children: Set<pid_t> = []
     private var mounts: [String] = []
     private var logs: [String] = []
+    private var cleanUps: [() -> Void] = []
 
     init(_ name: String) throws {
         self.name = name
@@ -35,6 +36,10 @@ final class Sandbox: @unchecked Sendable {
     }
 
     func registerLog(_ path: String) { lock.withLock { logs.append(path) } }
+
+    /// Runs `body` at clean-up, before the remaining children are killed (a daemon
+    /// harness stops its daemon there).
+    func atCleanUp(_ body: @escaping () -> Void) { lock.withLock { cleanUps.append(body) } }
 
     /// The environment children start with: ours without anything that would redirect
     /// them (systemd variables, EVENTD_*), UTC, no colours.
@@ -138,6 +143,7 @@ final class Sandbox: @unchecked Sendable {
 
     func cleanUp() {
         guard !lock.withLock({ () -> Bool in defer { cleanedUp = true }; return cleanedUp }) else { return }
+        for body in lock.withLock({ cleanUps }).reversed() { body() }
         let pids = lock.withLock { Array(children) }
         for pid in pids { kill(pid, SIGTERM) }
         for pid in pids where wait(pid, timeout: 3) == nil { kill9(pid) }
