@@ -35,9 +35,7 @@ extension ScratchStore {
 
 enum ICS {
     static func calendar(_ events: [[String]], header: [String] = []) -> String {
-        (["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//eventd//agenda tests//EN"] + header
-            + events.flatMap { ["BEGIN:VEVENT"] + $0 + ["END:VEVENT"] } + ["END:VCALENDAR"])
-            .map { $0 + "\r\n" }.joined()
+        icsCalendar(events: events, header: header, prodID: "-//eventd//agenda tests//EN")
     }
 
     /// A VEVENT body: UID and DTSTAMP, then `properties`.

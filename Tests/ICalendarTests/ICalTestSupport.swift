@@ -1,13 +1,13 @@
 import Foundation
 import Testing
 @testable import ICalendar
+import TestSupport
 
 /// Small builders shared by the time-rule, recurrence, parser-error and robustness suites.
 enum ICS {
     /// A whole calendar: header lines, then `body`, joined with CRLF.
     static func calendar(_ body: [String], header: [String] = []) -> String {
-        (["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//eventd//tests//EN"] + header + body + ["END:VCALENDAR"])
-            .map { $0 + "\r\n" }.joined()
+        icsCalendar(lines: body, header: header, prodID: "-//eventd//tests//EN")
     }
 
     /// One VEVENT around `lines` (a UID and DTSTAMP are added unless `uid` is nil).

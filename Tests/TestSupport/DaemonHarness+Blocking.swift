@@ -24,15 +24,7 @@ extension DaemonHarness {
     public func stopBlocking(timeout: Double = 5) -> ProcessExit? {
         guard let current = pid else { return lastExit }
         kill(current, SIGTERM)
-        let exit = ChildProcess.waitBlocking(current, timeout: timeout)
-        if let exit {
-            lastExit = exit
-        } else {
-            ChildProcess.killAndReap(current)
-            lastExit = .signaled(SIGKILL)
-        }
-        pid = nil
-        return exit
+        return stopped(current, exit: ChildProcess.waitBlocking(current, timeout: timeout))
     }
 
     /// One request on a fresh connection, blocking: the first answer that is not a heartbeat.

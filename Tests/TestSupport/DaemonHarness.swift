@@ -213,13 +213,14 @@ public final class DaemonHarness: @unchecked Sendable {
     public func stop(timeout: Double = 5) async -> ProcessExit? {
         guard let current = pid else { return lastExit }
         kill(current, SIGTERM)
-        let exit = (try? await ChildProcess.wait(current, timeout: timeout)) ?? nil
-        if let exit {
-            lastExit = exit
-        } else {
-            ChildProcess.killAndReap(current)
-            lastExit = .signaled(SIGKILL)
-        }
+        return stopped(current, exit: (try? await ChildProcess.wait(current, timeout: timeout)) ?? nil)
+    }
+
+    /// Records how the daemon `current` ended after SIGTERM: `exit`, or, when it has not
+    /// exited (nil), SIGKILL. Returns `exit`.
+    func stopped(_ current: pid_t, exit: ProcessExit?) -> ProcessExit? {
+        if exit == nil { ChildProcess.killAndReap(current) }
+        lastExit = exit ?? .signaled(SIGKILL)
         pid = nil
         return exit
     }

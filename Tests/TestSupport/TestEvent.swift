@@ -47,9 +47,19 @@ public func icsCalendar(_ events: [TestEvent], prodID: String = "-//eventd daemo
 /// A VCALENDAR around VEVENT bodies given as text, one content line per `\n`-separated
 /// line (no folding: the lines are written as they are).
 public func icsCalendar(bodies: [String], prodID: String = "-//eventd tests//EN") -> String {
-    var text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:\(prodID)\r\n"
-    for e in bodies { text += "BEGIN:VEVENT\r\n" + e.split(separator: "\n").map { $0 + "\r\n" }.joined() + "END:VEVENT\r\n" }
-    return text + "END:VCALENDAR\r\n"
+    icsCalendar(events: bodies.map { $0.split(separator: "\n").map(String.init) }, prodID: prodID)
+}
+
+/// A VCALENDAR around VEVENT bodies given as content lines; `header` lines (properties,
+/// VTIMEZONEs) come first. No folding: the lines are written as they are.
+public func icsCalendar(events: [[String]], header: [String] = [], prodID: String = "-//eventd tests//EN") -> String {
+    icsCalendar(lines: events.flatMap { ["BEGIN:VEVENT"] + $0 + ["END:VEVENT"] }, header: header, prodID: prodID)
+}
+
+/// A VCALENDAR: `header` lines, then `body` (whole components), each line ended with
+/// CRLF. No folding: the lines are written as they are.
+public func icsCalendar(lines body: [String], header: [String] = [], prodID: String = "-//eventd tests//EN") -> String {
+    (["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:\(prodID)"] + header + body + ["END:VCALENDAR"]).map { $0 + "\r\n" }.joined()
 }
 
 /// Content lines joined with CRLF, each folded at 75 octets.
