@@ -6,12 +6,15 @@ import Glibc
 
 /// What went wrong talking to the daemon.
 public enum FeedError: Error, Equatable, CustomStringConvertible {
+    /// Nothing came (or the socket stayed full) in time; says what was awaited.
     case timeout(String)
     /// The daemon closed the connection (orderly).
     case eof
     /// The daemon closed the connection with unread data on its side (ECONNRESET).
     case reset
+    /// A system call failed.
     case io(String)
+    /// The daemon sent something else than the test expected.
     case unexpected(String)
 
     /// A readable message.
@@ -31,7 +34,8 @@ public enum FeedError: Error, Equatable, CustomStringConvertible {
 
 /// A feed client as a program would write one: a Unix stream socket, NDJSON lines.
 /// The socket is non-blocking and every wait is an async sleep, so that many tests
-/// can wait at once on a two-core machine without tying up the cooperative pool.
+/// can wait at once on a two-core machine without tying up the cooperative pool
+/// (tests on threads of their own use the `…Blocking` variants, which wait in poll(2)).
 // @unchecked: a client is used by one task at a time (the test that owns it); its mutable
 // buffer is never touched concurrently, and the descriptor is closed exactly once.
 public final class FeedClient: @unchecked Sendable {

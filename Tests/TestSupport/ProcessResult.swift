@@ -2,7 +2,9 @@ import Foundation
 
 /// How a child process ended.
 public enum ProcessExit: Equatable, Sendable, CustomStringConvertible {
+    /// It exited with this code.
     case exited(Int32)
+    /// A signal (this number) ended it.
     case signaled(Int32)
 
     /// Decodes a `waitpid` status.
@@ -18,6 +20,7 @@ public enum ProcessExit: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// `exit N` or `signal N`.
     public var description: String {
         switch self {
         case .exited(let code): return "exit \(code)"
@@ -60,6 +63,7 @@ public struct ProcessResult: Sendable {
 
 /// Errors of the test helpers.
 public struct HarnessError: Error, CustomStringConvertible {
+    /// What went wrong.
     public var description: String
     /// An error with this message.
     public init(_ description: String) { self.description = description }
