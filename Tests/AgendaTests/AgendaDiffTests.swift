@@ -5,6 +5,7 @@ import EventStore
 import ICalendar
 import SectionedDiff
 import Support
+import TestSupport
 
 /// SPEC.md sections 3 and 4: item ids are stable and content-free, so that the diff
 /// between two snapshots reports moves and updates rather than deletes and inserts.

@@ -5,25 +5,12 @@ import EventStore
 import ICalendar
 import SectionedDiff
 import Support
+import TestSupport
 
 // MARK: - Stores
 
-/// An event store in a fresh temporary file, removed (with its WAL files) when released.
-final class ScratchStore {
-    let path: String
-    private(set) var store: EventStore!
-
-    init() throws {
-        path = FileManager.default.temporaryDirectory
-            .appendingPathComponent("eventd-agenda-test-\(UUID().uuidString).db").path
-        store = try EventStore(path: path)
-    }
-
-    deinit {
-        store = nil
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-    }
-
+/// What these tests do with TestSupport's `ScratchStore`.
+extension ScratchStore {
     /// Imports `events` as the file `/t/<file>` into `calendar` (re-importing the same file
     /// synchronises it: events it no longer has are removed).
     @discardableResult
@@ -48,9 +35,7 @@ final class ScratchStore {
 
 enum ICS {
     static func calendar(_ events: [[String]], header: [String] = []) -> String {
-        (["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//eventd//agenda tests//EN"] + header
-            + events.flatMap { ["BEGIN:VEVENT"] + $0 + ["END:VEVENT"] } + ["END:VCALENDAR"])
-            .map { $0 + "\r\n" }.joined()
+        icsCalendar(events: events, header: header, prodID: "-//eventd//agenda tests//EN")
     }
 
     /// A VEVENT body: UID and DTSTAMP, then `properties`.
@@ -61,17 +46,20 @@ enum ICS {
     /// A timed event in Europe/Berlin: `start`/`end` are `YYYYMMDDTHHMMSS`.
     static func berlin(_ uid: String, _ start: String, _ end: String?, summary: String? = nil,
                        _ extra: String...) -> [String] {
-        var lines = ["UID:\(uid)", "DTSTAMP:20260101T000000Z", "DTSTART;TZID=Europe/Berlin:\(start)"]
-        if let end { lines.append("DTEND;TZID=Europe/Berlin:\(end)") }
-        lines.append("SUMMARY:\(summary ?? uid)")
-        return lines + extra
+        withDates(uid, parameter: "TZID=Europe/Berlin", start, end, summary: summary, extra)
     }
 
     /// An all-day event from `start` (`YYYYMMDD`) to the exclusive `end`.
     static func allDay(_ uid: String, _ start: String, _ end: String?, summary: String? = nil,
                        _ extra: String...) -> [String] {
-        var lines = ["UID:\(uid)", "DTSTAMP:20260101T000000Z", "DTSTART;VALUE=DATE:\(start)"]
-        if let end { lines.append("DTEND;VALUE=DATE:\(end)") }
+        withDates(uid, parameter: "VALUE=DATE", start, end, summary: summary, extra)
+    }
+
+    /// UID, DTSTAMP, DTSTART and DTEND with `parameter`, SUMMARY (the UID by default), `extra`.
+    private static func withDates(_ uid: String, parameter: String, _ start: String, _ end: String?,
+                                  summary: String?, _ extra: [String]) -> [String] {
+        var lines = ["UID:\(uid)", "DTSTAMP:20260101T000000Z", "DTSTART;\(parameter):\(start)"]
+        if let end { lines.append("DTEND;\(parameter):\(end)") }
         lines.append("SUMMARY:\(summary ?? uid)")
         return lines + extra
     }
@@ -154,34 +142,13 @@ func diffable(_ s: AgendaSnapshot) throws -> AgendaDiffSnapshot {
 // MARK: - External tools
 
 enum Python {
-    static let path: String? = {
-        let env = ProcessInfo.processInfo.environment["PATH"] ?? ""
-        for dir in ["/usr/bin", "/usr/local/bin"] + env.split(separator: ":").map(String.init) {
-            let candidate = dir + "/python3"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        return nil
-    }()
+    static let path: String? = Products.which("python3", preferring: ["/usr/bin", "/usr/local/bin"])
 
     /// Runs `python3 -c script` with `input` on standard input; returns standard output.
     static func run(_ script: String, input: [UInt8]) throws -> [UInt8] {
         let python = try #require(path, "python3 not found")
-        let directory = FileManager.default.temporaryDirectory
-        let inputURL = directory.appendingPathComponent("agenda-tests-\(UUID().uuidString).in")
-        defer { try? FileManager.default.removeItem(at: inputURL) }
-        try Data(input).write(to: inputURL)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = ["-c", script]
-        let inputHandle = try FileHandle(forReadingFrom: inputURL)
-        defer { try? inputHandle.close() }
-        let stdout = Pipe()
-        process.standardInput = inputHandle
-        process.standardOutput = stdout
-        try process.run()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "python3 failed")
-        return [UInt8](output)
+        let result = try ChildProcess.runBlocking(python, ["-c", script], stdin: input, timeout: 600)
+        try #require(result.status == 0, "python3 failed")
+        return result.stdoutBytes
     }
 }

@@ -4,6 +4,7 @@ import Agenda
 import EventStore
 import ICalendar
 import Support
+import TestSupport
 
 /// SPEC.md section 3: the digest is the lowercase hex SHA-256 of the canonical JSON of
 /// `sections`, escaped as Python's `json.dumps(sort_keys=True, separators=(",", ":"),

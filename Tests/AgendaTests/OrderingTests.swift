@@ -4,6 +4,7 @@ import Agenda
 import EventStore
 import ICalendar
 import Support
+import TestSupport
 
 /// SPEC.md section 3: order inside a section — all-day first, then start, end, summary,
 /// id (byte order) — as a pure function of the data.

@@ -4,6 +4,7 @@ import Agenda
 import EventStore
 import ICalendar
 import Support
+import TestSupport
 
 /// SPEC.md section 3: the window and its date sections (zone, `from`, `past_days`,
 /// `days`, labels, `empty_days`).

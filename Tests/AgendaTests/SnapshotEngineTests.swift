@@ -4,6 +4,7 @@ import Agenda
 import EventStore
 import ICalendar
 import Support
+import TestSupport
 
 /// `SnapshotEngine` reuses expansions of unchanged series: whatever it caches, its
 /// snapshots must equal a fresh `SnapshotBuilder.build` of the same store.
@@ -116,7 +117,7 @@ import Support
     @Test func manyGenerationsOfChanges() throws {
         let s = try ScratchStore()
         let engine = SnapshotEngine()
-        var rng = Mix(seed: 7)
+        var rng = SeededRandom(seed: 7)
         // 40 rounds (past the engine's eviction period), each changing a few events.
         var events: [String: [String]] = [:]
         for round in 0..<40 {
@@ -225,16 +226,3 @@ import Support
     }
 }
 
-/// A small deterministic generator (SplitMix64).
-struct Mix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9e37_79b9_7f4a_7c15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-}

@@ -4,6 +4,7 @@ import Agenda
 import EventStore
 import ICalendar
 import Support
+import TestSupport
 
 /// SPEC.md section 3: view fields, defaults, validation (`invalid_view`) and normalisation.
 @Suite struct ViewTests {

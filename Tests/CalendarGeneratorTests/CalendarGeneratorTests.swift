@@ -1,6 +1,7 @@
 import CalendarGenerator
 import Foundation
 import Testing
+import TestSupport
 
 // MARK: - Parsing helpers
 
@@ -464,17 +465,11 @@ private enum Python {
     /// Whether `python3` with the `icalendar` package can be run.
     static let hasICalendar: Bool = (try? run(["-c", "import icalendar, dateutil"]).status) == 0
 
+    /// `python3 ARGS` (through TestSupport's process runner); `output` is its standard
+    /// output followed by its standard error.
     static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3"] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let r = try ChildProcess.runBlocking("/usr/bin/env", ["python3"] + arguments, timeout: 600)
+        return (r.status, r.stdout + r.stderr)
     }
 
     /// Parses the file with icalendar, checks every VEVENT, compares the VTIMEZONEs with

@@ -1,6 +1,7 @@
 import Foundation
 import Support
 import Testing
+import TestSupport
 
 /// Slow subscribers: bounded buffers, resync on overflow, disconnect on stall, and
 /// no effect on a subscriber that keeps up.

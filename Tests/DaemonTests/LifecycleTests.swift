@@ -1,6 +1,7 @@
 import Foundation
 import Support
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -59,11 +60,7 @@ struct LifecycleTests {
             #expect(try await client.request(["op": "ping"])["type"] == "pong")
 
             // A second daemon on the same socket while the first lives: refused.
-            let output = daemon.directory + "/second.log"
-            let second = try daemon.spawnOther(DaemonHarness.eventd, daemon.daemonArguments(),
-                                               environment: daemon.daemonEnvironment(), output: output)
-            let secondExit = try await daemon.waitOther(second, timeout: 5)
-            let secondLog = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+            let (secondExit, secondLog) = try await daemon.runSecondDaemon(logName: "second.log")
             #expect(secondExit != nil && secondExit != .exited(0), "second daemon: \(secondExit.map { "\($0)" } ?? "still running")")
             #expect(secondExit == .exited(69), "an unavailable socket is EX_UNAVAILABLE")
             #expect(secondLog.contains("already listening"), "second daemon said: \(secondLog)")
@@ -75,11 +72,7 @@ struct LifecycleTests {
         try await DaemonHarness.with { daemon in
             let target = daemon.directory + "/elsewhere.sock"
             #expect(symlink(target, daemon.socketPath) == 0)
-            let output = daemon.directory + "/symlink.log"
-            let child = try daemon.spawnOther(DaemonHarness.eventd, daemon.daemonArguments(),
-                                              environment: daemon.daemonEnvironment(), output: output)
-            let exit = try await daemon.waitOther(child, timeout: 5)
-            let said = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+            let (exit, said) = try await daemon.runSecondDaemon(logName: "symlink.log")
             #expect(exit != nil && exit != .exited(0), "eventd must refuse a symlinked socket path: \(exit.map { "\($0)" } ?? "still running")")
             #expect(said.contains("symbolic link"), "eventd said: \(said)")
             #expect(Self.fileType(daemon.socketPath) == S_IFLNK, "the symlink is left alone")
@@ -90,9 +83,7 @@ struct LifecycleTests {
             try "keep me".write(toFile: file, atomically: true, encoding: .utf8)
             unlink(daemon.socketPath)
             #expect(symlink(file, daemon.socketPath) == 0)
-            let again = try daemon.spawnOther(DaemonHarness.eventd, daemon.daemonArguments(),
-                                              environment: daemon.daemonEnvironment(), output: output)
-            let againExit = try await daemon.waitOther(again, timeout: 5)
+            let (againExit, _) = try await daemon.runSecondDaemon(logName: "symlink.log")
             #expect(againExit != nil && againExit != .exited(0))
             #expect((try? String(contentsOfFile: file, encoding: .utf8)) == "keep me")
             #expect(Self.fileType(daemon.socketPath) == S_IFLNK)

@@ -1,6 +1,7 @@
 import Foundation
 import Support
 import Testing
+import TestSupport
 
 /// Subscriptions that follow imports: diffs arrive promptly, apply by the reference
 /// steps, and land on the daemon's own state.
@@ -40,9 +41,7 @@ struct LiveDiffTests {
     ]
 
     @Test func importsProduceDiffsThatApplyAndMatchFreshSnapshots() async throws {
-        try await DaemonHarness.with { daemon in
-            try await daemon.importCalendar(icsCalendar(Self.base))
-            try await daemon.start()
+        try await DaemonHarness.with(running: Self.base) { daemon in
             let (client, first) = try await daemon.subscribe()
             var state = first
             #expect(state.sectionIDs == ["2026-11-30", "2026-12-01", "2026-12-02", "2026-12-03"])
@@ -121,9 +120,7 @@ struct LiveDiffTests {
 
     /// Requirement 3: a second subscribe on the same connection replaces the first.
     @Test func secondSubscribeReplacesTheFirst() async throws {
-        try await DaemonHarness.with { daemon in
-            try await daemon.importCalendar(icsCalendar(Self.base))
-            try await daemon.start()
+        try await DaemonHarness.with(running: Self.base) { daemon in
             let (watcher, watched) = try await daemon.subscribe()
             var watcherState = watched
             let (client, _) = try await daemon.subscribe()

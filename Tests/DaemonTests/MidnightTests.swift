@@ -1,6 +1,7 @@
 import Foundation
 import Support
 import Testing
+import TestSupport
 
 /// The clock changes snapshots too: at local midnight of a view's zone a sliding
 /// window loses its first date, gains a new last one, and its labels move.

@@ -1,6 +1,7 @@
 import Foundation
 import Support
 import Testing
+import TestSupport
 
 /// The non-subscription requests, and heartbeats.
 @Suite(.timeLimit(.minutes(1)))
@@ -12,9 +13,7 @@ struct RequestTests {
     ]
 
     @Test func snapshotRequestAnswersOnceWithoutSubscribing() async throws {
-        try await DaemonHarness.with { daemon in
-            try await daemon.importCalendar(icsCalendar(Self.events))
-            try await daemon.start()
+        try await DaemonHarness.with(running: Self.events) { daemon in
             let client = try await daemon.connect()
             let answer = try await client.request(["op": "snapshot", "view": ["days": 7, "calendars": ["work"]]])
             let state = try FeedState(snapshot: answer)
@@ -44,9 +43,7 @@ struct RequestTests {
     }
 
     @Test func statusReportsViewsSubscribersEventsAndDatabase() async throws {
-        try await DaemonHarness.with { daemon in
-            try await daemon.importCalendar(icsCalendar(Self.events))
-            try await daemon.start()
+        try await DaemonHarness.with(running: Self.events) { daemon in
             let (a, _) = try await daemon.subscribe()
             let (b, _) = try await daemon.subscribe()
             let (c, _) = try await daemon.subscribe(["tz": "Asia/Tokyo", "days": 2])
@@ -74,9 +71,7 @@ struct RequestTests {
     }
 
     @Test func refreshAnswersOkAndRecomputes() async throws {
-        try await DaemonHarness.with { daemon in
-            try await daemon.importCalendar(icsCalendar(Self.events))
-            try await daemon.start()
+        try await DaemonHarness.with(running: Self.events) { daemon in
             let (subscriber, first) = try await daemon.subscribe()
             var state = first
             // Change the database behind the daemon's back (eventctl would refresh by

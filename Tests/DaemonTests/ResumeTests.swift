@@ -1,6 +1,7 @@
 import Foundation
 import Support
 import Testing
+import TestSupport
 
 /// `subscribe` with `resume`: retained diffs, expiry, another epoch, already current.
 @Suite(.timeLimit(.minutes(1)))
@@ -32,9 +33,7 @@ struct ResumeTests {
     }
 
     @Test func resumeWithinHistoryGetsTheRetainedDiffsThenLiveOnes() async throws {
-        try await DaemonHarness.with { daemon in
-            try await daemon.importCalendar(icsCalendar(Self.events(round: 0)))
-            try await daemon.start()
+        try await DaemonHarness.with(running: Self.events(round: 0)) { daemon in
             var state = try await Self.subscribeThenChangeWhileAway(daemon, changes: 2)
             let n = state.seq
             let client = try await Self.resume(daemon, epoch: state.epoch, seq: n)
@@ -63,9 +62,8 @@ struct ResumeTests {
             try await daemon.start()
             let old = try await Self.subscribeThenChangeWhileAway(daemon, changes: 3)
             let client = try await Self.resume(daemon, epoch: old.epoch, seq: old.seq)
-            let resync = try await client.next("resync")
-            #expect(resync["reason"] == "expired")
-            let snapshot = try FeedState(snapshot: try await client.next("snapshot"))
+            let (reason, snapshot) = try await client.nextResync()
+            #expect(reason == "expired")
             #expect(snapshot.seq == old.seq + 3)
             #expect(snapshot.digest == (try await daemon.oneShotSnapshot()).digest)
             #expect(try await client.messageWithin(0.3).map(FeedClient.brief) == nil)
@@ -73,15 +71,12 @@ struct ResumeTests {
     }
 
     @Test func resumeWithAnotherEpochGetsResyncEpochAndASnapshot() async throws {
-        try await DaemonHarness.with { daemon in
-            try await daemon.importCalendar(icsCalendar(Self.events(round: 0)))
-            try await daemon.start()
+        try await DaemonHarness.with(running: Self.events(round: 0)) { daemon in
             let (holder, state) = try await daemon.subscribe()
             defer { holder.close() }
             let client = try await Self.resume(daemon, epoch: "0123456789abcdef", seq: state.seq)
-            let resync = try await client.next("resync")
-            #expect(resync["reason"] == "epoch")
-            let snapshot = try FeedState(snapshot: try await client.next("snapshot"))
+            let (reason, snapshot) = try await client.nextResync()
+            #expect(reason == "epoch")
             #expect(snapshot.digest == state.digest)
             #expect(snapshot.epoch == state.epoch)
         }
@@ -90,26 +85,21 @@ struct ResumeTests {
     /// The usual way to meet another epoch: the daemon restarted, so the view is new
     /// in this run. The answer must still say `epoch`.
     @Test func resumeAfterADaemonRestartSaysEpoch() async throws {
-        try await DaemonHarness.with { daemon in
-            try await daemon.importCalendar(icsCalendar(Self.events(round: 0)))
-            try await daemon.start()
+        try await DaemonHarness.with(running: Self.events(round: 0)) { daemon in
             let (before, old) = try await daemon.subscribe()
             before.close()
             #expect(await daemon.stop() == .exited(0))
             try await daemon.start()
             let client = try await Self.resume(daemon, epoch: old.epoch, seq: old.seq)
             #expect(client.hello["epoch"]?.stringValue != old.epoch, "a new run has a new epoch")
-            let resync = try await client.next("resync")
-            #expect(resync["reason"] == "epoch")
-            let snapshot = try FeedState(snapshot: try await client.next("snapshot"))
+            let (reason, snapshot) = try await client.nextResync()
+            #expect(reason == "epoch")
             #expect(snapshot.digest == old.digest)
         }
     }
 
     @Test func resumeAtTheCurrentSeqIsSilentUntilTheNextChange() async throws {
-        try await DaemonHarness.with { daemon in
-            try await daemon.importCalendar(icsCalendar(Self.events(round: 0)))
-            try await daemon.start()
+        try await DaemonHarness.with(running: Self.events(round: 0)) { daemon in
             let (holder, first) = try await daemon.subscribe()
             defer { holder.close() }
             var state = first

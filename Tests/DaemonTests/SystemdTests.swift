@@ -1,11 +1,13 @@
 import Foundation
 import Support
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// A `NOTIFY_SOCKET` stand-in: a Unix datagram socket that records what arrives.
+// @unchecked: one test owns a listener and drains it from one task at a time.
 final class NotifyListener: @unchecked Sendable {
     let fd: Int32
     let path: String
@@ -13,15 +15,7 @@ final class NotifyListener: @unchecked Sendable {
 
     init(path: String) throws {
         self.path = path
-        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        guard fd >= 0 else { throw HarnessError("socket: \(String(cString: strerror(errno)))") }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
-        let rc = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard rc == 0 else { close(fd); throw HarnessError("bind \(path): \(String(cString: strerror(errno)))") }
+        fd = try UnixSocket.bindDatagram(path)
     }
 
     deinit { close(fd) }

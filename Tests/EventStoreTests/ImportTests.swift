@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import EventStore
 import ICalendar
+import TestSupport
 
 /// SPEC.md sections 2 and 5: import counts, sync per source, conflicts, --replace,
 /// --strict, one transaction per run, idempotence, export round trip, the window index.

@@ -2,29 +2,10 @@ import Foundation
 import Testing
 @testable import EventStore
 import ICalendar
+import TestSupport
 
-/// A store in a fresh temporary file, removed (with its WAL files) when released.
-final class ScratchStore {
-    let path: String
-    private(set) var store: EventStore!
-
-    init() throws {
-        path = FileManager.default.temporaryDirectory
-            .appendingPathComponent("eventd-store-test-\(UUID().uuidString).db").path
-        store = try EventStore(path: path)
-    }
-
-    /// Closes and re-opens the store.
-    func reopen() throws {
-        store = nil
-        store = try EventStore(path: path)
-    }
-
-    deinit {
-        store = nil
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-    }
-
+/// What these tests do with TestSupport's `ScratchStore`.
+extension ScratchStore {
     var db: Connection { store.db }
 
     /// A second connection to the same file (sees other connections' commits in `data_version`).

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @Suite struct AgendaCLITests {
     /// The digest is SHA-256 of the sections in Python's canonical JSON: recompute it
@@ -14,19 +15,13 @@ import Testing
                             extraEnvironment: ["EVENTD_FAKE_NOW": "2026-11-29T12:00:00Z"])
         #expect(r.status == 0, "\(r.stderr)")
         let path = cli.file("agenda.json", r.stdout)
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        python.arguments = ["python3", "-c", """
+        let python = try ChildProcess.runBlocking("/usr/bin/env", ["python3", "-c", """
             import json, hashlib, sys
             doc = json.load(open(sys.argv[1]))
             canon = json.dumps(doc["sections"], sort_keys=True, separators=(",", ":"), ensure_ascii=True)
             print(hashlib.sha256(canon.encode()).hexdigest(), doc["digest"])
-            """, path]
-        let pipe = Pipe()
-        python.standardOutput = pipe
-        try python.run()
-        python.waitUntilExit()
-        let words = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: " ")
+            """, path])
+        let words = python.stdout.split(separator: " ")
         #expect(words.count == 2)
         #expect(words.first.map(String.init) == words.last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) })
     }

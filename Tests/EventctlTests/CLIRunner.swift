@@ -1,26 +1,13 @@
 import Foundation
+import TestSupport
 
-/// Runs the built `eventctl` (or `eventd`) binary the way a user would.
+/// Runs the built `eventctl` (or `eventd`) binary the way a user would, with its own
+/// temporary database and socket (through TestSupport's `ChildProcess`).
 struct CLIRunner {
-    struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
+    typealias Result = ProcessResult
 
-    /// The directory holding the built products (next to the test bundle).
-    static var productsDirectory: URL {
-        var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        while url.path != "/" {
-            url.deleteLastPathComponent()
-            if FileManager.default.isExecutableFile(atPath: url.appendingPathComponent("eventctl").path) { return url }
-        }
-        return URL(fileURLWithPath: ".build/debug")
-    }
-
-    static var repositoryRoot: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    }
+    static var productsDirectory: URL { Products.directory }
+    static var repositoryRoot: URL { Products.repositoryRoot }
 
     let directory: URL
     var environment: [String: String]
@@ -51,31 +38,9 @@ struct CLIRunner {
     @discardableResult
     func run(_ arguments: [String], stdin: Data? = nil, program: String = "eventctl",
              extraEnvironment: [String: String] = [:]) throws -> Result {
-        let process = Process()
-        process.executableURL = Self.productsDirectory.appendingPathComponent(program)
-        process.arguments = arguments
-        process.environment = environment.merging(extraEnvironment) { $1 }
-        let out = Pipe(), err = Pipe(), input = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        try process.run()
-        if let stdin { input.fileHandleForWriting.write(stdin) }
-        try input.fileHandleForWriting.close()
-        // Read both pipes concurrently so a full pipe cannot block the child.
-        nonisolated(unsafe) var errData = Data()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async {
-            errData = err.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus,
-                      stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData, as: UTF8.self))
+        try ChildProcess.runBlocking(Products.path(program), arguments,
+                                     environment: environment.merging(extraEnvironment) { $1 },
+                                     directory: directory.path, stdin: stdin.map { [UInt8]($0) })
     }
 
     func cleanUp() { try? FileManager.default.removeItem(at: directory) }
@@ -83,7 +48,5 @@ struct CLIRunner {
 
 /// A minimal VCALENDAR with the given VEVENT bodies (CRLF).
 func calendar(_ events: String...) -> String {
-    var text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//eventd tests//EN\r\n"
-    for e in events { text += "BEGIN:VEVENT\r\n" + e.split(separator: "\n").map { $0 + "\r\n" }.joined() + "END:VEVENT\r\n" }
-    return text + "END:VCALENDAR\r\n"
+    icsCalendar(bodies: events)
 }

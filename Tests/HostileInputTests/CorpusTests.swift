@@ -3,6 +3,7 @@ import Foundation
 import ICalendar
 import Support
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -161,7 +162,7 @@ extension HostileInputTests {
                 }
             }
             try #require(!sources.isEmpty)
-            var rng = SplitMix(seed: 0xC0FFEE)
+            var rng = SeededRandom(seed: 0xC0FFEE)
             let count = 40 * Hostile.scale
             var inputs: [Input] = []
             for i in 0..<count {
@@ -178,7 +179,7 @@ extension HostileInputTests {
                             "slowest": slow?.name ?? "", "slowest_seconds": Hostile.seconds((slow?.importRun.seconds ?? 0) + (slow?.agendaRun?.seconds ?? 0))])
         }
 
-        static func mutate(_ input: [UInt8], _ rng: inout SplitMix) -> [UInt8] {
+        static func mutate(_ input: [UInt8], _ rng: inout SeededRandom) -> [UInt8] {
             var bytes = input
             let hostile = ["FREQ=SECONDLY", "FREQ=MINUTELY;BYMONTH=2", "00000101T000000Z", "99991231T235959Z", "20261301",
                            "P99999999W", "\\", "", "../../etc/passwd", String(repeating: "A", count: 5000),
@@ -256,6 +257,7 @@ extension HostileInputTests {
 
 /// Aborts the test process when one in-process step runs longer than `limit` seconds
 /// (a hang in libical cannot be interrupted), after printing what it was doing.
+// @unchecked: `current` and `cancelled` are only read and written under `lock`.
 final class Watchdog: @unchecked Sendable {
     private let lock = NSLock()
     private var current: (String, Double)?

@@ -1,35 +1,24 @@
 import Feed
 import Foundation
 import Support
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// SplitMix64: a small, seeded generator (every run sends the same lines).
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Generates hostile request lines: binary garbage, deep nesting, wrong types for every
 /// field, absurd views, unicode, NUL bytes, CRLF, several requests on one line, and
 /// random mutations of valid requests. A line never contains `\n` (the framing); huge
 /// lines are sent on their own connections (see `SocketFuzz`).
 struct RequestFuzzer {
-    var rng: SplitMix
+    var rng: SeededRandom
     /// Calendars that exist in the daemon's database.
     var calendars: [String]
     private(set) var categoryCounts: [String: Int] = [:]
 
     init(seed: UInt64, calendars: [String]) {
-        rng = SplitMix(seed: seed)
+        rng = SeededRandom(seed: seed)
         self.calendars = calendars
     }
 
@@ -231,20 +220,7 @@ final class FuzzConnection {
     }
 
     init(path: String) throws {
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw HarnessError("socket: \(String(cString: strerror(errno)))") }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
-        let rc = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard rc == 0 else {
-            let message = String(cString: strerror(errno))
-            close(fd)
-            throw HarnessError("connect: \(message)")
-        }
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        fd = try UnixSocket.connect(path, nonBlocking: true)
     }
 
     deinit { close(fd) }
@@ -332,7 +308,7 @@ final class FuzzConnection {
     /// Writes everything queued (in pieces of `maxPiece` bytes, or byte by byte with a
     /// pause when `trickle`) while reading, until every expectation is met, the daemon
     /// closes, or `deadline` passes.
-    func pump(deadline: Double, maxPiece: Int, trickle: Bool, rng: inout SplitMix) {
+    func pump(deadline: Double, maxPiece: Int, trickle: Bool, rng: inout SeededRandom) {
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             if sent >= outgoing.count && pendingAnswers == 0 { return }

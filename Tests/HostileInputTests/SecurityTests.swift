@@ -2,6 +2,7 @@ import EventStore
 import Foundation
 import Support
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif

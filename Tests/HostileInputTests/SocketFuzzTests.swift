@@ -1,6 +1,7 @@
 import Foundation
 import Support
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,6 +11,7 @@ import Glibc
 @Suite(.serialized) struct HostileInputTests {}
 
 /// A flag one task sets and others poll.
+// @unchecked: `value` is only read and written under `lock`.
 final class StopFlag: @unchecked Sendable {
     private let lock = NSLock()
     private var value = false
@@ -89,7 +91,7 @@ extension HostileInputTests {
         /// are sent or `deadline` passes.
         static func work(seed: UInt64, socket: String, target: Int, deadline: Double) -> WorkerResult {
             var fuzzer = RequestFuzzer(seed: seed, calendars: ["team"])
-            var rng = SplitMix(seed: seed ^ 0xF00D)
+            var rng = SeededRandom(seed: seed ^ 0xF00D)
             var result = WorkerResult()
             while result.lines < target && monotonicNow() < deadline {
                 let connection: FuzzConnection

@@ -1,13 +1,13 @@
 import Foundation
 import Testing
 @testable import ICalendar
+import TestSupport
 
 /// Small builders shared by the time-rule, recurrence, parser-error and robustness suites.
 enum ICS {
     /// A whole calendar: header lines, then `body`, joined with CRLF.
     static func calendar(_ body: [String], header: [String] = []) -> String {
-        (["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//eventd//tests//EN"] + header + body + ["END:VCALENDAR"])
-            .map { $0 + "\r\n" }.joined()
+        icsCalendar(lines: body, header: header, prodID: "-//eventd//tests//EN")
     }
 
     /// One VEVENT around `lines` (a UID and DTSTAMP are added unless `uid` is nil).
@@ -64,15 +64,3 @@ func isoUTC(_ seconds: Int64) -> String {
     return "\(t.date.iso)T\(pad(t.hour)):\(pad(t.minute)):\(pad(t.second))Z"
 }
 
-/// A small deterministic generator (SplitMix64) for the robustness loop.
-struct TestRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

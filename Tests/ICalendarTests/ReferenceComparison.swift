@@ -1,6 +1,7 @@
 import Foundation
 import ICalendar
 import Support
+import TestSupport
 
 /// Runs `scripts/reference_occurrences.py` (recurring-ical-events in the project's
 /// virtualenv) and expands the same files with eventd, in one comparable format:
@@ -13,24 +14,17 @@ enum ReferenceComparison {
 
     static var python: String? { ProcessInfo.processInfo.environment["EVENTD_REFERENCE_PYTHON"] }
     static var calendarsDirectory: String? { ProcessInfo.processInfo.environment["EVENTD_REFERENCE_CALENDARS"] }
-    static var repositoryRoot: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    }
+    static var repositoryRoot: URL { Products.repositoryRoot }
 
     /// The reference's occurrences per file; nil for files it cannot read.
     static func reference(_ files: [String]) throws -> [String: Set<String>?] {
         guard let python else { return [:] }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [repositoryRoot.appendingPathComponent("scripts/reference_occurrences.py").path,
-                             "--from", from.adding(days: -2).iso, "--to", to.adding(days: 2).iso, "--extra"] + files
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let json = try JSONValue.parse([UInt8](data), maxDepth: 16)
+        let script = repositoryRoot.appendingPathComponent("scripts/reference_occurrences.py").path
+        let run = try ChildProcess.runBlocking(python, [script, "--from", from.adding(days: -2).iso,
+                                                        "--to", to.adding(days: 2).iso, "--extra"] + files,
+                                               timeout: 3600)
+        let data = run.stdoutBytes
+        let json = try JSONValue.parse(data, maxDepth: 16)
         var result: [String: Set<String>?] = [:]
         for (file, entry) in json["files"]?.objectValue ?? [:] {
             guard entry["ok"]?.boolValue == true else { result[file] = .some(nil); continue }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Support
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -57,7 +58,7 @@ func concurrentImports() async throws {
             var pids: [(Int, pid_t, String)] = []
             for (k, job) in jobs.enumerated() {
                 let err = sandbox.path("job-\(round)-\(k).err")
-                let pid = try sandbox.spawn(Binaries.eventctl,
+                let pid = try sandbox.spawn(Products.eventctl,
                                             ["--db", daemon.db, "--socket", daemon.socket, "import", job.file, "--calendar", job.calendar] + job.options,
                                             stdout: "/dev/null", stderr: err)
                 pids.append((k, pid, err))
@@ -86,12 +87,7 @@ func concurrentImports() async throws {
         // Subscribers catch up with the final state.
         guard let pool else { throw RelError("no subscribers") }
         pool.stopBackground()
-        var fresh: JSONValue = .null
-        let caughtUp = pool.pump(until: { p in
-            guard let f = try? daemon.snapshot(view) else { return false }
-            fresh = f
-            return p.readers.indices.allSatisfy { p.digest(of: $0) == f["digest"]?.stringValue && p.state(of: $0)?.seq == f["seq"]?.intValue }
-        }, timeout: 20 + Double(rounds))
+        let (caughtUp, fresh) = pool.catchUp(with: daemon, timeout: 20 + Double(rounds))
         checks.check(caughtUp, "subscribers differ from a fresh snapshot at seq \(fresh["seq"]?.description ?? "?"): \(pool.problems.prefix(3))")
         checks.check(pool.digestMismatches == 0 && pool.problemCount == 0, "subscriber problems: \(pool.problems.prefix(5))")
         checks.check(pool.openCount == pool.readers.count, "subscribers were disconnected")

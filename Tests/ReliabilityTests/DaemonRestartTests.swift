@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Support
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -20,7 +21,7 @@ func daemonKilledAndRestarted() async throws {
         let out = sandbox.path("subscribe.out"), err = sandbox.path("subscribe.err")
         sandbox.registerLog(err)
         let replay = NdjsonReplay(path: out)
-        let subscriber = try sandbox.spawn(Binaries.eventctl,
+        let subscriber = try sandbox.spawn(Products.eventctl,
                                            ["--db", daemon.db, "--socket", daemon.socket, "subscribe", "--format", "ndjson",
                                             "--tz", "UTC", "--days", "7"], stdout: out, stderr: err)
         defer { sandbox.terminate(subscriber) }

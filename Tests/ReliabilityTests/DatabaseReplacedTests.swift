@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Support
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -99,7 +100,7 @@ func databaseRemovedAndReplaced() async throws {
         for _ in 0..<cycles {
             // Removed (rm events.db*), then a new database created at the path by an import.
             let served1 = try daemon.snapshot(view)
-            removeDatabase(daemon.db)
+            DatabaseFiles.remove(daemon.db)
             note(("removed_detect_s", expectUnhealthy("removed", serving: served1)))
             try writeFile(file, Calendars.simple("beta", count: 25))
             try sandbox.importOK(db: daemon.db, socket: daemon.socket, [file, "--calendar", "beta"])

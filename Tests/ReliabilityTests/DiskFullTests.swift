@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import EventStore
 import Support
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -26,7 +27,7 @@ func diskFullAndReadOnly() async throws {
         let dbBytes = ((try? FileManager.default.attributesOfItem(atPath: reference)[.size]) as? Int) ?? 0
 
         /// One failing import: exit 74, one line, nothing changed.
-        func expectIOFailure(_ r: CommandResult, _ what: String, db: String, expected: DatabaseContent?, verify: Bool = true) {
+        func expectIOFailure(_ r: ProcessResult, _ what: String, db: String, expected: DatabaseContent?, verify: Bool = true) {
             let lines = r.stderr.split(separator: "\n")
             checks.check(r.exit == .exited(74), "\(what): exit \(r.exit), expected 74; stderr: \(r.stderr)")
             checks.check(lines.count == 1 && lines[0].hasPrefix("eventctl: "), "\(what): stderr is not one 'eventctl: ' line: \(r.stderr)")
@@ -135,7 +136,7 @@ func diskFullAndReadOnly() async throws {
                 }
             }
             figures.append(("create_on_full_disk", rf.exit.description.replacingOccurrences(of: " ", with: "_")))
-            removeDatabase(fresh)
+            DatabaseFiles.remove(fresh)
             // The daemon lived through it, healthy, serving what it served.
             let status = try daemon.status()
             checks.check(status["healthy"]?.boolValue == true, "daemon unhealthy after the disk-full imports: \(status)")
@@ -164,7 +165,7 @@ func diskFullAndReadOnly() async throws {
             let size = ((try? FileManager.default.attributesOfItem(atPath: db)[.size]) as? Int) ?? 0
             let limit = size + (64 << 10)
             let r = try sandbox.run("/bin/sh", ["-c", "trap '' XFSZ; exec /usr/bin/prlimit --fsize=\(limit) -- \"$0\" \"$@\"",
-                                                Binaries.eventctl, "--db", db, "--socket", sandbox.path("none.sock"),
+                                                Products.eventctl, "--db", db, "--socket", sandbox.path("none.sock"),
                                                 "import", bigFile, "--calendar", "more"])
             expectIOFailure(r, "RLIMIT_FSIZE=\(limit)", db: db, expected: baseContent)
             let ok = try sandbox.eventctl(db: db, ["import", bigFile, "--calendar", "more"])

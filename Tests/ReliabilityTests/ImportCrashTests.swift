@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Support
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -35,7 +36,7 @@ func importCrashSafety() async throws {
         // cache holds it all): its largest size marks the commit window.
         var walMax = 0
         let referenceStart = monotonicNow()
-        let referencePID = try sandbox.spawn(Binaries.eventctl,
+        let referencePID = try sandbox.spawn(Products.eventctl,
                                              ["--db", work, "--socket", sandbox.path("none.sock"), "import", big, "--calendar", "big"],
                                              stdout: "/dev/null", stderr: sandbox.path("reference.err"))
         var referenceExit: ProcessExit?
@@ -78,7 +79,7 @@ func importCrashSafety() async throws {
             let extra = Bool.random(using: &rng) ? Double.random(in: 0..<0.05, using: &rng) : 0
             let daemon = round % 2 == 1 ? DaemonProcess(sandbox, db: work, socket: sandbox.path("d.sock"), arguments: ["--interval", "1"]) : nil
             try daemon?.start()
-            let pid = try sandbox.spawn(Binaries.eventctl,
+            let pid = try sandbox.spawn(Products.eventctl,
                                         ["--db", work, "--socket", sandbox.path("none.sock"), "import", big, "--calendar", "big"],
                                         stdout: out, stderr: err)
             let started = monotonicNow()

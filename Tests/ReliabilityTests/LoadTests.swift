@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Support
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -89,12 +90,7 @@ func loadWithStalledSubscriber() async throws {
         pool.stopBackground()
 
         // The end: every reader equals a fresh snapshot.
-        var fresh: JSONValue = .null
-        let caughtUp = pool.pump(until: { p in
-            guard let f = try? daemon.snapshot(view) else { return false }
-            fresh = f
-            return p.readers.indices.allSatisfy { p.digest(of: $0) == f["digest"]?.stringValue && p.state(of: $0)?.seq == f["seq"]?.intValue }
-        }, timeout: 30 + Double(readersWanted) / 20)
+        let (caughtUp, fresh) = pool.catchUp(with: daemon, timeout: 30 + Double(readersWanted) / 20)
         let behind = pool.readers.indices.filter { pool.digest(of: $0) != fresh["digest"]?.stringValue }.count
         checks.check(caughtUp, "\(behind) of \(pool.readers.count) readers differ from a fresh snapshot (seq \(fresh["seq"]?.description ?? "?"))")
         checks.check(pool.digestMismatches == 0, "\(pool.digestMismatches) digest mismatches: \(pool.problems.prefix(5))")
@@ -165,34 +161,25 @@ func loadWithStalledSubscriber() async throws {
 }
 
 /// Samples a process's VmRSS every 200 ms on its own thread.
+// @unchecked: `values` is only read and written under `lock`; `loop` only by the test's thread.
 final class RSSSampler: @unchecked Sendable {
     let pid: pid_t
     private let lock = NSLock()
     private var values: [Int] = []
-    private var running = false
-    private var done: DispatchSemaphore?
+    private var loop: BackgroundLoop?
 
     init(pid: pid_t) { self.pid = pid }
 
     func start() {
-        lock.withLock { running = true }
-        let sem = DispatchSemaphore(value: 0)
-        done = sem
-        let t = Thread { [self] in
-            while lock.withLock({ running }) {
-                if let v = processResidentKiB(pid) { lock.withLock { values.append(v) } }
-                usleep(200_000)
-            }
-            sem.signal()
+        loop = BackgroundLoop(name: "reliability-rss") { [self] in
+            if let v = processResidentKiB(pid) { lock.withLock { values.append(v) } }
+            usleep(200_000)
         }
-        t.start()
     }
 
     func stop() {
-        guard let sem = done else { return }
-        lock.withLock { running = false }
-        sem.wait()
-        done = nil
+        loop?.stop()
+        loop = nil
     }
 
     var samples: [Int] { lock.withLock { values } }

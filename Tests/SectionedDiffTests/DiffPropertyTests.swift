@@ -1,5 +1,6 @@
 import Testing
 @testable import SectionedDiff
+import TestSupport
 
 // MARK: - DiffPropertyTests
 

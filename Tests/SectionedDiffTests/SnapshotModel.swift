@@ -1,4 +1,5 @@
 @testable import SectionedDiff
+import TestSupport
 
 // MARK: - SnapshotModel
 

@@ -22,28 +22,6 @@ func makeSnapshot(_ spec: [(String, [Int])], headers: [String: String] = [:],
     })
 }
 
-// MARK: - SeededRandom
-
-/// SplitMix64: a deterministic generator, so every random test is reproducible.
-struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9e37_79b9_7f4a_7c15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..<bound` (`bound > 0`).
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-
-    /// `true` with probability `percent / 100`.
-    mutating func percent(_ percent: Int) -> Bool { below(100) < percent }
-}
 
 // MARK: - Literal reference application
 

@@ -1,35 +1,13 @@
 import Foundation
+import TestSupport
 
 /// Runs programs for the shipping tests: the built `eventd`/`eventctl`, the install
-/// script, `systemd-analyze`, shells.
+/// script, `systemd-analyze`, shells (through TestSupport's `ChildProcess`).
 enum Ship {
-    struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
+    typealias Result = ProcessResult
 
-        /// Standard error split into lines (without the final empty one).
-        var stderrLines: [String] {
-            stderr.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).filter { !$0.isEmpty }
-        }
-    }
-
-    /// The directory holding the built products (next to the test bundle).
-    static var productsDirectory: URL {
-        var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        while url.path != "/" {
-            url.deleteLastPathComponent()
-            if FileManager.default.isExecutableFile(atPath: url.appendingPathComponent("eventctl").path),
-               FileManager.default.isExecutableFile(atPath: url.appendingPathComponent("eventd").path) {
-                return url
-            }
-        }
-        return repositoryRoot.appendingPathComponent(".build/debug")
-    }
-
-    static var repositoryRoot: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    }
+    static var productsDirectory: URL { Products.directory }
+    static var repositoryRoot: URL { Products.repositoryRoot }
 
     static func source(_ path: String) -> URL { repositoryRoot.appendingPathComponent(path) }
 
@@ -38,15 +16,7 @@ enum Ship {
     }
 
     /// The first executable called `name` on PATH (or in the usual system directories).
-    static func which(_ name: String) -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
-        let directories = path.split(separator: ":").map(String.init) + ["/usr/bin", "/bin", "/usr/sbin", "/sbin"]
-        for directory in directories where !directory.isEmpty {
-            let candidate = directory + "/" + name
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        return nil
-    }
+    static func which(_ name: String) -> String? { Products.which(name) }
 
     /// A fresh temporary directory; remove it with `cleanUp`.
     static func temporaryDirectory(_ label: String) throws -> URL {
@@ -57,40 +27,19 @@ enum Ship {
 
     static func cleanUp(_ url: URL) { try? FileManager.default.removeItem(at: url) }
 
-    /// Runs `executable` with `arguments`; standard input is empty.
+    /// Runs `executable` with `arguments` in `directory`; standard input is empty.
     @discardableResult
     static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
                     directory: URL? = nil) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        if let directory { process.currentDirectoryURL = directory }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // Read both pipes concurrently so a full pipe cannot block the child.
-        nonisolated(unsafe) var errData = Data()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async {
-            errData = err.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus,
-                      stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData, as: UTF8.self))
+        try ChildProcess.runBlocking(executable, arguments,
+                                     environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
+                                     workingDirectory: directory?.path)
     }
 
     /// Runs the built `eventctl` or `eventd`.
     @discardableResult
     static func product(_ program: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Result {
-        try run(productsDirectory.appendingPathComponent(program).path, arguments, environment: environment)
+        try run(Products.path(program), arguments, environment: environment)
     }
 
     /// Every file (regular or symlink) below `root`, as paths relative to it.

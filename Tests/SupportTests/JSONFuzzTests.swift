@@ -1,5 +1,6 @@
 import Support
 import Testing
+import TestSupport
 
 // MARK: - JSONFuzzTests
 
@@ -10,7 +11,7 @@ import Testing
 struct JSONFuzzTests {
     @Test("random byte strings")
     func randomBytes() {
-        var random = SeededGenerator(seed: 0xf022)
+        var random = SeededRandom(seed: 0xf022)
         let alphabet = Array(#"[]{}:,"\ tfnrue0123456789-+.eEal/u"#.utf8) + [0x00, 0x1f, 0x80, 0xc3, 0xa9, 0xff, 0xed]
         var parsedCount = 0
         for iteration in 0..<10_000 {
@@ -56,7 +57,7 @@ struct JSONFuzzTests {
     }
 
     /// Applies one random edit: flip, insert, delete, duplicate or truncate.
-    private func mutate(_ bytes: inout [UInt8], using random: inout SeededGenerator) {
+    private func mutate(_ bytes: inout [UInt8], using random: inout SeededRandom) {
         let interesting: [UInt8] = Array(#"[]{}:,"\0-.eE"#.utf8) + [0x00, 0x7f, 0x80, 0xff, 0xed, 0xf4]
         let position = bytes.isEmpty ? 0 : Int.random(in: 0..<bytes.count, using: &random)
         switch Int.random(in: 0..<6, using: &random) {

@@ -1,13 +1,14 @@
 import Support
+import TestSupport
 
 // MARK: - JSONValueGenerator
 
 /// Builds random `JSONValue` trees (reproducibly) for parity and fuzz tests.
 struct JSONValueGenerator {
-    var random: SeededGenerator
+    var random: SeededRandom
 
     init(seed: UInt64) {
-        random = SeededGenerator(seed: seed)
+        random = SeededRandom(seed: seed)
     }
 
     // MARK: - Values

@@ -1,6 +1,7 @@
 import Foundation
 @testable import Support
 import Testing
+import TestSupport
 
 // MARK: - SHA256Tests
 
@@ -43,7 +44,7 @@ struct SHA256Tests {
 
     @Test("split updates at every offset equal the one-shot hash")
     func splitAtEveryOffset() {
-        var generator = SeededGenerator(seed: 0x5a256)
+        var generator = SeededRandom(seed: 0x5a256)
         let input = generator.bytes(200)
         let expected = SHA256.hash(input)
         #expect(expected.count == 32)
@@ -68,7 +69,7 @@ struct SHA256Tests {
 
     @Test("byte-at-a-time and non-contiguous collections")
     func byteAtATimeAndNonContiguous() {
-        var generator = SeededGenerator(seed: 42)
+        var generator = SeededRandom(seed: 42)
         let input = generator.bytes(3000)
         let expected = SHA256.hash(input)
 
@@ -104,7 +105,7 @@ struct SHA256Tests {
         .enabled(if: ExternalTool.sha256sum != nil, "sha256sum not installed")
     )
     func matchesSha256sum() throws {
-        var generator = SeededGenerator(seed: 2024)
+        var generator = SeededRandom(seed: 2024)
         for length in [0, 1, 3, 55, 56, 63, 64, 65, 119, 120, 128, 1000, 65_537, 300_000] {
             let input = generator.bytes(length)
             let output = try ExternalTool.run(ExternalTool.sha256sum!, ["-b", "-"], input: input)

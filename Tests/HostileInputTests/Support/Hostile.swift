@@ -1,6 +1,7 @@
 import EventStore
 import Foundation
 import ICalendar
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -33,11 +34,8 @@ enum Hostile {
             .appendingPathComponent("Corpus")
     }
 
-    /// The repository root (three levels above this file).
-    static var repositoryRoot: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-    }
+    /// The repository root.
+    static var repositoryRoot: URL { Products.repositoryRoot }
 
     /// Every regular file below `directory`, sorted by path (none if it is missing).
     static func files(in directory: URL) -> [URL] {
@@ -55,13 +53,7 @@ enum Hostile {
     }
 
     /// A fresh temporary directory.
-    static func temporaryDirectory(_ prefix: String) throws -> String {
-        var template = Array("/tmp/eventd-\(prefix)-XXXXXX".utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw HarnessError("mkdtemp: \(String(cString: strerror(errno)))")
-        }
-        return String(cString: made)
-    }
+    static func temporaryDirectory(_ prefix: String) throws -> String { try makeTemporaryDirectory(prefix) }
 }
 
 // MARK: - The import path, in process
@@ -204,14 +196,7 @@ struct EventctlSandbox {
     static var eventctl: String { DaemonHarness.eventctl }
 
     var environment: [String: String] {
-        var env = ProcessInfo.processInfo.environment
-        for key in ["EVENTD_DB", "EVENTD_SOCKET", "STATE_DIRECTORY", "RUNTIME_DIRECTORY", "NOTIFY_SOCKET", "LISTEN_FDS", "LISTEN_PID"] {
-            env[key] = nil
-        }
-        env["NO_COLOR"] = "1"
-        env["TZ"] = "UTC"
-        env["EVENTD_FAKE_NOW"] = DaemonHarness.defaultNow
-        return env
+        ChildProcess.isolatedEnvironment(["EVENTD_FAKE_NOW": DaemonHarness.defaultNow])
     }
 
     func run(_ args: [String], timeout: Double) async throws -> MeasuredRun {
@@ -220,7 +205,7 @@ struct EventctlSandbox {
     }
 
     func resetDatabase() {
-        for suffix in ["", "-wal", "-shm", "-journal"] { unlink(database + suffix) }
+        DatabaseFiles.remove(database)
     }
 
     func cleanUp() { try? FileManager.default.removeItem(atPath: directory) }

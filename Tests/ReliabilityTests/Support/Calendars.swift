@@ -1,9 +1,6 @@
 import Foundation
 import CalendarGenerator
-
-/// The clock every daemon of these tests runs at (EVENTD_FAKE_NOW): noon UTC, far from
-/// midnight, so that dates and labels do not change during a run.
-let fakeNow = "2026-11-29T12:00:00Z"
+import TestSupport
 
 /// Generated iCalendar text.
 enum Calendars {
@@ -23,16 +20,16 @@ enum Calendars {
     /// A small hand-written calendar: `count` one-hour UTC events, one per day from
     /// 2026-11-29, with summaries `"\(tag) n"`.
     static func simple(_ tag: String, count: Int, uidPrefix: String? = nil, startDay: Int = 0) -> [UInt8] {
-        var text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//eventd reliability tests//EN\r\n"
+        var events: [[String]] = []
         for i in 0..<count {
             let day = date(offset: startDay + i % 14)
             let hour = 8 + (i / 14) % 10
             let h = hour < 10 ? "0\(hour)" : "\(hour)"
             let h2 = hour + 1 < 10 ? "0\(hour + 1)" : "\(hour + 1)"
-            text += "BEGIN:VEVENT\r\nUID:\(uidPrefix ?? tag)-\(i)@reliability.test\r\nDTSTAMP:20261101T000000Z\r\n"
-            text += "DTSTART:\(day)T\(h)0000Z\r\nDTEND:\(day)T\(h2)0000Z\r\nSUMMARY:\(tag) \(i)\r\nEND:VEVENT\r\n"
+            events.append(["UID:\(uidPrefix ?? tag)-\(i)@reliability.test", "DTSTAMP:20261101T000000Z",
+                           "DTSTART:\(day)T\(h)0000Z", "DTEND:\(day)T\(h2)0000Z", "SUMMARY:\(tag) \(i)"])
         }
-        return Array((text + "END:VCALENDAR\r\n").utf8)
+        return Array(icsCalendar(events: events, prodID: "-//eventd reliability tests//EN").utf8)
     }
 
     /// `YYYYMMDD` of 2026-11-29 + offset days.

@@ -1,93 +1,60 @@
 import Foundation
-import Feed
 import Support
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// One `eventd` run by a test: its database, socket and log live in the sandbox.
+/// One `eventd` run by a test: TestSupport's `DaemonHarness` on paths in the sandbox
+/// (its database, socket and log), driven from the test's own thread; the sandbox
+/// stops it at clean-up.
+// @unchecked: a daemon belongs to one test body, which runs on one thread (`runIsolated`).
 final class DaemonProcess: @unchecked Sendable {
     let sandbox: Sandbox
-    let db: String
-    let socket: String
-    let log: String
-    var arguments: [String]
-    private(set) var pid: pid_t?
+    let harness: DaemonHarness
 
     init(_ sandbox: Sandbox, db: String? = nil, socket: String? = nil, arguments: [String] = []) {
         self.sandbox = sandbox
-        self.db = db ?? sandbox.path("events.db")
-        self.socket = socket ?? sandbox.path("feed.sock")
-        self.log = sandbox.path("eventd-\(UUID().uuidString.prefix(6)).log")
-        self.arguments = arguments
-        sandbox.registerLog(log)
+        harness = DaemonHarness(directory: sandbox.directory, db: db ?? sandbox.path("events.db"),
+                                socket: socket ?? sandbox.path("feed.sock"),
+                                log: sandbox.path("eventd-\(UUID().uuidString.prefix(6)).log"), arguments: arguments)
+        sandbox.registerLog(harness.logPath)
+        sandbox.atCleanUp { [harness] in harness.stopBlocking(timeout: 3) }
     }
 
-    var logText: String { readText(log) }
+    var db: String { harness.dbPath }
+    var socket: String { harness.socketPath }
+    var log: String { harness.logPath }
+    var pid: pid_t? { harness.pid }
+    var logText: String { harness.log }
 
     func logLines(containing text: String) -> [Substring] {
         logText.split(separator: "\n").filter { $0.contains(text) }
     }
 
     /// Starts eventd (fake clock, UTC) and waits until it logs that it listens.
-    func start(timeout: Double = 20) throws {
-        if pid != nil { throw RelError("eventd already running") }
-        let before = logLines(containing: "listening on").count
-        let env = Sandbox.childEnvironment(["EVENTD_FAKE_NOW": fakeNow])
-        let child = try sandbox.spawn(Binaries.eventd, ["--db", db, "--socket", socket, "--tz", "UTC"] + arguments,
-                                      environment: env, stdout: log, stderr: log)
-        pid = child
-        let deadline = monotonicNow() + timeout
-        while logLines(containing: "listening on").count == before {
-            if let exit = sandbox.poll(child) {
-                pid = nil
-                throw RelError("eventd exited (\(exit)) before listening; log:\n\(logText)")
-            }
-            if monotonicNow() > deadline { throw RelError("eventd did not listen within \(timeout) s; log:\n\(logText)") }
-            sleepSeconds(0.01)
-        }
-    }
+    func start(timeout: Double = 20) throws { try harness.startBlocking(timeout: timeout) }
 
     /// SIGKILL (a crash).
-    func crash() {
-        guard let p = pid else { return }
-        sandbox.kill9(p)
-        pid = nil
-    }
+    func crash() { harness.crash() }
 
     /// SIGTERM (SIGKILL after 5 s); returns how it ended.
     @discardableResult
     func stop() -> ProcessExit? {
-        guard let p = pid else { return nil }
-        pid = nil
-        return sandbox.terminate(p)
+        guard harness.pid != nil else { return nil }
+        return harness.stopBlocking() ?? .signaled(SIGKILL)
     }
 
-    func signal(_ s: Int32) { if let pid { kill(pid, s) } }
+    func signal(_ s: Int32) { harness.signal(s) }
 
-    var residentKiB: Int? { pid.flatMap { processResidentKiB($0) } }
+    var residentKiB: Int? { harness.residentKiB() }
     var descriptorCount: Int? { pid.flatMap { processDescriptorCount($0) } }
 
     // MARK: Requests
 
-    /// Connects (close-on-exec), reads `hello`.
-    func connect(timeout: Double = 5) throws -> FeedSocket {
-        let s = try FeedSocket(path: socket)
-        _ = fcntl(s.fd, F_SETFD, FD_CLOEXEC)
-        guard let hello = try s.readMessage(timeout: timeout), hello.value["type"]?.stringValue == "hello" else {
-            throw RelError("no hello from the daemon")
-        }
-        return s
-    }
-
     /// One request on a fresh connection; the first answer that is not a heartbeat.
     func request(_ request: JSONValue, timeout: Double = 10) throws -> JSONValue {
-        let s = try connect(timeout: timeout)
-        try s.send(request)
-        while true {
-            guard let m = try s.readMessage(timeout: timeout) else { throw RelError("daemon closed the connection") }
-            if m.value["type"]?.stringValue != "heartbeat" { return m.value }
-        }
+        try harness.requestBlocking(request, timeout: timeout)
     }
 
     func status() throws -> JSONValue { try request(["op": "status"]) }
@@ -104,7 +71,7 @@ final class DaemonProcess: @unchecked Sendable {
 
 /// The `sections` digest of a snapshot message, recomputed locally (not trusting its `digest`).
 func snapshotDigest(_ message: JSONValue) throws -> String {
-    try FeedClientState(snapshot: message).digest
+    FeedState.digest(of: message["sections"]?.arrayValue ?? [])
 }
 
 /// Items of a snapshot message, flattened.
@@ -113,14 +80,15 @@ func snapshotItems(_ message: JSONValue) -> [JSONValue] {
 }
 
 /// What `eventctl subscribe --format ndjson` printed, replayed with the reference
-/// application as the file grows: its local state, and the messages it saw.
+/// application (TestSupport's `FeedState`) as the file grows: its local state, and the
+/// messages it saw.
 final class NdjsonReplay {
     let path: String
     private var offset = 0
     private var partial: [UInt8] = []
     private var pendingResync: Int?
 
-    private(set) var state: FeedClientState?
+    private(set) var state: FeedState?
     private(set) var types: [String] = []
     private(set) var resyncReasons: [String] = []
     private(set) var snapshots = 0
@@ -162,12 +130,17 @@ final class NdjsonReplay {
         switch type {
         case "snapshot":
             snapshots += 1
-            do { state = try FeedClientState(snapshot: m) } catch { problems.append("bad snapshot: \(error)") }
+            do { state = try FeedState(snapshot: m) } catch { problems.append("bad snapshot: \(error)") }
         case "diff":
             diffs += 1
             guard var s = state else { problems.append("diff before snapshot"); return }
             do {
-                if try s.apply(diff: m) { state = s } else { mismatches += 1; state = nil; problems.append("digest mismatch at seq \(s.seq)") }
+                try s.apply(m)
+                state = s
+            } catch let error as ApplyError where error.isDigestMismatch {
+                mismatches += 1
+                state = nil
+                problems.append("digest mismatch at seq \(m["seq"]?.description ?? "?")")
             } catch {
                 problems.append("diff does not apply: \(error)")
                 state = nil

@@ -1,18 +1,20 @@
 import Foundation
-import Feed
 import Support
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// Many feed subscribers served by one thread with `poll`. Every reader keeps its own
-/// local copy of the view (a `FeedClientState`), applies each diff it receives and
+/// local copy of the view (TestSupport's `FeedState`), applies each diff it receives and
 /// checks the resulting digest against the diff's `digest`.
 ///
 /// Work is shared between readers without trusting the daemon: a message line is parsed
 /// once per distinct byte content, and applying the same diff bytes to the same local
 /// state (same snapshot bytes followed by the same diff bytes) is computed once and its
 /// result reused — the result is a pure function of those inputs.
+// @unchecked: the readers are pumped by one thread at a time: the test's, or the
+// background loop between `startBackground()` and `stopBackground()`.
 final class SubscriberPool: @unchecked Sendable {
     struct Reader {
         var fd: Int32
@@ -53,14 +55,12 @@ final class SubscriberPool: @unchecked Sendable {
     private var parsedBytes = 0
     private var snapshotStates: [LineKey: Int] = [:]
     private var transitions: [Transition: (Int?, Bool, String?)] = [:]
-    private var states: [Int: FeedClientState] = [:]
+    private var states: [Int: FeedState] = [:]
     private var digests: [Int: String] = [:]
     private var nextStateID = 1
     private var scratch = [UInt8](repeating: 0, count: 1 << 16)
 
-    private let stopFlag = NSLock()
-    private var stopRequested = false
-    private var backgroundDone: DispatchSemaphore?
+    private var background: BackgroundLoop?
 
     /// Connects `count` readers and subscribes each to `view`.
     init(socket: String, count: Int, view: JSONValue) throws {
@@ -83,21 +83,11 @@ final class SubscriberPool: @unchecked Sendable {
 
     /// A blocking, close-on-exec connection to a Unix socket.
     static func connect(_ path: String) throws -> Int32 {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw RelError("socket: \(String(cString: strerror(errno)))") }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
-        let rc = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        do {
+            return try UnixSocket.connect(path)
+        } catch {
+            throw RelError("\(error)")
         }
-        guard rc == 0 else {
-            let message = String(cString: strerror(errno))
-            close(fd)
-            throw RelError("connect \(path): \(message)")
-        }
-        return fd
     }
 
     func closeAll() {
@@ -139,22 +129,25 @@ final class SubscriberPool: @unchecked Sendable {
 
     /// Pumps on a thread of its own until `stopBackground()`.
     func startBackground() {
-        let done = DispatchSemaphore(value: 0)
-        backgroundDone = done
-        stopFlag.withLock { stopRequested = false }
-        let thread = Thread { [self] in
-            while !stopFlag.withLock({ stopRequested }) { pump(timeout: 0.05) }
-            done.signal()
-        }
-        thread.name = "reliability-subscribers"
-        thread.start()
+        background = BackgroundLoop(name: "reliability-subscribers") { [self] in pump(timeout: 0.05) }
     }
 
     func stopBackground() {
-        guard let done = backgroundDone else { return }
-        stopFlag.withLock { stopRequested = true }
-        done.wait()
-        backgroundDone = nil
+        background?.stop()
+        background = nil
+    }
+
+    /// Pumps until every reader's state equals a fresh snapshot of `view` from `daemon`
+    /// (same digest, same seq). Returns whether they did within `timeout`, and the last
+    /// fresh snapshot.
+    func catchUp(with daemon: DaemonProcess, timeout: Double) -> (caughtUp: Bool, fresh: JSONValue) {
+        var fresh: JSONValue = .null
+        let caughtUp = pump(until: { p in
+            guard let f = try? daemon.snapshot(p.view) else { return false }
+            fresh = f
+            return p.readers.indices.allSatisfy { p.digest(of: $0) == f["digest"]?.stringValue && p.state(of: $0)?.seq == f["seq"]?.intValue }
+        }, timeout: timeout)
+        return (caughtUp, fresh)
     }
 
     private func readAvailable(_ i: Int) {
@@ -254,14 +247,13 @@ final class SubscriberPool: @unchecked Sendable {
                 return
             }
             do {
-                let state = try FeedClientState(snapshot: message)
+                let state = try FeedState(snapshot: message)
                 let id = newState(state)
                 snapshotStates[k] = id
                 readers[i].stateID = id
-                if state.digest != message["digest"]?.stringValue {
-                    digestMismatches += 1
-                    problem(i, "snapshot seq \(state.seq): its digest does not match its sections")
-                }
+            } catch let error as ApplyError where error.isDigestMismatch {
+                digestMismatches += 1
+                problem(i, "snapshot seq \(message["seq"]?.description ?? "?"): its digest does not match its sections")
             } catch {
                 problem(i, "bad snapshot: \(error)")
             }
@@ -275,8 +267,10 @@ final class SubscriberPool: @unchecked Sendable {
             } else {
                 var state = states[id]!
                 do {
-                    let ok = try state.apply(diff: message)
-                    outcome = (newState(state), ok, ok ? nil : "digest mismatch after diff seq \(state.seq)")
+                    try state.apply(message)
+                    outcome = (newState(state), true, nil)
+                } catch let error as ApplyError where error.isDigestMismatch {
+                    outcome = (nil, false, "digest mismatch after diff seq \(message["seq"]?.description ?? "?")")
                 } catch {
                     outcome = (nil, false, "diff does not apply: \(error)")
                 }
@@ -307,7 +301,7 @@ final class SubscriberPool: @unchecked Sendable {
         }
     }
 
-    private func newState(_ s: FeedClientState) -> Int {
+    private func newState(_ s: FeedState) -> Int {
         let id = nextStateID
         nextStateID += 1
         states[id] = s
@@ -324,7 +318,7 @@ final class SubscriberPool: @unchecked Sendable {
 
     // MARK: - Results
 
-    func state(of i: Int) -> FeedClientState? { readers[i].stateID.flatMap { states[$0] } }
+    func state(of i: Int) -> FeedState? { readers[i].stateID.flatMap { states[$0] } }
 
     func digest(of i: Int) -> String? {
         guard let id = readers[i].stateID, let s = states[id] else { return nil }

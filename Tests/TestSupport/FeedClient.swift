@@ -1,4 +1,3 @@
-// Copied from Tests/DaemonTests/Support/FeedClient.swift (test targets cannot share code).
 import Foundation
 import Support
 #if canImport(Glibc)
@@ -6,16 +5,20 @@ import Glibc
 #endif
 
 /// What went wrong talking to the daemon.
-enum FeedError: Error, Equatable, CustomStringConvertible {
+public enum FeedError: Error, Equatable, CustomStringConvertible {
+    /// Nothing came (or the socket stayed full) in time; says what was awaited.
     case timeout(String)
     /// The daemon closed the connection (orderly).
     case eof
     /// The daemon closed the connection with unread data on its side (ECONNRESET).
     case reset
+    /// A system call failed.
     case io(String)
+    /// The daemon sent something else than the test expected.
     case unexpected(String)
 
-    var description: String {
+    /// A readable message.
+    public var description: String {
         switch self {
         case .timeout(let what): return "timed out waiting for \(what)"
         case .eof: return "connection closed by the daemon (EOF)"
@@ -26,29 +29,34 @@ enum FeedError: Error, Equatable, CustomStringConvertible {
     }
 
     /// EOF or reset: either way the daemon closed the connection.
-    var isClosed: Bool { self == .eof || self == .reset }
+    public var isClosed: Bool { self == .eof || self == .reset }
 }
 
 /// A feed client as a program would write one: a Unix stream socket, NDJSON lines.
 /// The socket is non-blocking and every wait is an async sleep, so that many tests
-/// can wait at once on a two-core machine without tying up the cooperative pool.
-final class FeedClient: @unchecked Sendable {
-    let fd: Int32
-    let path: String
+/// can wait at once on a two-core machine without tying up the cooperative pool
+/// (tests on threads of their own use the `…Blocking` variants, which wait in poll(2)).
+// @unchecked: a client is used by one task at a time (the test that owns it); its mutable
+// buffer is never touched concurrently, and the descriptor is closed exactly once.
+public final class FeedClient: @unchecked Sendable {
+    /// The socket (non-blocking, close-on-exec).
+    public let fd: Int32
+    /// The socket path connected to.
+    public let path: String
     private var buffer: [UInt8] = []
     private var scanFrom = 0
     private var isOpen = true
     /// The `hello` the daemon sent on connect (read by `connect(path:)`).
-    var hello: JSONValue = .null
+    public var hello: JSONValue = .null
     /// Every message received so far, in order (heartbeats included).
-    private(set) var received: [JSONValue] = []
+    public private(set) var received: [JSONValue] = []
     /// Total bytes read from the socket.
-    private(set) var bytesRead = 0
+    public private(set) var bytesRead = 0
     /// The raw line of the last message returned by `next`.
-    private(set) var lastLine: [UInt8] = []
+    public private(set) var lastLine: [UInt8] = []
 
     /// Connects; when `readHello`, waits for and checks the `hello`.
-    static func connect(path: String, readHello: Bool = true, timeout: Double = 5) async throws -> FeedClient {
+    public static func connect(path: String, readHello: Bool = true, timeout: Double = 5) async throws -> FeedClient {
         let client = try FeedClient(connecting: path)
         if readHello {
             let hello = try await client.next(timeout: timeout, skipHeartbeats: false)
@@ -61,33 +69,19 @@ final class FeedClient: @unchecked Sendable {
     }
 
     /// Connects synchronously (no hello read).
-    init(connecting path: String) throws {
+    public init(connecting path: String) throws {
         self.path = path
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw FeedError.io("socket: \(String(cString: strerror(errno)))") }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            Glibc.close(fd)
-            throw FeedError.io("socket path too long: \(path)")
+        do {
+            fd = try UnixSocket.connect(path, nonBlocking: true)
+        } catch {
+            throw FeedError.io("\(error)")
         }
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
-        let rc = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard rc == 0 else {
-            let message = String(cString: strerror(errno))
-            Glibc.close(fd)
-            throw FeedError.io("connect \(path): \(message)")
-        }
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        self.fd = fd
     }
 
     deinit { close() }
 
-    func close() {
+    /// Closes the socket (idempotent).
+    public func close() {
         guard isOpen else { return }
         isOpen = false
         Glibc.close(fd)
@@ -96,39 +90,59 @@ final class FeedClient: @unchecked Sendable {
     // MARK: - Sending
 
     /// Sends raw bytes, waiting while the socket is full.
-    func sendRaw(_ bytes: [UInt8], timeout: Double = 5) async throws {
+    public func sendRaw(_ bytes: [UInt8], timeout: Double = 5) async throws {
         var offset = 0
         let deadline = monotonicNow() + timeout
+        while try !sendSome(bytes, from: &offset) {
+            if monotonicNow() >= deadline { throw FeedError.timeout("the daemon to accept our request") }
+            try await pause(0.005)
+        }
+    }
+
+    /// Sends what the socket takes now from `bytes[offset...]`, advancing `offset`;
+    /// returns whether everything is sent (false: the socket is full, wait and call again).
+    func sendSome(_ bytes: [UInt8], from offset: inout Int) throws -> Bool {
         while offset < bytes.count {
             let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
             if n > 0 { offset += n; continue }
-            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
-                if monotonicNow() >= deadline { throw FeedError.timeout("the daemon to accept our request") }
-                try await pause(0.005)
-                continue
-            }
+            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return false }
             if n < 0 && errno == EINTR { continue }
             if n < 0 && (errno == EPIPE || errno == ECONNRESET) { throw FeedError.reset }
             throw FeedError.io("send: \(String(cString: strerror(errno)))")
         }
+        return true
     }
 
     /// Sends one line (a newline is appended).
-    func send(line: String) async throws {
+    public func send(line: String) async throws {
         try await sendRaw(Array((line + "\n").utf8))
     }
 
     /// Sends a request object.
-    func send(_ request: JSONValue) async throws {
+    public func send(_ request: JSONValue) async throws {
         try await send(line: request.canonicalString())
     }
 
     // MARK: - Receiving
 
     /// The next complete line, without its newline.
-    func readLine(timeout: Double) async throws -> [UInt8] {
+    public func readLine(timeout: Double) async throws -> [UInt8] {
         let deadline = monotonicNow() + timeout
-        var chunk = [UInt8](repeating: 0, count: 1 << 18)
+        var chunk = Self.newChunk()
+        while true {
+            if let line = try takeLine(using: &chunk) { return line }
+            if monotonicNow() >= deadline { throw FeedError.timeout("a message from the daemon") }
+            try await pause(0.005)
+        }
+    }
+
+    /// What one `recv` reads into: allocated per read (not per client, as some tests
+    /// hold thousands of clients).
+    static func newChunk() -> [UInt8] { [UInt8](repeating: 0, count: 1 << 18) }
+
+    /// A complete line from what is buffered or what the socket has now (read into
+    /// `chunk`); nil when there is none yet (wait and call again).
+    func takeLine(using chunk: inout [UInt8]) throws -> [UInt8]? {
         while true {
             if let newline = buffer[scanFrom...].firstIndex(of: 10) {
                 let line = Array(buffer[..<newline])
@@ -146,9 +160,7 @@ final class FeedClient: @unchecked Sendable {
             }
             if n == 0 { throw FeedError.eof }
             switch errno {
-            case EAGAIN, EWOULDBLOCK:
-                if monotonicNow() >= deadline { throw FeedError.timeout("a message from the daemon") }
-                try await pause(0.005)
+            case EAGAIN, EWOULDBLOCK: return nil
             case EINTR: continue
             case ECONNRESET: throw FeedError.reset
             default: throw FeedError.io("recv: \(String(cString: strerror(errno)))")
@@ -156,26 +168,31 @@ final class FeedClient: @unchecked Sendable {
         }
     }
 
+    /// Parses a line the daemon sent and records it in `received`.
+    func decode(_ line: [UInt8]) throws -> JSONValue {
+        let value: JSONValue
+        do {
+            value = try JSONValue.parse(line)
+        } catch {
+            throw FeedError.unexpected("the daemon sent a line that is not JSON: \(String(decoding: line.prefix(200), as: UTF8.self))")
+        }
+        received.append(value)
+        lastLine = line
+        return value
+    }
+
     /// The next message (heartbeats skipped unless asked for).
-    func next(timeout: Double = 5, skipHeartbeats: Bool = true) async throws -> JSONValue {
+    public func next(timeout: Double = 5, skipHeartbeats: Bool = true) async throws -> JSONValue {
         let deadline = monotonicNow() + timeout
         while true {
-            let line = try await readLine(timeout: max(0, deadline - monotonicNow()))
-            let value: JSONValue
-            do {
-                value = try JSONValue.parse(line)
-            } catch {
-                throw FeedError.unexpected("the daemon sent a line that is not JSON: \(String(decoding: line.prefix(200), as: UTF8.self))")
-            }
-            received.append(value)
-            lastLine = line
+            let value = try decode(try await readLine(timeout: max(0, deadline - monotonicNow())))
             if skipHeartbeats, value["type"]?.stringValue == "heartbeat" { continue }
             return value
         }
     }
 
     /// The next message, which must be of `type` (an `error`/other message throws).
-    func next(_ type: String, timeout: Double = 5) async throws -> JSONValue {
+    public func next(_ type: String, timeout: Double = 5) async throws -> JSONValue {
         let message = try await next(timeout: timeout)
         guard message["type"]?.stringValue == type else {
             throw FeedError.unexpected("expected a \(type) message, got \(Self.brief(message))")
@@ -183,9 +200,21 @@ final class FeedClient: @unchecked Sendable {
         return message
     }
 
+    /// The next message, which must be a `snapshot`, as a state (its digest checked).
+    public func nextSnapshot(timeout: Double = 5) async throws -> FeedState {
+        try FeedState(snapshot: try await next("snapshot", timeout: timeout))
+    }
+
+    /// The next message, which must be a `resync`, and the snapshot that must follow it:
+    /// the resync's `reason` and the new state.
+    public func nextResync(timeout: Double = 5) async throws -> (reason: String?, state: FeedState) {
+        let resync = try await next("resync", timeout: timeout)
+        return (resync["reason"]?.stringValue, try await nextSnapshot(timeout: timeout))
+    }
+
     /// Waits `seconds` and returns the first non-heartbeat message that arrives, if any
     /// (`nil`: the daemon stayed silent).
-    func messageWithin(_ seconds: Double) async throws -> JSONValue? {
+    public func messageWithin(_ seconds: Double) async throws -> JSONValue? {
         do {
             return try await next(timeout: seconds)
         } catch {
@@ -196,7 +225,7 @@ final class FeedClient: @unchecked Sendable {
 
     /// Reads and discards until the daemon closes the connection; returns how it closed
     /// (`.eof`/`.reset`), or `.timeout` when it stayed open.
-    func readUntilClosed(timeout: Double) async -> FeedError {
+    public func readUntilClosed(timeout: Double) async -> FeedError {
         let deadline = monotonicNow() + timeout
         while true {
             do {
@@ -208,12 +237,13 @@ final class FeedClient: @unchecked Sendable {
     }
 
     /// A request and its (first non-heartbeat) answer.
-    func request(_ request: JSONValue, timeout: Double = 5) async throws -> JSONValue {
+    public func request(_ request: JSONValue, timeout: Double = 5) async throws -> JSONValue {
         try await send(request)
         return try await next(timeout: timeout)
     }
 
-    static func brief(_ message: JSONValue) -> String {
+    /// A message shortened to 400 characters, for failure messages.
+    public static func brief(_ message: JSONValue) -> String {
         let text = message.canonicalString()
         return text.count > 400 ? String(text.prefix(400)) + "…" : text
     }

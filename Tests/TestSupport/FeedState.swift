@@ -1,30 +1,41 @@
-// Copied from Tests/DaemonTests/Support/FeedState.swift (test targets cannot share code).
 import Foundation
 import Support
 
 /// Why a diff did not fit the client's state.
-struct ApplyError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
+public struct ApplyError: Error, CustomStringConvertible {
+    /// What did not fit.
+    public var description: String
+    /// True when the steps applied but the result does not hash to the message's digest
+    /// (a client then resubscribes); false when the message itself does not fit.
+    public var isDigestMismatch: Bool
+    /// An error with this message.
+    public init(_ description: String, digestMismatch: Bool = false) {
+        self.description = description
+        self.isDigestMismatch = digestMismatch
+    }
 }
 
 /// A client's local copy of one view, kept current by applying diffs at the JSON level
 /// with the four reference steps of SPEC.md section 4, exactly as a client would.
-struct FeedState {
-    private(set) var sections: [JSONValue]
-    private(set) var seq: Int64
-    private(set) var digest: String
-    private(set) var epoch: String
+public struct FeedState: Sendable {
+    /// The view's sections, as the daemon sent them (JSON objects with `items`).
+    public private(set) var sections: [JSONValue]
+    /// The sequence number of the last snapshot or diff applied.
+    public private(set) var seq: Int64
+    /// The digest of `sections`, checked after every step.
+    public private(set) var digest: String
+    /// The daemon run the state belongs to.
+    public private(set) var epoch: String
     /// The normalised view the snapshot carried.
-    private(set) var view: JSONValue
+    public private(set) var view: JSONValue
 
     /// Digest of a `sections` array: SHA-256 of its canonical JSON.
-    static func digest(of sections: [JSONValue]) -> String {
+    public static func digest(of sections: [JSONValue]) -> String {
         SHA256.hexDigest(JSONValue.array(sections).canonicalBytes())
     }
 
     /// Starts from a `snapshot` message; checks its digest.
-    init(snapshot message: JSONValue) throws {
+    public init(snapshot message: JSONValue) throws {
         guard message["type"]?.stringValue == "snapshot" else {
             throw ApplyError("expected a snapshot, got \(FeedClient.brief(message))")
         }
@@ -34,7 +45,7 @@ struct FeedState {
         }
         let computed = Self.digest(of: sections)
         guard computed == digest else {
-            throw ApplyError("snapshot seq \(seq): digest \(digest) but its sections hash to \(computed)")
+            throw ApplyError("snapshot seq \(seq): digest \(digest) but its sections hash to \(computed)", digestMismatch: true)
         }
         self.sections = sections
         self.seq = seq
@@ -45,12 +56,14 @@ struct FeedState {
 
     // MARK: - Queries
 
-    var sectionIDs: [String] { sections.compactMap { $0["id"]?.stringValue } }
+    /// The ids of the sections, in order.
+    public var sectionIDs: [String] { sections.compactMap { $0["id"]?.stringValue } }
 
-    func section(_ id: String) -> JSONValue? { sections.first { $0["id"]?.stringValue == id } }
+    /// The section with `id`.
+    public func section(_ id: String) -> JSONValue? { sections.first { $0["id"]?.stringValue == id } }
 
     /// Every placement of the event with `uid` (one per date it covers).
-    func items(uid: String) -> [(section: String, index: Int, item: JSONValue)] {
+    public func items(uid: String) -> [(section: String, index: Int, item: JSONValue)] {
         var found: [(String, Int, JSONValue)] = []
         for s in sections {
             for (i, item) in (s["items"]?.arrayValue ?? []).enumerated() where item["uid"]?.stringValue == uid {
@@ -60,9 +73,11 @@ struct FeedState {
         return found
     }
 
-    func item(uid: String) -> (section: String, index: Int, item: JSONValue)? { items(uid: uid).first }
+    /// The first placement of the event with `uid`.
+    public func item(uid: String) -> (section: String, index: Int, item: JSONValue)? { items(uid: uid).first }
 
-    var itemCount: Int { sections.reduce(0) { $0 + ($1["items"]?.arrayValue?.count ?? 0) } }
+    /// Items over all sections.
+    public var itemCount: Int { sections.reduce(0) { $0 + ($1["items"]?.arrayValue?.count ?? 0) } }
 
     // MARK: - Applying a diff
 
@@ -128,7 +143,7 @@ struct FeedState {
 
     /// Applies one `diff` message: `base_seq` must be our seq, and the result must hash
     /// to the diff's digest. On error the state is unchanged.
-    mutating func apply(_ diff: JSONValue) throws {
+    public mutating func apply(_ diff: JSONValue) throws {
         guard diff["type"]?.stringValue == "diff" else {
             throw ApplyError("expected a diff, got \(FeedClient.brief(diff))")
         }
@@ -265,7 +280,8 @@ struct FeedState {
         let newSections = result.map(\.json)
         let computed = Self.digest(of: newSections)
         guard computed == expectedDigest else {
-            throw ApplyError("after applying diff seq \(seq) the state hashes to \(computed), the diff says \(expectedDigest)")
+            throw ApplyError("after applying diff seq \(seq) the state hashes to \(computed), the diff says \(expectedDigest)",
+                             digestMismatch: true)
         }
         sections = newSections
         self.seq = seq
