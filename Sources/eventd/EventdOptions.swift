@@ -105,6 +105,7 @@ enum EventdOptions {
         let paths = RuntimePaths.resolve(database: arguments.value("--db"), socket: arguments.value("--socket"),
                                          environment: environment, uid: getuid())
         var config = DaemonConfiguration(databasePath: paths.database, socketPath: paths.socket, timeZone: zone)
+        config.timeZoneFollowsSystem = arguments.value("--tz") == nil
         if let v = arguments.double("--interval") { config.interval = v }
         if let v = arguments.double("--heartbeat") { config.heartbeat = v }
         if let v = arguments.double("--stall-timeout") { config.stallTimeout = v }
