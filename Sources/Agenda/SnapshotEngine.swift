@@ -46,7 +46,7 @@ public final class SnapshotEngine {
             to: zone.instant(forLocal: CivilDateTime(date: first.adding(days: view.days))))
 
         // One read transaction: every query sees the same database state.
-        return try store.db.inReadTransaction {
+        return try store.read {
             try build(view, window: window, first: first, today: today, zone: zone, store: store)
         }
     }

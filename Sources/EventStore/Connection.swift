@@ -92,7 +92,17 @@ public final class Connection {
 
     /// Runs `body` inside `BEGIN IMMEDIATE ... COMMIT`; rolls back if `body` throws.
     public func inTransaction<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN IMMEDIATE")
+        try transaction("BEGIN IMMEDIATE", body)
+    }
+
+    /// Runs `body` inside a read transaction (`BEGIN DEFERRED`), so every query sees one
+    /// state; ends it with COMMIT, or ROLLBACK when `body` throws.
+    public func inReadTransaction<T>(_ body: () throws -> T) throws -> T {
+        try transaction("BEGIN DEFERRED", body)
+    }
+
+    private func transaction<T>(_ begin: String, _ body: () throws -> T) throws -> T {
+        try execute(begin)
         do {
             let value = try body()
             try execute("COMMIT")
@@ -101,12 +111,5 @@ public final class Connection {
             try? execute("ROLLBACK")
             throw error
         }
-    }
-
-    /// Runs `body` inside a read transaction (`BEGIN DEFERRED`), so every query sees one state.
-    public func inReadTransaction<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN DEFERRED")
-        defer { try? execute("COMMIT") }
-        return try body()
     }
 }

@@ -81,10 +81,6 @@ final class Recomputer: @unchecked Sendable {
     /// Set when the database file was removed or replaced under us; unlike `problem`
     /// (a failed recompute), only a successful reopen (SIGHUP) clears it.
     private var fileProblem: String?
-    private var fileIdentity: (dev: UInt64, ino: UInt64)?
-    /// Our connection's WAL and shared-memory files, as they were when it opened.
-    private var walIdentity: (dev: UInt64, ino: UInt64)?
-    private var shmIdentity: (dev: UInt64, ino: UInt64)?
     /// The highest seq published in this run, over all views. A view that is dropped and
     /// activated again continues above it, so that no seq a client may still hold from
     /// the earlier incarnation (for `resume`) is ever reused within the epoch.
@@ -309,61 +305,26 @@ final class Recomputer: @unchecked Sendable {
     // MARK: - The database
 
     private func openStore() throws {
-        let path = config.databasePath
-        let directory = (path as NSString).deletingLastPathComponent
-        if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o750])
-        }
-        // A database created here is private to its owner (0600, and so are its WAL files).
-        let oldMask = umask(0o077)
-        defer { umask(oldMask) }
-        // No memory map: the daemon's resident size stays small; the page cache is enough.
-        store = try EventStore(path: path, mmapBytes: 0)
-        try store?.db.execute("PRAGMA cache_size = -8192")
+        store = try EventStore(path: config.databasePath, options: .daemon)
         try store?.loadAllZones()
         lastDataVersion = -1
-        fileIdentity = Self.identity(path)
-        walIdentity = Self.identity(path + "-wal")
-        shmIdentity = Self.identity(path + "-shm")
     }
 
     /// The database file replaced or removed under us: keep serving the last good
     /// snapshots and say so; SIGHUP reopens it.
     private func checkFileReplaced() {
-        guard fileProblem == nil, let known = fileIdentity else { return }
-        let now = Self.identity(config.databasePath)
-        guard now == nil || now! != known else { return }
-        let message = "the database \(config.databasePath) was \(now == nil ? "removed" : "replaced"); serving the last good snapshots until SIGHUP"
+        guard fileProblem == nil, let change = store?.files.replacedOrRemoved() else { return }
+        let message = "the database \(config.databasePath) was \(change); serving the last good snapshots until SIGHUP"
         fileProblem = message
         log.error(message)
         detachStaleFiles()
         publishInfo()
     }
 
-    /// While we hold the old database open, its WAL and shared-memory files stay at
-    /// `PATH-wal`/`PATH-shm`, next to whatever file is at PATH now: any connection that
-    /// opens the new file (eventctl, or we on SIGHUP) would read our WAL frames as its
-    /// own and corrupt it. So when those names are still ours: checkpoint our committed
-    /// frames into our own file (which may have been moved elsewhere, and then keeps
-    /// them), and take the names away. Our connection keeps its descriptors and serves on.
+    /// Takes our WAL and shared-memory files away from the file now at the path (see
+    /// `EventStore.detachStaleFiles`).
     private func detachStaleFiles() {
-        let path = config.databasePath
-        if let wal = walIdentity, let now = Self.identity(path + "-wal"), !(now != wal) {
-            do { try store?.db.execute("PRAGMA wal_checkpoint(TRUNCATE)") } catch { log.warning("checkpoint before detaching \(path)-wal: \(error)") }
-            unlink(path + "-wal")
-        }
-        if let shm = shmIdentity, let now = Self.identity(path + "-shm"), !(now != shm) {
-            unlink(path + "-shm")
-        }
-        walIdentity = nil
-        shmIdentity = nil
-    }
-
-    private static func identity(_ path: String) -> (dev: UInt64, ino: UInt64)? {
-        var st = stat()
-        guard stat(path, &st) == 0 else { return nil }
-        return (UInt64(st.st_dev), UInt64(st.st_ino))
+        do { try store?.detachStaleFiles() } catch { log.warning("checkpoint before detaching \(config.databasePath)-wal: \(error)") }
     }
 
     private func report(_ message: String) {
@@ -381,5 +342,3 @@ final class Recomputer: @unchecked Sendable {
                                problem: fileProblem ?? problem)))
     }
 }
-
-private func != (a: (dev: UInt64, ino: UInt64), b: (dev: UInt64, ino: UInt64)) -> Bool { a.dev != b.dev || a.ino != b.ino }

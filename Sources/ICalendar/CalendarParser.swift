@@ -197,7 +197,7 @@ public enum CalendarParser {
 
     /// VTIMEZONE text without line-ending and folding differences, for a stable key.
     static func normalisedZoneText(_ text: String) -> String {
-        text.replacingCRLF().replacingFolds()
+        text.removingCarriageReturns().replacingFolds()
     }
 }
 
@@ -254,13 +254,6 @@ func unescapeText(_ raw: String) -> String {
 }
 
 extension String {
-    func replacingCRLF() -> String {
-        var out = ""
-        out.reserveCapacity(utf8.count)
-        for scalar in unicodeScalars where scalar != "\r" { out.unicodeScalars.append(scalar) }
-        return out
-    }
-
     /// Joins folded lines (a newline followed by one space or tab).
     func replacingFolds() -> String {
         var out = String.UnicodeScalarView()
