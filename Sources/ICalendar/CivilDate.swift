@@ -1,3 +1,5 @@
+import Support
+
 /// A calendar date in the proleptic Gregorian calendar, without a zone.
 public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible {
     public var year: Int
@@ -12,34 +14,15 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// The date `days` days after 1970-01-01 (negative before it).
     public init(daysSinceEpoch days: Int) {
-        // Howard Hinnant's civil_from_days.
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        self.init(year: yoe + era * 400 + (m <= 2 ? 1 : 0), month: m, day: d)
+        let (year, month, day) = GregorianCalendar.date(daysSinceEpoch: days)
+        self.init(year: year, month: month, day: day)
     }
 
     /// Days since 1970-01-01.
-    public var daysSinceEpoch: Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = month > 2 ? month - 3 : month + 9
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
+    public var daysSinceEpoch: Int { GregorianCalendar.daysSinceEpoch(year: year, month: month, day: day) }
 
     /// 0 = Sunday ... 6 = Saturday.
-    public var weekday: Int {
-        let d = daysSinceEpoch
-        return ((d % 7) + 11) % 7 // 1970-01-01 was a Thursday (4)
-    }
+    public var weekday: Int { GregorianCalendar.weekday(daysSinceEpoch: daysSinceEpoch) }
 
     /// True when year/month/day name a real date.
     public var isValid: Bool {
@@ -47,13 +30,8 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
         return day <= CivilDate.daysIn(month: month, year: year)
     }
 
-    public static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: return (year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)) ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
+    /// The number of days in `month` of `year`.
+    public static func daysIn(month: Int, year: Int) -> Int { GregorianCalendar.daysInMonth(year: year, month: month) }
 
     public func adding(days: Int) -> CivilDate { CivilDate(daysSinceEpoch: daysSinceEpoch + days) }
 
