@@ -73,6 +73,17 @@ public enum TimeValue: Hashable, Sendable, CustomStringConvertible {
         case .utc(let s): return CivilDateTime(secondsAsIfUTC: s)
         }
     }
+
+    /// A value of the same kind (and zone) as this one, at the wall-clock time `local`.
+    @inline(__always)
+    func withWallClock(_ local: CivilDateTime) -> TimeValue {
+        switch self {
+        case .zoned(_, let key): return .zoned(local, zoneKey: key)
+        case .utc: return .utc(local.secondsAsIfUTC)
+        case .date: return .date(local.date)
+        case .floating: return .floating(local)
+        }
+    }
 }
 
 /// Looks zones up by the key stored with an event.

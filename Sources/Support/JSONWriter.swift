@@ -70,28 +70,29 @@ public struct JSONWriter: Sendable {
     // MARK: - Structure
 
     /// Writes `{`.
-    public mutating func beginObject() {
-        separate()
-        bytes.append(UInt8(ascii: "{"))
-        needsComma = false
-    }
+    public mutating func beginObject() { open(UInt8(ascii: "{")) }
 
     /// Writes `}`.
-    public mutating func endObject() {
-        bytes.append(UInt8(ascii: "}"))
-        needsComma = true
-    }
+    public mutating func endObject() { close(UInt8(ascii: "}")) }
 
     /// Writes `[`.
-    public mutating func beginArray() {
+    public mutating func beginArray() { open(UInt8(ascii: "[")) }
+
+    /// Writes `]`.
+    public mutating func endArray() { close(UInt8(ascii: "]")) }
+
+    /// Opens a container: its first member needs no comma.
+    @inline(__always)
+    private mutating func open(_ bracket: UInt8) {
         separate()
-        bytes.append(UInt8(ascii: "["))
+        bytes.append(bracket)
         needsComma = false
     }
 
-    /// Writes `]`.
-    public mutating func endArray() {
-        bytes.append(UInt8(ascii: "]"))
+    /// Closes a container: it is a value, so what follows needs a comma.
+    @inline(__always)
+    private mutating func close(_ bracket: UInt8) {
+        bytes.append(bracket)
         needsComma = true
     }
 
