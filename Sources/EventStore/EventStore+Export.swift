@@ -22,7 +22,7 @@ extension EventStore {
                 FROM event e JOIN calendar c ON c.id = e.calendar_id
                 WHERE c.name = ? ORDER BY e.source_id, e.uid, e.recurrence_id
                 """).forEachRow([.text(name)]) { row in
-                let zone = row.optionalText(Column.defaultZone)
+                let zone = row.optionalText(Column.defaultTZ)
                 let key = "\(name)\u{0}\(row.int(Column.sourceID))\u{0}\(zone ?? "")"
                 if index[key] == nil {
                     index[key] = blocks.count

@@ -306,7 +306,7 @@ struct ImportWriter {
 
     /// Binds every `EventColumns.Written` column of `r`, the first at parameter `first`.
     func bindEvent(_ st: Statement, _ r: EventRecord, key: EventKey, hash: String, startEncoded: String, first: Int32) throws {
-        for column in EventColumns.Written.allCases {
+        for column in EventColumns.Written.all {
             let at = first + column.rawValue
             switch column {
             case .uid: try st.bindText(r.uid, at: at)
@@ -328,7 +328,7 @@ struct ImportWriter {
             case .firstMinute: try st.bindInt(r.firstMinute, at: at)
             case .lastMinute: try st.bindInt(r.lastMinute, at: at)
             case .spanClass: try st.bindInt(Int64(SpanClass.of(first: r.firstMinute, last: r.lastMinute)), at: at)
-            case .defaultZone: try st.bindText(r.defaultZone, at: at)
+            case .defaultTZ: try st.bindText(r.defaultZone, at: at)
             case .contentHash: try st.bindText(hash, at: at)
             case .vevent: try st.bindText(r.text, at: at)
             }
