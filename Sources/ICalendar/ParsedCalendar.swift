@@ -1,14 +1,28 @@
 /// A problem with one component that does not stop the import (it is skipped or
 /// partly ignored), reported with the line of its `BEGIN`.
-public struct ImportIssue: Sendable, Equatable, CustomStringConvertible {
+public struct ImportIssue: Sendable, Equatable, LineMessage {
+    /// The line of the component's `BEGIN`.
     public var line: Int
+    /// What was skipped or ignored, and why.
     public var message: String
 
+    /// An issue at `line`.
     public init(line: Int, message: String) {
         self.line = line
         self.message = message
     }
+}
 
+/// A message about a line of a file, described as `LINE: MESSAGE`.
+public protocol LineMessage: CustomStringConvertible {
+    /// The 1-based line number.
+    var line: Int { get }
+    /// The message.
+    var message: String { get }
+}
+
+extension LineMessage {
+    /// `LINE: MESSAGE`.
     public var description: String { "\(line): \(message)" }
 }
 
