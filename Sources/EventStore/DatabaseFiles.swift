@@ -1,20 +1,5 @@
 import Foundation
 
-/// The identity of a file (device and inode): tells a file replaced at the same path
-/// from the one that was there.
-public struct FileIdentity: Hashable, Sendable {
-    public var device: UInt64
-    public var inode: UInt64
-
-    /// The identity of the file at `path` now, or nil when there is none.
-    public init?(path: String) {
-        var st = stat()
-        guard stat(path, &st) == 0 else { return nil }
-        device = UInt64(st.st_dev)
-        inode = UInt64(st.st_ino)
-    }
-}
-
 /// The database file and its `-wal`/`-shm` companions as they were when the store
 /// opened: whether the file at the path is still ours, and whether the WAL files next
 /// to it are.
@@ -26,6 +11,7 @@ public final class DatabaseFiles {
         /// Another file at the path.
         case replaced
 
+        /// `removed` or `replaced`.
         public var description: String { rawValue }
     }
 

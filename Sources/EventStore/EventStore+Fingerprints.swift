@@ -3,7 +3,9 @@ import ICalendar
 /// The identity and content fingerprint of a series in a window, without its data:
 /// enough to decide whether a cached expansion is still valid.
 public struct SeriesFingerprint: Sendable {
+    /// The calendar's name.
     public var calendar: String
+    /// The series' UID.
     public var uid: String
     /// Row ids of the master and overrides.
     public var rowIDs: [Int64]

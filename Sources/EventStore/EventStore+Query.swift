@@ -2,10 +2,14 @@ import ICalendar
 
 /// A series as stored: its calendar, UID and records.
 public struct StoredSeries: Sendable {
+    /// The calendar's name.
     public var calendar: String
+    /// The series' UID.
     public var uid: String
+    /// The master and its overrides.
     public var series: Series
 
+    /// Creates a stored series.
     public init(calendar: String, uid: String, series: Series) {
         self.calendar = calendar
         self.uid = uid

@@ -35,9 +35,3 @@ extension EventStore {
             .forEachRow([.int(calendarID), .text(uid)], body)
     }
 }
-
-/// A series' identity in the store: its calendar id and UID.
-struct SeriesKey: Hashable {
-    var calendar: Int64
-    var uid: String
-}

@@ -3,8 +3,11 @@ import ICalendar
 
 /// Summary of one calendar.
 public struct CalendarInfo: Sendable, Equatable {
+    /// The calendar's name.
     public var name: String
+    /// Its events (masters and overrides).
     public var events: Int
+    /// The paths of the files imported into it, sorted.
     public var sources: [String]
 }
 

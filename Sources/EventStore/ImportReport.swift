@@ -6,10 +6,12 @@ public struct ImportInput: Sendable {
     public var path: String
     /// How messages name the file.
     public var displayName: String
+    /// The file's content.
     public var bytes: [UInt8]
     /// Target calendar.
     public var calendar: String
 
+    /// Creates an input.
     public init(path: String, displayName: String, bytes: [UInt8], calendar: String) {
         self.path = path
         self.displayName = displayName
@@ -25,6 +27,7 @@ public struct ImportOptions: Sendable {
     /// Treat any warning as a failure (nothing is written).
     public var strict = false
 
+    /// Creates options (both off by default).
     public init(replace: Bool = false, strict: Bool = false) {
         self.replace = replace
         self.strict = strict
@@ -33,14 +36,23 @@ public struct ImportOptions: Sendable {
 
 /// What an import did to one file's events.
 public struct FileImportResult: Sendable, Equatable {
+    /// The source identity (as in `ImportInput.path`).
     public var path: String
+    /// How messages name the file.
     public var displayName: String
+    /// The target calendar.
     public var calendar: String
+    /// Events new to the calendar.
     public var added = 0
+    /// Events whose stored row was rewritten.
     public var updated = 0
+    /// Events removed (gone from the file, or not in the run with `replace`).
     public var removed = 0
+    /// Events already stored as they are.
     public var unchanged = 0
+    /// Components that could not be used.
     public var skipped = 0
+    /// Problems that did not stop the import, in file order.
     public var warnings: [ImportIssue] = []
 
     /// True when the run changed any row for this file.
@@ -56,6 +68,7 @@ public enum ImportError: Error, CustomStringConvertible {
     /// Invalid calendar name.
     case invalidCalendarName(String)
 
+    /// The failure as one message.
     public var description: String {
         switch self {
         case .syntax(let file, let line, let message): return "\(file):\(line): \(message)"

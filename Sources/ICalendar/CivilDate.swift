@@ -2,10 +2,14 @@ import Support
 
 /// A calendar date in the proleptic Gregorian calendar, without a zone.
 public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The year (1...9999 for a valid date).
     public var year: Int
+    /// The month, 1...12.
     public var month: Int
+    /// The day of the month, from 1.
     public var day: Int
 
+    /// A date from its fields (not checked; see `isValid`).
     public init(year: Int, month: Int, day: Int) {
         self.year = year
         self.month = month
@@ -33,10 +37,12 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
     /// The number of days in `month` of `year`.
     public static func daysIn(month: Int, year: Int) -> Int { GregorianCalendar.daysInMonth(year: year, month: month) }
 
+    /// The date `days` days later (earlier when negative).
     public func adding(days: Int) -> CivilDate { CivilDate(daysSinceEpoch: daysSinceEpoch + days) }
 
     /// `YYYY-MM-DD`.
     public var description: String { iso }
+    /// `YYYY-MM-DD`.
     public var iso: String { pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) }
     /// `YYYYMMDD` (iCalendar DATE form).
     public var basic: String { pad(year, 4) + pad(month, 2) + pad(day, 2) }
@@ -59,6 +65,7 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
         guard isValid else { return nil }
     }
 
+    /// Chronological order.
     public static func < (a: CivilDate, b: CivilDate) -> Bool {
         (a.year, a.month, a.day) < (b.year, b.month, b.day)
     }
@@ -66,11 +73,16 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
 
 /// A wall-clock date and time, without a zone.
 public struct CivilDateTime: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The date.
     public var date: CivilDate
+    /// The hour, 0...23.
     public var hour: Int
+    /// The minute, 0...59.
     public var minute: Int
+    /// The second, 0...59.
     public var second: Int
 
+    /// A wall-clock time from its fields.
     public init(date: CivilDate, hour: Int = 0, minute: Int = 0, second: Int = 0) {
         self.date = date
         self.hour = hour
@@ -92,6 +104,7 @@ public struct CivilDateTime: Hashable, Comparable, Sendable, CustomStringConvert
 
     /// `YYYYMMDDTHHMMSS`.
     public var basic: String { date.basic + "T" + pad(hour, 2) + pad(minute, 2) + pad(second, 2) }
+    /// `YYYYMMDDTHHMMSS`.
     public var description: String { basic }
 
     /// Parses `YYYYMMDDTHHMMSS` (no zone suffix).
@@ -104,6 +117,7 @@ public struct CivilDateTime: Hashable, Comparable, Sendable, CustomStringConvert
         if second == 60 { second = 59 } // leap seconds are read as :59
     }
 
+    /// Chronological order.
     public static func < (a: CivilDateTime, b: CivilDateTime) -> Bool { a.secondsAsIfUTC < b.secondsAsIfUTC }
 }
 

@@ -13,19 +13,6 @@ public struct ImportIssue: Sendable, Equatable, LineMessage {
     }
 }
 
-/// A message about a line of a file, described as `LINE: MESSAGE`.
-public protocol LineMessage: CustomStringConvertible {
-    /// The 1-based line number.
-    var line: Int { get }
-    /// The message.
-    var message: String { get }
-}
-
-extension LineMessage {
-    /// `LINE: MESSAGE`.
-    public var description: String { "\(line): \(message)" }
-}
-
 /// The usable content of one iCalendar file.
 public struct ParsedCalendar: Sendable {
     /// Every usable VEVENT, in file order.
@@ -41,5 +28,6 @@ public struct ParsedCalendar: Sendable {
     /// `X-WR-TIMEZONE`, if present.
     public var defaultTimeZone: String?
 
+    /// An empty result.
     public init() {}
 }

@@ -9,6 +9,7 @@ public enum TimeValue: Hashable, Sendable, CustomStringConvertible {
     /// A wall-clock time in a zone, identified by its zone key (see `Zone.key`).
     case zoned(CivilDateTime, zoneKey: String)
 
+    /// True for a DATE value.
     public var isDate: Bool { if case .date = self { return true } else { return false } }
 
     /// Storage form: `20261129`, `20261129T090000`, `20261129T080000Z`, `20261129T090000@Europe/Berlin`.
@@ -21,6 +22,7 @@ public enum TimeValue: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The storage form (`encoded`).
     public var description: String { encoded }
 
     /// Parses the storage form.

@@ -45,6 +45,7 @@ public final class Zone: @unchecked Sendable, CustomStringConvertible { // @unch
         if owned { LibICal.locked { icaltimezone_free(handle, 1) } }
     }
 
+    /// The zone's identifier.
     public var description: String { identifier }
 
     // MARK: - Creating zones
