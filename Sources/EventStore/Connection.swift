@@ -27,8 +27,8 @@ public final class Connection {
         }
         self.handle = db
         self.path = path
-        sqlite3_extended_result_codes(db, 1)
-        sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
+        try check(sqlite3_extended_result_codes(db, 1), db)
+        try check(sqlite3_busy_timeout(db, busyTimeoutMilliseconds), db)
         try execute("PRAGMA foreign_keys = ON")
         try execute("PRAGMA temp_store = MEMORY")
         // Read pages through a memory map rather than read(2) copies.
