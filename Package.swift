@@ -29,7 +29,7 @@ let package = Package(
         .target(name: "SectionedDiff"),
         .target(name: "ICalendar", dependencies: ["CLibical", "Support"]),
         .target(name: "EventStore", dependencies: ["CSQLite", "ICalendar", "Support"]),
-        .target(name: "CalendarGenerator"),
+        .target(name: "CalendarGenerator", dependencies: ["Support"]),
         .target(name: "Agenda", dependencies: ["EventStore", "ICalendar", "Support"]),
         .target(name: "Feed", dependencies: ["Agenda", "CLinux", "EventStore", "ICalendar", "SectionedDiff", "Support"]),
         .target(name: "CommandLineKit", dependencies: ["Agenda", "EventStore", "Feed", "ICalendar", "Support"]),

@@ -4,8 +4,10 @@ import Support
 /// Renders a snapshot as a human agenda: a day header per section, then one line
 /// per item, all-day items first, times aligned, locations dimmed, multi-day marks.
 public struct AgendaFormatter: Sendable {
+    /// Whether to write ANSI colours.
     public var color: Bool
 
+    /// A formatter, with or without colour.
     public init(color: Bool) { self.color = color }
 
     static let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
@@ -23,6 +25,7 @@ public struct AgendaFormatter: Sendable {
         return text
     }
 
+    /// The agenda text of `snapshot`, one line per header and item.
     public func render(_ snapshot: AgendaSnapshot) -> String {
         var lines: [String] = []
         var calendarColors: [String: String] = [:]

@@ -19,9 +19,11 @@ public struct AgendaItem: Sendable, Equatable {
 
 /// One local date of the view.
 public struct AgendaSection: Sendable, Equatable {
+    /// The local date.
     public var date: CivilDate
     /// `"yesterday"`, `"today"`, `"tomorrow"` or nil.
     public var label: String?
+    /// The date's items, in display order.
     public var items: [AgendaItem]
 
     /// The section id (its ISO date).
@@ -59,7 +61,9 @@ public struct AgendaSection: Sendable, Equatable {
 
 /// A view's snapshot: its normalised view, date sections in order, and the digest.
 public struct AgendaSnapshot: Sendable, Equatable {
+    /// The view it was computed for.
     public var view: View
+    /// The date sections, in date order.
     public var sections: [AgendaSection]
     /// Lowercase hex SHA-256 of the canonical JSON of `sections`.
     public var digest: String

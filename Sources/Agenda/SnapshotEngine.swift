@@ -25,6 +25,7 @@ public final class SnapshotEngine {
     private var generation = 0
     /// Series expanded (cache misses) and reused by the last `build`.
     public private(set) var lastExpanded = 0
+    /// Series whose remembered items the last `build` reused.
     public private(set) var lastReused = 0
     /// Most series kept across builds.
     public var capacity = 200_000
@@ -32,6 +33,7 @@ public final class SnapshotEngine {
     /// 10 KB file of FREQ=SECONDLY events would otherwise expand to gigabytes).
     public static let maxItems = 500_000
 
+    /// An engine with nothing remembered.
     public init() {}
 
     /// Builds the snapshot of `view` at `now` (seconds since the epoch).
@@ -46,7 +48,7 @@ public final class SnapshotEngine {
             to: zone.instant(forLocal: CivilDateTime(date: first.adding(days: view.days))))
 
         // One read transaction: every query sees the same database state.
-        return try store.db.inReadTransaction {
+        return try store.read {
             try build(view, window: window, first: first, today: today, zone: zone, store: store)
         }
     }

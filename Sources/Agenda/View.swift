@@ -9,17 +9,25 @@ public struct View: Hashable, Sendable {
         case omit, placeholder
     }
 
+    /// The IANA zone the dates are local to.
     public var timeZone: String
+    /// The first date, or nil for relative to today.
     public var from: CivilDate?
+    /// Days before today in the window (0 with `from`).
     public var pastDays: Int
+    /// The number of dates in the window.
     public var days: Int
     /// nil: all calendars.
     public var calendars: [String]?
+    /// What a date with no occurrence becomes.
     public var emptyDays: EmptyDays
 
+    /// The allowed `days`.
     public static let daysRange = 1...3660
+    /// The allowed `pastDays`.
     public static let pastDaysRange = 0...366
 
+    /// A normalised view: calendars sorted and unique, no `pastDays` with `from`.
     public init(timeZone: String, from: CivilDate? = nil, pastDays: Int = 0, days: Int = 14,
                 calendars: [String]? = nil, emptyDays: EmptyDays = .omit) {
         self.timeZone = timeZone
@@ -45,8 +53,11 @@ public struct View: Hashable, Sendable {
 
 /// Why a view was refused (`invalid_view`).
 public struct ViewError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What is wrong with the view.
     public var message: String
+    /// An error saying `message`.
     public init(_ message: String) { self.message = message }
+    /// The message.
     public var description: String { message }
 }
 

@@ -1,7 +1,5 @@
 #ifndef EVENTD_CCRYPTO_SHIM_H
 #define EVENTD_CCRYPTO_SHIM_H
-/* Only SHA-256's block function is used (OpenSSL picks SHA-NI/AVX2 code paths);
- * it is marked deprecated in OpenSSL 3 in favour of EVP, which has no block API. */
-#define OPENSSL_SUPPRESS_DEPRECATED 1
-#include <openssl/sha.h>
+/* OpenSSL's EVP digest API (SHA-256 for Support.SHA256). */
+#include <openssl/evp.h>
 #endif

@@ -35,14 +35,7 @@ struct EventSerializer {
             rule.write(to: &writer, base: timing.base)
         }
         writeExceptionDates(plan, to: &writer)
-        writer.begin("SUMMARY:")
-        writer.append(vocabulary.summary(plan.summary, shape: plan.shape, timing: plan.timing))
-        writer.end()
-        if let location = plan.location {
-            writer.begin("LOCATION:")
-            writer.append(vocabulary.locations[location])
-            writer.end()
-        }
+        writeSummaryAndLocation(of: plan, prefix: nil, to: &writer)
         if let seed = plan.descriptionSeed {
             writeDescription(seed: seed, to: &writer)
         }
@@ -56,6 +49,19 @@ struct EventSerializer {
             writer.line("TRANSP:TRANSPARENT")
         }
         writer.line("END:VEVENT")
+    }
+
+    /// SUMMARY (after `prefix`, for an override) and LOCATION of `plan`.
+    private func writeSummaryAndLocation(of plan: EventPlan, prefix: [UInt8]?, to writer: inout ContentLineWriter) {
+        writer.begin("SUMMARY:")
+        if let prefix { writer.append(prefix) }
+        writer.append(vocabulary.summary(plan.summary, shape: plan.shape, timing: plan.timing))
+        writer.end()
+        if let location = plan.location {
+            writer.begin("LOCATION:")
+            writer.append(vocabulary.locations[location])
+            writer.end()
+        }
     }
 
     private func writeOverride(_ override: OverridePlan, of plan: EventPlan,
@@ -72,17 +78,9 @@ struct EventSerializer {
         writer.append(number: (plan.sequence ?? 0) + 1)
         writer.end()
         writeTiming(timing, to: &writer)
-        writer.begin("SUMMARY:")
-        writer.append(override.cancelled
-                      ? vocabulary.cancelledPrefix
-                      : vocabulary.movedPrefixes[override.summaryPrefix])
-        writer.append(vocabulary.summary(plan.summary, shape: plan.shape, timing: plan.timing))
-        writer.end()
-        if let location = plan.location {
-            writer.begin("LOCATION:")
-            writer.append(vocabulary.locations[location])
-            writer.end()
-        }
+        writeSummaryAndLocation(of: plan, prefix: override.cancelled ? vocabulary.cancelledPrefix
+                                                                     : vocabulary.movedPrefixes[override.summaryPrefix],
+                                to: &writer)
         if override.cancelled {
             writer.line("STATUS:CANCELLED")
         }

@@ -1,10 +1,12 @@
+import Support
+
 // MARK: - GeneratorDate
 
 /// A proleptic Gregorian calendar date (year, month, day) with the arithmetic the generator
 /// needs: conversion to and from a day count, weekdays and month lengths.
 ///
-/// Conversions use Howard Hinnant's `days_from_civil` / `civil_from_days` algorithms, which
-/// are exact for every date representable in `Int`. No Foundation is involved.
+/// Conversions are `Support.GregorianCalendar`'s (Howard Hinnant's `days_from_civil` /
+/// `civil_from_days`, exact for every date representable in `Int`).
 public struct GeneratorDate: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     // MARK: - Fields
@@ -29,28 +31,13 @@ public struct GeneratorDate: Sendable, Hashable, Comparable, CustomStringConvert
 
     /// Creates the date that lies `daysSinceEpoch` days after 1970-01-01 (negative: before).
     public init(daysSinceEpoch days: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shiftedMonth = (5 * dayOfYear + 2) / 153
-        day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-        month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-        year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        (year, month, day) = GregorianCalendar.date(daysSinceEpoch: days)
     }
 
     // MARK: - Day counts
 
     /// The number of days from 1970-01-01 to this date (negative before 1970).
-    public var daysSinceEpoch: Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
+    public var daysSinceEpoch: Int { GregorianCalendar.daysSinceEpoch(year: year, month: month, day: day) }
 
     /// The weekday, `0` = Sunday … `6` = Saturday.
     public var weekday: Int {
@@ -58,10 +45,7 @@ public struct GeneratorDate: Sendable, Hashable, Comparable, CustomStringConvert
     }
 
     /// The weekday of the day `days` days after 1970-01-01 (a Thursday), `0` = Sunday.
-    public static func weekday(daysSinceEpoch days: Int) -> Int {
-        let remainder = (days + 4) % 7
-        return remainder >= 0 ? remainder : remainder + 7
-    }
+    public static func weekday(daysSinceEpoch days: Int) -> Int { GregorianCalendar.weekday(daysSinceEpoch: days) }
 
     /// The date `days` days later (earlier for negative `days`).
     public func adding(days: Int) -> GeneratorDate {
@@ -71,18 +55,10 @@ public struct GeneratorDate: Sendable, Hashable, Comparable, CustomStringConvert
     // MARK: - Calendar rules
 
     /// Whether `year` is a Gregorian leap year.
-    public static func isLeapYear(_ year: Int) -> Bool {
-        (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
-    }
+    public static func isLeapYear(_ year: Int) -> Bool { GregorianCalendar.isLeapYear(year) }
 
     /// The number of days in `month` of `year`.
-    public static func daysInMonth(year: Int, month: Int) -> Int {
-        switch month {
-        case 2: return isLeapYear(year) ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
+    public static func daysInMonth(year: Int, month: Int) -> Int { GregorianCalendar.daysInMonth(year: year, month: month) }
 
     // MARK: - Comparable, description
 

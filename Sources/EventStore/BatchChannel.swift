@@ -1,48 +1,62 @@
-import Foundation
+import Dispatch
+import Synchronization
 
 /// A bounded, blocking hand-over between one producer thread and one consumer.
 /// `send` blocks while the channel is full and returns false once it is closed.
-final class BatchChannel<Element: Sendable>: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var items: [Element] = []
-    private var head = 0
-    private var closed = false
-    private let capacity: Int
+///
+/// Checked `Sendable`: the queue and the closed flag live in a `Mutex`; two counting
+/// semaphores do the waiting (free slots for the producer, items for the consumer).
+final class BatchChannel<Element: Sendable>: Sendable {
+    private struct State {
+        var items: [Element] = []
+        var head = 0
+        var closed = false
+    }
 
-    init(capacity: Int) { self.capacity = capacity }
+    private let state = Mutex(State())
+    /// Free places; starts at 0 and is raised to the capacity, because libdispatch traps
+    /// when a semaphore is released below its initial value (a consumer that gave up).
+    private let slots = DispatchSemaphore(value: 0)
+    private let available = DispatchSemaphore(value: 0)
+
+    init(capacity: Int) {
+        for _ in 0..<max(1, capacity) { slots.signal() }
+    }
 
     /// Hands `item` over; false when the consumer has gone away.
     @discardableResult
     func send(_ item: Element) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        while !closed, items.count - head >= capacity { condition.wait() }
-        guard !closed else { return false }
-        items.append(item)
-        condition.broadcast()
-        return true
+        if state.withLock({ $0.closed }) { return false }
+        slots.wait()
+        let accepted = state.withLock { state -> Bool in
+            guard !state.closed else { return false }
+            state.items.append(item)
+            return true
+        }
+        // Closed while waiting: pass the wake-up `close` gave on to any other sender.
+        if accepted { available.signal() } else { slots.signal() }
+        return accepted
     }
 
     /// The next item, blocking until one arrives.
     func receive() -> Element {
-        condition.lock()
-        defer { condition.unlock() }
-        while head == items.count { condition.wait() }
-        let item = items[head]
-        head += 1
-        if head > 64, head * 2 > items.count {
-            items.removeFirst(head)
-            head = 0
+        available.wait()
+        let item = state.withLock { state in
+            let item = state.items[state.head]
+            state.head += 1
+            if state.head > 64, state.head * 2 > state.items.count {
+                state.items.removeFirst(state.head)
+                state.head = 0
+            }
+            return item
         }
-        condition.broadcast()
+        slots.signal()
         return item
     }
 
-    /// Stops the producer: later sends return false.
+    /// Stops the producer: later sends return false, and a send waiting for room wakes.
     func close() {
-        condition.lock()
-        closed = true
-        condition.broadcast()
-        condition.unlock()
+        state.withLock { $0.closed = true }
+        slots.signal()
     }
 }

@@ -27,8 +27,8 @@ public final class Connection {
         }
         self.handle = db
         self.path = path
-        sqlite3_extended_result_codes(db, 1)
-        sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
+        try check(sqlite3_extended_result_codes(db, 1), db)
+        try check(sqlite3_busy_timeout(db, busyTimeoutMilliseconds), db)
         try execute("PRAGMA foreign_keys = ON")
         try execute("PRAGMA temp_store = MEMORY")
         // Read pages through a memory map rather than read(2) copies.
@@ -92,7 +92,17 @@ public final class Connection {
 
     /// Runs `body` inside `BEGIN IMMEDIATE ... COMMIT`; rolls back if `body` throws.
     public func inTransaction<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN IMMEDIATE")
+        try transaction("BEGIN IMMEDIATE", body)
+    }
+
+    /// Runs `body` inside a read transaction (`BEGIN DEFERRED`), so every query sees one
+    /// state; ends it with COMMIT, or ROLLBACK when `body` throws.
+    public func inReadTransaction<T>(_ body: () throws -> T) throws -> T {
+        try transaction("BEGIN DEFERRED", body)
+    }
+
+    private func transaction<T>(_ begin: String, _ body: () throws -> T) throws -> T {
+        try execute(begin)
         do {
             let value = try body()
             try execute("COMMIT")
@@ -101,12 +111,5 @@ public final class Connection {
             try? execute("ROLLBACK")
             throw error
         }
-    }
-
-    /// Runs `body` inside a read transaction (`BEGIN DEFERRED`), so every query sees one state.
-    public func inReadTransaction<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN DEFERRED")
-        defer { try? execute("COMMIT") }
-        return try body()
     }
 }

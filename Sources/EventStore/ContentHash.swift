@@ -1,6 +1,7 @@
 /// A fast, stable 64-bit content fingerprint (FNV-1a) used to detect unchanged events
 /// and files. Not cryptographic: it only decides whether a row needs rewriting.
 public enum ContentHash {
+    /// The fingerprint of `bytes`, as 16 hex digits.
     public static func of(bytes: [UInt8]) -> String {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         bytes.withUnsafeBufferPointer { buf in

@@ -1,4 +1,5 @@
 import ICalendar
+import Support
 
 extension EventStore {
     /// The events of `calendars` (all when empty) as one iCalendar document: the
@@ -15,21 +16,22 @@ extension EventStore {
         var blocks: [Block] = []
         var index: [String: Int] = [:]
         for name in selected {
+            typealias Column = EventColumns.Export
             try db.statement("""
-                SELECT e.vevent, e.dtstart, e.rdates, e.exdates, e.default_tz, e.source_id
+                SELECT \(Column.selectList)
                 FROM event e JOIN calendar c ON c.id = e.calendar_id
                 WHERE c.name = ? ORDER BY e.source_id, e.uid, e.recurrence_id
                 """).forEachRow([.text(name)]) { row in
-                let zone = row.optionalText(4)
-                let key = "\(name)\u{0}\(row.int(5))\u{0}\(zone ?? "")"
+                let zone = row.optionalText(Column.defaultTZ)
+                let key = "\(name)\u{0}\(row.int(Column.sourceID))\u{0}\(zone ?? "")"
                 if index[key] == nil {
                     index[key] = blocks.count
                     blocks.append(Block(calendar: name, defaultZone: zone))
                 }
                 let b = index[key]!
-                blocks[b].events.append(row.text(0))
-                for column in [1, 2, 3] where !row.isNull(Int32(column)) {
-                    for k in Self.zoneKeys(in: row.text(Int32(column))) { blocks[b].zoneKeys.insert(k) }
+                blocks[b].events.append(row.text(Column.vevent))
+                for column in [Column.dtstart, .rdates, .exdates] where !row.isNull(column) {
+                    for k in Self.zoneKeys(in: row.text(column)) { blocks[b].zoneKeys.insert(k) }
                 }
             }
         }
@@ -41,10 +43,10 @@ extension EventStore {
             if let tz = block.defaultZone { out += "X-WR-TIMEZONE:\(tz)\r\n" }
             for key in block.zoneKeys.sorted() {
                 if let text = try db.scalarText("SELECT definition FROM timezone WHERE key = ?", [.text(key)]) {
-                    out += Self.withCRLF(text)
+                    out += text.withCRLFLineEndings()
                 }
             }
-            for text in block.events { out += Self.withCRLF(text) }
+            for text in block.events { out += text.withCRLFLineEndings() }
             out += "END:VCALENDAR\r\n"
         }
         return out
@@ -56,20 +58,5 @@ extension EventStore {
             let key = part[part.index(after: at)...]
             return key.hasPrefix("vtz:") ? String(key) : nil
         }
-    }
-
-    /// Text with CRLF line endings and a final line break.
-    static func withCRLF(_ text: String) -> String {
-        var lines = text.replacingOccurrencesOfCRLF()
-        if !lines.hasSuffix("\n") { lines += "\n" }
-        return lines.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map { $0 + "\r\n" }.joined()
-    }
-}
-
-extension String {
-    func replacingOccurrencesOfCRLF() -> String {
-        var out = String.UnicodeScalarView()
-        for s in unicodeScalars where s != "\r" { out.append(s) }
-        return String(out)
     }
 }

@@ -3,7 +3,9 @@ import ICalendar
 /// The identity and content fingerprint of a series in a window, without its data:
 /// enough to decide whether a cached expansion is still valid.
 public struct SeriesFingerprint: Sendable {
+    /// The calendar's name.
     public var calendar: String
+    /// The series' UID.
     public var uid: String
     /// Row ids of the master and overrides.
     public var rowIDs: [Int64]
@@ -16,37 +18,24 @@ extension EventStore {
     /// (row ids and content hashes; no event data is decoded). A recurring master
     /// brings all its overrides.
     public func seriesFingerprints(fromMinute: Int64, toMinute: Int64, calendars: [String]? = nil) throws -> [SeriesFingerprint] {
-        var calendarIDs: [Int64: String] = [:]
-        try db.statement("SELECT id, name FROM calendar").forEachRow { row in calendarIDs[row.int(0)] = row.text(1) }
-        if let calendars {
-            let wanted = Set(calendars)
-            calendarIDs = calendarIDs.filter { wanted.contains($0.value) }
-        }
+        let calendarIDs = try calendarIDs(restrictedTo: calendars)
         if calendarIDs.isEmpty { return [] }
-        struct GroupKey: Hashable { var calendar: Int64; var uid: String }
-        var groups: [GroupKey: (rows: [(Int64, UInt64)], recurring: Bool)] = [:]
-        var order: [GroupKey] = []
+        typealias Column = EventColumns.Fingerprint
+        var groups: [SeriesKey: (rows: [(Int64, UInt64)], recurring: Bool)] = [:]
+        var order: [SeriesKey] = []
         var seen = Set<Int64>()
         func take(_ row: Row) {
-            let id = row.int(0)
-            let calendarID = row.int(1)
+            let id = row.int(Column.id)
+            let calendarID = row.int(Column.calendarID)
             guard calendarIDs[calendarID] != nil, seen.insert(id).inserted else { return }
-            let key = GroupKey(calendar: calendarID, uid: row.text(2))
+            let key = SeriesKey(calendar: calendarID, uid: row.text(Column.uid))
             if groups[key] == nil { order.append(key); groups[key] = ([], false) }
-            groups[key]!.rows.append((id, UInt64(row.text(3), radix: 16) ?? 0))
-            if row.int(4) != 0 { groups[key]!.recurring = true }
+            groups[key]!.rows.append((id, UInt64(row.text(Column.contentHash), radix: 16) ?? 0))
+            if row.int(Column.isRecurringMaster) != 0 { groups[key]!.recurring = true }
         }
-        let window = try db.statement(
-            "SELECT id, calendar_id, uid, content_hash, (recurrence_id = '' AND (rrule IS NOT NULL OR rdates IS NOT NULL)) "
-            + "FROM event WHERE span_class = ? AND first_minute >= ? AND first_minute < ? AND last_minute > ?")
-        for k in Array(0...SpanClass.largest) + [SpanClass.open] {
-            let lower = k == SpanClass.open ? Int64.min : fromMinute - SpanClass.reach(k)
-            try window.forEachRow([.int(Int64(k)), .int(lower), .int(toMinute), .int(fromMinute)]) { take($0) }
-        }
-        let overrides = try db.statement(
-            "SELECT id, calendar_id, uid, content_hash, 0 FROM event WHERE calendar_id = ? AND uid = ? AND recurrence_id <> ''")
+        try forEachRowInWindow(Column.self, fromMinute: fromMinute, toMinute: toMinute) { take($0) }
         for key in order where groups[key]!.recurring {
-            try overrides.forEachRow([.int(key.calendar), .text(key.uid)]) { take($0) }
+            try forEachOverride(Column.self, calendarID: key.calendar, uid: key.uid) { take($0) }
         }
         return order.map { key in
             let rows = groups[key]!.rows.sorted { $0.0 < $1.0 }
@@ -65,7 +54,7 @@ extension EventStore {
         var zoneKeys = Set<String>()
         var master: EventRecord?
         var overrides: [EventRecord] = []
-        let st = try db.statement("SELECT \(Self.queryColumns) FROM event WHERE id = ?")
+        let st = try db.statement("SELECT \(EventColumns.Record.selectList) FROM event WHERE id = ?")
         for id in rowIDs {
             try st.forEachRow([.int(id)]) { row in
                 guard let record = Self.decode(row, zoneKeys: &zoneKeys) else { return }

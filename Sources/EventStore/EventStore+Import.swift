@@ -294,37 +294,53 @@ struct ImportWriter {
     mutating func loadExisting(_ calendarID: Int64) throws {
         guard existing[calendarID] == nil else { return }
         var rows: [EventKey: ExistingRow] = [:]
-        try db.statement("SELECT id, source_id, uid, recurrence_id, sequence, modified, content_hash FROM event WHERE calendar_id = ?")
+        typealias Column = EventColumns.Existing
+        try db.statement("SELECT \(Column.selectList) FROM event WHERE calendar_id = ?")
             .forEachRow([.int(calendarID)]) { row in
-                rows[EventKey(uid: row.text(2), rid: row.text(3))] =
-                    ExistingRow(id: row.int(0), sourceID: row.int(1), sequence: Int(row.int(4)),
-                                modified: row.optionalInt(5), hash: row.text(6))
+                rows[EventKey(uid: row.text(Column.uid), rid: row.text(Column.recurrenceID))] =
+                    ExistingRow(id: row.int(Column.id), sourceID: row.int(Column.sourceID), sequence: Int(row.int(Column.sequence)),
+                                modified: row.optionalInt(Column.modified), hash: row.text(Column.contentHash))
             }
         existing[calendarID] = rows
     }
 
-    static let columns = """
-        uid, recurrence_id, this_and_future, dtstart, all_day, duration_days, duration_seconds, rrule, rdates, \
-        exdates, status, summary, location, sequence, modified, import_serial, first_minute, last_minute, span_class, default_tz, content_hash, vevent
-        """
-
-    /// Binds the event columns in `Self.columns` order, starting at parameter `first`.
+    /// Binds every `EventColumns.Written` column of `r`, the first at parameter `first`.
     func bindEvent(_ st: Statement, _ r: EventRecord, key: EventKey, hash: String, startEncoded: String, first: Int32) throws {
-        var i = first
-        func text(_ v: String?) throws { try st.bindText(v, at: i); i += 1 }
-        func int(_ v: Int64?) throws { try st.bindInt(v, at: i); i += 1 }
-        try text(r.uid); try text(key.rid); try int(r.thisAndFuture ? 1 : 0); try text(startEncoded)
-        try int(r.isAllDay ? 1 : 0); try int(Int64(r.durationDays)); try int(r.durationSeconds); try text(r.rrule)
-        try text(r.rdates.isEmpty ? nil : r.rdates.map(\.encoded).joined(separator: ","))
-        try text(r.exdates.isEmpty ? nil : r.exdates.map(\.encoded).joined(separator: ","))
-        try text(r.status?.rawValue); try text(r.summary); try text(r.location); try int(Int64(r.sequence))
-        try int(r.modified); try int(now); try int(r.firstMinute); try int(r.lastMinute)
-        try int(Int64(SpanClass.of(first: r.firstMinute, last: r.lastMinute))); try text(r.defaultZone); try text(hash); try text(r.text)
+        for column in EventColumns.Written.all {
+            let at = first + column.rawValue
+            switch column {
+            case .uid: try st.bindText(r.uid, at: at)
+            case .recurrenceID: try st.bindText(key.rid, at: at)
+            case .thisAndFuture: try st.bindInt(r.thisAndFuture ? 1 : 0, at: at)
+            case .dtstart: try st.bindText(startEncoded, at: at)
+            case .allDay: try st.bindInt(r.isAllDay ? 1 : 0, at: at)
+            case .durationDays: try st.bindInt(Int64(r.durationDays), at: at)
+            case .durationSeconds: try st.bindInt(r.durationSeconds, at: at)
+            case .rrule: try st.bindText(r.rrule, at: at)
+            case .rdates: try st.bindText(r.rdates.isEmpty ? nil : r.rdates.map(\.encoded).joined(separator: ","), at: at)
+            case .exdates: try st.bindText(r.exdates.isEmpty ? nil : r.exdates.map(\.encoded).joined(separator: ","), at: at)
+            case .status: try st.bindText(r.status?.rawValue, at: at)
+            case .summary: try st.bindText(r.summary, at: at)
+            case .location: try st.bindText(r.location, at: at)
+            case .sequence: try st.bindInt(Int64(r.sequence), at: at)
+            case .modified: try st.bindInt(r.modified, at: at)
+            case .importSerial: try st.bindInt(now, at: at)
+            case .firstMinute: try st.bindInt(r.firstMinute, at: at)
+            case .lastMinute: try st.bindInt(r.lastMinute, at: at)
+            case .spanClass: try st.bindInt(Int64(SpanClass.of(first: r.firstMinute, last: r.lastMinute)), at: at)
+            case .defaultTZ: try st.bindText(r.defaultZone, at: at)
+            case .contentHash: try st.bindText(hash, at: at)
+            case .vevent: try st.bindText(r.text, at: at)
+            }
+        }
     }
 
-    static let insertSQL = "INSERT INTO event(calendar_id, source_id, \(columns)) VALUES (" + Array(repeating: "?", count: 24).joined(separator: ", ") + ")"
+    /// `calendar_id, source_id`, then the event columns.
+    static let insertSQL = "INSERT INTO event(calendar_id, source_id, \(EventColumns.Written.selectList)) VALUES ("
+        + Array(repeating: "?", count: 2 + EventColumns.Written.allCases.count).joined(separator: ", ") + ")"
+    /// `source_id`, then the event columns, then the row id.
     static let updateSQL = "UPDATE event SET source_id = ?, "
-        + columns.split(separator: ",").map { "\($0.trimmingCharacters()) = ?" }.joined(separator: ", ") + " WHERE id = ?"
+        + EventColumns.Written.allCases.map { "\($0.sql) = ?" }.joined(separator: ", ") + " WHERE id = ?"
 
     func insert(calendarID: Int64, sourceID: Int64, record: EventRecord, key: EventKey, hash: String,
                 startEncoded: String) throws -> Int64 {
@@ -340,13 +356,7 @@ struct ImportWriter {
         let st = try db.statement(Self.updateSQL)
         try st.bindInt(sourceID, at: 1)
         try bindEvent(st, record, key: key, hash: hash, startEncoded: startEncoded, first: 2)
-        try st.bindInt(id, at: 24)
+        try st.bindInt(id, at: 2 + EventColumns.Written.count)
         try st.runBound()
-    }
-}
-
-extension Substring {
-    func trimmingCharacters() -> String {
-        String(self.drop(while: { $0 == " " || $0 == "\n" }).reversed().drop(while: { $0 == " " || $0 == "\n" }).reversed())
     }
 }

@@ -2,10 +2,14 @@ import ICalendar
 
 /// A series as stored: its calendar, UID and records.
 public struct StoredSeries: Sendable {
+    /// The calendar's name.
     public var calendar: String
+    /// The series' UID.
     public var uid: String
+    /// The master and its overrides.
     public var series: Series
 
+    /// Creates a stored series.
     public init(calendar: String, uid: String, series: Series) {
         self.calendar = calendar
         self.uid = uid
@@ -18,42 +22,28 @@ extension EventStore {
     /// (minutes since the epoch), restricted to `calendars` when given. A recurring
     /// master brings all its overrides, wherever they lie.
     public func series(fromMinute: Int64, toMinute: Int64, calendars: [String]? = nil) throws -> [StoredSeries] {
-        var calendarIDs: [Int64: String] = [:]
-        try db.statement("SELECT id, name FROM calendar").forEachRow { row in calendarIDs[row.int(0)] = row.text(1) }
-        if let calendars {
-            let wanted = Set(calendars)
-            calendarIDs = calendarIDs.filter { wanted.contains($0.value) }
-        }
+        let calendarIDs = try calendarIDs(restrictedTo: calendars)
         if calendarIDs.isEmpty { return [] }
 
-        struct GroupKey: Hashable { var calendar: Int64; var uid: String }
-        var groups: [GroupKey: (master: EventRecord?, overrides: [Int64: EventRecord])] = [:]
-        var order: [GroupKey] = []
+        var groups: [SeriesKey: (master: EventRecord?, overrides: [Int64: EventRecord])] = [:]
+        var order: [SeriesKey] = []
         var seenIDs = Set<Int64>()
         var zoneKeys = Set<String>()
 
         func take(_ row: Row) {
-            let id = row.int(0)
+            let id = row.int(Column.id)
             guard seenIDs.insert(id).inserted else { return }
-            let calendarID = row.int(1)
+            let calendarID = row.int(Column.calendarID)
             guard calendarIDs[calendarID] != nil, let record = Self.decode(row, zoneKeys: &zoneKeys) else { return }
-            let key = GroupKey(calendar: calendarID, uid: record.uid)
+            let key = SeriesKey(calendar: calendarID, uid: record.uid)
             if groups[key] == nil { order.append(key); groups[key] = (nil, [:]) }
             if record.recurrenceID == nil { groups[key]!.master = record } else { groups[key]!.overrides[id] = record }
         }
 
-        let window = try db.statement("""
-            SELECT \(Self.queryColumns) FROM event
-            WHERE span_class = ? AND first_minute >= ? AND first_minute < ? AND last_minute > ?
-            """)
-        for k in Array(0...SpanClass.largest) + [SpanClass.open] {
-            let lower = k == SpanClass.open ? Int64.min : fromMinute - SpanClass.reach(k)
-            try window.forEachRow([.int(Int64(k)), .int(lower), .int(toMinute), .int(fromMinute)]) { take($0) }
-        }
+        try forEachRowInWindow(Column.self, fromMinute: fromMinute, toMinute: toMinute) { take($0) }
         // Overrides of recurring masters, wherever they are.
-        let overrides = try db.statement("SELECT \(Self.queryColumns) FROM event WHERE calendar_id = ? AND uid = ? AND recurrence_id <> ''")
         for key in order where groups[key]!.master?.isRecurring == true {
-            try overrides.forEachRow([.int(key.calendar), .text(key.uid)]) { take($0) }
+            try forEachOverride(Column.self, calendarID: key.calendar, uid: key.uid) { take($0) }
         }
         try ensureZones(zoneKeys)
         return order.map { key in
@@ -64,36 +54,33 @@ extension EventStore {
         }
     }
 
-    static let queryColumns = """
-        id, calendar_id, uid, recurrence_id, this_and_future, dtstart, duration_days, duration_seconds, \
-        rrule, rdates, exdates, status, summary, location, sequence, modified
-        """
+    private typealias Column = EventColumns.Record
 
-    /// A record from a `queryColumns` row (without the original text).
+    /// A record from an `EventColumns.Record` row (without the original text).
     static func decode(_ row: Row, zoneKeys: inout Set<String>) -> EventRecord? {
-        let startText = row.text(5)
+        let startText = row.text(Column.dtstart)
         guard let start = TimeValue(encoded: startText) else { return nil }
-        var r = EventRecord(uid: row.text(2), start: start, text: "", line: 0)
+        var r = EventRecord(uid: row.text(Column.uid), start: start, text: "", line: 0)
         if case .zoned(_, let key) = start { zoneKeys.insert(key) }
-        let rid = row.text(3)
+        let rid = row.text(Column.recurrenceID)
         if !rid.isEmpty { r.recurrenceID = TimeValue(encoded: rid); r.ridKey = rid }
-        r.thisAndFuture = row.int(4) != 0
-        r.durationDays = Int(row.int(6))
-        r.durationSeconds = row.int(7)
-        r.rrule = row.optionalText(8)
-        if let rdates = row.optionalText(9) {
+        r.thisAndFuture = row.int(Column.thisAndFuture) != 0
+        r.durationDays = Int(row.int(Column.durationDays))
+        r.durationSeconds = row.int(Column.durationSeconds)
+        r.rrule = row.optionalText(Column.rrule)
+        if let rdates = row.optionalText(Column.rdates) {
             r.rdates = rdates.split(separator: ",").compactMap { RecurrenceDate(encoded: $0) }
             for d in r.rdates { if case .zoned(_, let key) = d.start { zoneKeys.insert(key) } }
         }
-        if let exdates = row.optionalText(10) {
+        if let exdates = row.optionalText(Column.exdates) {
             r.exdates = exdates.split(separator: ",").compactMap { TimeValue(encoded: $0) }
             for d in r.exdates { if case .zoned(_, let key) = d { zoneKeys.insert(key) } }
         }
-        r.status = row.optionalText(11).flatMap(EventStatus.init(rawValue:))
-        r.summary = row.optionalText(12)
-        r.location = row.optionalText(13)
-        r.sequence = Int(row.int(14))
-        r.modified = row.optionalInt(15)
+        r.status = row.optionalText(Column.status).flatMap(EventStatus.init(rawValue:))
+        r.summary = row.optionalText(Column.summary)
+        r.location = row.optionalText(Column.location)
+        r.sequence = Int(row.int(Column.sequence))
+        r.modified = row.optionalInt(Column.modified)
         return r
     }
 }

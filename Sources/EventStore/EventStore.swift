@@ -1,25 +1,42 @@
+import Foundation
 import ICalendar
 
 /// Summary of one calendar.
 public struct CalendarInfo: Sendable, Equatable {
+    /// The calendar's name.
     public var name: String
+    /// Its events (masters and overrides).
     public var events: Int
+    /// The paths of the files imported into it, sorted.
     public var sources: [String]
 }
 
 /// The SQLite event store: calendars, sources, events and in-file time zones.
 ///
-/// One `EventStore` owns one connection; use it from one thread (or actor) at a time.
+/// One `EventStore` owns one connection, which stays inside it; use a store from one
+/// thread (or actor) at a time.
 public final class EventStore {
-    public let db: Connection
+    /// The connection; internal so that storage stays inside the store.
+    let db: Connection
+    /// The database path.
     public var path: String { db.path }
+    /// The database and WAL files as they were at open (see `detachStaleFiles()`).
+    public let files: DatabaseFiles
 
     /// Opens the store at `path`, creating and migrating it unless `readOnly`.
-    /// `mmapBytes` bounds how much of the file is memory-mapped (a long-running daemon
-    /// keeps its resident size down with a small value; 0 reads through SQLite's cache).
-    public init(path: String, readOnly: Bool = false, mmapBytes: Int = 256 << 20) throws {
-        db = try Connection(path: path, readOnly: readOnly, mmapBytes: mmapBytes)
-        if !readOnly {
+    /// `mmapBytes` bounds how much of the file is memory-mapped (0 reads through SQLite's cache).
+    public convenience init(path: String, readOnly: Bool = false, mmapBytes: Int = 256 << 20) throws {
+        try self.init(path: path, options: StoreOptions(readOnly: readOnly, mmapBytes: mmapBytes))
+    }
+
+    /// Opens the store at `path` as `options` say (`.standard`, `.daemon`), creating
+    /// and migrating it unless read-only.
+    public init(path: String, options: StoreOptions) throws {
+        let db = try Self.connect(path: path, options: options)
+        if let cache = options.cacheKiB {
+            try db.execute("PRAGMA cache_size = -\(cache)")
+        }
+        if !options.readOnly {
             try Schema.migrate(db)
         } else {
             let version = Int(try db.scalarInt("PRAGMA user_version") ?? 0)
@@ -27,6 +44,51 @@ public final class EventStore {
                 throw StoreError.newerSchema(found: version, supported: Schema.currentVersion)
             }
         }
+        self.db = db
+        // After the first reads: the -wal/-shm files exist by now.
+        files = DatabaseFiles(path: path)
+    }
+
+    private static func connect(path: String, options: StoreOptions) throws -> Connection {
+        guard options.createsPrivately else {
+            return try Connection(path: path, readOnly: options.readOnly, mmapBytes: options.mmapBytes)
+        }
+        let directory = (path as NSString).deletingLastPathComponent
+        if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o750])
+        }
+        // A database created here is private to its owner (0600, and so are its WAL files).
+        let oldMask = umask(0o077)
+        defer { umask(oldMask) }
+        // Opening (with WAL journaling) creates the -wal/-shm files under the mask too.
+        return try Connection(path: path, readOnly: options.readOnly, mmapBytes: options.mmapBytes)
+    }
+
+    /// Runs `body` in one read transaction, so that every query in it sees the same
+    /// database state; the transaction ends (rolled back) when `body` throws.
+    public func read<T>(_ body: () throws -> T) throws -> T {
+        try db.inReadTransaction(body)
+    }
+
+    /// Takes our `-wal`/`-shm` names away from a database file that was replaced or
+    /// removed under us (see `DatabaseFiles`).
+    ///
+    /// While we hold the old database open, its WAL and shared-memory files stay at
+    /// `PATH-wal`/`PATH-shm`, next to whatever file is at PATH now: any connection that
+    /// opens the new file (eventctl, or we on reopening) would read our WAL frames as its
+    /// own and corrupt it. So when those names are still ours: checkpoint our committed
+    /// frames into our own file (which may have been moved elsewhere, and then keeps
+    /// them), and unlink the names. The connection keeps its descriptors and serves on.
+    /// Names that are no longer ours are left alone. Throws when the checkpoint failed
+    /// (the names are unlinked all the same); later calls do nothing.
+    public func detachStaleFiles() throws {
+        var failure: (any Error)?
+        if files.walIsOurs {
+            do { try db.execute("PRAGMA wal_checkpoint(TRUNCATE)") } catch { failure = error }
+        }
+        files.unlinkOwnCompanions()
+        if let failure { throw failure }
     }
 
     // MARK: - Calendars

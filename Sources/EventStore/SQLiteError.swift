@@ -10,6 +10,7 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The statement being prepared or run, if any.
     public var sql: String?
 
+    /// Creates an error.
     public init(code: Int32, message: String, sql: String? = nil) {
         self.code = code
         self.message = message
@@ -28,6 +29,7 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable, Equatable {
             .contains(primaryCode)
     }
 
+    /// `SQLite error CODE: MESSAGE`, with the statement when there is one.
     public var description: String {
         var text = "SQLite error \(code): \(message)"
         if let sql { text += " (while running: \(sql.prefix(120)))" }

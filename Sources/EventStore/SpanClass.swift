@@ -5,9 +5,12 @@ import ICalendar
 /// series. An event of class `k` can overlap `[a, b)` only if it starts in
 /// `[a - (60 << k), b)`, which is one range scan of `(span_class, first_minute)`.
 public enum SpanClass {
+    /// The class of records with no end (open recurrences).
     public static let open = 63
+    /// The largest class of bounded records.
     public static let largest = 20
 
+    /// The class of a record occupying `[first, last]` (minutes).
     public static func of(first: Int64, last: Int64) -> Int {
         if last >= EventRecord.openEndMinute { return open }
         let span = max(last - first, 1)

@@ -129,16 +129,23 @@ public final class Statement {
 public struct Row {
     let handle: OpaquePointer
 
+    /// True when `column` (0-based) is NULL.
     public func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+    /// `column` as an integer.
     public func int(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+    /// `column` as a double.
     public func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
+    /// `column` as text (`""` for NULL).
     public func text(_ column: Int32) -> String {
         guard let p = sqlite3_column_text(handle, column) else { return "" }
         let n = Int(sqlite3_column_bytes(handle, column))
         return String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)
     }
+    /// `column` as text, nil for NULL.
     public func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
+    /// `column` as an integer, nil for NULL.
     public func optionalInt(_ column: Int32) -> Int64? { isNull(column) ? nil : int(column) }
+    /// `column` as bytes (empty for NULL).
     public func blob(_ column: Int32) -> [UInt8] {
         guard let p = sqlite3_column_blob(handle, column) else { return [] }
         let n = Int(sqlite3_column_bytes(handle, column))

@@ -7,6 +7,7 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
     /// A calendar name outside `A-Z a-z 0-9 . _ -`, or longer than 64 characters.
     case invalidCalendarName(String)
 
+    /// The failure as one message.
     public var description: String {
         switch self {
         case .newerSchema(let found, let supported):

@@ -15,16 +15,10 @@ public final class FeedSocket {
     }
 
     public init(path: String) throws {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { throw Unavailable(description: "socket path too long: \(path)") }
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+        guard let address = UnixSocketAddress(path: path) else { throw Unavailable(description: "invalid socket path: \(path)") }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Unavailable(description: String(cString: strerror(errno))) }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        let result = address.withSockaddr { connect(fd, $0, $1) }
         guard result == 0 else {
             let reason = String(cString: strerror(errno))
             close(fd)

@@ -1,4 +1,5 @@
 import Foundation
+import Support
 
 /// Why the feed socket could not be set up.
 public struct SocketSetupError: Error, CustomStringConvertible, Sendable {
@@ -24,13 +25,9 @@ public enum ListeningSocket {
 
     /// Creates, binds and listens on `path` with `mode`.
     public static func create(path: String, mode: UInt16) throws -> Int32 {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard !bytes.isEmpty, bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            throw SocketSetupError(description: "socket path too long (at most 107 bytes): \(path)")
+        guard let address = UnixSocketAddress(path: path) else {
+            throw SocketSetupError(description: "socket path too long (at most \(UnixSocketAddress.maxPathBytes) bytes): \(path)")
         }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in raw.copyBytes(from: bytes) }
 
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty {
@@ -66,9 +63,7 @@ public enum ListeningSocket {
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         // Bind with a umask that leaves at most `mode`, then set it exactly.
         let old = umask(mode_t(0o777 & ~Int(mode)))
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        let bound = address.withSockaddr { bind(fd, $0, $1) }
         umask(old)
         guard bound == 0 else {
             let message = String(cString: strerror(errno))
@@ -84,14 +79,10 @@ public enum ListeningSocket {
         return fd
     }
 
-    static func isLive(_ address: sockaddr_un) -> Bool {
+    static func isLive(_ address: UnixSocketAddress) -> Bool {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
-        var addr = address
-        let result = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        return result == 0
+        return address.withSockaddr { connect(fd, $0, $1) } == 0
     }
 }

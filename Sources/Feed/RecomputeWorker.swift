@@ -57,10 +57,6 @@ final class RecomputeWorker {
     let output: @Sendable (RecomputeOutput) -> Void
 
     var store: EventStore?
-    var fileIdentity: FileIdentity?
-    /// Our connection's WAL and shared-memory files, as they were when it opened.
-    var walIdentity: FileIdentity?
-    var shmIdentity: FileIdentity?
     var engine = SnapshotEngine()
     var views: [View: ViewState] = [:]
     var schedule: RecomputeSchedule

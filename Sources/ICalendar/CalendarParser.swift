@@ -40,7 +40,7 @@ public enum CalendarParser {
                       deliver: (Part) -> Void) throws(ICalendarSyntaxError) -> ParsedCalendar {
         try bytes.withUnsafeBufferPointer { (buffer) throws(ICalendarSyntaxError) -> ParsedCalendar in
             let scanned = try CalendarScanner.scan(buffer)
-            return build(scanned, buffer, batchSize: max(1, batchSize), parallel: parallel, deliver: deliver)
+            return build(scanned, bytes, buffer, batchSize: max(1, batchSize), parallel: parallel, deliver: deliver)
         }
     }
 
@@ -51,7 +51,8 @@ public enum CalendarParser {
 
     /// Builds every VCALENDAR of the file in turn: each has its own VTIMEZONEs and
     /// X-WR-TIMEZONE (a file may hold several, as `eventctl export` writes them).
-    private static func build(_ scanned: ScannedCalendar, _ buffer: UnsafeBufferPointer<UInt8>,
+    /// `buffer` is `bytes`' storage (the helper thread gets the array itself).
+    private static func build(_ scanned: ScannedCalendar, _ bytes: [UInt8], _ buffer: UnsafeBufferPointer<UInt8>,
                               batchSize: Int, parallel: Bool, deliver: (Part) -> Void) -> ParsedCalendar {
         var result = ParsedCalendar()
         result.warnings = scanned.warnings
@@ -99,20 +100,16 @@ public enum CalendarParser {
         // Two halves: this thread streams the first; a helper parses the second meanwhile.
         let slices = scanned.events
         let split = parallel && slices.count >= parallelThreshold ? slices.count / 2 : slices.count
-        let second = SendableBox<RangeResult?>(nil)
-        let secondDone = DispatchSemaphore(value: 0)
+        var second: WorkerThread<RangeResult>?
         if split < slices.count {
             let contextsCopy = contexts, defaultsCopy = defaults
-            let base = UnsafeSendableBuffer(buffer)
             let rest = Array(slices[split...])
-            let worker = Thread {
+            second = WorkerThread(name: "eventd-parse") {
                 var localContexts = contextsCopy
-                second.value = parseRange(rest, base.buffer, contexts: &localContexts, defaults: defaultsCopy,
-                                          batchSize: .max, deliver: nil)
-                secondDone.signal()
+                return bytes.withUnsafeBufferPointer { buffer in
+                    parseRange(rest, buffer, contexts: &localContexts, defaults: defaultsCopy, batchSize: .max, deliver: nil)
+                }
             }
-            worker.stackSize = 8 << 20
-            worker.start()
         }
         let first = withoutActuallyEscaping(deliver) { deliver in
             parseRange(Array(slices[..<split]), buffer, contexts: &contexts, defaults: defaults,
@@ -121,9 +118,8 @@ public enum CalendarParser {
         result.warnings += first.warnings
         result.skipped += first.skipped
         var used = first.usedZoneKeys
-        if split < slices.count {
-            secondDone.wait()
-            let rest = second.value!
+        if let second {
+            let rest = second.join()
             var index = 0
             while index < rest.records.count {
                 let end = min(index + batchSize, rest.records.count)
@@ -197,7 +193,7 @@ public enum CalendarParser {
 
     /// VTIMEZONE text without line-ending and folding differences, for a stable key.
     static func normalisedZoneText(_ text: String) -> String {
-        text.replacingCRLF().replacingFolds()
+        text.removingCarriageReturns().replacingFolds()
     }
 }
 
@@ -254,13 +250,6 @@ func unescapeText(_ raw: String) -> String {
 }
 
 extension String {
-    func replacingCRLF() -> String {
-        var out = ""
-        out.reserveCapacity(utf8.count)
-        for scalar in unicodeScalars where scalar != "\r" { out.unicodeScalars.append(scalar) }
-        return out
-    }
-
     /// Joins folded lines (a newline followed by one space or tab).
     func replacingFolds() -> String {
         var out = String.UnicodeScalarView()
@@ -276,16 +265,4 @@ extension String {
         if pendingNewline { out.append("\n") }
         return String(out)
     }
-}
-
-/// A value handed from one thread to another exactly once (guarded by a semaphore).
-final class SendableBox<T>: @unchecked Sendable {
-    var value: T
-    init(_ value: T) { self.value = value }
-}
-
-/// A buffer pointer that another thread reads while the owner waits for it.
-struct UnsafeSendableBuffer: @unchecked Sendable {
-    let buffer: UnsafeBufferPointer<UInt8>
-    init(_ buffer: UnsafeBufferPointer<UInt8>) { self.buffer = buffer }
 }

@@ -1,16 +1,16 @@
 /// A syntax error that makes a whole file unusable: not iCalendar, truncated, binary,
 /// broken content lines.
-public struct ICalendarSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct ICalendarSyntaxError: Error, Sendable, Equatable, LineMessage {
     /// 1-based line number in the file.
     public var line: Int
+    /// What is wrong.
     public var message: String
 
+    /// An error at `line`.
     public init(line: Int, message: String) {
         self.line = line
         self.message = message
     }
-
-    public var description: String { "\(line): \(message)" }
 }
 
 /// The byte range of one component in the file, and where it starts.

@@ -1,9 +1,15 @@
+import Support
+
 /// A calendar date in the proleptic Gregorian calendar, without a zone.
 public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The year (1...9999 for a valid date).
     public var year: Int
+    /// The month, 1...12.
     public var month: Int
+    /// The day of the month, from 1.
     public var day: Int
 
+    /// A date from its fields (not checked; see `isValid`).
     public init(year: Int, month: Int, day: Int) {
         self.year = year
         self.month = month
@@ -12,34 +18,15 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// The date `days` days after 1970-01-01 (negative before it).
     public init(daysSinceEpoch days: Int) {
-        // Howard Hinnant's civil_from_days.
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        self.init(year: yoe + era * 400 + (m <= 2 ? 1 : 0), month: m, day: d)
+        let (year, month, day) = GregorianCalendar.date(daysSinceEpoch: days)
+        self.init(year: year, month: month, day: day)
     }
 
     /// Days since 1970-01-01.
-    public var daysSinceEpoch: Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = month > 2 ? month - 3 : month + 9
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
+    public var daysSinceEpoch: Int { GregorianCalendar.daysSinceEpoch(year: year, month: month, day: day) }
 
     /// 0 = Sunday ... 6 = Saturday.
-    public var weekday: Int {
-        let d = daysSinceEpoch
-        return ((d % 7) + 11) % 7 // 1970-01-01 was a Thursday (4)
-    }
+    public var weekday: Int { GregorianCalendar.weekday(daysSinceEpoch: daysSinceEpoch) }
 
     /// True when year/month/day name a real date.
     public var isValid: Bool {
@@ -47,18 +34,15 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
         return day <= CivilDate.daysIn(month: month, year: year)
     }
 
-    public static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: return (year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)) ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
+    /// The number of days in `month` of `year`.
+    public static func daysIn(month: Int, year: Int) -> Int { GregorianCalendar.daysInMonth(year: year, month: month) }
 
+    /// The date `days` days later (earlier when negative).
     public func adding(days: Int) -> CivilDate { CivilDate(daysSinceEpoch: daysSinceEpoch + days) }
 
     /// `YYYY-MM-DD`.
     public var description: String { iso }
+    /// `YYYY-MM-DD`.
     public var iso: String { pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) }
     /// `YYYYMMDD` (iCalendar DATE form).
     public var basic: String { pad(year, 4) + pad(month, 2) + pad(day, 2) }
@@ -81,6 +65,7 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
         guard isValid else { return nil }
     }
 
+    /// Chronological order.
     public static func < (a: CivilDate, b: CivilDate) -> Bool {
         (a.year, a.month, a.day) < (b.year, b.month, b.day)
     }
@@ -88,11 +73,16 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
 
 /// A wall-clock date and time, without a zone.
 public struct CivilDateTime: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The date.
     public var date: CivilDate
+    /// The hour, 0...23.
     public var hour: Int
+    /// The minute, 0...59.
     public var minute: Int
+    /// The second, 0...59.
     public var second: Int
 
+    /// A wall-clock time from its fields.
     public init(date: CivilDate, hour: Int = 0, minute: Int = 0, second: Int = 0) {
         self.date = date
         self.hour = hour
@@ -114,6 +104,7 @@ public struct CivilDateTime: Hashable, Comparable, Sendable, CustomStringConvert
 
     /// `YYYYMMDDTHHMMSS`.
     public var basic: String { date.basic + "T" + pad(hour, 2) + pad(minute, 2) + pad(second, 2) }
+    /// `YYYYMMDDTHHMMSS`.
     public var description: String { basic }
 
     /// Parses `YYYYMMDDTHHMMSS` (no zone suffix).
@@ -126,6 +117,7 @@ public struct CivilDateTime: Hashable, Comparable, Sendable, CustomStringConvert
         if second == 60 { second = 59 } // leap seconds are read as :59
     }
 
+    /// Chronological order.
     public static func < (a: CivilDateTime, b: CivilDateTime) -> Bool { a.secondsAsIfUTC < b.secondsAsIfUTC }
 }
 

@@ -5,9 +5,12 @@ public enum EventStatus: String, Sendable, Equatable {
 
 /// One RDATE value: a start, and for `VALUE=PERIOD` an explicit end.
 public struct RecurrenceDate: Hashable, Sendable {
+    /// The start.
     public var start: TimeValue
+    /// The end of a `VALUE=PERIOD` date.
     public var end: TimeValue?
 
+    /// Creates a recurrence date.
     public init(start: TimeValue, end: TimeValue? = nil) {
         self.start = start
         self.end = end
@@ -16,6 +19,7 @@ public struct RecurrenceDate: Hashable, Sendable {
     /// Storage form: `START` or `START/END`, each as `TimeValue.encoded`.
     public var encoded: String { end.map { start.encoded + "/" + $0.encoded } ?? start.encoded }
 
+    /// Reads the storage form (`encoded`); nil when malformed.
     public init?(encoded text: Substring) {
         if let slash = text.firstIndex(of: "/"), let s = TimeValue(encoded: text[..<slash]),
            let e = TimeValue(encoded: text[text.index(after: slash)...]) {
@@ -31,11 +35,13 @@ public struct RecurrenceDate: Hashable, Sendable {
 /// One VEVENT, normalised: the fields that snapshots and conflict rules need, plus
 /// the original text for export.
 public struct EventRecord: Sendable, Equatable {
+    /// The UID (synthesized from the content when the VEVENT has none).
     public var uid: String
     /// The original start of the instance this VEVENT overrides (nil for a master or single event).
     public var recurrenceID: TimeValue?
     /// `RANGE=THISANDFUTURE` on the RECURRENCE-ID.
     public var thisAndFuture: Bool = false
+    /// The start.
     public var start: TimeValue
     /// Nominal days of the duration (all-day events, `DURATION:P1D`).
     public var durationDays: Int = 0
@@ -43,11 +49,17 @@ public struct EventRecord: Sendable, Equatable {
     public var durationSeconds: Int64 = 0
     /// The RRULE value, normalised by libical (nil when not recurring).
     public var rrule: String?
+    /// RDATE values.
     public var rdates: [RecurrenceDate] = []
+    /// EXDATE values.
     public var exdates: [TimeValue] = []
+    /// STATUS, when given.
     public var status: EventStatus?
+    /// SUMMARY, unescaped.
     public var summary: String?
+    /// LOCATION, unescaped.
     public var location: String?
+    /// SEQUENCE (0 when absent).
     public var sequence: Int = 0
     /// LAST-MODIFIED, else DTSTAMP, as seconds since the epoch.
     public var modified: Int64?
@@ -58,6 +70,7 @@ public struct EventRecord: Sendable, Equatable {
     /// A conservative bound of every instant this record can occupy, in minutes since the
     /// epoch (`Int64(Int32.max)` for an open end). Used for the window index.
     public var firstMinute: Int64 = 0
+    /// The end of that bound (see `firstMinute`).
     public var lastMinute: Int64 = 0
     /// `recurrenceKey(zones:)` as computed when the record was read (`""` for a master).
     public var ridKey: String = ""
@@ -67,6 +80,7 @@ public struct EventRecord: Sendable, Equatable {
     /// The `X-WR-TIMEZONE` of the VCALENDAR the event came from (floating times were read in it).
     public var defaultZone: String?
 
+    /// A record with its required fields; the rest defaults to empty.
     public init(uid: String, start: TimeValue, text: String, line: Int) {
         self.uid = uid
         self.start = start

@@ -175,13 +175,7 @@ struct SeriesWalker {
         }
         while budget > 0, let next = iterator.next() {
             budget -= 1
-            let value: TimeValue
-            switch start {
-            case .zoned(_, let key): value = .zoned(next, zoneKey: key)
-            case .utc: value = .utc(next.secondsAsIfUTC)
-            case .date: value = .date(next.date)
-            case .floating: value = .floating(next)
-            }
+            let value = start.withWallClock(next)
             if instant(value) >= to { break }
             consider(value)
         }

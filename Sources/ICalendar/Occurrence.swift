@@ -5,9 +5,11 @@ public struct Occurrence: Sendable, Equatable {
     /// Start and end instants (seconds since the epoch); for all-day occurrences, the
     /// instants of their dates' midnights in the floating zone.
     public var start: Int64
+    /// The end instant (see `start`).
     public var end: Int64
     /// All-day occurrences: the first date and the exclusive end date.
     public var startDate: CivilDate?
+    /// The exclusive end date of an all-day occurrence.
     public var endDate: CivilDate?
     /// Which record supplies summary, location and status: -1 for the master, else
     /// an index into the overrides passed to `Expander.expand`.
@@ -15,14 +17,18 @@ public struct Occurrence: Sendable, Equatable {
     /// The instance's start was a floating time (read in the floating zone).
     public var isFloating: Bool = false
 
+    /// True for an all-day occurrence.
     public var isAllDay: Bool { startDate != nil }
 }
 
 /// A master event with its overrides (same calendar and UID).
 public struct Series: Sendable {
+    /// The master (nil when only overrides are stored).
     public var master: EventRecord?
+    /// The overrides (RECURRENCE-ID), in storage order.
     public var overrides: [EventRecord]
 
+    /// Creates a series.
     public init(master: EventRecord?, overrides: [EventRecord] = []) {
         self.master = master
         self.overrides = overrides

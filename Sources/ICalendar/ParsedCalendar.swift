@@ -1,15 +1,16 @@
 /// A problem with one component that does not stop the import (it is skipped or
 /// partly ignored), reported with the line of its `BEGIN`.
-public struct ImportIssue: Sendable, Equatable, CustomStringConvertible {
+public struct ImportIssue: Sendable, Equatable, LineMessage {
+    /// The line of the component's `BEGIN`.
     public var line: Int
+    /// What was skipped or ignored, and why.
     public var message: String
 
+    /// An issue at `line`.
     public init(line: Int, message: String) {
         self.line = line
         self.message = message
     }
-
-    public var description: String { "\(line): \(message)" }
 }
 
 /// The usable content of one iCalendar file.
@@ -27,5 +28,6 @@ public struct ParsedCalendar: Sendable {
     /// `X-WR-TIMEZONE`, if present.
     public var defaultTimeZone: String?
 
+    /// An empty result.
     public init() {}
 }

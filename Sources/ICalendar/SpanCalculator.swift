@@ -51,14 +51,7 @@ enum SpanCalculator {
         }
         guard summary.count != nil else { return nil }
         func instant(of local: CivilDateTime) -> Int64 {
-            let value: TimeValue
-            switch frame {
-            case .zoned(_, let key): value = .zoned(local, zoneKey: key)
-            case .utc: value = .utc(local.secondsAsIfUTC)
-            case .date: value = .date(local.date)
-            case .floating: value = .floating(local)
-            }
-            return value.instant(zones: zones, floatingZone: .utc) + (isViewRelative(frame) ? viewMargin : 0)
+            return frame.withWallClock(local).instant(zones: zones, floatingZone: .utc) + (isViewRelative(frame) ? viewMargin : 0)
         }
         if let reach = summary.countReach {
             let start = frame.wallClock

@@ -9,6 +9,7 @@ public enum TimeValue: Hashable, Sendable, CustomStringConvertible {
     /// A wall-clock time in a zone, identified by its zone key (see `Zone.key`).
     case zoned(CivilDateTime, zoneKey: String)
 
+    /// True for a DATE value.
     public var isDate: Bool { if case .date = self { return true } else { return false } }
 
     /// Storage form: `20261129`, `20261129T090000`, `20261129T080000Z`, `20261129T090000@Europe/Berlin`.
@@ -21,6 +22,7 @@ public enum TimeValue: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The storage form (`encoded`).
     public var description: String { encoded }
 
     /// Parses the storage form.
@@ -71,6 +73,17 @@ public enum TimeValue: Hashable, Sendable, CustomStringConvertible {
         case .date(let d): return CivilDateTime(date: d)
         case .floating(let t), .zoned(let t, _): return t
         case .utc(let s): return CivilDateTime(secondsAsIfUTC: s)
+        }
+    }
+
+    /// A value of the same kind (and zone) as this one, at the wall-clock time `local`.
+    @inline(__always)
+    func withWallClock(_ local: CivilDateTime) -> TimeValue {
+        switch self {
+        case .zoned(_, let key): return .zoned(local, zoneKey: key)
+        case .utc: return .utc(local.secondsAsIfUTC)
+        case .date: return .date(local.date)
+        case .floating: return .floating(local)
         }
     }
 }

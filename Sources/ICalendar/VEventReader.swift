@@ -252,7 +252,7 @@ enum VEventReader {
     /// (which exporters rewrite on every export).
     static func synthesizedUID(_ text: String) -> String {
         var hasher = SHA256()
-        for line in text.replacingCRLF().replacingFolds().split(separator: "\n") {
+        for line in text.removingCarriageReturns().replacingFolds().split(separator: "\n") {
             if line.uppercased().hasPrefix("DTSTAMP") { continue }
             hasher.update(String(line))
             hasher.update([10])

@@ -8,7 +8,12 @@ import Synchronization
 /// offsets; the RFC 5545 reading of nonexistent and ambiguous local times is applied
 /// here (libical's own conversion gets both wrong): a local time in a gap uses the
 /// offset before the gap, and an ambiguous one means its first occurrence.
-public final class Zone: @unchecked Sendable, CustomStringConvertible {
+///
+/// A zone is shared between threads. libical's zone is not immutable: every lookup
+/// lazily extends its table of offset changes (`icaltimezone_ensure_coverage`), and the
+/// built-in zones are loaded on first use, so every call on `handle` takes
+/// `LibICal.lock`; the other stored properties are immutable or a `Mutex`.
+public final class Zone: @unchecked Sendable, CustomStringConvertible { // @unchecked: `handle` is only used under `LibICal.lock`
     let handle: OpaquePointer
     private let owned: Bool
     /// The TZID or IANA name this zone was created for.
@@ -40,6 +45,7 @@ public final class Zone: @unchecked Sendable, CustomStringConvertible {
         if owned { LibICal.locked { icaltimezone_free(handle, 1) } }
     }
 
+    /// The zone's identifier.
     public var description: String { identifier }
 
     // MARK: - Creating zones
@@ -53,11 +59,11 @@ public final class Zone: @unchecked Sendable, CustomStringConvertible {
     public static func system(_ name: String) -> Zone? {
         LibICal.locked {
             let cleaned = Zone.stripPrefix(name)
-            if let cached = systemCache[cleaned] { return cached }
+            if let cached = systemCache.withLock({ $0[cleaned] }) { return cached }
             if cleaned == "UTC" || cleaned == "Etc/UTC" || cleaned == "Z" || cleaned == "GMT" { return Zone.utc }
             guard Zone.isPlausibleName(cleaned), let tz = icaltimezone_get_builtin_timezone(cleaned) else { return nil }
             let zone = Zone(handle: tz, owned: false, identifier: cleaned, key: cleaned)
-            systemCache[cleaned] = zone
+            systemCache.withLock { $0[cleaned] = zone }
             return zone
         }
     }
@@ -170,7 +176,8 @@ public final class Zone: @unchecked Sendable, CustomStringConvertible {
         return total
     }
 
-    nonisolated(unsafe) private static var systemCache: [String: Zone] = [:]
+    /// System zones by name, created once.
+    private static let systemCache = Mutex<[String: Zone]>([:])
 
     static func stripPrefix(_ name: String) -> String {
         var s = Substring(name)

@@ -9,6 +9,7 @@ public final class ZoneRegistry: ZoneResolver, Sendable {
 
     private let definitions = Mutex<[String: Zone]>([:])
 
+    /// An empty registry (tests; eventd uses `shared`).
     public init() {}
 
     /// The zone stored under `key`, or nil when it is an unknown system name or a

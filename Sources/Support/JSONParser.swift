@@ -101,6 +101,19 @@ extension JSONParser {
 
         // MARK: Values
 
+        /// At a `[` or `{` opening a container `depth` levels deep: checks the depth,
+        /// steps past it and the white space after it, and consumes `closing` when the
+        /// container is empty (then returns true).
+        @inline(__always)
+        mutating func openContainer(depth: Int, closing: UInt8) throws(JSONError) -> Bool {
+            guard depth < maxDepth else { throw error("nesting deeper than \(maxDepth) levels") }
+            index += 1
+            skipWhitespace()
+            guard index < input.count, input[index] == closing else { return false }
+            index += 1
+            return true
+        }
+
         /// Parses one value (whitespace already skipped), iteratively: open
         /// containers live on explicit stacks rather than the call stack.
         mutating func parseValue() throws(JSONError) -> JSONValue {
@@ -114,11 +127,7 @@ extension JSONParser {
                 guard index < input.count else { throw error("unexpected end of input") }
                 switch input[index] {
                 case UInt8(ascii: "["):
-                    guard isObjectStack.count < maxDepth else { throw error("nesting deeper than \(maxDepth) levels") }
-                    index += 1
-                    skipWhitespace()
-                    if index < input.count, input[index] == UInt8(ascii: "]") {
-                        index += 1
+                    if try openContainer(depth: isObjectStack.count, closing: UInt8(ascii: "]")) {
                         value = .array([])
                     } else {
                         isObjectStack.append(false)
@@ -126,11 +135,7 @@ extension JSONParser {
                         continue
                     }
                 case UInt8(ascii: "{"):
-                    guard isObjectStack.count < maxDepth else { throw error("nesting deeper than \(maxDepth) levels") }
-                    index += 1
-                    skipWhitespace()
-                    if index < input.count, input[index] == UInt8(ascii: "}") {
-                        index += 1
+                    if try openContainer(depth: isObjectStack.count, closing: UInt8(ascii: "}")) {
                         value = .object([:])
                     } else {
                         keys.append(try parseKey())

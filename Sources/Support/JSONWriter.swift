@@ -70,28 +70,29 @@ public struct JSONWriter: Sendable {
     // MARK: - Structure
 
     /// Writes `{`.
-    public mutating func beginObject() {
-        separate()
-        bytes.append(UInt8(ascii: "{"))
-        needsComma = false
-    }
+    public mutating func beginObject() { open(UInt8(ascii: "{")) }
 
     /// Writes `}`.
-    public mutating func endObject() {
-        bytes.append(UInt8(ascii: "}"))
-        needsComma = true
-    }
+    public mutating func endObject() { close(UInt8(ascii: "}")) }
 
     /// Writes `[`.
-    public mutating func beginArray() {
+    public mutating func beginArray() { open(UInt8(ascii: "[")) }
+
+    /// Writes `]`.
+    public mutating func endArray() { close(UInt8(ascii: "]")) }
+
+    /// Opens a container: its first member needs no comma.
+    @inline(__always)
+    private mutating func open(_ bracket: UInt8) {
         separate()
-        bytes.append(UInt8(ascii: "["))
+        bytes.append(bracket)
         needsComma = false
     }
 
-    /// Writes `]`.
-    public mutating func endArray() {
-        bytes.append(UInt8(ascii: "]"))
+    /// Closes a container: it is a value, so what follows needs a comma.
+    @inline(__always)
+    private mutating func close(_ bracket: UInt8) {
+        bytes.append(bracket)
         needsComma = true
     }
 
@@ -110,16 +111,12 @@ public struct JSONWriter: Sendable {
 
     /// Writes a string, escaped as with `ensure_ascii=True`.
     public mutating func string(_ value: String) {
-        separate()
-        JSONWriter.escape(value, into: &bytes)
-        needsComma = true
+        scalar { JSONWriter.escape(value, into: &$0) }
     }
 
     /// Writes an integer in decimal.
     public mutating func int(_ value: Int64) {
-        separate()
-        JSONWriter.appendDecimal(value, into: &bytes)
-        needsComma = true
+        scalar { JSONWriter.appendDecimal(value, into: &$0) }
     }
 
     /// Writes an integer in decimal.
@@ -131,33 +128,30 @@ public struct JSONWriter: Sendable {
     /// `1e-05`, …). NaN and infinities have no JSON form and are written as
     /// `null`.
     public mutating func double(_ value: Double) {
-        separate()
-        JSONWriter.appendDouble(value, into: &bytes)
-        needsComma = true
+        scalar { JSONWriter.appendDouble(value, into: &$0) }
     }
 
     /// Writes `true` or `false`.
     public mutating func bool(_ value: Bool) {
-        separate()
-        if value {
-            bytes.append(contentsOf: [0x74, 0x72, 0x75, 0x65])  // true
-        } else {
-            bytes.append(contentsOf: [0x66, 0x61, 0x6c, 0x73, 0x65])  // false
-        }
-        needsComma = true
+        scalar { $0.append(contentsOf: value ? [0x74, 0x72, 0x75, 0x65] : [0x66, 0x61, 0x6c, 0x73, 0x65]) } // true, false
     }
 
     /// Writes `null`.
     public mutating func null() {
-        separate()
-        bytes.append(contentsOf: [0x6e, 0x75, 0x6c, 0x6c])  // null
-        needsComma = true
+        scalar { $0.append(contentsOf: [0x6e, 0x75, 0x6c, 0x6c]) } // null
     }
 
     /// Writes already-serialised JSON (one complete value) as the next value.
     public mutating func raw(_ json: [UInt8]) {
+        scalar { $0.append(contentsOf: json) }
+    }
+
+    /// Writes one value that is not a container: a comma first when needed, then
+    /// `write`'s bytes.
+    @inline(__always)
+    private mutating func scalar(_ write: (inout [UInt8]) -> Void) {
         separate()
-        bytes.append(contentsOf: json)
+        write(&bytes)
         needsComma = true
     }
 

@@ -5,9 +5,12 @@
 /// `$XDG_STATE_HOME/eventd/events.db` (`~/.local/state/eventd/events.db`) and
 /// `$XDG_RUNTIME_DIR/eventd/feed.sock` (`/tmp/eventd-$UID/feed.sock`).
 public struct RuntimePaths: Sendable, Equatable {
+    /// The database file.
     public var database: String
+    /// The feed socket.
     public var socket: String
 
+    /// Paths given explicitly.
     public init(database: String, socket: String) {
         self.database = database
         self.socket = socket

@@ -1,6 +1,6 @@
-// MARK: - SHA256
+import CCrypto
 
-/// A pure-Swift implementation of the SHA-256 hash function (FIPS 180-4).
+/// SHA-256 (FIPS 180-4), computed by OpenSSL's EVP digest API.
 ///
 /// Use it incrementally:
 ///
@@ -13,24 +13,12 @@
 ///
 /// or in one shot with ``hash(_:)`` and `hexDigest(_:)`.
 ///
-/// `SHA256` is a value type: copying a hasher forks its state, so the digest
-/// of a common prefix can be computed once and extended in several ways.
-/// ``finalize()`` does not consume the hasher; more data may be fed afterwards
-/// and a later `finalize()` covers everything fed so far.
+/// `SHA256` is a value type: copying a hasher forks its state (copy on write), so the
+/// digest of a common prefix can be computed once and extended in several ways.
+/// ``finalize()`` does not consume the hasher; more data may be fed afterwards and a
+/// later `finalize()` covers everything fed so far.
 public struct SHA256: Sendable {
-    // MARK: - State
-
-    /// The eight 32-bit chaining values `H0...H7`.
-    internal var state: State
-
-    /// Up to 63 bytes of input that have not yet filled a whole block.
-    internal var pending: Block
-
-    /// Number of valid bytes at the start of ``pending`` (0..<64).
-    internal var pendingCount: Int
-
-    /// Total number of message bytes fed so far.
-    internal var totalLength: UInt64
+    private var context: DigestContext
 
     /// The size in bytes of a digest.
     public static let digestByteCount = 32
@@ -38,73 +26,29 @@ public struct SHA256: Sendable {
     /// The size in bytes of one compression block.
     public static let blockByteCount = 64
 
-    // MARK: - Initialization
-
-    /// Creates a hasher with the FIPS 180-4 initial hash value.
+    /// Creates a hasher with nothing fed yet.
     public init() {
-        state = State()
-        pending = Block()
-        pendingCount = 0
-        totalLength = 0
+        context = DigestContext()
     }
 
     // MARK: - Feeding data
 
-    /// Feeds raw bytes into the hash.
-    ///
-    /// This is the fastest entry point; all other `update` overloads funnel
-    /// into it.
+    /// Feeds raw bytes into the hash. All other `update` overloads funnel into it.
     public mutating func update(_ bytes: UnsafeRawBufferPointer) {
-        guard var input = bytes.baseAddress, !bytes.isEmpty else { return }
-        var remaining = bytes.count
-        totalLength &+= UInt64(truncatingIfNeeded: remaining)
-
-        // Top up a partially filled block first.
-        if pendingCount > 0 {
-            let take = min(remaining, SHA256.blockByteCount - pendingCount)
-            let offset = pendingCount
-            withUnsafeMutableBytes(of: &pending) { block in
-                block.baseAddress!.advanced(by: offset).copyMemory(from: input, byteCount: take)
-            }
-            pendingCount += take
-            input += take
-            remaining -= take
-            guard pendingCount == SHA256.blockByteCount else { return }
-            let block = pending
-            withUnsafeBytes(of: block) { raw in
-                SHA256.compress(&state, blocks: raw.baseAddress!, count: 1)
-            }
-            pendingCount = 0
-        }
-
-        // Compress whole blocks straight from the caller's memory.
-        let wholeBlocks = remaining / SHA256.blockByteCount
-        if wholeBlocks > 0 {
-            SHA256.compress(&state, blocks: input, count: wholeBlocks)
-            input += wholeBlocks * SHA256.blockByteCount
-            remaining -= wholeBlocks * SHA256.blockByteCount
-        }
-
-        // Stash the tail.
-        if remaining > 0 {
-            let tail = remaining
-            withUnsafeMutableBytes(of: &pending) { block in
-                block.baseAddress!.copyMemory(from: input, byteCount: tail)
-            }
-            pendingCount = tail
-        }
+        guard !bytes.isEmpty else { return }
+        if !isKnownUniquelyReferenced(&context) { context = context.copy() }
+        context.update(bytes)
     }
 
     /// Feeds a collection of bytes into the hash.
     ///
-    /// Contiguous collections (`[UInt8]`, `ArraySlice<UInt8>`, `Data`, …) are
-    /// hashed in place; other collections are copied through a small buffer.
+    /// Contiguous collections (`[UInt8]`, `ArraySlice<UInt8>`, …) are hashed in place;
+    /// other collections are copied through a small buffer.
     public mutating func update<C: Collection>(_ bytes: C) where C.Element == UInt8 {
         let handled: Void? = bytes.withContiguousStorageIfAvailable { buffer in
             self.update(UnsafeRawBufferPointer(buffer))
         }
         guard handled == nil else { return }
-
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1024) { chunk in
             var count = 0
             for byte in bytes {
@@ -129,24 +73,14 @@ public struct SHA256: Sendable {
 
     // MARK: - Finishing
 
-    /// Returns the 32-byte digest of everything fed so far.
-    ///
-    /// The hasher itself is left unchanged.
+    /// Returns the 32-byte digest of everything fed so far; the hasher is left unchanged.
     public func finalize() -> [UInt8] {
-        var copy = self
-        let bitLength = totalLength &* 8
+        context.copy().finish()
+    }
 
-        // Padding: 0x80, zeros up to 56 mod 64, then the 64-bit big-endian length.
-        let padCount = (copy.pendingCount < 56 ? 56 : 120) - copy.pendingCount
-        var padding = Block()
-        withUnsafeMutableBytes(of: &padding) { $0[0] = 0x80 }
-        withUnsafeBytes(of: padding) { raw in
-            copy.update(UnsafeRawBufferPointer(rebasing: raw[..<padCount]))
-        }
-        withUnsafeBytes(of: bitLength.bigEndian) { copy.update($0) }
-        precondition(copy.pendingCount == 0, "SHA256 padding must end on a block boundary")
-
-        return copy.state.bigEndianBytes()
+    /// The digest, finishing this hasher's own context when no copy shares it.
+    private mutating func finalizeConsuming() -> [UInt8] {
+        isKnownUniquelyReferenced(&context) ? context.finish() : finalize()
     }
 
     // MARK: - One-shot helpers
@@ -155,7 +89,7 @@ public struct SHA256: Sendable {
     public static func hash<C: Collection>(_ bytes: C) -> [UInt8] where C.Element == UInt8 {
         var hasher = SHA256()
         hasher.update(bytes)
-        return hasher.finalize()
+        return hasher.finalizeConsuming()
     }
 
     /// Returns the SHA-256 digest of `bytes` as 64 lowercase hexadecimal digits.
@@ -163,12 +97,12 @@ public struct SHA256: Sendable {
         hexString(hash(bytes))
     }
 
-    /// Returns the SHA-256 digest of the UTF-8 encoding of `string` as
-    /// 64 lowercase hexadecimal digits.
+    /// Returns the SHA-256 digest of the UTF-8 encoding of `string` as 64 lowercase
+    /// hexadecimal digits.
     public static func hexDigest(_ string: String) -> String {
         var hasher = SHA256()
         hasher.update(string)
-        return hexString(hasher.finalize())
+        return hexString(hasher.finalizeConsuming())
     }
 
     /// Formats `bytes` as lowercase hexadecimal, two digits per byte.
@@ -183,45 +117,5 @@ public struct SHA256: Sendable {
             }
             return bytes.count * 2
         }
-    }
-}
-
-// MARK: - Storage types
-
-extension SHA256 {
-    /// The eight working hash words.
-    internal struct State: Sendable {
-        var h0: UInt32 = 0x6a09_e667
-        var h1: UInt32 = 0xbb67_ae85
-        var h2: UInt32 = 0x3c6e_f372
-        var h3: UInt32 = 0xa54f_f53a
-        var h4: UInt32 = 0x510e_527f
-        var h5: UInt32 = 0x9b05_688c
-        var h6: UInt32 = 0x1f83_d9ab
-        var h7: UInt32 = 0x5be0_cd19
-
-        init() {}
-
-        /// The digest: the words serialized big-endian.
-        func bigEndianBytes() -> [UInt8] {
-            let words = [h0, h1, h2, h3, h4, h5, h6, h7]
-            var out = [UInt8]()
-            out.reserveCapacity(32)
-            for word in words {
-                out.append(UInt8(truncatingIfNeeded: word &>> 24))
-                out.append(UInt8(truncatingIfNeeded: word &>> 16))
-                out.append(UInt8(truncatingIfNeeded: word &>> 8))
-                out.append(UInt8(truncatingIfNeeded: word))
-            }
-            return out
-        }
-    }
-
-    /// 64 bytes of inline storage for a partial block.
-    internal struct Block: Sendable {
-        var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
-            = (0, 0, 0, 0, 0, 0, 0, 0)
-
-        init() {}
     }
 }

@@ -73,6 +73,13 @@ enum Bench {
     }
 
     static func format(_ v: Double) -> String { String(format: "%.4f", v) }
+
+    /// A new empty directory `prefix-UUID` in the temporary directory; the caller removes it.
+    static func temporaryDirectory(_ prefix: String) throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
 }
 
 struct BenchError: Error, CustomStringConvertible {

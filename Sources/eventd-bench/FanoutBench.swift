@@ -11,8 +11,7 @@ enum FanoutBench {
     static func run(_ options: inout Options) throws {
         let subscribers = options.int("--subscribers") ?? 1000
         let events = options.int("--events") ?? 100_000
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("eventd-fanout-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try Bench.temporaryDirectory("eventd-fanout")
         defer { try? FileManager.default.removeItem(at: dir) }
         let db = dir.appendingPathComponent("events.db").path
         let socketPath = dir.appendingPathComponent("feed.sock").path

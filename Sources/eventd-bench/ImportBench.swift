@@ -42,8 +42,7 @@ enum ImportBench {
         var importBest = Double.infinity
         var added = 0
         for _ in 0..<3 {
-            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("eventd-bench-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            let dir = try Bench.temporaryDirectory("eventd-bench")
             defer { try? FileManager.default.removeItem(at: dir) }
             let store = try EventStore(path: dir.appendingPathComponent("events.db").path)
             let input = ImportInput(path: "/bench/calendar.ics", displayName: label, bytes: bytes, calendar: "bench")

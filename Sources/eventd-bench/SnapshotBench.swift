@@ -9,8 +9,7 @@ enum SnapshotBench {
     static func run(_ options: inout Options) throws {
         let events = options.int("--events") ?? 100_000
         let days = options.int("--days") ?? 30
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("eventd-bench-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try Bench.temporaryDirectory("eventd-bench")
         defer { try? FileManager.default.removeItem(at: dir) }
         // --db PATH reuses (or creates once) a store, so profiles see only the recompute.
         let path = options.value("--db") ?? dir.appendingPathComponent("events.db").path

@@ -1,4 +1,4 @@
-import EventStore
+@testable import EventStore
 import Foundation
 import Support
 import Testing

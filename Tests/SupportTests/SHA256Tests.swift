@@ -121,19 +121,3 @@ struct SHA256Tests {
         bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
     }
 }
-
-@Suite struct SHA256BlockFunctionTests {
-    /// The accelerated block function (OpenSSL) and the portable one agree.
-    @Test func acceleratedMatchesPortable() {
-        var generator = SystemRandomNumberGenerator()
-        for blocks in [1, 2, 7, 64] {
-            let data = (0..<(blocks * 64)).map { _ in UInt8.random(in: 0...255, using: &generator) }
-            var fast = SHA256.State(), slow = SHA256.State()
-            data.withUnsafeBytes { raw in
-                SHA256.compress(&fast, blocks: raw.baseAddress!, count: blocks)
-                SHA256.compressPortable(&slow, blocks: raw.baseAddress!, count: blocks)
-            }
-            #expect(fast.bigEndianBytes() == slow.bigEndianBytes())
-        }
-    }
-}

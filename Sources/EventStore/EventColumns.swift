@@ -1,0 +1,50 @@
+/// The column lists of the `event` queries and writes, each declared once (see
+/// `ResultColumns`; a case name is its column's name in camel case).
+enum EventColumns {
+    /// What `EventStore.decode` reads to rebuild an `EventRecord` (without its text).
+    enum Record: Int32, ResultColumns {
+        case id, calendarID, uid, recurrenceID, thisAndFuture, dtstart, durationDays, durationSeconds
+        case rrule, rdates, exdates, status, summary, location, sequence, modified
+
+        static let selectList = makeSelectList()
+    }
+
+    /// What a series fingerprint is made of: identity, content hash, and whether the
+    /// row is a recurring master (which brings its overrides).
+    enum Fingerprint: Int32, ResultColumns {
+        case id, calendarID, uid, contentHash, isRecurringMaster
+
+        static let selectList = makeSelectList()
+
+        var sql: String {
+            guard self == .isRecurringMaster else { return name }
+            return "(recurrence_id = '' AND (rrule IS NOT NULL OR rdates IS NOT NULL))"
+        }
+    }
+
+    /// A calendar's existing rows, as an import compares them.
+    enum Existing: Int32, ResultColumns {
+        case id, sourceID, uid, recurrenceID, sequence, modified, contentHash
+
+        static let selectList = makeSelectList()
+    }
+
+    /// The columns an import writes for one event (after `calendar_id`/`source_id`).
+    enum Written: Int32, ResultColumns {
+        case uid, recurrenceID, thisAndFuture, dtstart, allDay, durationDays, durationSeconds, rrule, rdates
+        case exdates, status, summary, location, sequence, modified, importSerial, firstMinute, lastMinute
+        case spanClass, defaultTZ, contentHash, vevent
+
+        static let selectList = makeSelectList()
+        /// Every case, built once (the synthesized `allCases` builds an array per call).
+        static let all = allCases
+    }
+
+    /// What an export reads per event (`event e` joined with `calendar c`).
+    enum Export: Int32, ResultColumns {
+        case vevent, dtstart, rdates, exdates, defaultTZ, sourceID
+
+        static let selectList = makeSelectList()
+        static var tableAlias: String { "e." }
+    }
+}

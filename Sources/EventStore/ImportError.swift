@@ -1,0 +1,23 @@
+import ICalendar
+
+/// Why an import run failed as a whole. Nothing was written.
+public enum ImportError: Error, CustomStringConvertible {
+    /// The file is not usable iCalendar (`FILE:LINE: message`).
+    case syntax(file: String, line: Int, message: String)
+    /// `--strict` and there were warnings.
+    case strict(file: String, issues: [ImportIssue])
+    /// Invalid calendar name.
+    case invalidCalendarName(String)
+
+    /// The failure as one message.
+    public var description: String {
+        switch self {
+        case .syntax(let file, let line, let message): return "\(file):\(line): \(message)"
+        case .strict(let file, let issues):
+            let first = issues.first.map { "\(file):\($0.line): \($0.message)" } ?? file
+            return "\(first) (--strict: \(issues.count) warning\(issues.count == 1 ? "" : "s"), nothing imported)"
+        case .invalidCalendarName(let name):
+            return StoreError.invalidCalendarName(name).description
+        }
+    }
+}

@@ -1,0 +1,13 @@
+/// Options of an import run.
+public struct ImportOptions: Sendable {
+    /// Make each target calendar hold exactly the events of this run's files.
+    public var replace = false
+    /// Treat any warning as a failure (nothing is written).
+    public var strict = false
+
+    /// Creates options (both off by default).
+    public init(replace: Bool = false, strict: Bool = false) {
+        self.replace = replace
+        self.strict = strict
+    }
+}

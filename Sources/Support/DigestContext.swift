@@ -1,0 +1,48 @@
+import CCrypto
+
+/// One OpenSSL digest context (`EVP_MD_CTX`) computing SHA-256; owns the handle and
+/// frees it in `deinit`.
+final class DigestContext: @unchecked Sendable { // @unchecked: mutated only via SHA256's copy-on-write (uniquely referenced)
+    private let handle: OpaquePointer
+
+    /// A context initialised for SHA-256.
+    init() {
+        handle = Self.newContext()
+        Self.require(EVP_DigestInit_ex(handle, DigestAlgorithm.sha256.handle, nil), "EVP_DigestInit_ex")
+    }
+
+    /// A context in the same state as `other`.
+    private init(copying other: DigestContext) {
+        handle = Self.newContext()
+        Self.require(EVP_MD_CTX_copy_ex(handle, other.handle), "EVP_MD_CTX_copy_ex")
+    }
+
+    deinit { EVP_MD_CTX_free(handle) }
+
+    /// An independent context in the same state.
+    func copy() -> DigestContext { DigestContext(copying: self) }
+
+    /// Feeds `bytes`.
+    func update(_ bytes: UnsafeRawBufferPointer) {
+        Self.require(EVP_DigestUpdate(handle, bytes.baseAddress, bytes.count), "EVP_DigestUpdate")
+    }
+
+    /// The digest of everything fed; the context is used up.
+    func finish() -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: SHA256.digestByteCount) { buffer, count in
+            var length: UInt32 = 0
+            Self.require(EVP_DigestFinal_ex(handle, buffer.baseAddress, &length), "EVP_DigestFinal_ex")
+            count = Int(length)
+        }
+    }
+
+    private static func newContext() -> OpaquePointer {
+        guard let handle = EVP_MD_CTX_new() else { fatalError("EVP_MD_CTX_new: out of memory") }
+        return handle
+    }
+
+    /// OpenSSL's digest calls fail only without memory or with a broken library.
+    private static func require(_ result: Int32, _ call: StaticString) {
+        if result != 1 { fatalError("\(call) failed") }
+    }
+}
