@@ -38,14 +38,3 @@ public struct RuntimePaths: Sendable, Equatable {
         return RuntimePaths(database: db, socket: sock)
     }
 }
-
-/// Exit statuses of SPEC.md section 5 (sysexits.h).
-public enum ExitStatus: Int32, Sendable {
-    case success = 0
-    case usage = 64
-    case dataError = 65
-    case noInput = 66
-    case unavailable = 69
-    case software = 70
-    case ioError = 74
-}
