@@ -5,20 +5,26 @@ extension FeedHub {
     // MARK: - Input
 
     mutating func receive(_ bytes: ArraySlice<UInt8>, from id: ConnectionID) {
-        guard let c = connections[id], c.ending == nil else { return } // input after a fatal error is ignored
+        // (No copy of the connection is held here: appending must not copy the buffer.)
+        guard connections[id] != nil, connections[id]!.ending == nil else { return } // input after a fatal error is ignored
         connections[id]!.input.append(contentsOf: bytes)
         processInput(id)
     }
 
     /// Handles the complete lines of a connection's input, as long as it accepts requests.
+    /// Each byte is searched for a newline once (`scanned`), so a long line that arrives a
+    /// byte at a time costs linear time, not quadratic.
     mutating func processInput(_ id: ConnectionID) {
-        guard let c = connections[id] else { return }
-        let input = c.input
-        var start = input.startIndex
-        while let conn = connections[id], conn.ending == nil, acceptsRequests(conn),
-              let newline = input[start...].firstIndex(of: 10) {
-            var line = input[start..<newline]
-            start = newline + 1
+        guard connections[id] != nil else { return }
+        var handled = 0
+        var searchFrom = connections[id]!.scanned
+        var heldBack = false
+        while connections[id] != nil, connections[id]!.ending == nil {
+            guard let newline = connections[id]!.input[searchFrom...].firstIndex(of: 10) else { break }
+            guard acceptsRequests(connections[id]!) else { heldBack = true; break }
+            var line = connections[id]!.input[handled..<newline]
+            handled = newline + 1
+            searchFrom = handled
             if line.count > config.maxRequestLine {
                 fatal(id, .lineTooLong, "request line over \(config.maxRequestLine) bytes")
                 return
@@ -28,10 +34,12 @@ extension FeedHub {
             handle(line, from: id)
         }
         guard connections[id] != nil, connections[id]!.ending == nil else { return }
-        if start > input.startIndex { connections[id]!.input.removeFirst(start - input.startIndex) }
-        // (Complete lines held back by acceptsRequests are checked when they are handled.)
-        let rest = connections[id]!.input
-        if rest.count > config.maxRequestLine, !rest.contains(10) {
+        if handled > 0 { connections[id]!.input.removeFirst(handled) }
+        let left = connections[id]!.input.count
+        // Held back: the next search starts at the held line; otherwise what is left is
+        // one partial line, searched already.
+        connections[id]!.scanned = heldBack ? searchFrom - handled : left
+        if !heldBack, left > config.maxRequestLine {
             fatal(id, .lineTooLong, "request line over \(config.maxRequestLine) bytes")
         }
     }
@@ -39,6 +47,7 @@ extension FeedHub {
     /// Answers with an error, then closes the connection once the answer is out.
     mutating func fatal(_ id: ConnectionID, _ code: ErrorCode, _ message: String) {
         connections[id]?.input = []
+        connections[id]?.scanned = 0
         send(Messages.error(code, message), to: id)
         connections[id]?.ending = .fatalError
         effects.append(.stopReading(id))

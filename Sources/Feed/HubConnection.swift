@@ -42,6 +42,8 @@ struct HubConnection {
     /// Bytes read but not yet handled (a partial line, or lines held back while the
     /// client does not read its answers).
     var input: [UInt8] = []
+    /// How much of `input` is known to hold no unhandled newline.
+    var scanned = 0
     /// `snapshot` requests of this connection the recomputer has not answered yet.
     var oneShotsWaiting = 0
     /// When the kernel last took bytes from this queue (or it was empty): the stall clock.
