@@ -39,7 +39,8 @@ public final class Daemon: Sendable {
         }
         log.notice("eventd 0.1.0 listening on \(systemdFD == nil ? config.socketPath : "a socket from systemd"), database \(config.databasePath), epoch \(epoch)")
 
-        let loopDone = DispatchSemaphore(value: 0)
+        // The loop thread's end, as something a task can await.
+        let loopEnded = AsyncStream<Void>.makeStream()
         let (config, log, clocks, environment) = (self.config, self.log, self.clocks, self.environment)
         let loopThread = Thread {
             let notifier = SystemdNotifier(environment: environment)
@@ -49,18 +50,12 @@ public final class Daemon: Sendable {
                                 notifier: notifier, recomputer: recomputer, mailbox: mailbox, wakePipe: wakePipe,
                                 environment: environment)
             loop.run()
-            loopDone.signal()
+            loopEnded.continuation.finish()
         }
         loopThread.name = "eventd-feed"
         loopThread.start()
 
         let signals = Self.signalStream([SIGTERM, SIGINT, SIGHUP])
-        let loopEnded = AsyncStream<Void>.makeStream()
-        // The loop thread's end, as something a task can await.
-        Thread {
-            loopDone.wait()
-            loopEnded.continuation.finish()
-        }.start()
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await signal in signals {

@@ -48,22 +48,22 @@ extension FeedHub {
         }
         views[view] = feed
         for id in feed.subscribers {
-            guard let c = connections[id] else { continue }
-            switch c.subscription {
+            guard let subscription = connections[id]?.subscription else { continue }
+            switch subscription {
             case .awaitingFirstSnapshot(_, let resync):
                 connections[id]!.subscription = .live(view)
                 if let resync { send(Messages.resync(resync), to: id) }
-                sendSubscriptionData(p.snapshotMessage, kind: .snapshot(seq: p.seq), to: id)
+                sendSubscriptionData(p.snapshotMessage, kind: .snapshot, to: id)
             case .live:
-                if c.outbox.hasUnstartedSnapshot {
+                if connections[id]!.outbox.hasUnstartedSnapshot {
                     connections[id]!.outbox.dropUnstarted()
                     // Served as soon as the socket has room (the loop watches for it).
                     connections[id]!.subscription = .owed(view, reason: nil)
                 } else if let diff = p.diffMessage {
-                    sendSubscriptionData(diff, kind: .diff(seq: p.seq), to: id)
+                    sendSubscriptionData(diff, kind: .diff, to: id)
                 } else {
                     // A first snapshot for a view it already had (recreated): start over.
-                    sendSubscriptionData(p.snapshotMessage, kind: .snapshot(seq: p.seq), to: id)
+                    sendSubscriptionData(p.snapshotMessage, kind: .snapshot, to: id)
                 }
             case .owed, .none:
                 break // owed: gets the current snapshot when it reads again

@@ -123,14 +123,14 @@ extension FeedHub {
                 return
             } else if resume.seq < feed.seq, let first = feed.history.first, first.seq <= resume.seq + 1 {
                 for entry in feed.history where entry.seq > resume.seq {
-                    sendSubscriptionData(entry.bytes, kind: .diff(seq: entry.seq), to: id)
+                    sendSubscriptionData(entry.bytes, kind: .diff, to: id)
                 }
                 return
             } else {
                 send(Messages.resync("expired"), to: id)
             }
         }
-        sendSubscriptionData(feed.snapshotMessage, kind: .snapshot(seq: feed.seq), to: id)
+        sendSubscriptionData(feed.snapshotMessage, kind: .snapshot, to: id)
     }
 
     mutating func unsubscribe(_ id: ConnectionID, from view: View) {

@@ -16,16 +16,20 @@ extension FeedHub {
             effects.append(.log(.notice, "the wall clock stepped (now \(Self.utcStamp(now.wall))): checking every view's date"))
             effects.append(.recompute(.clockChanged))
         }
+        // Decided first, done after: changing `connections` while iterating it would copy it.
+        var stalled: [ConnectionID] = []
+        var idle: [(ConnectionID, View)] = []
         for (id, c) in connections {
             if c.hasUnreadData, t - c.lastDrain > config.stallTimeout {
-                remove(id, reason: "stalled for \(Int(config.stallTimeout)) s with unread data")
-                continue
+                stalled.append(id)
+            } else if case .live(let view) = c.subscription, c.outbox.isEmpty, t - c.lastSent >= config.heartbeat {
+                idle.append((id, view))
             }
-            if case .live(let view) = c.subscription, c.outbox.isEmpty, t - c.lastSent >= config.heartbeat,
-               let feed = views[view] {
-                sendSubscriptionData(Messages.heartbeat(epoch: epoch, seq: feed.seq, time: Self.utcStamp(now.wall)),
-                                     kind: .heartbeat, to: id)
-            }
+        }
+        for id in stalled { remove(id, reason: "stalled for \(Int(config.stallTimeout)) s with unread data") }
+        for (id, view) in idle {
+            guard let feed = views[view] else { continue }
+            sendSubscriptionData(Messages.heartbeat(epoch: epoch, seq: feed.seq, time: Self.utcStamp(now.wall)), kind: .heartbeat, to: id)
         }
         for (view, feed) in views where feed.subscribers.isEmpty {
             if let idle = feed.idleSince, t - idle > config.viewGrace {
@@ -93,8 +97,7 @@ extension FeedHub {
         let seconds = Int64(t.rounded(.down))
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let rest = Int(seconds - days * 86_400)
-        let d = CivilDate(daysSinceEpoch: Int(days))
-        func p(_ v: Int, _ w: Int) -> String { let s = String(v); return String(repeating: "0", count: max(0, w - s.count)) + s }
-        return "\(p(d.year, 4))-\(p(d.month, 2))-\(p(d.day, 2))T\(p(rest / 3600, 2)):\(p(rest / 60 % 60, 2)):\(p(rest % 60, 2))Z"
+        func p(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        return CivilDate(daysSinceEpoch: Int(days)).iso + "T\(p(rest / 3600)):\(p(rest / 60 % 60)):\(p(rest % 60))Z"
     }
 }

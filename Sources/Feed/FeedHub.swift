@@ -122,20 +122,20 @@ struct FeedHub {
 
     private mutating func wrote(_ count: Int, to id: ConnectionID) {
         guard connections[id] != nil else { return }
+        // (No copy of the connection is held while it changes: its queue would be copied.)
         connections[id]!.outbox.consume(count)
-        if count > 0 { connections[id]!.lastDrain = now.monotonic }
-        guard connections[id]!.outbox.isEmpty else { return }
-        connections[id]!.lastDrain = now.monotonic
-        let c = connections[id]!
-        if c.ending != nil {
-            if !c.awaitsAnswer { remove(id, reason: nil) }
+        let drained = connections[id]!.outbox.isEmpty
+        if count > 0 || drained { connections[id]!.lastDrain = now.monotonic }
+        guard drained else { return }
+        if connections[id]!.ending != nil {
+            if !connections[id]!.awaitsAnswer { remove(id, reason: nil) }
             return
         }
-        if case .owed(let view, let reason) = c.subscription, let feed = views[view], feed.seq > 0 {
+        if case .owed(let view, let reason) = connections[id]!.subscription, let feed = views[view], feed.seq > 0 {
             // It reads again: what it missed, as one fresh snapshot.
             connections[id]!.subscription = .live(view)
             if let reason { enqueue(Messages.resync(reason), kind: .answer, to: id) }
-            enqueue(feed.snapshotMessage, kind: .snapshot(seq: feed.seq), to: id)
+            enqueue(feed.snapshotMessage, kind: .snapshot, to: id)
             effects.append(.flush(id))
             return
         }
@@ -167,13 +167,15 @@ struct FeedHub {
     /// data still waits), the unstarted data is dropped and the subscriber is owed a
     /// `resync` and a fresh snapshot once it reads again.
     mutating func sendSubscriptionData(_ bytes: [UInt8], kind: Outbox.Kind, to id: ConnectionID) {
-        guard let c = connections[id], let view = c.subscription.view else { return }
-        if c.outbox.retainedBytes > 0, c.outbox.retainedBytes + bytes.count > config.clientBuffer {
+        guard let subscription = connections[id]?.subscription, let view = subscription.view else { return }
+        let retained = connections[id]!.outbox.retainedBytes
+        if retained > 0, retained + bytes.count > config.clientBuffer {
             connections[id]!.outbox.dropUnstarted()
-            if !c.isOwed {
+            if case .owed(_, let reason) = subscription {
+                if reason != nil { return }
+            } else {
                 effects.append(.log(.notice, "client \(id) fell behind: queued diffs dropped, resync when it reads again"))
             }
-            if case .owed(_, let reason) = c.subscription, reason != nil { return }
             connections[id]!.subscription = .owed(view, reason: "overflow")
             return
         }

@@ -6,8 +6,8 @@ struct Outbox {
         /// An answer to a request (`hello`, `pong`, `error`, `resync`…): never dropped.
         case answer
         /// Subscription data: dropped on overflow, or when superseded, if not yet started.
-        case snapshot(seq: Int64)
-        case diff(seq: Int64)
+        case snapshot
+        case diff
         case heartbeat
 
         var droppable: Bool { self != .answer }

@@ -175,4 +175,19 @@ import Testing
         h.handle(.received(c, ArraySlice(Array("ng\"}\r\n\n   \n{\"op\":\"ping\"}\n".utf8))))
         #expect(h.kinds(c) == ["pong", "pong"])
     }
+
+    /// A long line that arrives a byte at a time is one request (and each byte is searched
+    /// for a newline once: this took quadratic time before); past the limit it is refused.
+    @Test func aLongLineTrickledAByteAtATime() {
+        var h = HubHarness { $0.maxRequestLine = 20_000 }
+        let c = h.connect()
+        _ = h.kinds(c)
+        let line = Array(#"{"op":"ping""#.utf8) + [UInt8](repeating: 32, count: 19_000) + Array("}\n".utf8)
+        for byte in line { h.handle(.received(c, [byte])) }
+        #expect(h.kinds(c) == ["pong"])
+        #expect(h.hub.connections[c]!.input.isEmpty && h.hub.connections[c]!.scanned == 0)
+        for _ in 0...20_000 { h.handle(.received(c, [32])) }
+        #expect(h.kinds(c) == ["error:line_too_long"])
+        #expect(h.closed.contains(c))
+    }
 }
