@@ -16,21 +16,59 @@ public enum SnapshotBuilder {
     /// The items one series contributes to the window, as (day since the epoch, item);
     /// nil when they would be more than `limit`.
     static func items(of s: StoredSeries, window: Window, zone: Zone, limit: Int = .max) -> [(day: Int, item: AgendaItem)]? {
-        var out: [(day: Int, item: AgendaItem)] = []
-        var ids = Set<String>()
         let occurrences = Expander.expand(s.series, from: window.from, to: window.to, floatingZone: zone,
                                           zones: ZoneRegistry.shared)
+        // Refusing a series that asks for millions of items must not first hash and build
+        // half a million of them: a lower bound on the distinct items, counted first,
+        // refuses it at once.
+        if limit < .max, occurrences.count > limit / max(window.days, 1),
+           distinctItemsLowerBound(occurrences, master: s.series.master, window: window, zone: zone) > limit {
+            return nil
+        }
+        return build(occurrences, of: s, window: window, zone: zone, limit: limit)
+    }
+
+    /// At least as many items as `build` would make: items are distinct per
+    /// (RECURRENCE-ID, day index), so each RECURRENCE-ID contributes at least the days of
+    /// its longest occurrence.
+    private static func distinctItemsLowerBound(_ occurrences: [Occurrence], master: EventRecord?, window: Window,
+                                                zone: Zone) -> Int {
+        var longest: [String: Int] = [:]
+        for o in occurrences {
+            let (lo, hi) = dayRange(o, zone: zone, window: window)
+            guard lo <= hi else { continue }
+            let rid = recurrenceID(o, master: master, zone: zone) ?? ""
+            longest[rid] = max(longest[rid] ?? 0, hi - lo + 1)
+        }
+        return longest.values.reduce(0, +)
+    }
+
+    /// The first and last day (since the epoch) of the window that `o` touches; lo > hi
+    /// when it touches none.
+    private static func dayRange(_ o: Occurrence, zone: Zone, window: Window) -> (lo: Int, hi: Int) {
+        let (startDay, lastDay) = days(of: o, zone: zone)
+        return (max(startDay, window.firstDay), min(lastDay, window.firstDay + window.days - 1))
+    }
+
+    /// The days (since the epoch) `o` starts and ends on.
+    private static func days(of o: Occurrence, zone: Zone) -> (start: Int, last: Int) {
+        if let sd = o.startDate, let ed = o.endDate {
+            let start = sd.daysSinceEpoch
+            return (start, max(start, ed.daysSinceEpoch - 1))
+        }
+        let start = zone.local(atUTC: o.start).date.daysSinceEpoch
+        return (start, o.end > o.start ? zone.local(atUTC: o.end - 1).date.daysSinceEpoch : start)
+    }
+
+    /// The items of `occurrences`, nil when more than `limit`.
+    private static func build(_ occurrences: [Occurrence], of s: StoredSeries, window: Window, zone: Zone,
+                              limit: Int) -> [(day: Int, item: AgendaItem)]? {
+        var out: [(day: Int, item: AgendaItem)] = []
+        var ids = Set<String>()
         for o in occurrences {
             let record = o.contentIndex < 0 ? s.series.master! : s.series.overrides[o.contentIndex]
             let rid = recurrenceID(o, master: s.series.master, zone: zone)
-            let (startDay, lastDay): (Int, Int)
-            if let sd = o.startDate, let ed = o.endDate {
-                startDay = sd.daysSinceEpoch
-                lastDay = max(startDay, ed.daysSinceEpoch - 1)
-            } else {
-                startDay = zone.local(atUTC: o.start).date.daysSinceEpoch
-                lastDay = o.end > o.start ? zone.local(atUTC: o.end - 1).date.daysSinceEpoch : startDay
-            }
+            let (startDay, lastDay) = days(of: o, zone: zone)
             let lo = max(startDay, window.firstDay), hi = min(lastDay, window.firstDay + window.days - 1)
             guard lo <= hi else { continue }
             for day in lo...hi {
