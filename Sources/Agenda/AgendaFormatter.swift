@@ -2,7 +2,8 @@ import ICalendar
 import Support
 
 /// Renders a snapshot as a human agenda: a day header per section, then one line
-/// per item, all-day items first, times aligned, locations dimmed, multi-day marks.
+/// per item, all-day items first, times aligned, locations dimmed, multi-day marks;
+/// calendar text made safe for the terminal (`TerminalText`).
 public struct AgendaFormatter: Sendable {
     /// Whether to write ANSI colours.
     public var color: Bool
@@ -58,10 +59,10 @@ public struct AgendaFormatter: Sendable {
             time = start + "–" + end
             time += String(repeating: " ", count: max(0, 11 - time.count))
         }
-        var text = "  " + time + " " + style("●", calendarColors[calendar]!) + " " + (item["summary"]?.stringValue ?? "(no title)")
+        var text = "  " + time + " " + style("●", calendarColors[calendar]!) + " " + (item["summary"]?.stringValue ?? "(no title)").terminalSafe
         if item["status"]?.stringValue == "tentative" { text += " (tentative)" }
         if let location = item["location"]?.stringValue, !location.isEmpty {
-            text += "  " + style(location, "\u{1B}[2m")
+            text += "  " + style(location.terminalSafe, "\u{1B}[2m")
         }
         if from || to { text += style(from && to ? "  ↔" : from ? "  ←" : "  →", "\u{1B}[2m") }
         return text

@@ -29,7 +29,10 @@ extension ExitStatus {
             if case .invalidCalendarName = error { return .usage }
             return .dataError
         case is ICalendarSyntaxError: return .dataError
-        case is SocketSetupError, is FeedSocket.Unavailable: return .unavailable
+        case is SocketSetupError, is FeedSocket.Unavailable, is FeedSocket.UntrustedPeer: return .unavailable
+        // eventd refuses a squattable directory as an I/O error; eventctl's daemon
+        // commands report it as `CommandFailure.daemonUnavailable` instead (69).
+        case is UnsafeDirectoryError: return .ioError
         case is POSIXError: return .ioError
         default: return fileStatus(error) ?? .software
         }

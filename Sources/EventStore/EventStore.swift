@@ -56,7 +56,7 @@ public final class EventStore {
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o750])
+                                                    attributes: [.posixPermissions: 0o700])
         }
         // A database created here is private to its owner (0600, and so are its WAL files).
         let oldMask = umask(0o077)

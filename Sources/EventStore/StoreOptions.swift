@@ -6,7 +6,7 @@ public struct StoreOptions: Sendable, Equatable {
     public var mmapBytes = 256 << 20
     /// SQLite's page cache for the connection, in KiB (nil: SQLite's default).
     public var cacheKiB: Int?
-    /// Creates the database's directory (mode 0750) when it is missing, and creates a
+    /// Creates the database's directory (mode 0700) when it is missing, and creates a
     /// new database (and its WAL files) private to its owner (umask 077 while opening).
     public var createsPrivately = false
 

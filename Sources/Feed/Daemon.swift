@@ -1,6 +1,7 @@
 import Foundation
 import Agenda
 import Dispatch
+import Support
 
 /// The daemon's lifecycle: services started in order (recompute thread, then the feed
 /// loop thread), signals read through `DispatchSource`s into an `AsyncStream`, and
@@ -22,8 +23,13 @@ public final class Daemon: Sendable {
     /// Runs until SIGTERM/SIGINT. Throws when it cannot start.
     public func run() async throws {
         let epoch = Self.makeEpoch()
+        // The database's directory first: made 0700 when missing, refused when someone
+        // else could swap the database (the worker opens the file itself, later).
+        _ = try CheckedDirectory.open(RuntimePaths.directory(of: config.databasePath),
+                                      policy: config.databaseDirectoryPolicy, create: true)
         let systemdFD = ListeningSocket.fromSystemd(environment: environment)
-        let listenFD = try systemdFD ?? ListeningSocket.create(path: config.socketPath, mode: config.socketMode)
+        let listenFD = try systemdFD ?? ListeningSocket.create(path: config.socketPath, mode: config.socketMode,
+                                                               directoryPolicy: config.socketDirectoryPolicy)
         let socketPathToRemove = systemdFD == nil ? config.socketPath : nil
         let wakePipe: WakePipe
         let recomputer = Recomputer()

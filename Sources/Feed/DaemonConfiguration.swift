@@ -1,7 +1,14 @@
+import Foundation
+import Support
+
 /// Everything `eventd` is started with (SPEC.md section 5).
 public struct DaemonConfiguration: Sendable {
     public var databasePath: String
     public var socketPath: String
+    /// The rules the socket's directory must meet (`RuntimePaths.socketDirectoryPolicy`).
+    public var socketDirectoryPolicy: DirectoryPolicy
+    /// The rules the database's directory must meet.
+    public var databaseDirectoryPolicy: DirectoryPolicy
     /// Recompute timer, seconds.
     public var interval: Double = 60
     /// The default view zone (IANA).
@@ -33,5 +40,8 @@ public struct DaemonConfiguration: Sendable {
         self.databasePath = databasePath
         self.socketPath = socketPath
         self.timeZone = timeZone
+        // Paths given explicitly: the user's or root's, writable by no one else.
+        socketDirectoryPolicy = .shared(owners: [getuid(), 0])
+        databaseDirectoryPolicy = .shared(owners: [getuid(), 0])
     }
 }

@@ -14,7 +14,19 @@ public final class FeedSocket {
         public var description: String
     }
 
-    public init(path: String) throws {
+    /// The process at the other end is not one the client trusts (`SO_PEERCRED`):
+    /// someone else's eventd, or an impostor in its place.
+    public struct UntrustedPeer: Error, CustomStringConvertible, Sendable {
+        public var path: String
+        public var peerUID: UInt32
+        public var description: String {
+            "the socket \(path) is served by uid \(peerUID), not by you, root or the system eventd; refusing to talk to it (someone else's socket?)"
+        }
+    }
+
+    /// Connects to `path`; with `trustedPeers`, throws `UntrustedPeer` unless the
+    /// process that listens there runs as one of those uids.
+    public init(path: String, trustedPeers: Set<UInt32>? = nil) throws {
         guard let address = UnixSocketAddress(path: path) else { throw Unavailable(description: "invalid socket path: \(path)") }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Unavailable(description: String(cString: strerror(errno))) }
@@ -24,10 +36,33 @@ public final class FeedSocket {
             close(fd)
             throw Unavailable(description: reason)
         }
+        if let trustedPeers {
+            guard let uid = Self.peerUID(fd) else {
+                let reason = String(cString: strerror(errno))
+                close(fd)
+                throw Unavailable(description: "cannot tell who serves the socket: \(reason)")
+            }
+            guard trustedPeers.contains(uid) else {
+                close(fd)
+                throw UntrustedPeer(path: path, peerUID: uid)
+            }
+        }
         self.fd = fd
     }
 
     deinit { close(fd) }
+
+    /// The uid of the process that listens at the other end (`SO_PEERCRED`: for a
+    /// socket systemd listens on, systemd's), or nil with errno set.
+    static func peerUID(_ fd: Int32) -> UInt32? {
+        // `struct ucred` needs _GNU_SOURCE, which Swift's Glibc module is built without;
+        // this is the kernel's layout of it.
+        struct Credentials { var pid: Int32 = 0; var uid: UInt32 = 0; var gid: UInt32 = 0 }
+        var credentials = Credentials()
+        var length = socklen_t(MemoryLayout<Credentials>.size)
+        guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0 else { return nil }
+        return credentials.uid
+    }
 
     /// Sends one request (a JSON value) as a line.
     public func send(_ request: JSONValue) throws {

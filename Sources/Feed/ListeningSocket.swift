@@ -23,24 +23,28 @@ public enum ListeningSocket {
         return fd
     }
 
-    /// Creates, binds and listens on `path` with `mode`.
-    public static func create(path: String, mode: UInt16) throws -> Int32 {
+    /// Creates, binds and listens on `path` with `mode`, in a directory that meets
+    /// `directoryPolicy` (made with mode 0700 when missing; `UnsafeDirectoryError`
+    /// otherwise: someone who can write there could put their own socket in our place).
+    public static func create(path: String, mode: UInt16, directoryPolicy: DirectoryPolicy) throws -> Int32 {
         guard let address = UnixSocketAddress(path: path) else {
             throw SocketSetupError(description: "socket path too long (at most \(UnixSocketAddress.maxPathBytes) bytes): \(path)")
         }
-
-        let directory = (path as NSString).deletingLastPathComponent
-        if !directory.isEmpty {
-            var st = stat()
-            if lstat(directory, &st) != 0 {
-                do {
-                    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                            attributes: [.posixPermissions: 0o755])
-                } catch {
-                    throw SocketSetupError(description: "cannot create \(directory): \(error.localizedDescription)")
-                }
-            }
+        // Held open until the socket is bound, then checked to be still in place.
+        guard let directory = try CheckedDirectory.open(RuntimePaths.directory(of: path), policy: directoryPolicy, create: true) else {
+            throw SocketSetupError(description: "cannot create the directory of \(path)")
         }
+        let fd = try bindAndListen(path: path, address: address, mode: mode)
+        do {
+            try directory.verifyStillInPlace()
+        } catch {
+            close(fd)
+            throw error
+        }
+        return fd
+    }
+
+    private static func bindAndListen(path: String, address: UnixSocketAddress, mode: UInt16) throws -> Int32 {
         // Whatever is at the path: a live eventd, a stale socket, or something that is
         // not ours (a symlink, a file) which we refuse to touch.
         var st = stat()

@@ -28,7 +28,9 @@ public final class Logger: Sendable {
 
     public func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
         guard level >= threshold else { return }
-        let text = message().replacingOccurrences(of: "\n", with: " ")
+        // One line, and nothing a terminal (eventd in the foreground) would obey:
+        // messages may quote calendar text or request bytes.
+        let text = message().terminalSafe
         let line = "<\(level.rawValue)>\(text)\n"
         let bytes = Array(line.utf8)
         lock.withLock { _ in

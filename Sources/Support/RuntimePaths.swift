@@ -9,11 +9,29 @@ public struct RuntimePaths: Sendable, Equatable {
     public var database: String
     /// The feed socket.
     public var socket: String
+    /// Where `database` came from.
+    public var databaseOrigin: Origin
+    /// Where `socket` came from.
+    public var socketOrigin: Origin
+
+    /// Where a path came from, which decides the rules its directory must meet
+    /// (`RuntimePaths+Trust.swift`).
+    public enum Origin: Sendable, Equatable {
+        /// An option or `EVENTD_DB`/`EVENTD_SOCKET`: someone chose it.
+        case explicit
+        /// systemd's `$STATE_DIRECTORY`/`$RUNTIME_DIRECTORY`: the service manager made it.
+        case systemd
+        /// The per-user default (`$XDG_*`, `~/.local/state`, `/tmp/eventd-$UID`), which
+        /// eventd and eventctl make themselves, private to the user.
+        case perUser
+    }
 
     /// Paths given explicitly.
-    public init(database: String, socket: String) {
+    public init(database: String, socket: String, databaseOrigin: Origin = .explicit, socketOrigin: Origin = .explicit) {
         self.database = database
         self.socket = socket
+        self.databaseOrigin = databaseOrigin
+        self.socketOrigin = socketOrigin
     }
 
     /// Resolves both paths from options and an environment.
@@ -27,14 +45,14 @@ public struct RuntimePaths: Sendable, Equatable {
         func firstDirectory(_ key: String) -> String? {
             nonEmpty(key).flatMap { $0.split(separator: ":").first.map(String.init) }
         }
-        let db = database ?? nonEmpty("EVENTD_DB")
-            ?? firstDirectory("STATE_DIRECTORY").map { $0 + "/events.db" }
-            ?? nonEmpty("XDG_STATE_HOME").map { $0 + "/eventd/events.db" }
-            ?? (nonEmpty("HOME") ?? "/root") + "/.local/state/eventd/events.db"
-        let sock = socket ?? nonEmpty("EVENTD_SOCKET")
-            ?? firstDirectory("RUNTIME_DIRECTORY").map { $0 + "/feed.sock" }
-            ?? nonEmpty("XDG_RUNTIME_DIR").map { $0 + "/eventd/feed.sock" }
-            ?? "/tmp/eventd-\(uid)/feed.sock"
-        return RuntimePaths(database: db, socket: sock)
+        let db: (String, Origin) = database.map { ($0, .explicit) } ?? nonEmpty("EVENTD_DB").map { ($0, .explicit) }
+            ?? firstDirectory("STATE_DIRECTORY").map { ($0 + "/events.db", .systemd) }
+            ?? nonEmpty("XDG_STATE_HOME").map { ($0 + "/eventd/events.db", .perUser) }
+            ?? ((nonEmpty("HOME") ?? "/root") + "/.local/state/eventd/events.db", .perUser)
+        let sock: (String, Origin) = socket.map { ($0, .explicit) } ?? nonEmpty("EVENTD_SOCKET").map { ($0, .explicit) }
+            ?? firstDirectory("RUNTIME_DIRECTORY").map { ($0 + "/feed.sock", .systemd) }
+            ?? nonEmpty("XDG_RUNTIME_DIR").map { ($0 + "/eventd/feed.sock", .perUser) }
+            ?? ("/tmp/eventd-\(uid)/feed.sock", .perUser)
+        return RuntimePaths(database: db.0, socket: sock.0, databaseOrigin: db.1, socketOrigin: sock.1)
     }
 }

@@ -23,13 +23,13 @@ struct CalendarsCommand: JSONOutputCommand {
         } else if calendars.isEmpty {
             print("no calendars; import one with `eventctl import FILE`")
         } else {
-            let width = max(8, calendars.map(\.name.count).max() ?? 0)
+            let width = max(8, calendars.map(\.name.terminalSafe.count).max() ?? 0)
             print("NAME".padding(toLength: width, withPad: " ", startingAt: 0) + "  EVENTS  SOURCES")
             for c in calendars {
                 let count = String(c.events)
-                print(c.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
+                print(c.name.terminalSafe.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
                       + String(repeating: " ", count: max(0, 6 - count.count)) + count + "  "
-                      + c.sources.joined(separator: ", "))
+                      + c.sources.joined(separator: ", ").terminalSafe)
             }
         }
     }

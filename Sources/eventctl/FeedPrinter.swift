@@ -4,7 +4,8 @@ import Feed
 import ICalendar
 import Support
 
-/// Prints feed messages: every line as received (ndjson), or readable changes (pretty).
+/// Prints feed messages: every line as received (ndjson), or readable changes (pretty),
+/// with calendar text made safe for the terminal (`TerminalText`).
 struct FeedPrinter {
     var format: SubscribeCommand.Format
     var color: Bool
@@ -35,10 +36,10 @@ struct FeedPrinter {
         }
         for x in changes?["sections"]?["updated"]?.arrayValue ?? [] {
             let id = x["section"]?["id"]?.stringValue ?? ""
-            emit("~ day \(day(id)) is now \(x["section"]?["label"]?.stringValue ?? "unlabelled")")
+            emit("~ day \(day(id)) is now \((x["section"]?["label"]?.stringValue ?? "unlabelled").terminalSafe)")
         }
         for x in changes?["items"]?["deleted"]?.arrayValue ?? [] {
-            emit(style("- \(x["id"]?.stringValue ?? "") (\(day(x["section"]?.stringValue ?? "")))", "31"))
+            emit(style("- \((x["id"]?.stringValue ?? "").terminalSafe) (\(day(x["section"]?.stringValue ?? "")))", "31"))
         }
         for x in changes?["items"]?["inserted"]?.arrayValue ?? [] {
             emit(style("+ " + describe(x["item"] ?? .null, section: x["section"]?.stringValue ?? ""), "32"))
@@ -47,7 +48,7 @@ struct FeedPrinter {
             let id = x["id"]?.stringValue ?? ""
             let item = state.model.item(withID: id)?.content
             let to = x["to"]?["section"]?.stringValue ?? ""
-            emit(style("~ moved " + (item.map { describe($0, section: to) } ?? id), "33"))
+            emit(style("~ moved " + (item.map { describe($0, section: to) } ?? id.terminalSafe), "33"))
         }
         for x in changes?["items"]?["updated"]?.arrayValue ?? [] {
             emit(style("~ " + describe(x["item"] ?? .null, section: x["section"]?.stringValue ?? ""), "33"))
@@ -57,7 +58,7 @@ struct FeedPrinter {
     /// `09:00 Standup (Mon 30 Nov)`.
     func describe(_ item: JSONValue, section: String) -> String {
         if item["kind"]?.stringValue == "placeholder" { return "(nothing) (\(day(section)))" }
-        let summary = item["summary"]?.stringValue ?? "(no title)"
+        let summary = (item["summary"]?.stringValue ?? "(no title)").terminalSafe
         let time: String
         if item["all_day"]?.boolValue == true {
             time = "all day"
@@ -71,7 +72,7 @@ struct FeedPrinter {
     }
 
     func day(_ iso: String) -> String {
-        guard let d = CivilDate(iso: iso) else { return iso }
+        guard let d = CivilDate(iso: iso) else { return iso.terminalSafe }
         let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         return "\(weekdays[d.weekday]) \(d.day) \(months[d.month - 1])"

@@ -123,11 +123,11 @@ struct ImportCommand: Subcommand {
             print(w.string)
         } else {
             for r in results {
-                print("\(r.displayName): \(r.added) added, \(r.updated) updated, \(r.removed) removed, \(r.skipped) skipped")
+                print("\(r.displayName.terminalSafe): \(r.added) added, \(r.updated) updated, \(r.removed) removed, \(r.skipped) skipped")
             }
         }
         if results.contains(where: \.changedAnything) {
-            DaemonNotifier.requestRefresh(socketPath: env.paths.socket)
+            DaemonNotifier.requestRefresh(env)
         }
     }
 

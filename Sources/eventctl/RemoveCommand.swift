@@ -22,8 +22,8 @@ struct RemoveCommand: Subcommand {
         let store = try StoreAccess.openExisting(env)
         do {
             let removed = try store.removeCalendar(calendar)
-            print("removed calendar \(calendar) (\(removed) event\(removed == 1 ? "" : "s"))")
-            DaemonNotifier.requestRefresh(socketPath: env.paths.socket)
+            print("removed calendar \(calendar.terminalSafe) (\(removed) event\(removed == 1 ? "" : "s"))")
+            DaemonNotifier.requestRefresh(env)
         } catch StoreError.unknownCalendar(let name) {
             let known = (try? store.calendarNames()) ?? []
             let hint = known.isEmpty ? "" : "; calendars: " + known.joined(separator: ", ")

@@ -14,7 +14,7 @@ struct StatusCommand: JSONOutputCommand {
         let path = env.paths.socket
         let status: JSONValue
         do {
-            let socket = try FeedSocket(path: path)
+            let socket = try DaemonConnection.open(env)
             _ = try socket.readMessage(timeout: 5)
             try socket.send(["op": "status"])
             guard let reply = try socket.readMessage(timeout: 5)?.value, reply["type"]?.stringValue == "status" else {
@@ -28,14 +28,15 @@ struct StatusCommand: JSONOutputCommand {
             print(status.canonicalString())
             return
         }
-        func s(_ key: String) -> String { status[key].map { $0.stringValue ?? $0.description } ?? "-" }
+        // The daemon's text quotes paths and problems: made safe for the terminal.
+        func s(_ key: String) -> String { (status[key].map { $0.stringValue ?? $0.description } ?? "-").terminalSafe }
         print("eventd \(s("version")), up \(s("uptime_seconds")) s, epoch \(s("epoch"))")
         print("database:      \(s("database")) (\(s("events")) events, \(s("calendars")) calendars)")
-        print("socket:        \(path)")
+        print("socket:        \(path.terminalSafe)")
         print("views:         \(s("views")), subscribers: \(s("subscribers")), connections: \(s("connections"))")
         if let last = status["last_recompute"], !last.isNull {
-            print("last recompute: \(last["time"]?.stringValue ?? "-") in \(last["duration_ms"]?.description ?? "-") ms")
+            print("last recompute: \((last["time"]?.stringValue ?? "-").terminalSafe) in \(last["duration_ms"]?.description ?? "-") ms")
         }
-        if let problem = status["problem"]?.stringValue { print("problem:       \(problem)") }
+        if let problem = status["problem"]?.stringValue { print("problem:       \(problem.terminalSafe)") }
     }
 }

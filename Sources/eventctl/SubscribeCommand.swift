@@ -62,7 +62,7 @@ struct SubscribeCommand: Subcommand {
         while true {
             let socket: FeedSocket
             do {
-                socket = try FeedSocket(path: path)
+                socket = try DaemonConnection.open(env)
             } catch let e as FeedSocket.Unavailable {
                 if !everConnected { throw CommandFailure.daemonUnavailable(DaemonHint.unavailable(path, e.description)) }
                 Thread.sleep(forTimeInterval: backoff)

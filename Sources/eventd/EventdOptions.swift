@@ -106,6 +106,8 @@ enum EventdOptions {
                                          environment: environment, uid: getuid())
         var config = DaemonConfiguration(databasePath: paths.database, socketPath: paths.socket, timeZone: zone)
         config.timeZoneFollowsSystem = arguments.value("--tz") == nil
+        config.socketDirectoryPolicy = paths.socketDirectoryPolicy(uid: getuid())
+        config.databaseDirectoryPolicy = paths.databaseDirectoryPolicy(uid: getuid())
         if let v = arguments.double("--interval") { config.interval = v }
         if let v = arguments.double("--heartbeat") { config.heartbeat = v }
         if let v = arguments.double("--stall-timeout") { config.stallTimeout = v }
