@@ -133,12 +133,15 @@ final class RecomputeWorker {
         checkFileReplaced()
         let version = (try? store.dataVersion()) ?? -1
         let dataChanged = version != lastDataVersion
+        // The counts first: the mailbox is in order, so a client that sees a diff and
+        // then asks for `status` sees counts at least as new (the run loop publishes
+        // the recompute's time after).
+        if dataChanged { publishInfo() }
         for (view, state) in views where dataChanged || dateChanged(state) {
             recompute(view, force: false)
         }
         if dataChanged {
             lastDataVersion = version
-            publishInfo()
             log.debug("\(reason): database changed, \(views.count) view(s) recomputed")
         }
     }
