@@ -1,6 +1,7 @@
 #ifndef EVENTD_CLINUX_SHIM_H
 #define EVENTD_CLINUX_SHIM_H
 /* Linux-only interfaces Glibc's Swift module does not export. */
+#include <sys/epoll.h>
 #include <sys/timerfd.h>
 #include <time.h>
 
@@ -9,4 +10,20 @@ static const int eventd_tfd_timer_abstime = TFD_TIMER_ABSTIME;
 static const int eventd_tfd_timer_cancel_on_set = TFD_TIMER_CANCEL_ON_SET;
 static const int eventd_tfd_cloexec = TFD_CLOEXEC;
 static const int eventd_tfd_nonblock = TFD_NONBLOCK;
+
+/// The epoll flags are an enum in glibc; plain constants read better from Swift.
+static const unsigned eventd_epollin = EPOLLIN;
+static const unsigned eventd_epollout = EPOLLOUT;
+static const unsigned eventd_epollerr = EPOLLERR;
+static const unsigned eventd_epollhup = EPOLLHUP;
+static const unsigned eventd_epollrdhup = EPOLLRDHUP;
+static const int eventd_epoll_cloexec = EPOLL_CLOEXEC;
+
+/// glibc's memmem (declared only under _GNU_SOURCE, which Swift's Glibc module is
+/// built without): the first occurrence of a byte string in another, or NULL.
+extern void *memmem(const void *haystack, size_t haystack_length, const void *needle, size_t needle_length);
+static inline const void *eventd_memmem(const void *haystack, size_t haystack_length,
+                                        const void *needle, size_t needle_length) {
+    return memmem(haystack, haystack_length, needle, needle_length);
+}
 #endif

@@ -1,6 +1,7 @@
 import Foundation
 import Agenda
 import Dispatch
+import Synchronization
 import Support
 
 /// The daemon's lifecycle: services started in order (recompute thread, then the feed
@@ -47,15 +48,22 @@ public final class Daemon: Sendable {
 
         // The loop thread's end, as something a task can await.
         let loopEnded = AsyncStream<Void>.makeStream()
+        let loopFailure = FailureRecord()
         let (config, log, clocks, environment) = (self.config, self.log, self.clocks, self.environment)
         let loopThread = Thread {
             let notifier = SystemdNotifier(environment: environment)
             let hub = FeedHub(config: config, epoch: epoch, watchdogInterval: notifier?.watchdogInterval,
                               followsSystemZone: config.timeZoneFollowsSystem, now: clocks.now())
-            let loop = FeedLoop(hub: hub, log: log, clocks: clocks, listenFD: listenFD, socketPathToRemove: socketPathToRemove,
-                                notifier: notifier, recomputer: recomputer, mailbox: mailbox, wakePipe: wakePipe,
-                                environment: environment)
-            loop.run()
+            do {
+                let loop = try FeedLoop(hub: hub, log: log, clocks: clocks, listenFD: listenFD,
+                                        socketPathToRemove: socketPathToRemove, notifier: notifier, recomputer: recomputer,
+                                        mailbox: mailbox, wakePipe: wakePipe, environment: environment)
+                loop.run()
+            } catch {
+                loopFailure.record(error)
+                close(listenFD)
+                if let socketPathToRemove { unlink(socketPathToRemove) }
+            }
             loopEnded.continuation.finish()
         }
         loopThread.name = "eventd-feed"
@@ -76,11 +84,13 @@ public final class Daemon: Sendable {
             group.addTask { for await _ in loopEnded.stream {} }
             await group.next()
             mailbox.post(.shutdown)
-            await group.next()
+            // The loop ends only after a shutdown, unless it could not start at all.
+            if loopFailure.error == nil { await group.next() }
             group.cancelAll()
         }
         // Reverse order: the loop has stopped (and flushed); now the recompute thread.
         recomputer.stop()
+        if let error = loopFailure.error { throw error }
         log.notice("stopped")
     }
 
@@ -106,6 +116,13 @@ public final class Daemon: Sendable {
         continuation.onTermination = { _ in queue.async { keep.cancel() } }
         return stream
     }
+}
+
+/// Why a thread could not run, for the thread that waits for it.
+private final class FailureRecord: Sendable {
+    private let recorded = Mutex<(any Error)?>(nil)
+    func record(_ error: any Error) { recorded.withLock { $0 = error } }
+    var error: (any Error)? { recorded.withLock { $0 } }
 }
 
 /// Holds the signal sources for the stream's lifetime.

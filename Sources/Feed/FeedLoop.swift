@@ -7,9 +7,13 @@ enum LoopMessage: Sendable {
     case reopen
 }
 
-/// The feed's I/O: one thread, `poll`, non-blocking sockets. It only moves bytes and
+/// The feed's I/O: one thread, epoll, non-blocking sockets. It only moves bytes and
 /// time into `FeedHub` and carries out the effects the hub returns; every decision
 /// (who gets what, when to close, when to ping the watchdog) is the hub's.
+///
+/// Each connection is registered once with the interest the hub gives it (read unless
+/// it is held back, write while output waits), and changed only when that changes: a
+/// wake-up costs what is ready, not what is connected.
 final class FeedLoop {
     private var hub: FeedHub
     private let log: Logger
@@ -21,18 +25,34 @@ final class FeedLoop {
     private let mailbox: Mailbox<LoopMessage>
     private let wakePipe: WakePipe
     private let clockWatch: WallClockWatch
+    private let poller: EventPoller
     /// Ticks at least this often (a second, or less so that watchdog pings are never late).
     private let tickInterval: Double
 
     private var descriptors: [ConnectionID: Int32] = [:]
+    /// What each connection is registered for, as last told to epoll.
+    private var registered: [ConnectionID: EventPoller.Interest] = [:]
+    /// Connections whose interest may have changed since it was last registered.
+    private var dirty: [ConnectionID] = []
+    /// Connections registered without read interest (held back): checked again each
+    /// tick, since the hub may let them read again without output of theirs changing.
+    private var heldBack: Set<ConnectionID> = []
     private var nextConnectionID = 1
     private var listening = true
     private var exiting = false
     private var readBuffer = [UInt8](repeating: 0, count: 65536)
 
+    private enum Token {
+        static let wake: UInt64 = 0
+        static let clock: UInt64 = 1
+        static let listen: UInt64 = 2
+        /// Connection tokens are their ids plus this (ids are never reused; descriptors are).
+        static let firstConnection: UInt64 = 16
+    }
+
     init(hub: FeedHub, log: Logger, clocks: DaemonClocks, listenFD: Int32, socketPathToRemove: String?,
          notifier: SystemdNotifier?, recomputer: Recomputer, mailbox: Mailbox<LoopMessage>, wakePipe: WakePipe,
-         environment: [String: String]) {
+         environment: [String: String]) throws {
         self.hub = hub
         self.log = log
         self.clocks = clocks
@@ -43,47 +63,61 @@ final class FeedLoop {
         self.mailbox = mailbox
         self.wakePipe = wakePipe
         clockWatch = WallClockWatch(environment: environment)
+        poller = try EventPoller()
         tickInterval = min(1, max(0.01, (hub.watchdogInterval ?? 2) / 2))
+        let readable = EventPoller.Interest(read: true, write: false)
+        poller.add(wakePipe.readFD, token: Token.wake, interest: readable)
+        if clockWatch.fd >= 0 { poller.add(clockWatch.fd, token: Token.clock, interest: readable) }
+        poller.add(listenFD, token: Token.listen, interest: readable)
     }
 
     /// Runs until the hub says to exit (after shutdown, pending messages flushed or 2 s).
     func run() {
-        var fds: [pollfd] = []
-        var ids: [ConnectionID] = []
         var nextTick = clocks.monotonic()
         while !exiting {
-            fds.removeAll(keepingCapacity: true)
-            ids.removeAll(keepingCapacity: true)
-            fds.append(pollfd(fd: wakePipe.readFD, events: Int16(POLLIN), revents: 0))
-            fds.append(pollfd(fd: clockWatch.fd, events: Int16(POLLIN), revents: 0))
-            fds.append(pollfd(fd: listening ? listenFD : -1, events: Int16(POLLIN), revents: 0))
-            for (id, fd) in descriptors {
-                let interest = hub.interest(id)
-                fds.append(pollfd(fd: fd, events: (interest.read ? Int16(POLLIN) : 0) | (interest.write ? Int16(POLLOUT) : 0), revents: 0))
-                ids.append(id)
-            }
             let stopping = hub.shutdownDeadline != nil
             let wait = stopping ? 0.05 : max(0, nextTick - clocks.monotonic())
-            let n = fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), Int32((wait * 1000).rounded(.up))) }
             var tickNow = stopping
-            if n > 0 {
-                if fds[0].revents != 0 { wakePipe.drain(); takeMessages() }
-                if fds[1].revents != 0, clockWatch.acknowledge() { tickNow = true }
-                if fds[2].revents != 0, listening { acceptAll() }
-                for (i, id) in ids.enumerated() {
-                    let revents = fds[i + 3].revents
-                    guard revents != 0, descriptors[id] != nil else { continue }
-                    if revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { read(from: id) }
-                    if revents & Int16(POLLOUT) != 0, descriptors[id] != nil { flush(id) }
+            for event in poller.wait(timeout: wait) {
+                switch event.token {
+                case Token.wake: wakePipe.drain(); takeMessages()
+                case Token.clock: if clockWatch.acknowledge() { tickNow = true }
+                case Token.listen: if listening { acceptAll() }
+                default:
+                    let id = ConnectionID(event.token - Token.firstConnection)
+                    guard descriptors[id] != nil else { continue }
+                    if event.readable || event.broken { read(from: id) }
+                    if event.writable, descriptors[id] != nil { flush(id) }
                 }
             }
             if tickNow || clocks.monotonic() >= nextTick {
                 if let zone = clockWatch.zoneChange() { apply(.systemZoneChanged(zone)) }
                 apply(.tick)
+                dirty.append(contentsOf: heldBack)
                 nextTick = clocks.monotonic() + tickInterval
             }
+            registerInterests()
         }
         for id in Array(descriptors.keys) { closeConnection(id) }
+    }
+
+    /// Tells epoll what changed in the interests of the connections touched since the
+    /// last wake-up.
+    private func registerInterests() {
+        for id in dirty {
+            guard let fd = descriptors[id] else { continue }
+            let wanted = hub.interest(id)
+            let interest = EventPoller.Interest(read: wanted.read, write: wanted.write)
+            guard registered[id] != interest else { continue }
+            if registered[id] == nil {
+                poller.add(fd, token: Token.firstConnection + UInt64(id), interest: interest)
+            } else {
+                poller.modify(fd, token: Token.firstConnection + UInt64(id), interest: interest)
+            }
+            registered[id] = interest
+            if interest.read { heldBack.remove(id) } else { heldBack.insert(id) }
+        }
+        dirty.removeAll(keepingCapacity: true)
     }
 
     private func apply(_ event: FeedEvent) { carryOut(hub.handle(event, at: clocks.now())) }
@@ -101,13 +135,16 @@ final class FeedLoop {
     /// Carries out one effect; returns the hub's effects of any event it caused.
     private func perform(_ effect: FeedEffect) -> [FeedEffect] {
         switch effect {
-        case .flush(let id): return writeOut(id)
+        case .flush(let id):
+            dirty.append(id)
+            return writeOut(id)
         case .refuse(let id, let bytes):
             if let fd = descriptors.removeValue(forKey: id) {
                 _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
                 close(fd)
             }
         case .stopReading(let id):
+            dirty.append(id)
             if let fd = descriptors[id] { shutdown(fd, Int32(SHUT_RD)) }
         case .close(let id): closeConnection(id)
         case .recompute(let job): recomputer.submit(job)
@@ -116,6 +153,7 @@ final class FeedLoop {
         case .stopListening:
             guard listening else { break }
             listening = false
+            poller.remove(listenFD)
             close(listenFD)
             if let path = socketPathToRemove { unlink(path) }
         case .exit: exiting = true
@@ -150,12 +188,16 @@ final class FeedLoop {
             let id = nextConnectionID
             nextConnectionID += 1
             descriptors[id] = fd
+            dirty.append(id)
             apply(.accepted(id))
         }
     }
 
     private func closeConnection(_ id: ConnectionID) {
+        // Closing the descriptor also takes it out of the epoll set.
         if let fd = descriptors.removeValue(forKey: id) { close(fd) }
+        registered[id] = nil
+        heldBack.remove(id)
     }
 
     /// At most 256 KiB per wake-up: a client that writes as fast as it can gets its turn
@@ -171,11 +213,15 @@ final class FeedLoop {
                 return
             }
             apply(.received(id, readBuffer[0..<n]))
+            dirty.append(id)
             if !hub.interest(id).read { return }
         }
     }
 
-    private func flush(_ id: ConnectionID) { carryOut(writeOut(id)) }
+    private func flush(_ id: ConnectionID) {
+        dirty.append(id)
+        carryOut(writeOut(id))
+    }
 
     /// Writes what the socket takes of the connection's queue; returns the hub's answer.
     private func writeOut(_ id: ConnectionID) -> [FeedEffect] {

@@ -4,9 +4,10 @@ import EventStore
 import Feed
 import Support
 
-/// `eventd-bench fanout`: 1,000 subscribers on one view of the 100,000-event store;
-/// one event changes and a refresh is sent; how long until each subscriber has the
-/// diff, the daemon's peak RSS, and the CPU an idle timer tick costs.
+/// `eventd-bench fanout`: 1,000 subscribers (`--subscribers`) on one view of the
+/// 100,000-event store; one event changes and a refresh is sent; how long until each
+/// subscriber has the diff, the daemon's peak RSS, and its CPU while idle; then the same
+/// reads against an echo server, the client's own floor.
 enum FanoutBench {
     static func run(_ options: inout Options) throws {
         let subscribers = options.int("--subscribers") ?? 1000
@@ -34,7 +35,8 @@ enum FanoutBench {
         var waited = 0.0
         while !FileManager.default.fileExists(atPath: socketPath), waited < 10 { Thread.sleep(forTimeInterval: 0.05); waited += 0.05 }
 
-        // Subscribe everyone to one view and wait for every snapshot.
+        // Subscribe everyone to one view and wait for every snapshot; a probe subscriber
+        // (read after each phase) tells how large the snapshot and the diff are.
         let view: JSONValue = ["tz": "Europe/Berlin", "days": 14]
         var sockets: [FeedSocket] = []
         for _ in 0..<subscribers {
@@ -42,19 +44,22 @@ enum FanoutBench {
             try s.send(["op": "subscribe", "view": view])
             sockets.append(s)
         }
+        let probe = try FeedSocket(path: socketPath)
+        try probe.send(["op": "subscribe", "view": view])
+        let readers = FanoutReaders(descriptors: sockets.map(\.fd))
         let t0 = Bench.now()
-        var readers = sockets.map { LineCounter(fd: $0.fd) }
-        try waitForAll(&readers, type: "\"type\":\"snapshot\"", timeout: 120)
+        _ = try readers.waitForAll(marker: "\"type\":\"snapshot\"", timeout: 300)
         let snapshotSeconds = Bench.now() - t0
+        let snapshotBytes = try Self.lineLength(probe, type: "snapshot")
 
-        // An idle tick: nothing changed, the timer fires every second.
+        // Idle: nothing changes, the timer fires every second, heartbeats go out.
         Thread.sleep(forTimeInterval: 1.5)
         let idleSeconds = Double(options.int("--idle-seconds") ?? 10)
         let cpu0 = cpuSeconds(pid: daemon.processIdentifier)
         Thread.sleep(forTimeInterval: idleSeconds)
         let cpu1 = cpuSeconds(pid: daemon.processIdentifier)
-        // The whole daemon's CPU (every thread: timer ticks, the event loop's polls) per tick.
-        let idleTickMS = (cpu1 - cpu0) / idleSeconds * 1000
+        // The whole daemon's CPU (every thread: timer ticks, the event loop) per second.
+        let idleMS = (cpu1 - cpu0) / idleSeconds * 1000
 
         // One event changes; refresh; time until each subscriber has its diff.
         let store = try EventStore(path: db)
@@ -65,38 +70,57 @@ enum FanoutBench {
         _ = try store.importCalendars([ImportInput(path: "/bench/change.ics", displayName: "change", bytes: Array(change.utf8), calendar: "fanout")])
         let control = try FeedSocket(path: socketPath)
         _ = try control.readLine(timeout: 5)
-        for i in readers.indices { readers[i].reset() }
         let sent = Bench.now()
         try control.send(["op": "refresh"])
-        let latencies = try waitForAll(&readers, type: "\"type\":\"diff\"", timeout: 60).map { ($0 - sent) * 1000 }.sorted()
+        let latencies = try readers.waitForAll(marker: "\"type\":\"diff\"", timeout: 120).map { ($0 - sent) * 1000 }.sorted()
+        let diffBytes = try Self.lineLength(probe, type: "diff")
         let rss = peakRSS(pid: daemon.processIdentifier)
-        func pct(_ p: Double) -> Double { latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))] }
-        print("subscribers=\(subscribers) store_events=\(events) all_snapshots_seconds=\(Bench.format(snapshotSeconds))")
-        print(String(format: "p50_ms=%.1f p99_ms=%.1f max_ms=%.1f rss_mib=%.1f idle_tick_cpu_ms=%.3f",
-                     pct(0.5), pct(0.99), latencies.last ?? 0, rss, idleTickMS))
+        sockets.removeAll()
+        daemon.terminate()
+        daemon.waitUntilExit()
+
+        // The same reads from a server that only echoes: what the client itself costs.
+        let floor = try Self.echoFloor(subscribers: subscribers, snapshotBytes: snapshotBytes, diffBytes: diffBytes,
+                                       path: dir.appendingPathComponent("echo.sock").path)
+        func pct(_ values: [Double], _ p: Double) -> Double { values[min(values.count - 1, Int(Double(values.count) * p))] }
+        print("subscribers=\(subscribers) store_events=\(events) all_snapshots_seconds=\(Bench.format(snapshotSeconds)) "
+              + "snapshot_bytes=\(snapshotBytes) diff_bytes=\(diffBytes)")
+        print(String(format: "p50_ms=%.1f p99_ms=%.1f max_ms=%.1f rss_mib=%.1f idle_cpu_ms_per_s=%.3f",
+                     pct(latencies, 0.5), pct(latencies, 0.99), latencies.last ?? 0, rss, idleMS))
+        print(String(format: "client_floor: all_snapshots_seconds=%.3f p50_ms=%.1f p99_ms=%.1f (an echo server, the same reads)",
+                     floor.snapshotSeconds, pct(floor.latencies, 0.5), pct(floor.latencies, 0.99)))
     }
 
-    /// Reads every socket until each has delivered a line containing `type`;
-    /// returns the time each one did.
-    @discardableResult
-    static func waitForAll(_ readers: inout [LineCounter], type: String, timeout: Double) throws -> [Double] {
-        let deadline = Bench.now() + timeout
-        var done = [Double?](repeating: nil, count: readers.count)
-        var remaining = readers.count
-        let needle = Array(type.utf8)
-        var fds = readers.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
-        while remaining > 0 {
-            guard Bench.now() < deadline else { throw BenchError("timed out: \(remaining) subscribers still waiting") }
-            let n = fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), 100) }
-            if n <= 0 { continue }
-            for i in fds.indices where fds[i].revents != 0 {
-                if readers[i].read(looking: needle), done[i] == nil {
-                    done[i] = Bench.now()
-                    remaining -= 1
-                }
-            }
+    /// Reads `socket` up to the first line of `type`; returns its length with the newline.
+    static func lineLength(_ socket: FeedSocket, type: String) throws -> Int {
+        let marker = Array("\"type\":\"\(type)\"".utf8)
+        while let line = try socket.readLine(timeout: 60) {
+            if line.firstRange(of: marker) != nil { return line.count + 1 }
         }
-        return done.map { $0! }
+        throw BenchError("the probe subscriber's connection closed before a \(type)")
+    }
+
+    /// The client's own cost: the same subscribers and reads against `EchoFeed`.
+    static func echoFloor(subscribers: Int, snapshotBytes: Int, diffBytes: Int,
+                          path: String) throws -> (snapshotSeconds: Double, latencies: [Double]) {
+        let server = try EchoFeed.start(path: path, subscribers: subscribers, snapshotBytes: snapshotBytes, diffBytes: diffBytes)
+        var sockets: [FeedSocket] = []
+        for _ in 0..<subscribers {
+            let s = try FeedSocket(path: path)
+            try s.send(["op": "subscribe"])
+            sockets.append(s)
+        }
+        let readers = FanoutReaders(descriptors: sockets.map(\.fd))
+        let t0 = Bench.now()
+        _ = try readers.waitForAll(marker: "\"type\":\"snapshot\"", timeout: 300)
+        let snapshotSeconds = Bench.now() - t0
+        let control = try FeedSocket(path: path)
+        _ = try control.readLine(timeout: 5)
+        let sent = Bench.now()
+        try control.send(["op": "refresh"])
+        let latencies = try readers.waitForAll(marker: "\"type\":\"diff\"", timeout: 120).map { ($0 - sent) * 1000 }.sorted()
+        while server.isExecuting { Thread.sleep(forTimeInterval: 0.01) }
+        return (snapshotSeconds, latencies)
     }
 
     /// CPU time of every thread of `pid` (nanosecond precision from schedstat).
@@ -118,32 +142,5 @@ enum FanoutBench {
             return (Double(line.split(separator: " ")[1]) ?? 0) / 1024
         }
         return 0
-    }
-}
-
-/// Reads a socket and notices when a line with a given marker has arrived completely.
-struct LineCounter {
-    let fd: Int32
-    private var tail: [UInt8] = []
-    private var sawMarker = false
-
-    init(fd: Int32) { self.fd = fd }
-
-    mutating func reset() { tail = []; sawMarker = false }
-
-    /// Reads what is there; true once a whole line containing `needle` was read.
-    mutating func read(looking needle: [UInt8]) -> Bool {
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
-        guard n > 0 else { return false }
-        // Keep only what is needed to find the marker and the end of its line.
-        for b in buffer[0..<n] {
-            if sawMarker { if b == 10 { return true }; continue }
-            tail.append(b)
-            if tail.count > needle.count { tail.removeFirst(tail.count - needle.count) }
-            if tail == needle { sawMarker = true }
-            if b == 10 { tail.removeAll(keepingCapacity: true) }
-        }
-        return false
     }
 }
