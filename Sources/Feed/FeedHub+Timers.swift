@@ -16,20 +16,30 @@ extension FeedHub {
             effects.append(.log(.notice, "the wall clock stepped (now \(Self.utcStamp(now.wall))): checking every view's date"))
             effects.append(.recompute(.clockChanged))
         }
-        // Decided first, done after: changing `connections` while iterating it would copy it.
-        var stalled: [ConnectionID] = []
-        var idle: [(ConnectionID, View)] = []
-        for (id, c) in connections {
-            if c.hasUnreadData, t - c.lastDrain > config.stallTimeout {
-                stalled.append(id)
-            } else if case .live(let view) = c.subscription, c.outbox.isEmpty, t - c.lastSent >= config.heartbeat {
-                idle.append((id, view))
+        // Only the connections whose deadline has come (a heap, not a scan of all):
+        // stalled ones are closed, idle subscribers get a heartbeat, and each is
+        // scheduled again for what it waits for next.
+        for id in deadlines.popDue(t) {
+            guard let c = connections[id] else { continue }
+            if c.hasUnreadData {
+                let stallAt = c.lastDrain + config.stallTimeout
+                if t >= stallAt {
+                    remove(id, reason: "stalled for \(Int(config.stallTimeout)) s with unread data")
+                } else {
+                    deadlines.schedule(id, at: stallAt)
+                }
+            } else if case .live(let view) = c.subscription {
+                let heartbeatAt = c.lastSent + config.heartbeat
+                if t >= heartbeatAt, let feed = views[view] {
+                    // (Queues it, which schedules the next look.)
+                    sendSubscriptionData(Messages.heartbeat(epoch: epoch, seq: feed.seq, time: Self.utcStamp(now.wall)),
+                                         kind: .heartbeat, to: id)
+                } else {
+                    deadlines.schedule(id, at: heartbeatAt)
+                }
             }
-        }
-        for id in stalled { remove(id, reason: "stalled for \(Int(config.stallTimeout)) s with unread data") }
-        for (id, view) in idle {
-            guard let feed = views[view] else { continue }
-            sendSubscriptionData(Messages.heartbeat(epoch: epoch, seq: feed.seq, time: Self.utcStamp(now.wall)), kind: .heartbeat, to: id)
+            // Neither (no subscription, nothing queued): nothing to watch until it is
+            // sent something, which schedules it again.
         }
         for (view, feed) in views where feed.subscribers.isEmpty {
             if let idle = feed.idleSince, t - idle > config.viewGrace {

@@ -43,6 +43,8 @@ struct FeedHub {
     var jumps = ClockJumpDetector()
     /// Effects of the event being handled, in order.
     var effects: [FeedEffect] = []
+    /// When each connection next needs a look (stall or heartbeat): see `tick`.
+    var deadlines = DeadlineQueue()
 
     init(config: DaemonConfiguration, epoch: String, watchdogInterval: Double?, followsSystemZone: Bool = false, now: Moment) {
         self.config = config
@@ -127,6 +129,8 @@ struct FeedHub {
         let drained = connections[id]!.outbox.isEmpty
         if count > 0 || drained { connections[id]!.lastDrain = now.monotonic }
         guard drained else { return }
+        // Nothing waits now: its next heartbeat may be sooner than the stall check.
+        deadlines.schedule(id, at: connections[id]!.lastSent + config.heartbeat)
         if connections[id]!.ending != nil {
             if !connections[id]!.awaitsAnswer { remove(id, reason: nil) }
             return
@@ -190,5 +194,8 @@ struct FeedHub {
         if !connections[id]!.hasUnreadData { connections[id]!.lastDrain = now.monotonic }
         connections[id]!.outbox.append(bytes, kind: kind)
         connections[id]!.lastSent = now.monotonic
+        // Whatever it is waiting for now (a stall, or a heartbeat after this), it is
+        // looked at again no later than the earlier of the two.
+        deadlines.schedule(id, at: now.monotonic + min(config.heartbeat, config.stallTimeout))
     }
 }

@@ -118,6 +118,44 @@ import Testing
         #expect(h.takeJobs() == [.deactivate(view)])
     }
 
+    /// A subscriber whose snapshot took longer to read than the heartbeat interval gets
+    /// its heartbeat one interval after it was last sent something, not at the later
+    /// stall check that was scheduled while data waited.
+    @Test func aHeartbeatAfterASlowDrainIsOnTime() {
+        var h = HubHarness { $0.heartbeat = 30; $0.stallTimeout = 100 }
+        let c = h.connect(room: 0)
+        h.request(c, subscribe)
+        h.publish(view, seq: 1, diff: false)
+        h.advance(40)
+        #expect(h.hub.connections[c] != nil && h.hub.connections[c]!.hasUnreadData)
+        h.makeRoom(c)
+        _ = h.kinds(c)
+        // Last sent at 0 (the snapshot): the heartbeat is overdue once it has drained.
+        h.advance(1)
+        #expect(h.kinds(c) == ["heartbeat@1"])
+        h.advance(29)
+        #expect(h.kinds(c).isEmpty)
+        h.advance(1.5)
+        #expect(h.kinds(c) == ["heartbeat@1"])
+    }
+
+    /// The timers cost the connections that are due: 2,000 idle subscribers keep at
+    /// most one live entry each, and a tick between heartbeats pops none of them.
+    @Test func timersLookOnlyAtConnectionsThatAreDue() {
+        var h = HubHarness { $0.heartbeat = 30; $0.maxClients = 5000 }
+        let clients = (0..<2000).map { _ in h.connect() }
+        for c in clients { h.request(c, subscribe) }
+        h.publish(view, seq: 1, diff: false)
+        for c in clients { _ = h.kinds(c) }
+        var popped = h.hub.deadlines
+        #expect(popped.popDue(h.now.monotonic + 1).isEmpty)
+        h.advance(31)
+        #expect(clients.allSatisfy { h.kinds($0) == ["heartbeat@1"] })
+        var later = h.hub.deadlines
+        #expect(later.popDue(h.now.monotonic + 29).isEmpty, "a tick before the next heartbeat would look at someone")
+        #expect(later.popDue(h.now.monotonic + 31).count == clients.count)
+    }
+
     @Test func aClientThatFloodsRequestsWithoutReadingIsHeldBackAtItsBuffer() {
         var h = HubHarness { $0.clientBuffer = 1000 }
         let c = h.connect(room: 0)

@@ -1,0 +1,61 @@
+/// A min-heap of (deadline, connection): the hub's timers. Each connection has at most
+/// one live entry, never later than its real next deadline: an early entry is popped,
+/// re-checked and scheduled again, and an earlier deadline replaces a later entry (the
+/// later one stays in the heap, stale, and is skipped when it comes up). A tick then
+/// costs the connections that are due, not all of them.
+struct DeadlineQueue {
+    private var heap: [(at: Double, id: ConnectionID)] = []
+    /// Each scheduled connection's live entry.
+    private var scheduled: [ConnectionID: Double] = [:]
+
+    /// Entries in the heap, stale ones included.
+    var count: Int { heap.count }
+
+    /// Makes sure `id` is looked at no later than `at`.
+    mutating func schedule(_ id: ConnectionID, at: Double) {
+        if let existing = scheduled[id], existing <= at { return }
+        scheduled[id] = at
+        heap.append((at, id))
+        siftUp(heap.count - 1)
+    }
+
+    /// Removes and returns the connections whose entry is at or before `now`.
+    mutating func popDue(_ now: Double) -> [ConnectionID] {
+        var due: [ConnectionID] = []
+        while let first = heap.first, first.at <= now {
+            if scheduled[first.id] == first.at {
+                due.append(first.id)
+                scheduled[first.id] = nil
+            }
+            let last = heap.removeLast()
+            if !heap.isEmpty {
+                heap[0] = last
+                siftDown(0)
+            }
+        }
+        return due
+    }
+
+    private mutating func siftUp(_ index: Int) {
+        var child = index
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard heap[child].at < heap[parent].at else { return }
+            heap.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    private mutating func siftDown(_ index: Int) {
+        var parent = index
+        while true {
+            let left = 2 * parent + 1, right = left + 1
+            var smallest = parent
+            if left < heap.count, heap[left].at < heap[smallest].at { smallest = left }
+            if right < heap.count, heap[right].at < heap[smallest].at { smallest = right }
+            guard smallest != parent else { return }
+            heap.swapAt(parent, smallest)
+            parent = smallest
+        }
+    }
+}
