@@ -1,0 +1,225 @@
+// Draws the sections and keeps each item's DOM node by its id across diffs: inserts
+// fade in, deletes fade out, moves glide to their new place (FLIP), updates flash once.
+// One ordered list of sections; each section's kind (today, tomorrow, week, later,
+// past, placeholder) picks its layout in style.css.
+
+const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
+const GLIDE_MS = 350;
+
+function el(tag, className, text) {
+  const e = document.createElement(tag);
+  if (className) e.className = className;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+/** The date `days` after the ISO date `iso`. */
+function addDays(iso, days) {
+  const d = new Date(iso + 'T00:00:00Z');
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+/** Today's date in `tz`, as YYYY-MM-DD. */
+export function todayIn(tz) {
+  const parts = new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' })
+    .formatToParts(new Date());
+  const get = (t) => parts.find((p) => p.type === t).value;
+  return `${get('year')}-${get('month')}-${get('day')}`;
+}
+
+/** A section's kind, which decides its layout. */
+export function sectionKind(section, today) {
+  if (section.items.length > 0 && section.items.every((i) => i.kind === 'placeholder')) return 'placeholder';
+  if (section.label === 'today') return 'today';
+  if (section.label === 'tomorrow') return 'tomorrow';
+  if (section.date < today) return 'past';
+  return section.date <= addDays(today, 6) ? 'week' : 'later';
+}
+
+export class AgendaView {
+  constructor(root, announcer) {
+    this.root = root;
+    this.announcer = announcer;
+    this.sectionNodes = new Map();
+    this.itemNodes = new Map();
+    this.itemJSON = new Map();
+    this.tz = 'UTC';
+    this.empty = null;
+    this.nowLine = el('li', 'now-line');
+    this.nowLine.setAttribute('aria-hidden', 'true');
+    this.ghosts = el('div', 'ghosts');
+    this.ghosts.setAttribute('aria-hidden', 'true');
+    document.body.append(this.ghosts);
+  }
+
+  get motion() { return !reducedMotion.matches; }
+
+  /** Formats a time of an item in the view's zone. */
+  time(iso) {
+    return new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', timeZone: this.tz }).format(new Date(iso));
+  }
+
+  heading(section, kind) {
+    const date = new Date(section.date + 'T12:00:00Z');
+    const long = new Intl.DateTimeFormat(undefined, { weekday: 'long', month: 'long', day: 'numeric', timeZone: 'UTC' }).format(date);
+    const short = new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', timeZone: 'UTC' }).format(date);
+    if (section.label) return `${section.label[0].toUpperCase()}${section.label.slice(1)} · ${long}`;
+    return kind === 'week' ? short : long;
+  }
+
+  /** The item's content (its node is kept; only the inside is replaced on update). */
+  fill(node, item) {
+    node.replaceChildren();
+    node.dataset.id = item.id;
+    node.dataset.kind = item.kind;
+    if (item.kind === 'placeholder') {
+      node.className = 'item placeholder';
+      node.append(el('span', 'summary', 'Nothing planned'));
+      return;
+    }
+    const banner = item.all_day || item.continues_from_previous_day || item.continues_to_next_day;
+    node.className = 'item' + (banner ? ' banner' : '') + (item.status === 'tentative' ? ' tentative' : '');
+    if (item.continues_from_previous_day) node.append(el('span', 'cont from', '◀'));
+    const when = el('span', 'when', item.all_day ? 'All day' : `${this.time(item.start)}–${this.time(item.end)}`);
+    const what = el('span', 'summary', item.summary || '(no title)');
+    node.append(when, what);
+    if (item.location) node.append(el('span', 'location', item.location));
+    node.append(el('span', 'calendar', item.calendar));
+    if (item.continues_to_next_day) node.append(el('span', 'cont to', '▶'));
+    node.title = [item.summary, item.location, item.calendar].filter(Boolean).join(' · ');
+  }
+
+  /** Draws `sections`; with `animate`, changes since the last draw are animated. */
+  render(sections, tz, animate) {
+    this.tz = tz;
+    const today = sections.find((s) => s.label === 'today')?.date ?? todayIn(tz);
+    const motion = animate && this.motion;
+    const before = new Map();
+    if (motion) for (const [id, node] of this.itemNodes) before.set(id, node.getBoundingClientRect());
+    this.nowLine.remove();
+
+    const seen = new Set();
+    const keptSections = new Set();
+    let previous = null;
+    for (const section of sections) {
+      keptSections.add(section.id);
+      let node = this.sectionNodes.get(section.id);
+      if (!node) {
+        node = el('li', 'section');
+        node.append(el('h2', 'heading'), el('ol', 'items'));
+        this.sectionNodes.set(section.id, node);
+        if (motion) node.classList.add('entering');
+      }
+      const kind = sectionKind(section, today);
+      node.dataset.kind = kind;
+      node.dataset.date = section.date;
+      node.firstChild.textContent = this.heading(section, kind);
+      this.place(this.root, node, previous);
+      previous = node;
+      const list = node.lastChild;
+      let prevItem = null;
+      for (const item of section.items) {
+        seen.add(item.id);
+        const json = JSON.stringify(item);
+        let itemNode = this.itemNodes.get(item.id);
+        if (!itemNode) {
+          itemNode = el('li');
+          this.fill(itemNode, item);
+          this.itemNodes.set(item.id, itemNode);
+          if (motion) itemNode.classList.add('entering');
+        } else if (this.itemJSON.get(item.id) !== json) {
+          this.fill(itemNode, item);
+          if (motion) this.flash(itemNode);
+        }
+        this.itemJSON.set(item.id, json);
+        this.place(list, itemNode, prevItem);
+        prevItem = itemNode;
+      }
+    }
+    // Deleted items fade out where they were; deleted sections go.
+    for (const [id, node] of this.itemNodes) {
+      if (seen.has(id)) continue;
+      this.itemNodes.delete(id);
+      this.itemJSON.delete(id);
+      if (motion && before.has(id)) this.fadeOut(node, before.get(id)); else node.remove();
+    }
+    for (const [id, node] of this.sectionNodes) {
+      if (!keptSections.has(id)) { node.remove(); this.sectionNodes.delete(id); }
+    }
+    this.showEmpty(sections.length === 0);
+    this.placeNowLine();
+    if (motion) this.glide(before);
+  }
+
+  /** Puts `node` right after `previous` (first when null), moving it only if needed. */
+  place(parent, node, previous) {
+    const want = previous ? previous.nextSibling : parent.firstChild;
+    if (want !== node || node.parentNode !== parent) parent.insertBefore(node, want);
+  }
+
+  /** FLIP: each kept item starts where it was and glides to where it is. */
+  glide(before) {
+    for (const [id, node] of this.itemNodes) {
+      const first = before.get(id);
+      if (!first) continue;
+      const last = node.getBoundingClientRect();
+      const dx = first.left - last.left, dy = first.top - last.top;
+      if (Math.abs(dx) < 1 && Math.abs(dy) < 1) continue;
+      node.classList.add('moving');
+      node.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: 'none' }],
+        { duration: GLIDE_MS, easing: 'cubic-bezier(.2,.8,.2,1)' }).finished
+        .then(() => node.classList.remove('moving'), () => node.classList.remove('moving'));
+    }
+  }
+
+  flash(node) {
+    node.classList.remove('updated');
+    void node.offsetWidth; // restart the animation
+    node.classList.add('updated');
+  }
+
+  fadeOut(node, rect) {
+    node.classList.add('leaving');
+    node.style.left = `${rect.left + scrollX}px`;
+    node.style.top = `${rect.top + scrollY}px`;
+    node.style.width = `${rect.width}px`;
+    this.ghosts.append(node);
+    node.animate([{ opacity: 1 }, { opacity: 0 }], { duration: GLIDE_MS }).finished.finally(() => node.remove());
+  }
+
+  /** An empty view is its own cell, not a blank page. */
+  showEmpty(isEmpty) {
+    if (isEmpty && !this.empty) {
+      this.empty = el('li', 'section');
+      this.empty.dataset.kind = 'placeholder';
+      this.empty.id = 'empty-view';
+      const list = el('ol', 'items');
+      const cell = el('li', 'item placeholder');
+      cell.append(el('span', 'summary', 'Nothing planned'));
+      list.append(cell);
+      this.empty.append(el('h2', 'heading', 'No events in this view'), list);
+      this.root.append(this.empty);
+    } else if (!isEmpty && this.empty) {
+      this.empty.remove();
+      this.empty = null;
+    }
+  }
+
+  /** The "now" line in today's list, before the first timed item not yet started. */
+  placeNowLine() {
+    this.nowLine.remove();
+    const section = this.root.querySelector('.section[data-kind="today"] .items');
+    if (!section) return;
+    const now = Date.now();
+    this.nowLine.textContent = `now ${this.time(new Date(now).toISOString())}`;
+    let next = null;
+    for (const node of section.children) {
+      const item = JSON.parse(this.itemJSON.get(node.dataset.id) ?? 'null');
+      if (item && item.kind === 'event' && !item.all_day && Date.parse(item.start) > now) { next = node; break; }
+    }
+    section.insertBefore(this.nowLine, next);
+  }
+
+  announce(text) { this.announcer.textContent = text; }
+}
