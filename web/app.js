@@ -15,6 +15,7 @@ const state = {
   connection: 'connecting',
 };
 window.eventdDashboard = state;
+state.animations = view.animations;
 
 function setConnection(name, text) {
   state.connection = name;

@@ -46,6 +46,8 @@ export class AgendaView {
     this.itemJSON = new Map();
     this.tz = 'UTC';
     this.empty = null;
+    /** How many of each animation ran (read by the browser tests). */
+    this.animations = { entered: 0, left: 0, moved: 0, flashed: 0 };
     this.nowLine = el('li', 'now-line');
     this.nowLine.setAttribute('aria-hidden', 'true');
     this.ghosts = el('div', 'ghosts');
@@ -127,7 +129,7 @@ export class AgendaView {
           itemNode = el('li');
           this.fill(itemNode, item);
           this.itemNodes.set(item.id, itemNode);
-          if (motion) itemNode.classList.add('entering');
+          if (motion) { itemNode.classList.add('entering'); this.animations.entered += 1; }
         } else if (this.itemJSON.get(item.id) !== json) {
           this.fill(itemNode, item);
           if (motion) this.flash(itemNode);
@@ -166,6 +168,7 @@ export class AgendaView {
       const last = node.getBoundingClientRect();
       const dx = first.left - last.left, dy = first.top - last.top;
       if (Math.abs(dx) < 1 && Math.abs(dy) < 1) continue;
+      this.animations.moved += 1;
       node.classList.add('moving');
       node.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: 'none' }],
         { duration: GLIDE_MS, easing: 'cubic-bezier(.2,.8,.2,1)' }).finished
@@ -174,12 +177,14 @@ export class AgendaView {
   }
 
   flash(node) {
+    this.animations.flashed += 1;
     node.classList.remove('updated');
     void node.offsetWidth; // restart the animation
     node.classList.add('updated');
   }
 
   fadeOut(node, rect) {
+    this.animations.left += 1;
     node.classList.add('leaving');
     node.style.left = `${rect.left + scrollX}px`;
     node.style.top = `${rect.top + scrollY}px`;

@@ -95,6 +95,24 @@ public final class HTTPConnection: @unchecked Sendable {
         }
     }
 
+    /// Waits until a whole response came: its head and `Content-Length` bytes of body
+    /// (or, without a length, the close). For servers that keep the connection open.
+    public func waitForResponse(timeout: Double) async throws {
+        let deadline = monotonicNow() + timeout
+        while true {
+            poll()
+            if let head = text.range(of: "\r\n\r\n") {
+                let bodyBytes = text[head.upperBound...].utf8.count
+                if let length = header("content-length").flatMap(Int.init), bodyBytes >= length { return }
+                if closedByPeer { return }
+            } else if closedByPeer {
+                throw HarnessError("connection closed before a response; got:\n\(text.prefix(2000))")
+            }
+            if monotonicNow() >= deadline { throw HarnessError("timed out waiting for a response; got:\n\(text.prefix(2000))") }
+            try await pause(0.005)
+        }
+    }
+
     /// What was received, as text.
     public var text: String { String(decoding: received, as: UTF8.self) }
 
