@@ -61,7 +61,7 @@ let package = Package(
         .testTarget(name: "FeedTests", dependencies: ["Feed", "Agenda", "EventStore", "Support", "TestSupport"]),
         .testTarget(name: "DaemonTests", dependencies: ["SectionedDiff", "Support", "TestSupport"]),
         .testTarget(name: "ShipTests", dependencies: ["TestSupport"]),
-        .testTarget(name: "WebGatewayTests", dependencies: ["WebGateway", "Support", "TestSupport"]),
+        .testTarget(name: "WebGatewayTests", dependencies: ["WebGateway", "Support", "CalendarGenerator", "TestSupport"]),
         .testTarget(name: "ReliabilityTests", dependencies: ["EventStore", "Support", "CalendarGenerator", "TestSupport"]),
         .testTarget(name: "HostileInputTests", dependencies: ["EventStore", "ICalendar", "Feed", "Support", "TestSupport"],
                     resources: [.copy("Corpus")]),

@@ -142,6 +142,8 @@ async function onDiff(message) {
   state.stats.diffs += 1;
   // Applying and drawing, without the hashing (which a client may skip).
   state.stats.diffMs = (t1 - t0) + (performance.now() - t2);
+  state.stats.applyMs = t1 - t0;
+  state.stats.renderPhases = view.timings;
   document.body.dataset.digest = digest ?? '';
   if (state.connection !== 'live') setConnection('live', 'Live');
   const c = countChanges(message.changes);

@@ -5,6 +5,8 @@
 
 const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
 const GLIDE_MS = 350;
+const LONG_DATE = new Intl.DateTimeFormat(undefined, { weekday: 'long', month: 'long', day: 'numeric', timeZone: 'UTC' });
+const SHORT_DATE = new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', timeZone: 'UTC' });
 
 function el(tag, className, text) {
   const e = document.createElement(tag);
@@ -18,6 +20,13 @@ function addDays(iso, days) {
   const d = new Date(iso + 'T00:00:00Z');
   d.setUTCDate(d.getUTCDate() + days);
   return d.toISOString().slice(0, 10);
+}
+
+/** Whether two items have the same content (fields are flat: strings, booleans, null). */
+function sameItem(a, b) {
+  if (!a) return false;
+  const keys = Object.keys(b);
+  return keys.length === Object.keys(a).length && keys.every((k) => a[k] === b[k]);
 }
 
 /** Today's date in `tz`, as YYYY-MM-DD. */
@@ -43,13 +52,21 @@ export class AgendaView {
     this.announcer = announcer;
     this.sectionNodes = new Map();
     this.itemNodes = new Map();
-    this.itemJSON = new Map();
+    this.itemObjects = new Map();
     this.tz = 'UTC';
     this.empty = null;
     /** How many of each animation ran (read by the browser tests). */
     this.animations = { entered: 0, left: 0, moved: 0, flashed: 0 };
+    /** Where the last render's time went (ms). */
+    this.timings = {};
     this.nowLine = el('li', 'now-line');
     this.nowLine.setAttribute('aria-hidden', 'true');
+    // Which sections are on screen (or near), kept by the browser without forcing
+    // layout: only their items are measured for FLIP, so skipped sections stay skipped.
+    this.onScreen = new Set();
+    this.observer = new IntersectionObserver((entries) => {
+      for (const e of entries) { if (e.isIntersecting) this.onScreen.add(e.target); else this.onScreen.delete(e.target); }
+    }, { rootMargin: '200px 0px' });
     this.ghosts = el('div', 'ghosts');
     this.ghosts.setAttribute('aria-hidden', 'true');
     document.body.append(this.ghosts);
@@ -57,15 +74,20 @@ export class AgendaView {
 
   get motion() { return !reducedMotion.matches; }
 
-  /** Formats a time of an item in the view's zone. */
+  /** Formats a time of an item in the view's zone (one formatter per zone: making
+   *  one costs far more than using it). */
   time(iso) {
-    return new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', timeZone: this.tz }).format(new Date(iso));
+    if (this.timeFormatZone !== this.tz) {
+      this.timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', timeZone: this.tz });
+      this.timeFormatZone = this.tz;
+    }
+    return this.timeFormat.format(new Date(iso));
   }
 
   heading(section, kind) {
     const date = new Date(section.date + 'T12:00:00Z');
-    const long = new Intl.DateTimeFormat(undefined, { weekday: 'long', month: 'long', day: 'numeric', timeZone: 'UTC' }).format(date);
-    const short = new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', timeZone: 'UTC' }).format(date);
+    const long = LONG_DATE.format(date);
+    const short = SHORT_DATE.format(date);
     if (section.label) return `${section.label[0].toUpperCase()}${section.label.slice(1)} · ${long}`;
     return kind === 'week' ? short : long;
   }
@@ -97,8 +119,17 @@ export class AgendaView {
     this.tz = tz;
     const today = sections.find((s) => s.label === 'today')?.date ?? todayIn(tz);
     const motion = animate && this.motion;
+    const t0 = performance.now();
+    const scroll = { x: scrollX, y: scrollY }; // read before any change: it flushes layout
     const before = new Map();
-    if (motion) for (const [id, node] of this.itemNodes) before.set(id, node.getBoundingClientRect());
+    if (motion) {
+      for (const section of this.onScreen) {
+        for (const node of section.lastChild.children) {
+          if (node.dataset.id) before.set(node.dataset.id, node.getBoundingClientRect());
+        }
+      }
+    }
+    const t1 = performance.now();
     this.nowLine.remove();
 
     const seen = new Set();
@@ -111,30 +142,33 @@ export class AgendaView {
         node = el('li', 'section');
         node.append(el('h2', 'heading'), el('ol', 'items'));
         this.sectionNodes.set(section.id, node);
-        if (motion) node.classList.add('entering');
+        this.observer.observe(node);
+        if (motion) this.enter(node);
       }
       const kind = sectionKind(section, today);
-      node.dataset.kind = kind;
-      node.dataset.date = section.date;
-      node.firstChild.textContent = this.heading(section, kind);
+      // (Attributes and text are written only when they change: each write costs style work.)
+      if (node.dataset.kind !== kind) node.dataset.kind = kind;
+      if (node.dataset.date !== section.date) node.dataset.date = section.date;
+      const heading = this.heading(section, kind);
+      if (node.firstChild.textContent !== heading) node.firstChild.textContent = heading;
       this.place(this.root, node, previous);
       previous = node;
       const list = node.lastChild;
       let prevItem = null;
       for (const item of section.items) {
         seen.add(item.id);
-        const json = JSON.stringify(item);
         let itemNode = this.itemNodes.get(item.id);
         if (!itemNode) {
           itemNode = el('li');
           this.fill(itemNode, item);
           this.itemNodes.set(item.id, itemNode);
-          if (motion) { itemNode.classList.add('entering'); this.animations.entered += 1; }
-        } else if (this.itemJSON.get(item.id) !== json) {
+          if (motion) { this.enter(itemNode); this.animations.entered += 1; }
+        } else if (this.itemObjects.get(item.id) !== item && !sameItem(this.itemObjects.get(item.id), item)) {
+          // applyChanges keeps the object of an unchanged item: most items stop at `!==`.
           this.fill(itemNode, item);
           if (motion) this.flash(itemNode);
         }
-        this.itemJSON.set(item.id, json);
+        this.itemObjects.set(item.id, item);
         this.place(list, itemNode, prevItem);
         prevItem = itemNode;
       }
@@ -143,15 +177,22 @@ export class AgendaView {
     for (const [id, node] of this.itemNodes) {
       if (seen.has(id)) continue;
       this.itemNodes.delete(id);
-      this.itemJSON.delete(id);
-      if (motion && before.has(id)) this.fadeOut(node, before.get(id)); else node.remove();
+      this.itemObjects.delete(id);
+      if (motion && before.has(id)) this.fadeOut(node, before.get(id), scroll); else node.remove();
     }
     for (const [id, node] of this.sectionNodes) {
-      if (!keptSections.has(id)) { node.remove(); this.sectionNodes.delete(id); }
+      if (!keptSections.has(id)) {
+        node.remove();
+        this.sectionNodes.delete(id);
+        this.observer.unobserve(node);
+        this.onScreen.delete(node);
+      }
     }
     this.showEmpty(sections.length === 0);
     this.placeNowLine();
+    const t2 = performance.now();
     if (motion) this.glide(before);
+    this.timings = { measure: t1 - t0, reconcile: t2 - t1, glide: performance.now() - t2 };
   }
 
   /** Puts `node` right after `previous` (first when null), moving it only if needed. */
@@ -160,14 +201,22 @@ export class AgendaView {
     if (want !== node || node.parentNode !== parent) parent.insertBefore(node, want);
   }
 
-  /** FLIP: each kept item starts where it was and glides to where it is. */
+  /** FLIP: each kept item starts where it was and glides to where it is. All the
+   *  positions are read before anything is written, so layout runs once, not per item. */
   glide(before) {
-    for (const [id, node] of this.itemNodes) {
-      const first = before.get(id);
-      if (!first) continue;
+    const moves = [];
+    // Only what is on screen (before or after) glides; the rest just takes its place.
+    const top = -200, bottom = innerHeight + 200;
+    const visible = (r) => r.bottom > top && r.top < bottom;
+    for (const [id, first] of before) {
+      const node = this.itemNodes.get(id);
+      if (!node) continue;
       const last = node.getBoundingClientRect();
+      if (!visible(first) && !visible(last)) continue;
       const dx = first.left - last.left, dy = first.top - last.top;
-      if (Math.abs(dx) < 1 && Math.abs(dy) < 1) continue;
+      if (Math.abs(dx) >= 1 || Math.abs(dy) >= 1) moves.push([node, dx, dy]);
+    }
+    for (const [node, dx, dy] of moves) {
       this.animations.moved += 1;
       node.classList.add('moving');
       node.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: 'none' }],
@@ -176,18 +225,25 @@ export class AgendaView {
     }
   }
 
-  flash(node) {
-    this.animations.flashed += 1;
-    node.classList.remove('updated');
-    void node.offsetWidth; // restart the animation
-    node.classList.add('updated');
+  /** Fades a new node in (the class goes when done: a node moved later would replay it). */
+  enter(node) {
+    node.classList.add('entering');
+    node.addEventListener('animationend', () => node.classList.remove('entering'), { once: true });
   }
 
-  fadeOut(node, rect) {
+  /** Flashes an updated item once (a flash already running just goes on). */
+  flash(node) {
+    this.animations.flashed += 1;
+    if (node.classList.contains('updated')) return;
+    node.classList.add('updated');
+    node.addEventListener('animationend', () => node.classList.remove('updated'), { once: true });
+  }
+
+  fadeOut(node, rect, scroll) {
     this.animations.left += 1;
     node.classList.add('leaving');
-    node.style.left = `${rect.left + scrollX}px`;
-    node.style.top = `${rect.top + scrollY}px`;
+    node.style.left = `${rect.left + scroll.x}px`;
+    node.style.top = `${rect.top + scroll.y}px`;
     node.style.width = `${rect.width}px`;
     this.ghosts.append(node);
     node.animate([{ opacity: 1 }, { opacity: 0 }], { duration: GLIDE_MS }).finished.finally(() => node.remove());
@@ -220,7 +276,7 @@ export class AgendaView {
     this.nowLine.textContent = `now ${this.time(new Date(now).toISOString())}`;
     let next = null;
     for (const node of section.children) {
-      const item = JSON.parse(this.itemJSON.get(node.dataset.id) ?? 'null');
+      const item = this.itemObjects.get(node.dataset.id);
       if (item && item.kind === 'event' && !item.all_day && Date.parse(item.start) > now) { next = node; break; }
     }
     section.insertBefore(this.nowLine, next);
