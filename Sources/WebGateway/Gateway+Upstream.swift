@@ -19,7 +19,7 @@ extension Gateway {
         clients[id]!.upstream = .open(framer, helloSeen: helloSeen)
         for line in lines {
             guard clients[id] != nil, case .open = clients[id]!.upstream else { return }
-            let message = try? JSONValue.parse(line, maxDepth: 64)
+            let message = parsed(line)
             if !helloSeen {
                 guard message?["type"]?.stringValue == "hello" else {
                     // `overloaded` (eventd's connection limit) or something that is not eventd.
@@ -39,6 +39,16 @@ extension Gateway {
                 return
             }
         }
+    }
+
+    /// The message of a feed line. eventd encodes each diff once and sends the same
+    /// bytes to every subscriber of the view, so the last line parsed is kept: a diff
+    /// for a thousand streams is parsed once (comparing bytes costs far less).
+    mutating func parsed(_ line: [UInt8]) -> JSONValue? {
+        if let last = lastParsed, last.line == line { return last.message }
+        let message = try? JSONValue.parse(line, maxDepth: 64)
+        lastParsed = (line, message)
+        return message
     }
 
     /// One feed message as one event (SPEC.md section 8).

@@ -15,6 +15,8 @@ public struct Gateway {
     var now: Double
     /// Effects of the event being handled, in order.
     var effects: [GatewayEffect] = []
+    /// The last feed line parsed and its message (see `parsed`).
+    var lastParsed: (line: [UInt8], message: JSONValue?)?
 
     /// A gateway with no connection, at monotonic time `now`.
     public init(config: GatewayConfiguration, assets: StaticAssets, now: Double) {
@@ -57,6 +59,14 @@ public struct Gateway {
     /// The browser's queued output (the loop writes it, then reports `.wrote`).
     public func output(_ id: ClientID) -> ByteQueue? { clients[id]?.outbox }
 
+    /// Whether to accept another connection: not while `maxPendingHeads` request heads
+    /// are still arriving. Connections then wait in the kernel's backlog, so a burst of
+    /// browsers is served in turn and idle sockets (slow loris) cannot take descriptors
+    /// that streams need; each pending head is answered or timed out within 10 s.
+    public var acceptsConnections: Bool { pendingHeads < config.maxPendingHeads }
+
+    var pendingHeads: Int { clients.values.reduce(0) { $0 + ($1.isReadingHead ? 1 : 0) } }
+
     /// Event streams open now.
     public var streamCount: Int { clients.values.reduce(0) { $0 + ($1.isStream ? 1 : 0) } }
 
@@ -66,10 +76,10 @@ public struct Gateway {
     // MARK: - Connections
 
     private mutating func accept(_ id: ClientID) {
-        let heads = clients.values.reduce(0) { $0 + ($1.isReadingHead ? 1 : 0) }
-        guard heads < config.maxPendingHeads else {
+        guard acceptsConnections else {
+            // (The loop asks `acceptsConnections` first; this only guards the bound.)
             effects.append(.close(id))
-            effects.append(.log(.warning, "connection refused: \(heads) request heads already arriving"))
+            effects.append(.log(.warning, "connection refused: \(pendingHeads) request heads already arriving"))
             return
         }
         clients[id] = GatewayClient(now: now, headLimit: config.headLimit)

@@ -39,7 +39,7 @@ public final class GatewayLoop {
         while true {
             fds.removeAll(keepingCapacity: true)
             slots.removeAll(keepingCapacity: true)
-            fds.append(pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0))
+            fds.append(pollfd(fd: gateway.acceptsConnections ? listenFD : -1, events: Int16(POLLIN), revents: 0))
             for (id, fd) in browsers {
                 let interest = gateway.interest(id)
                 fds.append(pollfd(fd: fd, events: (interest.read ? Int16(POLLIN) : 0) | (interest.write ? Int16(POLLOUT) : 0), revents: 0))
@@ -118,7 +118,7 @@ public final class GatewayLoop {
     // MARK: - Sockets
 
     private func acceptAll() {
-        while true {
+        while gateway.acceptsConnections {
             let fd = accept(listenFD, nil, nil)
             if fd >= 0 {
                 _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)

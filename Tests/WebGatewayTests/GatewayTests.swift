@@ -184,12 +184,17 @@ import Support
         #expect(h.gateway.interest(id).upstreamRead)
     }
 
-    @Test func tooManyPendingHeadsAreClosedAtOnce() {
+    @Test func noMoreConnectionsAreAcceptedWhileTooManyHeadsArePending() {
         var h = GatewayHarness { $0.maxPendingHeads = 3 }
-        for _ in 0..<3 { _ = h.connect() }
-        let fourth = h.connect()
+        let first = h.connect()
+        for _ in 0..<2 { _ = h.connect() }
+        #expect(!h.gateway.acceptsConnections)
+        let fourth = h.connect() // (the loop would not have accepted it)
         #expect(h.effects.contains(.close(fourth)))
         #expect(h.gateway.connectionCount == 3)
+        // One head completes: room for the next.
+        h.send("GET / HTTP/1.1\r\nHost: \(GatewayHarness.host)\r\n\r\n", from: first)
+        #expect(h.gateway.acceptsConnections)
     }
 
     @Test func statusIsRedactedAndHealthFollowsEventd() throws {
