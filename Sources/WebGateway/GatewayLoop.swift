@@ -23,6 +23,9 @@ public final class GatewayLoop {
         self.monotonic = monotonic
     }
 
+    /// Bytes of kernel send buffer per browser socket (the kernel doubles it).
+    static let socketSendBuffer: Int32 = 128 * 1024
+
     /// Seconds on `CLOCK_MONOTONIC`: every interval of the gateway is measured on it.
     public static func monotonicNow() -> Double {
         var ts = timespec()
@@ -123,6 +126,10 @@ public final class GatewayLoop {
             if fd >= 0 {
                 _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
                 _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+                // A fixed send buffer: the kernel would let a stalled browser's socket grow
+                // to megabytes (TCP autotuning), beyond the gateway's own bound.
+                var size = Self.socketSendBuffer
+                setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
             }
             if fd < 0 {
                 if errno == EINTR { continue }

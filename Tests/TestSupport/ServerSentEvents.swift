@@ -42,10 +42,21 @@ public final class EventStreamClient: @unchecked Sendable {
         consumed = connection.text.utf8.count - connection.body.utf8.count
     }
 
+    /// Reads events from a connection whose request the caller sent (and whose head may
+    /// not have arrived yet: it is skipped when it does).
+    public init(reading connection: HTTPConnection) {
+        self.connection = connection
+        consumed = -1
+    }
+
     /// Parses complete events received so far.
     private func parse() {
         connection.poll()
         let bytes = connection.received
+        if consumed < 0 {
+            guard let head = connection.text.range(of: "\r\n\r\n") else { return }
+            consumed = connection.text[..<head.upperBound].utf8.count
+        }
         while let end = Self.blankLine(in: bytes, from: consumed) {
             let block = String(decoding: bytes[consumed..<end], as: UTF8.self)
             consumed = end + 2
