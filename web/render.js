@@ -102,6 +102,8 @@ export class AgendaView {
       node.append(el('span', 'summary', 'Nothing planned'));
       return;
     }
+    // Focusable, so the keyboard can step through events (their title says it all).
+    node.tabIndex = 0;
     const banner = item.all_day || item.continues_from_previous_day || item.continues_to_next_day;
     node.className = 'item' + (banner ? ' banner' : '') + (item.status === 'tentative' ? ' tentative' : '');
     if (item.continues_from_previous_day) node.append(el('span', 'cont from', '◀'));
@@ -112,6 +114,9 @@ export class AgendaView {
     node.append(el('span', 'calendar', item.calendar));
     if (item.continues_to_next_day) node.append(el('span', 'cont to', '▶'));
     node.title = [item.summary, item.location, item.calendar].filter(Boolean).join(' · ');
+    node.setAttribute('aria-label', `${when.textContent}, ${node.title}`
+      + (item.continues_from_previous_day ? ', continued from the day before' : '')
+      + (item.continues_to_next_day ? ', continues the next day' : ''));
   }
 
   /** Draws `sections`; with `animate`, changes since the last draw are animated. */
