@@ -50,7 +50,7 @@ let package = Package(
         // state, calendar fixtures, seeded generator): a plain target only tests depend on.
         .target(name: "TestSupport", dependencies: ["Support", "CalendarGenerator", "EventStore"], path: "Tests/TestSupport"),
         .testTarget(name: "SupportTests", dependencies: ["Support", "TestSupport"]),
-        .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit", "Agenda", "EventStore", "Feed", "ICalendar", "Support", "TestSupport"]),
+        .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit", "Agenda", "EventStore", "Feed", "ICalendar", "Support", "WebGateway", "TestSupport"]),
         .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "CLibical", "CalendarGenerator", "TestSupport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "ICalendar", "CalendarGenerator", "TestSupport"]),

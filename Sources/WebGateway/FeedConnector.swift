@@ -8,6 +8,9 @@ public struct FeedConnector: Sendable {
     /// Why a connection could not be made.
     public struct Unavailable: Error, CustomStringConvertible, Sendable {
         public var description: String
+
+        /// An error with this message.
+        public init(description: String) { self.description = description }
     }
 
     /// eventd's socket.

@@ -5,13 +5,17 @@ import Support
 /// Why the listening socket could not be set up.
 public struct ListenError: Error, CustomStringConvertible, Sendable {
     public var description: String
+
+    /// An error with this message.
+    public init(description: String) { self.description = description }
 }
 
 /// The gateway's listening socket: passed by systemd (`LISTEN_FDS`), or bound here.
 public enum GatewayListener {
     /// The socket systemd passed, if any (`LISTEN_PID` is us, `LISTEN_FDS` >= 1), with
-    /// whether its address is loopback (or a Unix socket).
-    public static func fromSystemd(environment: [String: String]) -> (fd: Int32, localOnly: Bool)? {
+    /// its address (nil when it is not IPv4, IPv6 or a Unix socket path) and whether that
+    /// is loopback (or a Unix socket).
+    public static func fromSystemd(environment: [String: String]) -> (fd: Int32, address: ListenAddress?, localOnly: Bool)? {
         guard let pid = environment["LISTEN_PID"].flatMap(Int32.init), pid == getpid(),
               let count = environment["LISTEN_FDS"].flatMap(Int.init), count >= 1 else { return nil }
         let fd: Int32 = 3 // SD_LISTEN_FDS_START
@@ -20,7 +24,34 @@ public enum GatewayListener {
         guard getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &size) == 0, type == Int32(SOCK_STREAM.rawValue) else { return nil }
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        return (fd, isLocalOnly(fd))
+        return (fd, boundAddress(fd), isLocalOnly(fd))
+    }
+
+    /// The address `fd` is bound to, as `--listen` would name it.
+    static func boundAddress(_ fd: Int32) -> ListenAddress? {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let ok = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        } == 0
+        guard ok else { return nil }
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        switch Int32(storage.ss_family) {
+        case AF_INET:
+            var address = withUnsafePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee } }
+            guard inet_ntop(AF_INET, &address.sin_addr, &text, socklen_t(text.count)) != nil else { return nil }
+            return .inet(host: String(cString: text), port: UInt16(bigEndian: address.sin_port))
+        case AF_INET6:
+            var address = withUnsafePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee } }
+            guard inet_ntop(AF_INET6, &address.sin6_addr, &text, socklen_t(text.count)) != nil else { return nil }
+            return .inet6(host: String(cString: text), port: UInt16(bigEndian: address.sin6_port))
+        case AF_UNIX:
+            let address = withUnsafePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr_un.self, capacity: 1) { $0.pointee } }
+            let path = withUnsafeBytes(of: address.sun_path) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
+            return path.hasPrefix("/") ? .unix(path: path) : nil
+        default:
+            return nil
+        }
     }
 
     /// Whether `fd` is bound to a loopback address or is a Unix socket.

@@ -12,6 +12,9 @@ public struct StaticAssets: Sendable {
     /// Why the assets could not be loaded.
     public struct LoadError: Error, CustomStringConvertible {
         public var description: String
+
+        /// An error with this message.
+        public init(description: String) { self.description = description }
     }
 
     private let files: [String: File]

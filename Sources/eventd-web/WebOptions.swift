@@ -91,8 +91,9 @@ enum WebOptions {
 
     /// The gateway's configuration from checked arguments and the environment.
     static func configuration(_ arguments: ParsedArguments, environment: [String: String],
-                              systemdSocket: (fd: Int32, localOnly: Bool)?) throws -> GatewayConfiguration {
-        let listen = arguments.value("--listen").flatMap(ListenAddress.init) ?? .defaultAddress
+                              systemdSocket: (fd: Int32, address: ListenAddress?, localOnly: Bool)?) throws -> GatewayConfiguration {
+        // Under socket activation the passed socket's address is the one browsers name.
+        let listen = systemdSocket?.address ?? arguments.value("--listen").flatMap(ListenAddress.init) ?? .defaultAddress
         var secret: String?
         if let path = arguments.value("--token-file") { secret = try token(path: path) }
         let localOnly = systemdSocket?.localOnly ?? listen.isLocalOnly

@@ -17,7 +17,7 @@ do {
     signal(SIGPIPE, SIG_IGN)
     GatewayLoop.raiseDescriptorLimit()
     let log = GatewayLogger(threshold: WebOptions.logLevel(arguments))
-    log.log(.info, "eventd-web \(WebOptions.version): listening on \(systemd == nil ? config.listen.description : "the socket systemd passed"); dashboard at \(config.listen.url); eventd at \(config.socketPath)")
+    log.log(.info, "eventd-web \(WebOptions.version): listening on \(config.listen)\(systemd == nil ? "" : " (the socket systemd passed)"); dashboard at \(config.listen.url); eventd at \(config.socketPath)")
     loop = GatewayLoop(gateway: Gateway(config: config, assets: assets, now: GatewayLoop.monotonicNow()), listenFD: listenFD, log: log)
 } catch {
     FileHandle.standardError.write(Data("eventd-web: \(ExitStatus.message(for: error))\n".utf8))

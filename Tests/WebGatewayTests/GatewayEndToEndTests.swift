@@ -163,3 +163,30 @@ enum EventStreamClientProbe {
         return connection.status
     }
 }
+
+/// eventd-web on a socket systemd passes (`systemd-socket-activate`, as the .socket unit).
+@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-socket-activate"),
+                "systemd-socket-activate is not installed (Debian package systemd)"))
+struct GatewaySocketActivationTests {
+    @Test func servesThePassedSocket() async throws {
+        try await DaemonHarness.with(running: GatewayEndToEndTests.events) { daemon in
+            let port = try WebGatewayHarness.freePort()
+            let log = daemon.directory + "/activated-web.log"
+            // --listen names another port: the passed socket and its address win.
+            _ = try daemon.spawnOther("/usr/bin/systemd-socket-activate",
+                                      ["-l", "127.0.0.1:\(port)", WebGatewayHarness.executable, "--socket", daemon.socketPath,
+                                       "--listen", "127.0.0.1:1"],
+                                      environment: ChildProcess.isolatedEnvironment(), output: log)
+            var health: HTTPConnection?
+            _ = try await eventually(timeout: 10, every: 0.05) {
+                health = try? await HTTPConnection.get(port: port, "/healthz", timeout: 5)
+                return health != nil
+            }
+            #expect(health?.status == 200, "\(health?.text ?? "no answer"); log: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+            let log2 = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            #expect(log2.contains("listening on 127.0.0.1:\(port) (the socket systemd passed)"), "\(log2)")
+            // The Host check follows the passed socket's address, not --listen's.
+            #expect(try await HTTPConnection.get(port: port, "/healthz", host: "127.0.0.1:1").status == 403)
+        }
+    }
+}
