@@ -112,6 +112,16 @@ struct DashboardBrowserTests {
             #expect(page["epoch"]?.stringValue != epoch)
             #expect(page["stats"]?["mismatches"] == 0)
 
+            // A state out of step with the daemon (an item changed behind the page's back):
+            // the next diff's digest does not match, and the page reconnects for a snapshot.
+            try await browser.run("window.eventdDashboard.sections[0].items[0].summary = 'tampered';")
+            try await daemon.importCalendar(icsCalendar(Self.workChanged + [TestEvent("late@x", "20261202T170000Z", "20261202T180000Z", "Late")]))
+            let tampered = try await daemon.oneShotSnapshot(Self.view)
+            try await browser.waitFor("the reconnect after the mismatch", """
+                const d = window.eventdDashboard; return d.stats.mismatches === 1 && d.connection === 'live' && d.verified === '\(tampered.digest)';
+                """)
+            #expect(try await browser.run("return JSON.stringify(window.eventdDashboard.sections).includes('tampered')") == false)
+
             // An empty view, and empty dates with placeholders: their own cells.
             try await browser.open(web.url + "?tz=UTC&days=3&from=2031-01-01&calendar=work")
             try await browser.waitFor("the empty view", "return !!document.getElementById('empty-view');")
