@@ -99,6 +99,16 @@ struct DashboardBrowserTests {
             try await browser.screenshot(to: Self.outputDirectory + "/dashboard-dark.png")
             try await browser.emulateMedia(["prefers-color-scheme": "light"])
 
+            // prefers-reduced-motion: the change is drawn, nothing is animated.
+            try await browser.emulateMedia(["prefers-reduced-motion": "reduce"])
+            let still = try await state(browser)["animations"]
+            try await daemon.importCalendar(icsCalendar(Self.workChanged + [TestEvent("q@x", "20261130T120000Z", "20261130T130000Z", "Quiet")]))
+            let quiet = try await daemon.oneShotSnapshot(Self.view)
+            try await waitForDigest(browser, quiet.digest, "the diff without motion")
+            #expect(try await state(browser)["animations"] == still)
+            #expect(try await browser.run("return document.querySelector('main').innerText.includes('Quiet')") == true)
+            try await browser.emulateMedia(["prefers-reduced-motion": "no-preference"])
+
             // eventd restarts: "reconnecting", then the agenda of the new run.
             let epoch = page["epoch"]?.stringValue
             _ = await daemon.stop()
