@@ -77,7 +77,7 @@ let queue = Promise.resolve();
 let retryTimer = null;
 
 function connect(fresh) {
-  if (source) source.close();
+  if (source) { source.close(); state.stats.reconnects += 1; }
   clearTimeout(retryTimer);
   if (fresh) { state.epoch = null; state.seq = 0; }
   setConnection(state.epoch ? 'reconnecting' : 'connecting', state.epoch ? 'Reconnecting…' : 'Connecting…');

@@ -51,6 +51,19 @@ public final class WebDriverSession: @unchecked Sendable {
         return WebDriverSession(port: port, session: id)
     }
 
+    /// Runs `body` with a new session and ends the session after it, also when it throws
+    /// (chromedriver itself goes with the daemon harness).
+    public static func with(_ daemon: DaemonHarness, _ body: (WebDriverSession) async throws -> Void) async throws {
+        let session = try await start(with: daemon)
+        do {
+            try await body(session)
+        } catch {
+            await session.quit()
+            throw error
+        }
+        await session.quit()
+    }
+
     /// Opens `url` (returns when the page's load event fired).
     public func open(_ url: String) async throws {
         _ = try await call("POST", "url", ["url": .string(url)])

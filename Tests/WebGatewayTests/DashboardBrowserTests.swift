@@ -52,94 +52,94 @@ struct DashboardBrowserTests {
             try await daemon.importCalendar(icsCalendar(Self.work))
             try await daemon.start()
             let web = try await WebGatewayHarness.start(for: daemon)
-            let browser = try await WebDriverSession.start(with: daemon)
-            defer { Task { await browser.quit() } }
+            try await WebDriverSession.with(daemon) { browser in
 
-            // The agenda: every item of the daemon's snapshot, its digest verified in the page.
-            let before = try await daemon.oneShotSnapshot(Self.view)
-            try await browser.open(web.url + "?" + Self.query)
-            try await waitForDigest(browser, before.digest, "the first snapshot")
-            var page = try await state(browser)
-            #expect(page["items"]?.intValue == Int64(before.itemCount))
-            #expect(page["stats"]?["mismatches"] == 0)
-            let text = try await browser.run("return document.querySelector('main').innerText").stringValue ?? ""
-            #expect(text.contains(#"Review ☕ Zürich "draft""#))
-            #expect(text.contains("Stays"))
+                // The agenda: every item of the daemon's snapshot, its digest verified in the page.
+                let before = try await daemon.oneShotSnapshot(Self.view)
+                try await browser.open(web.url + "?" + Self.query)
+                try await waitForDigest(browser, before.digest, "the first snapshot")
+                var page = try await state(browser)
+                #expect(page["items"]?.intValue == Int64(before.itemCount))
+                #expect(page["stats"]?["mismatches"] == 0)
+                let text = try await browser.run("return document.querySelector('main').innerText").stringValue ?? ""
+                #expect(text.contains(#"Review ☕ Zürich "draft""#))
+                #expect(text.contains("Stays"))
 
-            // Mark the node of the item that will move, then import renames, a move, an
-            // addition and a deletion: the page changes without a reload.
-            let movedID = try #require(before.item(uid: "m@x")?.item["id"]?.stringValue)
-            try await browser.run("document.querySelector('[data-id=\"\(movedID)\"]').dataset.mark = 'same-node'; window.notReloaded = true;")
-            try await daemon.importCalendar(icsCalendar(Self.workChanged))
-            let after = try await daemon.oneShotSnapshot(Self.view)
-            try await waitForDigest(browser, after.digest, "the diff of the import")
-            page = try await state(browser)
-            #expect(try await browser.run("return window.notReloaded === true") == true)
-            #expect(page["stats"]?["diffs"]?.intValue ?? 0 >= 1)
-            #expect(page["stats"]?["mismatches"] == 0)
-            #expect(page["items"]?.intValue == Int64(after.itemCount))
-            let moved = try await browser.run("""
-                const n = document.querySelector('.sections [data-id="\(movedID)"]');
-                return n ? n.dataset.mark + ' ' + n.closest('.section').dataset.date : 'missing';
-                """)
-            #expect(moved == "same-node 2026-12-01")
-            let animations = page["animations"] ?? .null
-            for kind in ["entered", "left", "moved", "flashed"] {
-                #expect(animations[kind]?.intValue ?? 0 >= 1, "no \(kind) animation: \(animations)")
+                // Mark the node of the item that will move, then import renames, a move, an
+                // addition and a deletion: the page changes without a reload.
+                let movedID = try #require(before.item(uid: "m@x")?.item["id"]?.stringValue)
+                try await browser.run("document.querySelector('[data-id=\"\(movedID)\"]').dataset.mark = 'same-node'; window.notReloaded = true;")
+                try await daemon.importCalendar(icsCalendar(Self.workChanged))
+                let after = try await daemon.oneShotSnapshot(Self.view)
+                try await waitForDigest(browser, after.digest, "the diff of the import")
+                page = try await state(browser)
+                #expect(try await browser.run("return window.notReloaded === true") == true)
+                #expect(page["stats"]?["diffs"]?.intValue ?? 0 >= 1)
+                #expect(page["stats"]?["mismatches"] == 0)
+                #expect(page["items"]?.intValue == Int64(after.itemCount))
+                let moved = try await browser.run("""
+                    const n = document.querySelector('.sections [data-id="\(movedID)"]');
+                    return n ? n.dataset.mark + ' ' + n.closest('.section').dataset.date : 'missing';
+                    """)
+                #expect(moved == "same-node 2026-12-01")
+                let animations = page["animations"] ?? .null
+                for kind in ["entered", "left", "moved", "flashed"] {
+                    #expect(animations[kind]?.intValue ?? 0 >= 1, "no \(kind) animation: \(animations)")
+                }
+                let changed = try await browser.run("return document.querySelector('main').innerText").stringValue ?? ""
+                #expect(changed.contains(#"Review ☕ Zürich 🎉 "final" \back\slash"#))
+                #expect(changed.contains("New 😀 ünïcödé"))
+                #expect(!changed.contains("Doomed"))
+                let announced = try await browser.run("return document.getElementById('announce').textContent").stringValue ?? ""
+                #expect(announced.contains("Agenda updated"))
+                try await pause(0.6) // let the animations finish before the pictures
+                try await browser.screenshot(to: Self.outputDirectory + "/dashboard-light.png")
+                try await browser.emulateMedia(["prefers-color-scheme": "dark"])
+                try await browser.screenshot(to: Self.outputDirectory + "/dashboard-dark.png")
+                try await browser.emulateMedia(["prefers-color-scheme": "light"])
+
+                // prefers-reduced-motion: the change is drawn, nothing is animated.
+                try await browser.emulateMedia(["prefers-reduced-motion": "reduce"])
+                let still = try await state(browser)["animations"]
+                try await daemon.importCalendar(icsCalendar(Self.workChanged + [TestEvent("q@x", "20261130T120000Z", "20261130T130000Z", "Quiet")]))
+                let quiet = try await daemon.oneShotSnapshot(Self.view)
+                try await waitForDigest(browser, quiet.digest, "the diff without motion")
+                #expect(try await state(browser)["animations"] == still)
+                #expect(try await browser.run("return document.querySelector('main').innerText.includes('Quiet')") == true)
+                try await browser.emulateMedia(["prefers-reduced-motion": "no-preference"])
+
+                // eventd restarts: "reconnecting", then the agenda of the new run.
+                let epoch = page["epoch"]?.stringValue
+                _ = await daemon.stop()
+                try await browser.waitFor("the reconnecting state", "return window.eventdDashboard.connection === 'reconnecting';")
+                let shown = try await browser.run("return document.getElementById('connection').textContent").stringValue ?? ""
+                #expect(shown.hasPrefix("Reconnecting"))
+                try await daemon.start()
+                let restarted = try await daemon.oneShotSnapshot(Self.view)
+                try await waitForDigest(browser, restarted.digest, "the agenda after the restart")
+                page = try await state(browser)
+                #expect(page["epoch"]?.stringValue != epoch)
+                #expect(page["stats"]?["mismatches"] == 0)
+
+                // A state out of step with the daemon (an item changed behind the page's back):
+                // the next diff's digest does not match, and the page reconnects for a snapshot.
+                try await browser.run("window.eventdDashboard.sections[0].items[0].summary = 'tampered';")
+                try await daemon.importCalendar(icsCalendar(Self.workChanged + [TestEvent("late@x", "20261202T170000Z", "20261202T180000Z", "Late")]))
+                let tampered = try await daemon.oneShotSnapshot(Self.view)
+                try await browser.waitFor("the reconnect after the mismatch", """
+                    const d = window.eventdDashboard; return d.stats.mismatches === 1 && d.connection === 'live' && d.verified === '\(tampered.digest)';
+                    """)
+                #expect(try await browser.run("return JSON.stringify(window.eventdDashboard.sections).includes('tampered')") == false)
+
+                // An empty view, and empty dates with placeholders: their own cells.
+                try await browser.open(web.url + "?tz=UTC&days=3&from=2031-01-01&calendar=work")
+                try await browser.waitFor("the empty view", "return !!document.getElementById('empty-view');")
+                try await browser.open(web.url + "?tz=UTC&days=3&from=2031-01-01&calendar=work&empty_days=placeholder")
+                try await browser.waitFor("placeholder sections",
+                                          "return document.querySelectorAll('.section[data-kind=\"placeholder\"] .item.placeholder').length === 3;")
+                let placeholder = try await browser.run("return document.querySelector('.item.placeholder').innerText").stringValue
+                #expect(placeholder == "Nothing planned")
             }
-            let changed = try await browser.run("return document.querySelector('main').innerText").stringValue ?? ""
-            #expect(changed.contains(#"Review ☕ Zürich 🎉 "final" \back\slash"#))
-            #expect(changed.contains("New 😀 ünïcödé"))
-            #expect(!changed.contains("Doomed"))
-            let announced = try await browser.run("return document.getElementById('announce').textContent").stringValue ?? ""
-            #expect(announced.contains("Agenda updated"))
-            try await pause(0.6) // let the animations finish before the pictures
-            try await browser.screenshot(to: Self.outputDirectory + "/dashboard-light.png")
-            try await browser.emulateMedia(["prefers-color-scheme": "dark"])
-            try await browser.screenshot(to: Self.outputDirectory + "/dashboard-dark.png")
-            try await browser.emulateMedia(["prefers-color-scheme": "light"])
-
-            // prefers-reduced-motion: the change is drawn, nothing is animated.
-            try await browser.emulateMedia(["prefers-reduced-motion": "reduce"])
-            let still = try await state(browser)["animations"]
-            try await daemon.importCalendar(icsCalendar(Self.workChanged + [TestEvent("q@x", "20261130T120000Z", "20261130T130000Z", "Quiet")]))
-            let quiet = try await daemon.oneShotSnapshot(Self.view)
-            try await waitForDigest(browser, quiet.digest, "the diff without motion")
-            #expect(try await state(browser)["animations"] == still)
-            #expect(try await browser.run("return document.querySelector('main').innerText.includes('Quiet')") == true)
-            try await browser.emulateMedia(["prefers-reduced-motion": "no-preference"])
-
-            // eventd restarts: "reconnecting", then the agenda of the new run.
-            let epoch = page["epoch"]?.stringValue
-            _ = await daemon.stop()
-            try await browser.waitFor("the reconnecting state", "return window.eventdDashboard.connection === 'reconnecting';")
-            let shown = try await browser.run("return document.getElementById('connection').textContent").stringValue ?? ""
-            #expect(shown.hasPrefix("Reconnecting"))
-            try await daemon.start()
-            let restarted = try await daemon.oneShotSnapshot(Self.view)
-            try await waitForDigest(browser, restarted.digest, "the agenda after the restart")
-            page = try await state(browser)
-            #expect(page["epoch"]?.stringValue != epoch)
-            #expect(page["stats"]?["mismatches"] == 0)
-
-            // A state out of step with the daemon (an item changed behind the page's back):
-            // the next diff's digest does not match, and the page reconnects for a snapshot.
-            try await browser.run("window.eventdDashboard.sections[0].items[0].summary = 'tampered';")
-            try await daemon.importCalendar(icsCalendar(Self.workChanged + [TestEvent("late@x", "20261202T170000Z", "20261202T180000Z", "Late")]))
-            let tampered = try await daemon.oneShotSnapshot(Self.view)
-            try await browser.waitFor("the reconnect after the mismatch", """
-                const d = window.eventdDashboard; return d.stats.mismatches === 1 && d.connection === 'live' && d.verified === '\(tampered.digest)';
-                """)
-            #expect(try await browser.run("return JSON.stringify(window.eventdDashboard.sections).includes('tampered')") == false)
-
-            // An empty view, and empty dates with placeholders: their own cells.
-            try await browser.open(web.url + "?tz=UTC&days=3&from=2031-01-01&calendar=work")
-            try await browser.waitFor("the empty view", "return !!document.getElementById('empty-view');")
-            try await browser.open(web.url + "?tz=UTC&days=3&from=2031-01-01&calendar=work&empty_days=placeholder")
-            try await browser.waitFor("placeholder sections",
-                                      "return document.querySelectorAll('.section[data-kind=\"placeholder\"] .item.placeholder').length === 3;")
-            let placeholder = try await browser.run("return document.querySelector('.item.placeholder').innerText").stringValue
-            #expect(placeholder == "Nothing planned")
         }
     }
 }
