@@ -36,15 +36,16 @@ public enum GatewayListener {
         } == 0
         guard ok else { return nil }
         var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        func host() -> String { String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) }
         switch Int32(storage.ss_family) {
         case AF_INET:
             var address = withUnsafePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee } }
             guard inet_ntop(AF_INET, &address.sin_addr, &text, socklen_t(text.count)) != nil else { return nil }
-            return .inet(host: String(cString: text), port: UInt16(bigEndian: address.sin_port))
+            return .inet(host: host(), port: UInt16(bigEndian: address.sin_port))
         case AF_INET6:
             var address = withUnsafePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee } }
             guard inet_ntop(AF_INET6, &address.sin6_addr, &text, socklen_t(text.count)) != nil else { return nil }
-            return .inet6(host: String(cString: text), port: UInt16(bigEndian: address.sin6_port))
+            return .inet6(host: host(), port: UInt16(bigEndian: address.sin6_port))
         case AF_UNIX:
             let address = withUnsafePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr_un.self, capacity: 1) { $0.pointee } }
             let path = withUnsafeBytes(of: address.sun_path) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import WebGateway
 
 /// The request head parser on its own: framing, limits, malformed heads.
@@ -9,7 +10,7 @@ import Testing
     }
 
     func request(_ outcome: HTTPHeadParser.Outcome) throws -> HTTPRequest {
-        guard case .complete(let request) = outcome else { throw TestFailure("not complete: \(outcome)") }
+        guard case .complete(let request) = outcome else { throw HarnessError("not complete: \(outcome)") }
         return request
     }
 
@@ -88,9 +89,4 @@ import Testing
         #expect(ListenAddress("0.0.0.0:80")!.isLocalOnly == false)
         #expect(ListenAddress("127.0.0.2:80")!.isLocalOnly)
     }
-}
-
-struct TestFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
 }
