@@ -37,9 +37,14 @@ export function todayIn(tz) {
   return `${get('year')}-${get('month')}-${get('day')}`;
 }
 
-/** A section's kind, which decides its layout. */
+/** A section's kind, which decides its layout; an empty date is a kind of its own. */
 export function sectionKind(section, today) {
   if (section.items.length > 0 && section.items.every((i) => i.kind === 'placeholder')) return 'placeholder';
+  return dateRange(section, today);
+}
+
+/** Where a date falls: today, tomorrow, the rest of the week, later or past. */
+function dateRange(section, today) {
   if (section.label === 'today') return 'today';
   if (section.label === 'tomorrow') return 'tomorrow';
   if (section.date < today) return 'past';
@@ -154,6 +159,8 @@ export class AgendaView {
       // (Attributes and text are written only when they change: each write costs style work.)
       if (node.dataset.kind !== kind) node.dataset.kind = kind;
       if (node.dataset.date !== section.date) node.dataset.date = section.date;
+      const range = dateRange(section, today); // a placeholder cell sits where its date would
+      if (node.dataset.range !== range) node.dataset.range = range;
       const heading = this.heading(section, kind);
       if (node.firstChild.textContent !== heading) node.firstChild.textContent = heading;
       this.place(this.root, node, previous);
