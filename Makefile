@@ -42,8 +42,9 @@ release: deps
 
 # The suites that start daemons and load the machine run one after another, each in its
 # own test process, so their timing checks (watchdog, midnight) never share the CPU with
-# the heavy fault and fuzz suites.
-HEAVY_SUITES := DaemonTests ReliabilityTests HostileInputTests
+# the heavy fault and fuzz suites. WebGatewayTests starts eventd, eventd-web, 1,000
+# streams and headless Chromium: it too runs on its own.
+HEAVY_SUITES := DaemonTests ReliabilityTests HostileInputTests WebGatewayTests
 REFERENCE_ENV = EVENTD_REFERENCE_PYTHON=$(CURDIR)/$(VENV)/bin/python \
 	EVENTD_REFERENCE_CALENDARS=$$($(VENV)/bin/python scripts/reference_calendars.py)
 
