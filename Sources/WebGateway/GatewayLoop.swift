@@ -45,10 +45,14 @@ public final class GatewayLoop {
             fds.append(pollfd(fd: gateway.acceptsConnections ? listenFD : -1, events: Int16(POLLIN), revents: 0))
             for (id, fd) in browsers {
                 let interest = gateway.interest(id)
-                fds.append(pollfd(fd: fd, events: (interest.read ? Int16(POLLIN) : 0) | (interest.write ? Int16(POLLOUT) : 0), revents: 0))
+                // (Without interest the descriptor is left out: see the hang-up note below.)
+                fds.append(pollfd(fd: interest.read || interest.write ? fd : -1,
+                                  events: (interest.read ? Int16(POLLIN) : 0) | (interest.write ? Int16(POLLOUT) : 0), revents: 0))
                 slots.append((id, false))
                 if let up = upstreams[id] {
-                    fds.append(pollfd(fd: up, events: interest.upstreamRead ? Int16(POLLIN) : 0, revents: 0))
+                    // Not polled at all while its browser is behind: poll reports a hang-up
+                    // even without interest, and an unread hang-up would spin the loop.
+                    fds.append(pollfd(fd: interest.upstreamRead ? up : -1, events: Int16(POLLIN), revents: 0))
                     slots.append((id, true))
                 }
             }
