@@ -131,6 +131,18 @@ struct DashboardBrowserTests {
                     """)
                 #expect(try await browser.run("return JSON.stringify(window.eventdDashboard.sections).includes('tampered')") == false)
 
+                // The controls live in the URL: three days and one calendar.
+                try await browser.run("""
+                    const form = document.getElementById('controls');
+                    form.days.value = '3';
+                    for (const box of form.querySelectorAll('input[name="calendar"]')) box.checked = box.value === 'work';
+                    form.dispatchEvent(new Event('change'));
+                    """)
+                let narrowed = try await daemon.oneShotSnapshot(["tz": "UTC", "days": 3, "calendars": ["work"]])
+                try await waitForDigest(browser, narrowed.digest, "the view the controls chose")
+                let address = try await browser.run("return location.search").stringValue ?? ""
+                #expect(address.contains("days=3") && address.contains("calendar=work") && address.contains("tz=UTC"), "\(address)")
+
                 // An empty view, and empty dates with placeholders: their own cells.
                 try await browser.open(web.url + "?tz=UTC&days=3&from=2031-01-01&calendar=work")
                 try await browser.waitFor("the empty view", "return !!document.getElementById('empty-view');")
