@@ -137,7 +137,7 @@ async function onDiff(message) {
   if (digest !== null && digest !== message.digest) throw new Error('diff digest mismatch');
   const t2 = performance.now();
   state.sections = next; state.seq = message.seq; state.digest = message.digest; state.verified = digest;
-  view.render(next, state.tz, true);
+  view.render(next, state.tz, true, message.changes.items.moved.map((m) => m.id));
   updateCalendarFilter(next);
   state.stats.diffs += 1;
   // Applying and drawing, without the hashing (which a client may skip).

@@ -124,20 +124,28 @@ export class AgendaView {
       + (item.continues_to_next_day ? ', continues the next day' : ''));
   }
 
-  /** Draws `sections`; with `animate`, changes since the last draw are animated. */
-  render(sections, tz, animate) {
+  /** Draws `sections`; with `animate`, changes since the last draw are animated and the
+   *  items whose ids are in `moved` (the diff's `items.moved`) glide to their places. */
+  render(sections, tz, animate, moved = []) {
     this.tz = tz;
     const today = sections.find((s) => s.label === 'today')?.date ?? todayIn(tz);
     const motion = animate && this.motion;
     const t0 = performance.now();
     const scroll = { x: scrollX, y: scrollY }; // read before any change: it flushes layout
     const before = new Map();
+    // Only the items the diff moves (FLIP: before and after) and those that leave (to
+    // fade out where they were) are measured, and only on screen: everything is read
+    // before anything is written, and a diff that moves nothing forces no layout after.
+    const leaving = new Map();
     if (motion) {
-      for (const section of this.onScreen) {
-        for (const node of section.lastChild.children) {
-          if (node.dataset.id) before.set(node.dataset.id, node.getBoundingClientRect());
-        }
-      }
+      const incoming = new Set();
+      for (const section of sections) for (const item of section.items) incoming.add(item.id);
+      const measure = (id, into) => {
+        const node = this.itemNodes.get(id);
+        if (node && this.onScreen.has(node.closest('.section'))) into.set(id, node.getBoundingClientRect());
+      };
+      for (const id of moved) measure(id, before);
+      for (const id of this.itemNodes.keys()) if (!incoming.has(id)) measure(id, leaving);
     }
     const t1 = performance.now();
     this.nowLine.remove();
@@ -190,7 +198,7 @@ export class AgendaView {
       if (seen.has(id)) continue;
       this.itemNodes.delete(id);
       this.itemObjects.delete(id);
-      if (motion && before.has(id)) this.fadeOut(node, before.get(id), scroll); else node.remove();
+      if (leaving.has(id)) this.fadeOut(node, leaving.get(id), scroll); else node.remove();
     }
     for (const [id, node] of this.sectionNodes) {
       if (!keptSections.has(id)) {
