@@ -7,6 +7,7 @@ import Support
 public struct FeedConnector: Sendable {
     /// Why a connection could not be made.
     public struct Unavailable: Error, CustomStringConvertible, Sendable {
+        /// What failed, for the log and the browser's `offline` event.
         public var description: String
 
         /// An error with this message.

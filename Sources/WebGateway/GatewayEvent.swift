@@ -50,5 +50,6 @@ public enum GatewayEffect: Sendable, Equatable {
 public enum GatewayLogLevel: Int, Sendable, Comparable {
     case error = 3, warning = 4, notice = 5, info = 6, debug = 7
 
+    /// Ordered by importance: `error` is the greatest.
     public static func < (a: GatewayLogLevel, b: GatewayLogLevel) -> Bool { a.rawValue > b.rawValue }
 }

@@ -4,6 +4,7 @@ import Support
 
 /// Why the listening socket could not be set up.
 public struct ListenError: Error, CustomStringConvertible, Sendable {
+    /// What failed (one line).
     public var description: String
 
     /// An error with this message.

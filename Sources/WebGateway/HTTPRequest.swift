@@ -29,6 +29,7 @@ public struct HTTPRequest: Sendable, Equatable {
     /// Every value of the query parameter `name` (`calendar=a&calendar=b`).
     public func queryValues(_ name: String) -> [String] { query.filter { $0.name == name }.map(\.value) }
 
+    /// Equal method, target, version and header fields (in order).
     public static func == (a: HTTPRequest, b: HTTPRequest) -> Bool {
         a.method == b.method && a.target == b.target && a.version == b.version
             && a.headers.map(\.name) == b.headers.map(\.name) && a.headers.map(\.value) == b.headers.map(\.value)

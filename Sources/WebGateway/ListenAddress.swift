@@ -60,6 +60,7 @@ public enum ListenAddress: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The address as `--listen` takes it.
     public var description: String {
         switch self {
         case .inet(let host, let port): return "\(host):\(port)"

@@ -5,12 +5,15 @@ import Foundation
 public struct StaticAssets: Sendable {
     /// One file.
     public struct File: Sendable {
+        /// The file's content.
         public var bytes: [UInt8]
+        /// Its `Content-Type`.
         public var contentType: String
     }
 
     /// Why the assets could not be loaded.
     public struct LoadError: Error, CustomStringConvertible {
+        /// What failed (one line).
         public var description: String
 
         /// An error with this message.

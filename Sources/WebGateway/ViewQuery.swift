@@ -7,6 +7,7 @@ import Support
 public enum ViewQuery {
     /// Why a query is not a view.
     public struct Problem: Error, Equatable, CustomStringConvertible {
+        /// What is wrong with the query (answered with 400).
         public var description: String
     }
 
