@@ -9,6 +9,12 @@ public struct StaticAssets: Sendable {
         public var bytes: [UInt8]
         /// Its `Content-Type`.
         public var contentType: String
+
+        /// A file with this content and type.
+        public init(bytes: [UInt8], contentType: String) {
+            self.bytes = bytes
+            self.contentType = contentType
+        }
     }
 
     /// Why the assets could not be loaded.
