@@ -38,14 +38,14 @@ extension Gateway {
                 return refuse(id, .notFound, "not found", request: request)
             }
             effects.append(.log(.debug, "browser \(id): 200 \(request.path)"))
-            answer(id, HTTPResponse.complete(.ok, contentType: asset.contentType, body: asset.bytes, head: request.isHead, extra: extra))
+            answer(id, responses.complete(.ok, contentType: asset.contentType, body: asset.bytes, head: request.isHead, extra: extra))
         }
     }
 
     private mutating func refuse(_ id: ClientID, _ status: HTTPStatus, _ message: String, request: HTTPRequest,
                                  extra: [(String, String)] = []) {
         effects.append(.log(.info, "browser \(id): \(status.rawValue) \(request.method) \(request.path): \(message)"))
-        answer(id, HTTPResponse.text(status, message, head: request.isHead, extra: extra))
+        answer(id, responses.text(status, message, head: request.isHead, extra: extra))
     }
 
     /// `/api/events`: the stream's head at once, then eventd's messages as events.
@@ -56,11 +56,11 @@ extension Gateway {
             return refuse(id, .serviceUnavailable, "too many event streams (limit \(config.maxStreams)); try again later",
                           request: request, extra: [("Retry-After", "5")])
         }
-        if request.isHead { return answer(id, HTTPResponse.eventStreamHead()) }
+        if request.isHead { return answer(id, responses.eventStreamHead()) }
         clients[id]!.phase = .stream(view: view)
         let line = ViewQuery.subscribeLine(view: view, lastEventID: request.header("last-event-id"))
         clients[id]!.upstream = .connecting(request: line)
-        send(HTTPResponse.eventStreamHead() + ServerSentEvent.retry(milliseconds: config.retryMilliseconds), to: id)
+        send(responses.eventStreamHead() + ServerSentEvent.retry(milliseconds: config.retryMilliseconds), to: id)
         effects.append(.connectUpstream(id))
         effects.append(.log(.debug, "browser \(id): event stream \(request.target) (\(streamCount) open)"))
     }
@@ -73,25 +73,25 @@ extension Gateway {
     }
 
     /// The answer to a one-shot request from eventd's message.
-    static func oneShotAnswer(_ kind: GatewayClient.OneShot, message: JSONValue?, head: Bool) -> [UInt8] {
+    func oneShotAnswer(_ kind: GatewayClient.OneShot, message: JSONValue?, head: Bool) -> [UInt8] {
         let type = message?["type"]?.stringValue
         switch (kind, type) {
         case (.health, "pong"):
-            return HTTPResponse.text(.ok, "ok", head: head)
+            return responses.text(.ok, "ok", head: head)
         case (.health, _):
-            return HTTPResponse.text(.serviceUnavailable, "eventd did not answer the ping", head: head)
+            return responses.text(.serviceUnavailable, "eventd did not answer the ping", head: head)
         case (.snapshot, "snapshot"):
             // What `eventctl agenda --json` prints: digest, sections, view.
             var body: [String: JSONValue] = [:]
             for key in ["digest", "sections", "view"] { body[key] = message?[key] ?? .null }
             return json(.ok, .object(body), head: head)
         case (.status, "status"):
-            return json(.ok, redacted(status: message!), head: head)
+            return json(.ok, Self.redacted(status: message!), head: head)
         case (_, "error"):
             let status: HTTPStatus = message?["code"]?.stringValue == "invalid_view" ? .badRequest : .badGateway
             return json(status, message!, head: head)
         default:
-            return HTTPResponse.text(.badGateway, "unexpected answer from eventd", head: head)
+            return responses.text(.badGateway, "unexpected answer from eventd", head: head)
         }
     }
 
@@ -106,7 +106,7 @@ extension Gateway {
         return .object(fields)
     }
 
-    static func json(_ status: HTTPStatus, _ value: JSONValue, head: Bool) -> [UInt8] {
-        HTTPResponse.complete(status, contentType: "application/json", body: value.canonicalBytes() + [10], head: head)
+    func json(_ status: HTTPStatus, _ value: JSONValue, head: Bool) -> [UInt8] {
+        responses.complete(status, contentType: "application/json", body: value.canonicalBytes() + [10], head: head)
     }
 }

@@ -13,11 +13,11 @@ extension Gateway {
             case .head:
                 if now - c.accepted >= config.headTimeout {
                     effects.append(.log(.info, "browser \(id): 408 request head not complete within \(Int(config.headTimeout)) s"))
-                    answer(id, HTTPResponse.text(.requestTimeout, "request head not complete in time"))
+                    answer(id, responses.text(.requestTimeout, "request head not complete in time"))
                 }
             case .oneShot(_, let head, let deadline):
                 if now >= deadline {
-                    answer(id, HTTPResponse.text(.gatewayTimeout, "eventd did not answer in time", head: head))
+                    answer(id, responses.text(.gatewayTimeout, "eventd did not answer in time", head: head))
                 }
             case .stream:
                 if c.outbox.isEmpty, now - c.lastSent >= config.keepAliveInterval {

@@ -34,7 +34,7 @@ extension Gateway {
             case .stream:
                 forward(line, message: message, to: id)
             case .oneShot(let kind, let head, _):
-                answer(id, Self.oneShotAnswer(kind, message: message, head: head))
+                answer(id, oneShotAnswer(kind, message: message, head: head))
             default:
                 return
             }
@@ -83,7 +83,7 @@ extension Gateway {
             let helloSeen: Bool
             if case .open(_, let seen) = c.upstream { helloSeen = seen } else { helloSeen = false }
             let status: HTTPStatus = helloSeen ? .badGateway : .serviceUnavailable
-            answer(id, HTTPResponse.text(status, reason, head: head))
+            answer(id, responses.text(status, reason, head: head))
         default:
             dropUpstream(id)
         }

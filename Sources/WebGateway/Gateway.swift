@@ -15,6 +15,8 @@ public struct Gateway {
     var now: Double
     /// Effects of the event being handled, in order.
     var effects: [GatewayEffect] = []
+    /// Builds the responses (with the `Date` of the last `.clock`).
+    var responses = HTTPResponse()
     /// The last feed line parsed and its message (see `parsed`).
     var lastParsed: (line: [UInt8], message: JSONValue?)?
 
@@ -40,6 +42,7 @@ public struct Gateway {
         case .upstreamReceived(let id, let bytes): upstreamReceived(bytes, for: id)
         case .upstreamClosed(let id): upstreamEnded(id, reason: "eventd closed the connection")
         case .tick: tick()
+        case .clock(let date): responses.date = date
         }
         return effects
     }
@@ -102,7 +105,7 @@ public struct Gateway {
             clients[id]!.phase = .head(parser)
         case .invalid(let status, let message):
             effects.append(.log(.info, "browser \(id): \(status.rawValue) \(message)"))
-            answer(id, HTTPResponse.text(status, message))
+            answer(id, responses.text(status, message))
         case .complete(let request):
             route(request, from: id)
         }

@@ -25,6 +25,9 @@ public enum GatewayEvent: Sendable {
     case upstreamClosed(ClientID)
     /// Time passed (at least once a second).
     case tick
+    /// The wall-clock time for `Date` headers (IMF-fixdate), once a second: the gateway
+    /// reads no clock itself.
+    case clock(httpDate: String)
 }
 
 /// What `Gateway` asks of the I/O loop, in order.

@@ -21,6 +21,7 @@ public final class GatewayLoop {
         connector = FeedConnector(path: gateway.config.socketPath)
         self.log = log
         self.monotonic = monotonic
+        carryOut(self.gateway.handle(.clock(httpDate: Self.httpDate()), at: monotonic()))
     }
 
     /// Bytes of kernel send buffer per browser socket (the kernel doubles it).
@@ -72,6 +73,7 @@ public final class GatewayLoop {
                 }
             }
             if monotonic() >= nextTick {
+                apply(.clock(httpDate: Self.httpDate()))
                 apply(.tick)
                 nextTick = monotonic() + 1
             }
@@ -200,6 +202,18 @@ public final class GatewayLoop {
             offset = 0
         }
         return (written, false)
+    }
+
+    /// Now as an HTTP `Date` (IMF-fixdate: `Tue, 01 Dec 2026 02:30:00 GMT`).
+    public static func httpDate() -> String {
+        var now = time(nil)
+        var parts = tm()
+        gmtime_r(&now, &parts)
+        let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
+            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
     }
 
     /// Raises the soft limit on open descriptors to the hard one: each stream holds two.

@@ -91,6 +91,7 @@ import TestSupport
             #expect(page.header("referrer-policy") == "no-referrer")
             #expect(page.header("cache-control") == "no-store")
             #expect(page.header("access-control-allow-origin") == nil)
+            #expect(page.header("date")?.hasSuffix(" GMT") == true, "\(page.text.prefix(400))")
             #expect(page.body.contains("<script type=\"module\" src=\"app.js\">"))
             let status = try await HTTPConnection.get(port: web.port, "/api/status")
             #expect(status.status == 200)

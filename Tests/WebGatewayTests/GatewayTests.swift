@@ -22,6 +22,14 @@ import Support
         #expect(h.gateway.connectionCount == 0)
     }
 
+    @Test func answersCarryTheDateTheLoopLastGave() {
+        var h = GatewayHarness()
+        #expect(!h.output(h.request("/")).contains("Date:"))
+        h.handle(.clock(httpDate: "Tue, 01 Dec 2026 02:30:00 GMT"))
+        #expect(h.output(h.request("/")).hasPrefix("HTTP/1.1 200 OK\r\nDate: Tue, 01 Dec 2026 02:30:00 GMT\r\n"))
+        #expect(h.output(h.request("/api/events")).contains("\r\nDate: Tue, 01 Dec 2026 02:30:00 GMT\r\n"))
+    }
+
     @Test func headAnswersWithoutABodyAndUnknownPathsAre404() {
         var h = GatewayHarness()
         let head = h.request("/app.js", method: "HEAD")
