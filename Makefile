@@ -1,11 +1,12 @@
 # eventd — build, test, run.
-#   make run    build (release), import sample-calendars/ into the default database, show the agenda
+#   make run    build (release), import sample-calendars/ into the default database, show the agenda,
+#               start eventd and the dashboard (eventd-web, http://127.0.0.1:8787/)
 #   make test   install what is missing, build, run every test (including the differential tests)
 
 SWIFT        ?= swift
 PYTHON       ?= python3
 VENV         := .venv
-DEB_PACKAGES := libical-dev libsqlite3-dev libssl-dev pkg-config sqlite3 faketime
+DEB_PACKAGES := libical-dev libsqlite3-dev libssl-dev pkg-config sqlite3 faketime chromium chromium-driver
 RELEASE_BIN  := .build/release
 
 .PHONY: all deps venv build release test run bench clean install uninstall stress fuzz completions man
@@ -41,8 +42,9 @@ release: deps
 
 # The suites that start daemons and load the machine run one after another, each in its
 # own test process, so their timing checks (watchdog, midnight) never share the CPU with
-# the heavy fault and fuzz suites.
-HEAVY_SUITES := DaemonTests ReliabilityTests HostileInputTests
+# the heavy fault and fuzz suites. WebGatewayTests starts eventd, eventd-web, 1,000
+# streams and headless Chromium: it too runs on its own.
+HEAVY_SUITES := DaemonTests ReliabilityTests HostileInputTests WebGatewayTests
 REFERENCE_ENV = EVENTD_REFERENCE_PYTHON=$(CURDIR)/$(VENV)/bin/python \
 	EVENTD_REFERENCE_CALENDARS=$$($(VENV)/bin/python scripts/reference_calendars.py)
 
@@ -54,13 +56,18 @@ test: deps venv
 	  $(SWIFT) test --skip-build --filter $$suite || exit $$?; \
 	done
 
+WEB_LISTEN ?= 127.0.0.1:8787
+
 run: release
 	$(RELEASE_BIN)/eventctl import sample-calendars/*.ics
 	@echo
 	$(RELEASE_BIN)/eventctl agenda --days 7
 	@echo
-	@echo "eventd is starting in the foreground (Ctrl-C stops it). Watch the feed in another terminal: $(CURDIR)/$(RELEASE_BIN)/eventctl subscribe --format pretty"
-	exec $(RELEASE_BIN)/eventd
+	@echo "eventd is starting in the foreground (Ctrl-C stops both). Watch the feed in another terminal: $(CURDIR)/$(RELEASE_BIN)/eventctl subscribe --format pretty"
+	@echo "The dashboard: http://$(WEB_LISTEN)/"
+	$(RELEASE_BIN)/eventd-web --listen $(WEB_LISTEN) --assets web & web=$$!; \
+	trap 'kill $$web 2>/dev/null' EXIT INT TERM; \
+	$(RELEASE_BIN)/eventd
 
 bench: release
 	$(RELEASE_BIN)/eventd-bench import
@@ -88,19 +95,20 @@ completions: deps
 	$(CLI_BIN)/eventctl completions zsh > completions/_eventctl
 	$(CLI_BIN)/eventctl completions fish > completions/eventctl.fish
 
-## man: renew the generated OPTIONS lists of man/eventctl.1 and man/eventd.1 from the binaries.
+## man: renew the generated OPTIONS lists of man/eventctl.1, man/eventd.1 and man/eventd-web.1 from the binaries.
 man: deps
 	$(SWIFT) build --product eventctl
 	$(SWIFT) build --product eventd
-	for p in eventctl eventd; do \
+	$(SWIFT) build --product eventd-web
+	for p in eventctl eventd eventd-web; do \
 	  $(CLI_BIN)/$$p __man < man/$$p.1 > man/$$p.1.tmp && mv man/$$p.1.tmp man/$$p.1 || exit 1; \
 	done
 
 PREFIX  ?= /usr/local
 DESTDIR ?=
 
-## install: build (release), then install binaries, systemd units, sysusers entry, man pages
-## and completions under $(DESTDIR)$(PREFIX) (ExecStart= rewritten to $(PREFIX)/bin/eventd).
+## install: build (release), then install binaries, systemd units, sysusers entry, man pages,
+## completions and the dashboard under $(DESTDIR)$(PREFIX) (ExecStart= rewritten to $(PREFIX)/bin/).
 install: release
 	sh scripts/install.sh install "$(PREFIX)" "$(DESTDIR)" "$(RELEASE_BIN)"
 

@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "eventctl", targets: ["eventctl"]),
         .executable(name: "eventd", targets: ["eventd"]),
         .executable(name: "eventd-bench", targets: ["eventd-bench"]),
+        .executable(name: "eventd-web", targets: ["eventd-web"]),
     ],
     targets: [
         // MARK: - C libraries
@@ -32,11 +33,15 @@ let package = Package(
         .target(name: "CalendarGenerator", dependencies: ["Support"]),
         .target(name: "Agenda", dependencies: ["EventStore", "ICalendar", "Support"]),
         .target(name: "Feed", dependencies: ["Agenda", "CLinux", "EventStore", "ICalendar", "SectionedDiff", "Support"]),
-        .target(name: "CommandLineKit", dependencies: ["Agenda", "EventStore", "Feed", "ICalendar", "Support"]),
+        // The web gateway: HTTP/1.1 and Server-Sent Events in front of the feed socket
+        // (a pure state machine and a thin poll loop, as the feed's hub and loop).
+        .target(name: "WebGateway", dependencies: ["Support"]),
+        .target(name: "CommandLineKit", dependencies: ["Agenda", "EventStore", "Feed", "ICalendar", "Support", "WebGateway"]),
 
         // MARK: - Executables
         .executableTarget(name: "eventctl", dependencies: ["CommandLineKit", "Agenda", "EventStore", "Feed", "ICalendar", "SectionedDiff", "Support"]),
         .executableTarget(name: "eventd", dependencies: ["CommandLineKit", "Feed", "Agenda", "Support"]),
+        .executableTarget(name: "eventd-web", dependencies: ["CommandLineKit", "WebGateway", "Support"]),
         .executableTarget(name: "eventd-bench",
                           dependencies: ["Agenda", "CLinux", "EventStore", "Feed", "ICalendar", "CLibical", "CalendarGenerator", "SectionedDiff", "Support"]),
 
@@ -45,7 +50,7 @@ let package = Package(
         // state, calendar fixtures, seeded generator): a plain target only tests depend on.
         .target(name: "TestSupport", dependencies: ["Support", "CalendarGenerator", "EventStore"], path: "Tests/TestSupport"),
         .testTarget(name: "SupportTests", dependencies: ["Support", "TestSupport"]),
-        .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit", "Agenda", "EventStore", "Feed", "ICalendar", "Support", "TestSupport"]),
+        .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit", "Agenda", "EventStore", "Feed", "ICalendar", "Support", "WebGateway", "TestSupport"]),
         .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "CLibical", "CalendarGenerator", "TestSupport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "ICalendar", "CalendarGenerator", "TestSupport"]),
@@ -56,6 +61,7 @@ let package = Package(
         .testTarget(name: "FeedTests", dependencies: ["Feed", "Agenda", "EventStore", "Support", "TestSupport"]),
         .testTarget(name: "DaemonTests", dependencies: ["SectionedDiff", "Support", "TestSupport"]),
         .testTarget(name: "ShipTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "WebGatewayTests", dependencies: ["WebGateway", "Support", "CalendarGenerator", "TestSupport"]),
         .testTarget(name: "ReliabilityTests", dependencies: ["EventStore", "Support", "CalendarGenerator", "TestSupport"]),
         .testTarget(name: "HostileInputTests", dependencies: ["EventStore", "ICalendar", "Feed", "Support", "TestSupport"],
                     resources: [.copy("Corpus")]),

@@ -7,14 +7,17 @@
 # PREFIX is where the files will live on the target system (/usr/local, /usr,
 # $HOME/.local); DESTDIR, which may be empty, is prepended to every path for staged
 # installs (packaging). BUILD_DIR holds the built eventd and eventctl binaries
-# (.build/release). The systemd units' ExecStart= is rewritten to PREFIX/bin/eventd.
+# (.build/release). The systemd units' ExecStart= is rewritten to PREFIX/bin/PROGRAM.
 #
 # Installed, under DESTDIR/PREFIX:
-#   bin/eventd, bin/eventctl
+#   bin/eventd, bin/eventctl, bin/eventd-web
 #   lib/systemd/system/eventd.service, lib/systemd/system/eventd.socket
+#   lib/systemd/system/eventd-web.service, lib/systemd/system/eventd-web.socket
 #   lib/systemd/user/eventd.service, lib/systemd/user/eventd.socket
+#   lib/systemd/user/eventd-web.service, lib/systemd/user/eventd-web.socket
 #   lib/sysusers.d/eventd.conf
-#   share/man/man1/eventd.1, share/man/man1/eventctl.1
+#   share/man/man1/eventd.1, share/man/man1/eventctl.1, share/man/man1/eventd-web.1
+#   share/eventd/web/ (the dashboard: index.html, app.js, feed.js, render.js, style.css, favicon.svg)
 #   share/bash-completion/completions/eventctl
 #   share/zsh/site-functions/_eventctl
 #   share/fish/vendor_completions.d/eventctl.fish
@@ -56,13 +59,25 @@ base=$destdir$prefix
 manifest="
 - bin/eventd 0755
 - bin/eventctl 0755
+- bin/eventd-web 0755
 systemd/eventd.service lib/systemd/system/eventd.service 0644
 systemd/eventd.socket lib/systemd/system/eventd.socket 0644
 systemd/user/eventd.service lib/systemd/user/eventd.service 0644
 systemd/user/eventd.socket lib/systemd/user/eventd.socket 0644
+systemd/eventd-web.service lib/systemd/system/eventd-web.service 0644
+systemd/eventd-web.socket lib/systemd/system/eventd-web.socket 0644
+systemd/user/eventd-web.service lib/systemd/user/eventd-web.service 0644
+systemd/user/eventd-web.socket lib/systemd/user/eventd-web.socket 0644
 systemd/eventd.sysusers lib/sysusers.d/eventd.conf 0644
 man/eventd.1 share/man/man1/eventd.1 0644
 man/eventctl.1 share/man/man1/eventctl.1 0644
+man/eventd-web.1 share/man/man1/eventd-web.1 0644
+web/index.html share/eventd/web/index.html 0644
+web/app.js share/eventd/web/app.js 0644
+web/feed.js share/eventd/web/feed.js 0644
+web/render.js share/eventd/web/render.js 0644
+web/style.css share/eventd/web/style.css 0644
+web/favicon.svg share/eventd/web/favicon.svg 0644
 completions/eventctl.bash share/bash-completion/completions/eventctl 0644
 completions/_eventctl share/zsh/site-functions/_eventctl 0644
 completions/eventctl.fish share/fish/vendor_completions.d/eventctl.fish 0644
@@ -70,11 +85,11 @@ completions/eventctl.fish share/fish/vendor_completions.d/eventctl.fish 0644
 
 do_install() {
     build_dir=$1
-    for program in eventd eventctl; do
+    for program in eventd eventctl eventd-web; do
         [ -x "$build_dir/$program" ] || fail "$build_dir/$program is missing; build first (make release)"
     done
-    # ExecStart= as it must read on the target system, escaped for sed.
-    exec_start=$(printf '%s\n' "$prefix/bin/eventd" | sed 's/[\\|&]/\\&/g')
+    # PREFIX/bin/ as ExecStart= must name it on the target system, escaped for sed.
+    bin_dir=$(printf '%s\n' "$prefix/bin/" | sed 's/[\\|&]/\\&/g')
     echo "$manifest" | while read -r source target mode; do
         [ -n "$source" ] || continue
         dest=$base/$target
@@ -84,8 +99,10 @@ do_install() {
                 install -m "$mode" "$build_dir/$(basename -- "$target")" "$dest" ;;
             *.service)
                 tmp=$dest.tmp.$$
-                sed "s|^ExecStart=/usr/local/bin/eventd|ExecStart=$exec_start|" "$root/$source" > "$tmp"
-                grep -qxF "ExecStart=$prefix/bin/eventd" "$tmp" || { rm -f "$tmp"; fail "could not rewrite ExecStart= in $source"; }
+                program=$(sed -n 's|^ExecStart=/usr/local/bin/\([a-z-]*\)$|\1|p' "$root/$source")
+                [ -n "$program" ] || fail "no ExecStart=/usr/local/bin/PROGRAM in $source"
+                sed "s|^ExecStart=/usr/local/bin/|ExecStart=$bin_dir|" "$root/$source" > "$tmp"
+                grep -qxF "ExecStart=$prefix/bin/$program" "$tmp" || { rm -f "$tmp"; fail "could not rewrite ExecStart= in $source"; }
                 chmod "$mode" "$tmp"
                 mv -f "$tmp" "$dest" ;;
             *)
@@ -99,7 +116,8 @@ do_install() {
     case $prefix in
         /usr | /usr/local)
             echo "  system service: systemd-sysusers && systemctl daemon-reload && systemctl enable --now eventd.socket"
-            echo "  user service:   systemctl --user daemon-reload && systemctl --user enable --now eventd.socket" ;;
+            echo "  user service:   systemctl --user daemon-reload && systemctl --user enable --now eventd.socket"
+            echo "  dashboard:      systemctl [--user] enable --now eventd-web.socket, then open http://127.0.0.1:8787/" ;;
         *)
             # systemd looks for units and sysusers.d entries below /usr/local and /usr only.
             echo "  user service:   systemctl --user link $prefix/lib/systemd/user/eventd.service $prefix/lib/systemd/user/eventd.socket"

@@ -4,10 +4,11 @@ import EventStore
 import Feed
 import ICalendar
 import Support
+import WebGateway
 
 extension ExitStatus {
     /// The exit status for `error` (SPEC.md section 5), decided here alone, by the
-    /// error's type, for `eventctl` and `eventd` both.
+    /// error's type, for `eventctl`, `eventd` and `eventd-web`.
     public static func `for`(_ error: any Error) -> ExitStatus {
         switch error {
         case is UsageError, is ViewError: return .usage
@@ -29,7 +30,9 @@ extension ExitStatus {
             if case .invalidCalendarName = error { return .usage }
             return .dataError
         case is ICalendarSyntaxError: return .dataError
-        case is SocketSetupError, is FeedSocket.Unavailable, is FeedSocket.UntrustedPeer: return .unavailable
+        case is SocketSetupError, is FeedSocket.Unavailable, is FeedSocket.UntrustedPeer,
+             is ListenError, is FeedConnector.Unavailable: return .unavailable
+        case is StaticAssets.LoadError: return .noInput
         // eventd refuses a squattable directory as an I/O error; eventctl's daemon
         // commands report it as `CommandFailure.daemonUnavailable` instead (69).
         case is UnsafeDirectoryError: return .ioError

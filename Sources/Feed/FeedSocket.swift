@@ -37,7 +37,7 @@ public final class FeedSocket {
             throw Unavailable(description: reason)
         }
         if let trustedPeers {
-            guard let uid = Self.peerUID(fd) else {
+            guard let uid = SocketPeer.uid(fd) else {
                 let reason = String(cString: strerror(errno))
                 close(fd)
                 throw Unavailable(description: "cannot tell who serves the socket: \(reason)")
@@ -51,18 +51,6 @@ public final class FeedSocket {
     }
 
     deinit { close(fd) }
-
-    /// The uid of the process that listens at the other end (`SO_PEERCRED`: for a
-    /// socket systemd listens on, systemd's), or nil with errno set.
-    static func peerUID(_ fd: Int32) -> UInt32? {
-        // `struct ucred` needs _GNU_SOURCE, which Swift's Glibc module is built without;
-        // this is the kernel's layout of it.
-        struct Credentials { var pid: Int32 = 0; var uid: UInt32 = 0; var gid: UInt32 = 0 }
-        var credentials = Credentials()
-        var length = socklen_t(MemoryLayout<Credentials>.size)
-        guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0 else { return nil }
-        return credentials.uid
-    }
 
     /// Sends one request (a JSON value) as a line.
     public func send(_ request: JSONValue) throws {

@@ -6,6 +6,7 @@ import Foundation
 import ICalendar
 import Support
 import Testing
+import WebGateway
 
 // Swift Testing has an ExitStatus of its own (exit tests).
 private typealias ExitStatus = Support.ExitStatus
@@ -30,6 +31,9 @@ private typealias ExitStatus = Support.ExitStatus
             (ImportError.invalidCalendarName("a b"), .usage),
             (SocketSetupError(description: "in use"), .unavailable),
             (FeedSocket.Unavailable(description: "refused"), .unavailable),
+            (ListenError(description: "in use"), .unavailable),
+            (FeedConnector.Unavailable(description: "refused"), .unavailable),
+            (StaticAssets.LoadError(description: "no index.html"), .noInput),
             (CocoaError(.fileReadNoSuchFile), .noInput),
             (POSIXError(.EIO), .ioError),
             (NSError(domain: "other", code: 1), .software),

@@ -58,6 +58,7 @@ import Testing
         }
         Self.checkSections(try Ship.product("eventd", ["--help"]), "eventd --help")
         Self.checkSections(try Ship.product("eventd", ["-h"]), "eventd -h")
+        Self.checkSections(try Ship.product("eventd-web", ["--help"]), "eventd-web --help")
     }
 
     @Test func versions() throws {
@@ -67,6 +68,9 @@ import Testing
         let d = try Ship.product("eventd", ["--version"])
         #expect(d.status == 0)
         #expect(d.stdout == "eventd 0.1.0\n")
+        let web = try Ship.product("eventd-web", ["--version"])
+        #expect(web.status == 0)
+        #expect(web.stdout == "eventd-web 0.1.0\n")
     }
 
     /// Exit 64, nothing on standard output, one line on standard error that starts with
@@ -106,6 +110,16 @@ import Testing
         }
     }
 
+    @Test func eventdWebUsageErrors() throws {
+        for arguments in [["--bogus"], ["--listen"], ["--max-streams", "0"], ["serve"]] {
+            try Self.checkUsageError("eventd-web", arguments)
+        }
+        // A bad address: one line that says what is expected.
+        let r = try Ship.product("eventd-web", ["--listen", "localhost:80"])
+        #expect(r.status == 64)
+        #expect(r.stderrLines == ["eventd-web: invalid value 'localhost:80' for --listen: expected 127.0.0.1:PORT, [::1]:PORT or unix:PATH"])
+    }
+
     // MARK: - Man pages
 
     /// `--name` as roff writes it (`\-\-name`).
@@ -124,18 +138,19 @@ import Testing
         }
     }
 
-    @Test func eventdManPageDocumentsEveryOption() throws {
-        let page = try Ship.read("man/eventd.1")
-        let options = Self.options(in: try Ship.product("eventd", ["--help"]).stdout)
-        #expect(options.count > 10)
+    @Test(arguments: [("eventd", 10), ("eventd-web", 7)])
+    func daemonManPagesDocumentEveryOption(program: String, atLeast: Int) throws {
+        let page = try Ship.read("man/\(program).1")
+        let options = Self.options(in: try Ship.product(program, ["--help"]).stdout)
+        #expect(options.count > atLeast)
         for option in options {
-            #expect(page.contains(Self.roff(option)), "man/eventd.1 lacks \(option)")
+            #expect(page.contains(Self.roff(option)), "man/\(program).1 lacks \(option)")
         }
     }
 
     /// The option lists between the GENERATED markers are what the binary generates
     /// from its declarations (`make man` renews them).
-    @Test(arguments: ["eventd", "eventctl"])
+    @Test(arguments: ["eventd", "eventctl", "eventd-web"])
     func manPageOptionListsAreGenerated(program: String) throws {
         let page = "man/\(program).1"
         let committed = try Ship.read(page)

@@ -7,6 +7,18 @@ import Testing
     static let manifest: [String: String?] = [
         "bin/eventd": nil,
         "bin/eventctl": nil,
+        "bin/eventd-web": nil,
+        "lib/systemd/system/eventd-web.service": "systemd/eventd-web.service",
+        "lib/systemd/system/eventd-web.socket": "systemd/eventd-web.socket",
+        "lib/systemd/user/eventd-web.service": "systemd/user/eventd-web.service",
+        "lib/systemd/user/eventd-web.socket": "systemd/user/eventd-web.socket",
+        "share/man/man1/eventd-web.1": "man/eventd-web.1",
+        "share/eventd/web/index.html": "web/index.html",
+        "share/eventd/web/app.js": "web/app.js",
+        "share/eventd/web/feed.js": "web/feed.js",
+        "share/eventd/web/render.js": "web/render.js",
+        "share/eventd/web/style.css": "web/style.css",
+        "share/eventd/web/favicon.svg": "web/favicon.svg",
         "lib/systemd/system/eventd.service": "systemd/eventd.service",
         "lib/systemd/system/eventd.socket": "systemd/eventd.socket",
         "lib/systemd/user/eventd.service": "systemd/user/eventd.service",
@@ -55,9 +67,10 @@ import Testing
             var original = try Ship.read(source)
             if target.hasSuffix(".service") {
                 // ExecStart= is rewritten for the prefix; nothing else changes.
-                original = original.replacingOccurrences(of: "\nExecStart=/usr/local/bin/eventd\n",
-                                                          with: "\nExecStart=\(prefix)/bin/eventd\n")
-                #expect(installed.split(separator: "\n").contains("ExecStart=\(prefix)/bin/eventd"), "\(target)")
+                let program = (target as NSString).lastPathComponent.replacingOccurrences(of: ".service", with: "")
+                original = original.replacingOccurrences(of: "\nExecStart=/usr/local/bin/\(program)\n",
+                                                          with: "\nExecStart=\(prefix)/bin/\(program)\n")
+                #expect(installed.split(separator: "\n").contains("ExecStart=\(prefix)/bin/\(program)"), "\(target)")
             }
             #expect(installed == original, "\(target) differs from \(source)")
         }

@@ -1,0 +1,41 @@
+/// Bytes waiting to be written to one socket: whole messages in order, and how much of
+/// the first one is already written. Messages are shared (copy-on-write arrays), so the
+/// same diff queued for many browsers is not copied.
+public struct ByteQueue: Sendable {
+    /// The messages not yet completely written, oldest first.
+    public private(set) var pending: [[UInt8]] = []
+    /// How much of `pending[0]` is written.
+    public private(set) var offset = 0
+    /// Bytes still to write.
+    public private(set) var count = 0
+
+    /// An empty queue.
+    public init() {}
+
+    /// Whether nothing waits.
+    public var isEmpty: Bool { count == 0 }
+
+    /// Queues a message.
+    public mutating func append(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty else { return }
+        pending.append(bytes)
+        count += bytes.count
+    }
+
+    /// Forgets the first `written` bytes (what the socket took).
+    public mutating func consume(_ written: Int) {
+        var left = min(written, count)
+        count -= left
+        while left > 0, let first = pending.first {
+            let rest = first.count - offset
+            if left >= rest {
+                pending.removeFirst()
+                offset = 0
+                left -= rest
+            } else {
+                offset += left
+                left = 0
+            }
+        }
+    }
+}

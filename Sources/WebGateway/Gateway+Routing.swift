@@ -1,0 +1,112 @@
+import Support
+
+extension Gateway {
+    /// Answers a complete request head: method, access and body checks, then the
+    /// endpoint (SPEC.md section 8).
+    mutating func route(_ request: HTTPRequest, from id: ClientID) {
+        guard request.method == "GET" || request.method == "HEAD" else {
+            return refuse(id, .methodNotAllowed, "only GET and HEAD are served", request: request, extra: [("Allow", "GET, HEAD")])
+        }
+        if let (status, message) = config.access.refusal(request) {
+            let extra: [(String, String)] = status == .unauthorized ? [("WWW-Authenticate", "Bearer")] : []
+            return refuse(id, status, message, request: request, extra: extra)
+        }
+        if request.header("transfer-encoding") != nil || (request.header("content-length").map { $0 != "0" } ?? false) {
+            return refuse(id, .badRequest, "request bodies are not accepted", request: request)
+        }
+        var extra: [(String, String)] = []
+        if config.access.setsCookie(request), let token = request.queryValue("token") {
+            // The page's scripts, styles and stream then carry the token without a URL.
+            extra.append(("Set-Cookie", "\(AccessPolicy.cookieName)=\(token); HttpOnly; SameSite=Strict; Path=/"))
+        }
+        switch request.path {
+        case "/api/events":
+            openStream(request, for: id)
+        case "/api/snapshot":
+            do {
+                startOneShot(.snapshot(try ViewQuery.view(request)), request: request, for: id)
+            } catch {
+                refuse(id, .badRequest, error.description, request: request)
+            }
+        case "/api/status":
+            startOneShot(.status, request: request, for: id)
+        case "/healthz":
+            startOneShot(.health, request: request, for: id)
+        default:
+            let name = request.path == "/" ? "index.html" : String(request.path.dropFirst())
+            guard let asset = assets.file(named: name) else {
+                return refuse(id, .notFound, "not found", request: request)
+            }
+            effects.append(.log(.debug, "browser \(id): 200 \(request.path)"))
+            answer(id, responses.complete(.ok, contentType: asset.contentType, body: asset.bytes, head: request.isHead, extra: extra))
+        }
+    }
+
+    private mutating func refuse(_ id: ClientID, _ status: HTTPStatus, _ message: String, request: HTTPRequest,
+                                 extra: [(String, String)] = []) {
+        effects.append(.log(.info, "browser \(id): \(status.rawValue) \(request.method) \(request.path): \(message)"))
+        answer(id, responses.text(status, message, head: request.isHead, extra: extra))
+    }
+
+    /// `/api/events`: the stream's head at once, then eventd's messages as events.
+    private mutating func openStream(_ request: HTTPRequest, for id: ClientID) {
+        let view: JSONValue
+        do { view = try ViewQuery.view(request) } catch { return refuse(id, .badRequest, error.description, request: request) }
+        guard streamCount < config.maxStreams else {
+            return refuse(id, .serviceUnavailable, "too many event streams (limit \(config.maxStreams)); try again later",
+                          request: request, extra: [("Retry-After", "5")])
+        }
+        if request.isHead { return answer(id, responses.eventStreamHead()) }
+        clients[id]!.phase = .stream(view: view)
+        let line = ViewQuery.subscribeLine(view: view, lastEventID: request.header("last-event-id"))
+        clients[id]!.upstream = .connecting(request: line)
+        send(responses.eventStreamHead() + ServerSentEvent.retry(milliseconds: config.retryMilliseconds), to: id)
+        effects.append(.connectUpstream(id))
+        effects.append(.log(.debug, "browser \(id): event stream \(request.target) (\(streamCount) open)"))
+    }
+
+    /// `/api/snapshot`, `/api/status`, `/healthz`: one request to eventd, one answer.
+    private mutating func startOneShot(_ kind: GatewayClient.OneShot, request: HTTPRequest, for id: ClientID) {
+        clients[id]!.phase = .oneShot(kind, head: request.isHead, deadline: now + config.upstreamTimeout)
+        clients[id]!.upstream = .connecting(request: kind.requestLine)
+        effects.append(.connectUpstream(id))
+    }
+
+    /// The answer to a one-shot request from eventd's message.
+    func oneShotAnswer(_ kind: GatewayClient.OneShot, message: JSONValue?, head: Bool) -> [UInt8] {
+        let type = message?["type"]?.stringValue
+        switch (kind, type) {
+        case (.health, "pong"):
+            return responses.text(.ok, "ok", head: head)
+        case (.health, _):
+            return responses.text(.serviceUnavailable, "eventd did not answer the ping", head: head)
+        case (.snapshot, "snapshot"):
+            // What `eventctl agenda --json` prints: digest, sections, view.
+            var body: [String: JSONValue] = [:]
+            for key in ["digest", "sections", "view"] { body[key] = message?[key] ?? .null }
+            return json(.ok, .object(body), head: head)
+        case (.status, "status"):
+            return json(.ok, Self.redacted(status: message!), head: head)
+        case (_, "error"):
+            let status: HTTPStatus = message?["code"]?.stringValue == "invalid_view" ? .badRequest : .badGateway
+            return json(status, message!, head: head)
+        default:
+            return responses.text(.badGateway, "unexpected answer from eventd", head: head)
+        }
+    }
+
+    /// eventd's status without what a browser has no business knowing: file paths
+    /// (they name the user's home and the service's layout) and the text of a problem
+    /// (it may quote them); `healthy` still says whether there is one.
+    static func redacted(status: JSONValue) -> JSONValue {
+        guard case .object(var fields) = status else { return status }
+        fields["database"] = nil
+        fields["socket"] = nil
+        if fields["problem"] != nil, fields["problem"] != .null { fields["problem"] = "see eventd's log" }
+        return .object(fields)
+    }
+
+    func json(_ status: HTTPStatus, _ value: JSONValue, head: Bool) -> [UInt8] {
+        responses.complete(status, contentType: "application/json", body: value.canonicalBytes() + [10], head: head)
+    }
+}

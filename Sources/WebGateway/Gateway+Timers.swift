@@ -1,0 +1,33 @@
+extension Gateway {
+    /// Deadlines and keep-alives, once a second or so.
+    mutating func tick() {
+        for (id, c) in clients {
+            // A browser with data waiting that takes nothing for the stall timeout goes:
+            // its queue is bounded, but its descriptor and subscription are not free.
+            if !c.outbox.isEmpty, now - c.lastDrain >= config.stallTimeout {
+                remove(id, reason: "read nothing for \(Int(config.stallTimeout)) s")
+                effects.append(.log(.info, "browser \(id) disconnected: stalled"))
+                continue
+            }
+            switch c.phase {
+            case .head:
+                if now - c.accepted >= config.headTimeout {
+                    effects.append(.log(.info, "browser \(id): 408 request head not complete within \(Int(config.headTimeout)) s"))
+                    answer(id, responses.text(.requestTimeout, "request head not complete in time"))
+                }
+            case .oneShot(_, let head, let deadline):
+                if now >= deadline {
+                    answer(id, responses.text(.gatewayTimeout, "eventd did not answer in time", head: head))
+                }
+            case .stream:
+                if c.outbox.isEmpty, now - c.lastSent >= config.keepAliveInterval {
+                    send(ServerSentEvent.keepAlive, to: id)
+                }
+            case .answered:
+                break
+            case .lingering(let since):
+                if now - since >= config.lingerTimeout { remove(id, reason: nil) }
+            }
+        }
+    }
+}

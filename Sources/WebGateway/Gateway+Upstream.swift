@@ -1,0 +1,91 @@
+import Support
+
+extension Gateway {
+    mutating func upstreamConnected(_ id: ClientID) {
+        guard case .connecting(let request) = clients[id]?.upstream else { return }
+        clients[id]!.upstream = .open(LineFramer(limit: config.maxFeedLine), helloSeen: false)
+        // eventd reads requests before it has sent `hello` just as well: no round trip.
+        effects.append(.sendUpstream(id, request))
+    }
+
+    mutating func upstreamReceived(_ bytes: ArraySlice<UInt8>, for id: ClientID) {
+        guard case .open(var framer, var helloSeen) = clients[id]?.upstream else { return }
+        let lines: [[UInt8]]
+        do {
+            lines = try framer.feed(bytes)
+        } catch {
+            return upstreamEnded(id, reason: "a feed line over \(config.maxFeedLine) bytes")
+        }
+        clients[id]!.upstream = .open(framer, helloSeen: helloSeen)
+        for line in lines {
+            guard clients[id] != nil, case .open = clients[id]!.upstream else { return }
+            let message = parsed(line)
+            if !helloSeen {
+                guard message?["type"]?.stringValue == "hello" else {
+                    // `overloaded` (eventd's connection limit) or something that is not eventd.
+                    let reason = message?["message"]?.stringValue ?? "no hello from eventd"
+                    return upstreamEnded(id, reason: "eventd refused: \(reason)")
+                }
+                helloSeen = true
+                clients[id]!.upstream = .open(framer, helloSeen: true)
+                continue
+            }
+            switch clients[id]!.phase {
+            case .stream:
+                forward(line, message: message, to: id)
+            case .oneShot(let kind, let head, _):
+                answer(id, oneShotAnswer(kind, message: message, head: head))
+            default:
+                return
+            }
+        }
+    }
+
+    /// The message of a feed line. eventd encodes each diff once and sends the same
+    /// bytes to every subscriber of the view, so the last line parsed is kept: a diff
+    /// for a thousand streams is parsed once (comparing bytes costs far less).
+    mutating func parsed(_ line: [UInt8]) -> JSONValue? {
+        if let last = lastParsed, last.line == line { return last.message }
+        let message = try? JSONValue.parse(line, maxDepth: 64)
+        lastParsed = (line, message)
+        return message
+    }
+
+    /// One feed message as one event (SPEC.md section 8).
+    private mutating func forward(_ line: [UInt8], message: JSONValue?, to id: ClientID) {
+        guard let message, let type = message["type"]?.stringValue,
+              type.utf8.allSatisfy({ HTTPHeadParser.isTokenByte($0) }) else {
+            return upstreamEnded(id, reason: "a feed line that is not a message")
+        }
+        var eventID: String?
+        if type == "snapshot" || type == "diff", let epoch = message["epoch"]?.stringValue, let seq = message["seq"]?.intValue {
+            eventID = ServerSentEvent.id(epoch: epoch, seq: seq)
+        }
+        send(ServerSentEvent.frame(event: type, id: eventID, data: line[...]), to: id)
+        if type == "error", message["code"]?.stringValue == "invalid_view" {
+            // The same request would fail again: end the stream, the page shows why.
+            answer(id, ServerSentEvent.retry(milliseconds: 60_000))
+        }
+    }
+
+    /// eventd went away or never answered: a stream ends with a retry hint (the
+    /// browser's EventSource reconnects by itself, resuming from its last id); a
+    /// one-shot request gets 503 or 502.
+    mutating func upstreamEnded(_ id: ClientID, reason: String) {
+        guard let c = clients[id], c.hasUpstream else { return }
+        switch c.phase {
+        case .stream:
+            effects.append(.log(.info, "browser \(id): stream ends: \(reason)"))
+            let data = JSONValue.object(["type": "offline", "reason": .string(reason)]).canonicalBytes()
+            answer(id, ServerSentEvent.retry(milliseconds: config.retryMilliseconds)
+                        + ServerSentEvent.frame(event: "offline", id: nil, data: data[...]))
+        case .oneShot(_, let head, _):
+            let helloSeen: Bool
+            if case .open(_, let seen) = c.upstream { helloSeen = seen } else { helloSeen = false }
+            let status: HTTPStatus = helloSeen ? .badGateway : .serviceUnavailable
+            answer(id, responses.text(status, reason, head: head))
+        default:
+            dropUpstream(id)
+        }
+    }
+}

@@ -1,0 +1,161 @@
+import Support
+
+/// eventd-web's pure core: browser connections, request heads, routing, access checks,
+/// the subscription behind each event stream, keep-alives, deadlines and bounded
+/// queues. It takes `GatewayEvent`s and returns `GatewayEffect`s; it owns no
+/// descriptor, calls no clock and does no I/O (times come in with each event, on the
+/// monotonic clock), so every rule is tested in-process (`Tests/WebGatewayTests`).
+/// `GatewayLoop` is the thin I/O around it, as `FeedLoop` is around `FeedHub`.
+public struct Gateway {
+    /// The configuration it enforces.
+    public let config: GatewayConfiguration
+    let assets: StaticAssets
+    var clients: [ClientID: GatewayClient] = [:]
+    /// The time of the event being handled (monotonic seconds).
+    var now: Double
+    /// Effects of the event being handled, in order.
+    var effects: [GatewayEffect] = []
+    /// Builds the responses (with the `Date` of the last `.clock`).
+    var responses = HTTPResponse()
+    /// The last feed line parsed and its message (see `parsed`).
+    var lastParsed: (line: [UInt8], message: JSONValue?)?
+
+    /// A gateway with no connection, at monotonic time `now`.
+    public init(config: GatewayConfiguration, assets: StaticAssets, now: Double) {
+        self.config = config
+        self.assets = assets
+        self.now = now
+    }
+
+    /// Handles one event; returns what the loop must do, in order.
+    public mutating func handle(_ event: GatewayEvent, at now: Double) -> [GatewayEffect] {
+        self.now = now
+        effects.removeAll(keepingCapacity: true)
+        switch event {
+        case .accepted(let id): accept(id)
+        case .received(let id, let bytes): receive(bytes, from: id)
+        case .peerClosed(let id): peerClosed(id)
+        case .wrote(let id, let count): wrote(count, to: id)
+        case .failed(let id, let reason): remove(id, reason: reason)
+        case .upstreamConnected(let id): upstreamConnected(id)
+        case .upstreamUnavailable(let id, let reason): upstreamEnded(id, reason: "eventd is unavailable: \(reason)")
+        case .upstreamReceived(let id, let bytes): upstreamReceived(bytes, for: id)
+        case .upstreamClosed(let id): upstreamEnded(id, reason: "eventd closed the connection")
+        case .tick: tick()
+        case .clock(let date): responses.date = date
+        }
+        return effects
+    }
+
+    /// What the loop should wait for on a browser's socket and on its eventd socket.
+    public func interest(_ id: ClientID) -> (read: Bool, write: Bool, upstreamRead: Bool) {
+        guard let c = clients[id] else { return (false, false, false) }
+        var upstreamRead = false
+        if case .open = c.upstream {
+            // A browser that does not keep up stops its subscription being read: eventd
+            // then queues, and past its --client-buffer drops and owes a resync.
+            upstreamRead = !c.isStream || c.outbox.count < config.streamBuffer
+        }
+        return (!c.peerGone, !c.outbox.isEmpty, upstreamRead)
+    }
+
+    /// The browser's queued output (the loop writes it, then reports `.wrote`).
+    public func output(_ id: ClientID) -> ByteQueue? { clients[id]?.outbox }
+
+    /// Whether to accept another connection: not while `maxPendingHeads` request heads
+    /// are still arriving. Connections then wait in the kernel's backlog, so a burst of
+    /// browsers is served in turn and idle sockets (slow loris) cannot take descriptors
+    /// that streams need; each pending head is answered or timed out within 10 s.
+    public var acceptsConnections: Bool { pendingHeads < config.maxPendingHeads }
+
+    var pendingHeads: Int { clients.values.reduce(0) { $0 + ($1.isReadingHead ? 1 : 0) } }
+
+    /// Event streams open now.
+    public var streamCount: Int { clients.values.reduce(0) { $0 + ($1.isStream ? 1 : 0) } }
+
+    /// Connections open now (streams, heads arriving, answers being written).
+    public var connectionCount: Int { clients.count }
+
+    // MARK: - Connections
+
+    private mutating func accept(_ id: ClientID) {
+        guard acceptsConnections else {
+            // (The loop asks `acceptsConnections` first; this only guards the bound.)
+            effects.append(.close(id))
+            effects.append(.log(.warning, "connection refused: \(pendingHeads) request heads already arriving"))
+            return
+        }
+        clients[id] = GatewayClient(now: now, headLimit: config.headLimit)
+    }
+
+    /// Forgets a connection, closing it and its eventd connection.
+    mutating func remove(_ id: ClientID, reason: String?) {
+        guard let c = clients.removeValue(forKey: id) else { return }
+        if c.hasUpstream { effects.append(.closeUpstream(id)) }
+        effects.append(.close(id))
+        if let reason { effects.append(.log(.debug, "browser \(id) closed: \(reason)")) }
+    }
+
+    private mutating func receive(_ bytes: ArraySlice<UInt8>, from id: ClientID) {
+        guard case .head(var parser) = clients[id]?.phase else {
+            return // Nothing is expected after the head; what comes is read and dropped.
+        }
+        switch parser.feed(bytes) {
+        case .incomplete:
+            clients[id]!.phase = .head(parser)
+        case .invalid(let status, let message):
+            effects.append(.log(.info, "browser \(id): \(status.rawValue) \(message)"))
+            answer(id, responses.text(status, message))
+        case .complete(let request):
+            route(request, from: id)
+        }
+    }
+
+    private mutating func peerClosed(_ id: ClientID) {
+        guard let c = clients[id] else { return }
+        switch c.phase {
+        case .answered where !c.outbox.isEmpty, .oneShot:
+            clients[id]!.peerGone = true // a half-closed client still gets its answer
+        default:
+            remove(id, reason: nil)
+        }
+    }
+
+    private mutating func wrote(_ count: Int, to id: ClientID) {
+        guard clients[id] != nil else { return }
+        clients[id]!.outbox.consume(count)
+        let drained = clients[id]!.outbox.isEmpty
+        if count > 0 || drained { clients[id]!.lastDrain = now }
+        guard drained, case .answered = clients[id]!.phase else { return }
+        if clients[id]!.peerGone { remove(id, reason: nil); return }
+        clients[id]!.phase = .lingering(since: now)
+        effects.append(.finishWriting(id))
+    }
+
+    // MARK: - Output
+
+    /// Queues bytes for the browser and asks the loop to write them.
+    mutating func send(_ bytes: [UInt8], to id: ClientID) {
+        guard clients[id] != nil, !bytes.isEmpty else { return }
+        if clients[id]!.outbox.isEmpty { clients[id]!.lastDrain = now }
+        clients[id]!.outbox.append(bytes)
+        clients[id]!.lastSent = now
+        effects.append(.flush(id))
+    }
+
+    /// Queues the last bytes of the connection: once written, the write side is shut
+    /// and the connection closes. Its eventd connection, if any, closes now.
+    mutating func answer(_ id: ClientID, _ bytes: [UInt8]) {
+        guard clients[id] != nil else { return }
+        dropUpstream(id)
+        clients[id]!.phase = .answered
+        send(bytes, to: id)
+        if clients[id]!.outbox.isEmpty { wrote(0, to: id) }
+    }
+
+    mutating func dropUpstream(_ id: ClientID) {
+        guard clients[id]?.hasUpstream == true else { return }
+        clients[id]!.upstream = .none
+        effects.append(.closeUpstream(id))
+    }
+}

@@ -1,0 +1,65 @@
+import Support
+
+/// One browser connection as the gateway sees it: what it is doing, what waits to be
+/// written to it, and its connection to eventd.
+struct GatewayClient {
+    /// What the connection is doing.
+    enum Phase {
+        /// Its request head is arriving.
+        case head(HTTPHeadParser)
+        /// An event stream: eventd's messages become events.
+        case stream(view: JSONValue)
+        /// A request answered by one message from eventd, due by `deadline`.
+        case oneShot(OneShot, head: Bool, deadline: Double)
+        /// The answer is queued; once written, the write side is shut.
+        case answered
+        /// The answer is written; waiting (briefly) for the browser to close.
+        case lingering(since: Double)
+    }
+
+    /// The one-shot requests and the eventd request each one sends.
+    enum OneShot: Equatable {
+        case snapshot(JSONValue)
+        case status
+        case health
+
+        var requestLine: [UInt8] {
+            switch self {
+            case .snapshot(let view): return ViewQuery.requestLine(op: "snapshot", view: view)
+            case .status: return ViewQuery.requestLine(op: "status")
+            case .health: return ViewQuery.requestLine(op: "ping")
+            }
+        }
+    }
+
+    /// The connection to eventd for this browser.
+    enum Upstream {
+        case none
+        /// Connecting; the request line goes once connected.
+        case connecting(request: [UInt8])
+        /// Connected: its lines, and whether eventd's `hello` came yet.
+        case open(LineFramer, helloSeen: Bool)
+    }
+
+    var phase: Phase
+    var outbox = ByteQueue()
+    var upstream = Upstream.none
+    let accepted: Double
+    /// When something was last queued (keep-alive comments go after silence).
+    var lastSent: Double
+    /// When the browser last took bytes, or when data started waiting (stall).
+    var lastDrain: Double
+    /// The browser closed its side: finish writing, then close.
+    var peerGone = false
+
+    init(now: Double, headLimit: Int) {
+        phase = .head(HTTPHeadParser(limit: headLimit))
+        accepted = now
+        lastSent = now
+        lastDrain = now
+    }
+
+    var isStream: Bool { if case .stream = phase { return true } else { return false } }
+    var isReadingHead: Bool { if case .head = phase { return true } else { return false } }
+    var hasUpstream: Bool { if case .none = upstream { return false } else { return true } }
+}

@@ -1,0 +1,58 @@
+/// A browser connection, numbered by the I/O loop. Its subscription on eventd's socket,
+/// when it has one, goes by the same number.
+public typealias ClientID = Int
+
+/// What happens to the gateway, as `Gateway` sees it. The I/O loop turns readiness and
+/// bytes into these; tests send them directly, with a fake clock.
+public enum GatewayEvent: Sendable {
+    /// A browser connected.
+    case accepted(ClientID)
+    /// Bytes arrived from a browser.
+    case received(ClientID, ArraySlice<UInt8>)
+    /// The browser closed its side.
+    case peerClosed(ClientID)
+    /// The socket took `count` bytes of the browser's queue.
+    case wrote(ClientID, count: Int)
+    /// Reading from or writing to the browser failed.
+    case failed(ClientID, reason: String)
+    /// The connection to eventd for this browser is up (the request line can go).
+    case upstreamConnected(ClientID)
+    /// eventd could not be reached.
+    case upstreamUnavailable(ClientID, reason: String)
+    /// Bytes arrived from eventd for this browser.
+    case upstreamReceived(ClientID, ArraySlice<UInt8>)
+    /// eventd closed the connection (it stopped, restarted, or dropped us).
+    case upstreamClosed(ClientID)
+    /// Time passed (at least once a second).
+    case tick
+    /// The wall-clock time for `Date` headers (IMF-fixdate), once a second: the gateway
+    /// reads no clock itself.
+    case clock(httpDate: String)
+}
+
+/// What `Gateway` asks of the I/O loop, in order.
+public enum GatewayEffect: Sendable, Equatable {
+    /// Output waits for the browser: write what the socket takes and report `.wrote`.
+    case flush(ClientID)
+    /// The answer is written: `shutdown(SHUT_WR)`, then wait for the browser to close.
+    case finishWriting(ClientID)
+    /// Close the browser's connection.
+    case close(ClientID)
+    /// Connect to eventd's socket for this browser; report `.upstreamConnected` or
+    /// `.upstreamUnavailable`.
+    case connectUpstream(ClientID)
+    /// Send a request line to eventd on this browser's connection.
+    case sendUpstream(ClientID, [UInt8])
+    /// Close the browser's connection to eventd.
+    case closeUpstream(ClientID)
+    /// A log line.
+    case log(GatewayLogLevel, String)
+}
+
+/// Syslog levels, as journald reads them from a `<N>` prefix.
+public enum GatewayLogLevel: Int, Sendable, Comparable {
+    case error = 3, warning = 4, notice = 5, info = 6, debug = 7
+
+    /// Ordered by importance: `error` is the greatest.
+    public static func < (a: GatewayLogLevel, b: GatewayLogLevel) -> Bool { a.rawValue > b.rawValue }
+}

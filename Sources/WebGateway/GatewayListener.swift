@@ -1,0 +1,130 @@
+import Foundation
+import Glibc
+import Support
+
+/// Why the listening socket could not be set up.
+public struct ListenError: Error, CustomStringConvertible, Sendable {
+    /// What failed (one line).
+    public var description: String
+
+    /// An error with this message.
+    public init(description: String) { self.description = description }
+}
+
+/// The gateway's listening socket: passed by systemd (`LISTEN_FDS`), or bound here.
+public enum GatewayListener {
+    /// The socket systemd passed, if any (`LISTEN_PID` is us, `LISTEN_FDS` >= 1), with
+    /// its address (nil when it is not IPv4, IPv6 or a Unix socket path) and whether that
+    /// is loopback (or a Unix socket).
+    public static func fromSystemd(environment: [String: String]) -> (fd: Int32, address: ListenAddress?, localOnly: Bool)? {
+        guard let pid = environment["LISTEN_PID"].flatMap(Int32.init), pid == getpid(),
+              let count = environment["LISTEN_FDS"].flatMap(Int.init), count >= 1 else { return nil }
+        let fd: Int32 = 3 // SD_LISTEN_FDS_START
+        var type: Int32 = 0
+        var size = socklen_t(MemoryLayout<Int32>.size)
+        guard getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &size) == 0, type == Int32(SOCK_STREAM.rawValue) else { return nil }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        return (fd, boundAddress(fd), isLocalOnly(fd))
+    }
+
+    /// The address `fd` is bound to, as `--listen` would name it.
+    static func boundAddress(_ fd: Int32) -> ListenAddress? {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let ok = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        } == 0
+        guard ok else { return nil }
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        func host() -> String { String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) }
+        switch Int32(storage.ss_family) {
+        case AF_INET:
+            var address = withUnsafePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee } }
+            guard inet_ntop(AF_INET, &address.sin_addr, &text, socklen_t(text.count)) != nil else { return nil }
+            return .inet(host: host(), port: UInt16(bigEndian: address.sin_port))
+        case AF_INET6:
+            var address = withUnsafePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee } }
+            guard inet_ntop(AF_INET6, &address.sin6_addr, &text, socklen_t(text.count)) != nil else { return nil }
+            return .inet6(host: host(), port: UInt16(bigEndian: address.sin6_port))
+        case AF_UNIX:
+            let address = withUnsafePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr_un.self, capacity: 1) { $0.pointee } }
+            let path = withUnsafeBytes(of: address.sun_path) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
+            return path.hasPrefix("/") ? .unix(path: path) : nil
+        default:
+            return nil
+        }
+    }
+
+    /// Whether `fd` is bound to a loopback address or is a Unix socket.
+    static func isLocalOnly(_ fd: Int32) -> Bool {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let ok = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        } == 0
+        guard ok else { return false }
+        switch Int32(storage.ss_family) {
+        case AF_UNIX: return true
+        case AF_INET:
+            let address = withUnsafePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee } }
+            return UInt32(bigEndian: address.sin_addr.s_addr) >> 24 == 127
+        case AF_INET6:
+            let address = withUnsafePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee } }
+            var loopback = in6addr_loopback
+            return memcmp(&loopback, [address.sin6_addr], MemoryLayout<in6_addr>.size) == 0
+        default: return false
+        }
+    }
+
+    /// Binds and listens on `address`.
+    public static func create(_ address: ListenAddress) throws(ListenError) -> Int32 {
+        switch address {
+        case .inet(let host, let port):
+            var sin = sockaddr_in()
+            sin.sin_family = sa_family_t(AF_INET)
+            sin.sin_port = port.bigEndian
+            guard inet_pton(AF_INET, host, &sin.sin_addr) == 1 else { throw ListenError(description: "bad IPv4 address \(host)") }
+            return try bindAndListen(family: AF_INET, name: address.description) { fd in bindTo(fd, sin) }
+        case .inet6(let host, let port):
+            var sin6 = sockaddr_in6()
+            sin6.sin6_family = sa_family_t(AF_INET6)
+            sin6.sin6_port = port.bigEndian
+            guard inet_pton(AF_INET6, host, &sin6.sin6_addr) == 1 else { throw ListenError(description: "bad IPv6 address \(host)") }
+            return try bindAndListen(family: AF_INET6, name: address.description) { fd in bindTo(fd, sin6) }
+        case .unix(let path):
+            var st = stat()
+            if lstat(path, &st) == 0 {
+                // Only a stale socket is replaced; never a file, a link or a live server.
+                guard st.st_mode & S_IFMT == S_IFSOCK else { throw ListenError(description: "\(path) exists and is not a socket") }
+                if (try? FeedConnector(path: path).connect()).map({ close($0) }) != nil {
+                    throw ListenError(description: "something already listens on \(path)")
+                }
+                unlink(path)
+            }
+            guard let sun = UnixSocketAddress(path: path) else { throw ListenError(description: "socket path too long: \(path)") }
+            return try bindAndListen(family: AF_UNIX, name: address.description) { fd in sun.withSockaddr { bind(fd, $0, $1) } }
+        }
+    }
+
+    private static func bindTo<Address>(_ fd: Int32, _ address: Address) -> Int32 {
+        withUnsafePointer(to: address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<Address>.size)) }
+        }
+    }
+
+    private static func bindAndListen(family: Int32, name: String, bind: (Int32) -> Int32) throws(ListenError) -> Int32 {
+        let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw ListenError(description: "socket(): \(String(cString: strerror(errno)))") }
+        var one: Int32 = 1
+        if family != AF_UNIX { setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size)) }
+        if family == AF_INET6 { setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &one, socklen_t(MemoryLayout<Int32>.size)) }
+        let bound = bind(fd)
+        guard bound == 0, listen(fd, 512) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            throw ListenError(description: "cannot listen on \(name): \(reason)")
+        }
+        return fd
+    }
+}

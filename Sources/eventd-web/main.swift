@@ -1,0 +1,26 @@
+import Foundation
+import CommandLineKit
+import Support
+import WebGateway
+
+// eventd-web: declarations and wiring; the gateway is `WebGateway.Gateway` and its loop.
+let environment = ProcessInfo.processInfo.environment
+let loop: GatewayLoop
+do {
+    guard let (_, arguments) = try WebOptions.spec.dispatch(Array(CommandLine.arguments.dropFirst()), version: WebOptions.version) else {
+        exit(ExitStatus.success.rawValue)
+    }
+    let systemd = GatewayListener.fromSystemd(environment: environment)
+    let config = try WebOptions.configuration(arguments, environment: environment, systemdSocket: systemd)
+    let assets = try StaticAssets(directory: WebOptions.assetsDirectory(arguments))
+    let listenFD = try systemd?.fd ?? GatewayListener.create(config.listen)
+    signal(SIGPIPE, SIG_IGN)
+    GatewayLoop.raiseDescriptorLimit()
+    let log = GatewayLogger(threshold: WebOptions.logLevel(arguments))
+    log.log(.info, "eventd-web \(WebOptions.version): listening on \(config.listen)\(systemd == nil ? "" : " (the socket systemd passed)"); dashboard at \(config.listen.url); eventd at \(config.socketPath)")
+    loop = GatewayLoop(gateway: Gateway(config: config, assets: assets, now: GatewayLoop.monotonicNow()), listenFD: listenFD, log: log)
+} catch {
+    FileHandle.standardError.write(Data("eventd-web: \(ExitStatus.message(for: error))\n".utf8))
+    exit(ExitStatus.for(error).rawValue)
+}
+loop.run()

@@ -1,0 +1,132 @@
+import Foundation
+import Support
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Debian's headless Chromium driven through Debian's chromedriver with the W3C
+/// WebDriver HTTP API (no browser download, no Python): navigate, run scripts in the
+/// page, take screenshots. The driver is started with a `DaemonHarness` and stopped
+/// with it.
+// @unchecked: a session belongs to one test body, which uses it from one task at a time.
+public final class WebDriverSession: @unchecked Sendable {
+    /// chromedriver, if installed (`make deps` installs `chromium-driver`).
+    public static let driverPath: String? = Products.which("chromedriver")
+    /// The browser binary: Debian's real one, not its shell wrapper.
+    public static let browserPath: String? = ["/usr/lib/chromium/chromium", "/usr/bin/chromium"]
+        .first { FileManager.default.isExecutableFile(atPath: $0) }
+    /// Whether the browser tests can run here.
+    public static var isAvailable: Bool { driverPath != nil && browserPath != nil }
+
+    let port: UInt16
+    let session: String
+
+    private init(port: UInt16, session: String) {
+        self.port = port
+        self.session = session
+    }
+
+    /// Starts chromedriver and a headless browser session (window `width`x`height`).
+    public static func start(with daemon: DaemonHarness, width: Int = 1280, height: Int = 1000) async throws -> WebDriverSession {
+        guard let driver = driverPath, let browser = browserPath else { throw HarnessError("chromium or chromedriver is missing") }
+        let port = try WebGatewayHarness.freePort()
+        let logPath = daemon.directory + "/chromedriver.log"
+        var env = ChildProcess.isolatedEnvironment()
+        env["HOME"] = daemon.directory
+        _ = try daemon.spawnOther(driver, ["--port=\(port)"], environment: env, output: logPath)
+        let deadline = monotonicNow() + 20
+        while (try? await request(port: port, "GET", "/status")) == nil {
+            if monotonicNow() >= deadline { throw HarnessError("chromedriver did not answer within 20 s") }
+            try await pause(0.05)
+        }
+        let arguments: [JSONValue] = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                                      "--no-first-run", .string("--user-data-dir=\(daemon.directory)/chromium-profile"),
+                                      .string("--window-size=\(width),\(height)")]
+        let capabilities: JSONValue = ["capabilities": ["alwaysMatch": [
+            "browserName": "chrome",
+            "goog:chromeOptions": ["binary": .string(browser), "args": .array(arguments)],
+        ]]]
+        let answer = try await request(port: port, "POST", "/session", capabilities, timeout: 60)
+        guard let id = answer["sessionId"]?.stringValue else { throw HarnessError("no session: \(answer)") }
+        return WebDriverSession(port: port, session: id)
+    }
+
+    /// Runs `body` with a new session and ends the session after it, also when it throws
+    /// (chromedriver itself goes with the daemon harness).
+    public static func with(_ daemon: DaemonHarness, _ body: (WebDriverSession) async throws -> Void) async throws {
+        let session = try await start(with: daemon)
+        do {
+            try await body(session)
+        } catch {
+            await session.quit()
+            throw error
+        }
+        await session.quit()
+    }
+
+    /// Opens `url` (returns when the page's load event fired).
+    public func open(_ url: String) async throws {
+        _ = try await call("POST", "url", ["url": .string(url)])
+    }
+
+    /// Runs `script` (a function body; `return` gives the result) in the page.
+    @discardableResult
+    public func run(_ script: String, _ arguments: [JSONValue] = []) async throws -> JSONValue {
+        try await call("POST", "execute/sync", ["script": .string(script), "args": .array(arguments)]) ?? .null
+    }
+
+    /// Waits until `script` returns true in the page; throws after `timeout` with `what`.
+    public func waitFor(_ what: String, timeout: Double = 15, _ script: String) async throws {
+        let deadline = monotonicNow() + timeout
+        while true {
+            if try await run(script) == .bool(true) { return }
+            if monotonicNow() >= deadline {
+                let state = try? await run("return JSON.stringify({c: window.eventdDashboard && window.eventdDashboard.connection, s: window.eventdDashboard && window.eventdDashboard.stats})")
+                throw HarnessError("timed out waiting for \(what); page: \(state?.stringValue ?? "?")")
+            }
+            try await pause(0.05)
+        }
+    }
+
+    /// Saves a PNG of the viewport to `path`.
+    public func screenshot(to path: String) async throws {
+        guard let base64 = try await call("GET", "screenshot")?.stringValue, let data = Data(base64Encoded: base64) else {
+            throw HarnessError("no screenshot")
+        }
+        try data.write(to: URL(fileURLWithPath: path))
+    }
+
+    /// Sets emulated media features (`prefers-color-scheme`, `prefers-reduced-motion`)
+    /// through the Chrome DevTools Protocol command chromedriver passes on.
+    public func emulateMedia(_ features: [String: String]) async throws {
+        let list = features.map { JSONValue.object(["name": .string($0.key), "value": .string($0.value)]) }
+        _ = try await call("POST", "goog/cdp/execute", ["cmd": "Emulation.setEmulatedMedia", "params": ["features": .array(list)]])
+    }
+
+    /// Ends the session (the browser exits; chromedriver goes with the harness).
+    public func quit() async {
+        _ = try? await Self.request(port: port, "DELETE", "/session/\(session)")
+    }
+
+    @discardableResult
+    private func call(_ method: String, _ command: String, _ body: JSONValue? = nil) async throws -> JSONValue? {
+        try await Self.request(port: port, method, "/session/\(session)/\(command)", body)
+    }
+
+    /// One WebDriver command: JSON in, the answer's `value` out; WebDriver errors throw.
+    static func request(port: UInt16, _ method: String, _ path: String, _ body: JSONValue? = nil,
+                        timeout: Double = 30) async throws -> JSONValue {
+        let connection = try HTTPConnection(port: port)
+        let payload = body.map { $0.canonicalString() } ?? (method == "POST" ? "{}" : "")
+        try connection.send("\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: application/json\r\n"
+                            + "Content-Length: \(payload.utf8.count)\r\nConnection: close\r\n\r\n" + payload)
+        // chromedriver says `Connection: close` but keeps the socket open: read by length.
+        try await connection.waitForResponse(timeout: timeout)
+        let answer = try JSONValue.parse(connection.body)
+        let value = answer["value"] ?? .null
+        if let error = value["error"]?.stringValue {
+            throw HarnessError("WebDriver \(method) \(path): \(error): \(value["message"]?.stringValue ?? "")")
+        }
+        return value
+    }
+}

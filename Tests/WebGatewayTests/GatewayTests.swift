@@ -1,0 +1,254 @@
+import Testing
+import Support
+@testable import WebGateway
+
+/// The gateway's rules, in-process with a fake clock: routing, access, limits,
+/// deadlines, the SSE mapping and backpressure.
+@Suite struct GatewayTests {
+    @Test func theDashboardIsServedWithTheSecurityHeadersAndTheConnectionFinishes() {
+        var h = GatewayHarness()
+        let id = h.request("/")
+        let text = h.output(id)
+        #expect(text.hasPrefix("HTTP/1.1 200 OK\r\n"))
+        for header in ["Content-Security-Policy: default-src 'self'", "X-Content-Type-Options: nosniff",
+                       "Referrer-Policy: no-referrer", "Cache-Control: no-store", "Content-Type: text/html"] {
+            #expect(text.contains(header), "\(header)")
+        }
+        #expect(!text.lowercased().contains("access-control-allow"))
+        #expect(text.hasSuffix("<!doctype html>"))
+        #expect(h.effects.contains(.finishWriting(id)))
+        // The browser closes; the connection goes.
+        h.handle(.peerClosed(id))
+        #expect(h.gateway.connectionCount == 0)
+    }
+
+    @Test func answersCarryTheDateTheLoopLastGave() {
+        var h = GatewayHarness()
+        #expect(!h.output(h.request("/")).contains("Date:"))
+        h.handle(.clock(httpDate: "Tue, 01 Dec 2026 02:30:00 GMT"))
+        #expect(h.output(h.request("/")).hasPrefix("HTTP/1.1 200 OK\r\nDate: Tue, 01 Dec 2026 02:30:00 GMT\r\n"))
+        #expect(h.output(h.request("/api/events")).contains("\r\nDate: Tue, 01 Dec 2026 02:30:00 GMT\r\n"))
+    }
+
+    @Test func headAnswersWithoutABodyAndUnknownPathsAre404() {
+        var h = GatewayHarness()
+        let head = h.request("/app.js", method: "HEAD")
+        #expect(h.output(head).hasSuffix("\r\n\r\n"))
+        #expect(h.output(head).contains("Content-Length: 9"))
+        #expect(h.status(h.request("/../etc/passwd")) == 404)
+        #expect(h.status(h.request("/nothing")) == 404)
+    }
+
+    @Test func onlyGetAndHeadAreServed() {
+        var h = GatewayHarness()
+        for method in ["POST", "PUT", "DELETE", "OPTIONS", "get"] {
+            let id = h.request("/", method: method)
+            #expect(h.status(id) == 405, "\(method)")
+            #expect(h.output(id).contains("Allow: GET, HEAD"))
+        }
+        #expect(h.status(h.request("/", headers: ["Content-Length: 5"])) == 400)
+        #expect(h.status(h.request("/", headers: ["Transfer-Encoding: chunked"])) == 400)
+    }
+
+    @Test func theHostHeaderMustNameThisServer() {
+        var h = GatewayHarness(allowHosts: ["calendar.example.org"])
+        #expect(h.status(h.request("/", host: "evil.example:8787")) == 403)
+        #expect(h.status(h.request("/", host: nil)) == 400)
+        #expect(h.status(h.request("/", headers: ["Host: 127.0.0.1:8787"])) == 400) // two Host headers
+        #expect(h.status(h.request("/", host: "localhost:8787")) == 200)
+        #expect(h.status(h.request("/", host: "calendar.example.org")) == 200)
+        #expect(h.status(h.request("/", host: "calendar.example.org:443")) == 200)
+        #expect(h.status(h.request("/", host: "127.0.0.1:9999")) == 403)
+    }
+
+    @Test func withATokenEveryRequestCarriesIt() {
+        let token = "0123456789abcdef-token"
+        var h = GatewayHarness(token: token)
+        let none = h.request("/")
+        #expect(h.status(none) == 401)
+        #expect(h.output(none).contains("WWW-Authenticate: Bearer"))
+        #expect(h.status(h.request("/", headers: ["Authorization: Bearer wrong-token-0000000"])) == 401)
+        #expect(h.status(h.request("/", headers: ["Authorization: Bearer \(token)"])) == 200)
+        let viaQuery = h.request("/?token=\(token)")
+        #expect(h.status(viaQuery) == 200)
+        #expect(h.output(viaQuery).contains("Set-Cookie: eventd_web_token=\(token); HttpOnly; SameSite=Strict; Path=/"))
+        #expect(h.status(h.request("/app.js", headers: ["Cookie: a=b; eventd_web_token=\(token)"])) == 200)
+        #expect(h.status(h.request("/app.js", headers: ["Cookie: eventd_web_token=\(token)x"])) == 401)
+    }
+
+    @Test func aHeadThatDoesNotArriveInTenSecondsIs408() {
+        var h = GatewayHarness()
+        let id = h.connect()
+        h.send("GET / HTTP/1.1\r\nHost: 127", from: id)
+        h.advance(9.5)
+        #expect(h.output(id).isEmpty)
+        h.send(".0.0", from: id)
+        h.advance(0.5)
+        #expect(h.status(id) == 408)
+        #expect(h.effects.contains(.finishWriting(id)))
+        // A browser that never closes its side is closed after the linger time.
+        h.advance(2)
+        #expect(h.gateway.connectionCount == 0)
+    }
+
+    @Test func aStreamSubscribesAndMapsEveryMessageToAnEvent() throws {
+        var h = GatewayHarness()
+        let id = h.request("/api/events?tz=UTC&days=7&calendar=work", headers: ["Last-Event-ID: e0.12"])
+        #expect(h.effects.contains(.connectUpstream(id)))
+        let sent = h.handle(.upstreamConnected(id))
+        guard case .sendUpstream(id, let line) = sent.first else { Issue.record("no request sent: \(sent)"); return }
+        let request = try JSONValue.parse(line.dropLast())
+        #expect(request == ["op": "subscribe", "view": ["tz": "UTC", "days": 7, "calendars": ["work"]],
+                            "resume": ["epoch": "e0", "seq": 12]])
+        h.upstream(id, lines: [GatewayHarness.hello, #"{"type":"resync","reason":"epoch"}"#, GatewayHarness.snapshot, GatewayHarness.diff,
+                               #"{"type":"heartbeat","epoch":"e1","seq":5,"time":"x"}"#])
+        let text = h.output(id)
+        #expect(text.hasPrefix("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream"))
+        #expect(text.contains("\r\n\r\nretry: 2000\n\n"))
+        #expect(text.contains("event: resync\ndata: {\"type\":\"resync\",\"reason\":\"epoch\"}\n\n"))
+        #expect(text.contains("event: snapshot\nid: e1.4\ndata: \(GatewayHarness.snapshot)\n\n"))
+        #expect(text.contains("event: diff\nid: e1.5\ndata: \(GatewayHarness.diff)\n\n"))
+        #expect(text.contains("event: heartbeat\ndata: "))
+        #expect(!text.contains("hello"))
+        #expect(h.gateway.streamCount == 1)
+    }
+
+    @Test func aStreamWithoutLastEventIDSubscribesFresh() throws {
+        var h = GatewayHarness()
+        let id = h.request("/api/events", headers: ["Last-Event-ID: garbage"])
+        guard case .sendUpstream(_, let line) = h.handle(.upstreamConnected(id)).first else { Issue.record("no request"); return }
+        #expect(try JSONValue.parse(line.dropLast()) == ["op": "subscribe", "view": [:]])
+        #expect(h.status(h.request("/api/events?days=x")) == 400)
+        #expect(h.status(h.request("/api/events?color=red")) == 400)
+    }
+
+    @Test func keepAliveCommentsGoAfterFifteenQuietSeconds() {
+        var h = GatewayHarness()
+        let id = h.request("/api/events")
+        h.handle(.upstreamConnected(id))
+        h.upstream(id, lines: [GatewayHarness.hello, GatewayHarness.snapshot])
+        h.drain(id)
+        h.advance(14)
+        #expect(h.drain(id).isEmpty)
+        h.advance(1)
+        #expect(h.drain(id) == ": keep-alive\n\n")
+        h.advance(5)
+        #expect(h.drain(id).isEmpty)
+    }
+
+    @Test func whenEventdGoesAwayTheStreamEndsWithARetryHint() {
+        var h = GatewayHarness()
+        let id = h.request("/api/events")
+        h.handle(.upstreamConnected(id))
+        h.upstream(id, lines: [GatewayHarness.hello, GatewayHarness.snapshot])
+        h.handle(.upstreamClosed(id))
+        let text = h.output(id)
+        #expect(text.hasSuffix("retry: 2000\n\nevent: offline\ndata: {\"reason\":\"eventd closed the connection\",\"type\":\"offline\"}\n\n"))
+        #expect(h.effects.contains(.finishWriting(id)))
+        // eventd not running at all: the same, at once.
+        let other = h.request("/api/events")
+        h.handle(.upstreamUnavailable(other, reason: "connection refused"))
+        #expect(h.output(other).contains("event: offline"))
+        #expect(h.gateway.streamCount == 0)
+    }
+
+    @Test func streamsBeyondTheLimitAre503() {
+        var h = GatewayHarness { $0.maxStreams = 2 }
+        _ = h.request("/api/events")
+        _ = h.request("/api/events")
+        let third = h.request("/api/events")
+        #expect(h.status(third) == 503)
+        #expect(h.output(third).contains("Retry-After: 5"))
+        #expect(h.gateway.streamCount == 2)
+    }
+
+    @Test func aBrowserThatDoesNotReadStopsItsSubscriptionBeingReadAndIsDroppedWhenStalled() {
+        var h = GatewayHarness { $0.streamBuffer = 1000 }
+        let id = h.request("/api/events")
+        h.handle(.upstreamConnected(id))
+        h.upstream(id, lines: [GatewayHarness.hello])
+        #expect(h.gateway.interest(id).upstreamRead)
+        let big = #"{"type":"snapshot","epoch":"e1","seq":1,"sections":[],"pad":""# + String(repeating: "x", count: 1200) + "\"}"
+        h.upstream(id, lines: [big])
+        // Past the bound: eventd's socket is no longer read (eventd's own backpressure
+        // takes over); the queue holds at most the bound plus one message.
+        #expect(!h.gateway.interest(id).upstreamRead)
+        #expect(h.gateway.output(id)!.count < 1000 + big.utf8.count + 200)
+        h.advance(59)
+        #expect(h.gateway.connectionCount == 1)
+        h.advance(1)
+        #expect(h.gateway.connectionCount == 0)
+        #expect(h.effects.contains(.closeUpstream(id)))
+        #expect(h.effects.contains(.close(id)))
+    }
+
+    @Test func aBrowserThatReadsGetsItsSubscriptionReadAgain() {
+        var h = GatewayHarness { $0.streamBuffer = 1000 }
+        let id = h.request("/api/events")
+        h.handle(.upstreamConnected(id))
+        h.upstream(id, lines: [GatewayHarness.hello, #"{"type":"snapshot","epoch":"e1","seq":1,"x":""# + String(repeating: "y", count: 1500) + "\"}"])
+        #expect(!h.gateway.interest(id).upstreamRead)
+        h.drain(id)
+        #expect(h.gateway.interest(id).upstreamRead)
+    }
+
+    @Test func noMoreConnectionsAreAcceptedWhileTooManyHeadsArePending() {
+        var h = GatewayHarness { $0.maxPendingHeads = 3 }
+        let first = h.connect()
+        for _ in 0..<2 { _ = h.connect() }
+        #expect(!h.gateway.acceptsConnections)
+        let fourth = h.connect() // (the loop would not have accepted it)
+        #expect(h.effects.contains(.close(fourth)))
+        #expect(h.gateway.connectionCount == 3)
+        // One head completes: room for the next.
+        h.send("GET / HTTP/1.1\r\nHost: \(GatewayHarness.host)\r\n\r\n", from: first)
+        #expect(h.gateway.acceptsConnections)
+    }
+
+    @Test func statusIsRedactedAndHealthFollowsEventd() throws {
+        var h = GatewayHarness()
+        let status = h.request("/api/status")
+        h.handle(.upstreamConnected(status))
+        h.upstream(status, lines: [GatewayHarness.hello,
+                                   #"{"type":"status","database":"/home/me/.local/state/eventd/events.db","socket":"/run/user/1000/eventd/feed.sock","healthy":false,"problem":"/home/me/x was removed","events":3}"#])
+        let text = h.output(status)
+        #expect(text.hasPrefix("HTTP/1.1 200"))
+        #expect(!text.contains("/home/me"))
+        #expect(!text.contains("/run/user"))
+        #expect(text.contains("\"events\":3"))
+        #expect(text.contains("\"healthy\":false"))
+
+        let healthy = h.request("/healthz")
+        h.handle(.upstreamConnected(healthy))
+        h.upstream(healthy, lines: [GatewayHarness.hello, #"{"type":"pong"}"#])
+        #expect(h.status(healthy) == 200)
+        let down = h.request("/healthz")
+        h.handle(.upstreamUnavailable(down, reason: "no such file"))
+        #expect(h.status(down) == 503)
+        let refused = h.request("/healthz")
+        h.handle(.upstreamConnected(refused))
+        h.upstream(refused, lines: [#"{"type":"error","code":"overloaded","message":"too many"}"#])
+        #expect(h.status(refused) == 503)
+    }
+
+    @Test func snapshotsAnswerAsAgendaJSONAndSlowAnswersAre504() throws {
+        var h = GatewayHarness()
+        let id = h.request("/api/snapshot?days=7")
+        guard case .sendUpstream(_, let line) = h.handle(.upstreamConnected(id)).first else { Issue.record("no request"); return }
+        #expect(try JSONValue.parse(line.dropLast()) == ["op": "snapshot", "view": ["days": 7]])
+        h.upstream(id, lines: [GatewayHarness.hello, GatewayHarness.snapshot])
+        let body = h.output(id).components(separatedBy: "\r\n\r\n").last!
+        #expect(try JSONValue.parse(body) == ["digest": "d1", "sections": [], "view": ["days": 7]])
+
+        let invalid = h.request("/api/snapshot?tz=Nowhere")
+        h.handle(.upstreamConnected(invalid))
+        h.upstream(invalid, lines: [GatewayHarness.hello, #"{"type":"error","code":"invalid_view","message":"unknown zone"}"#])
+        #expect(h.status(invalid) == 400)
+
+        let slow = h.request("/api/snapshot")
+        h.handle(.upstreamConnected(slow))
+        h.advance(10)
+        #expect(h.status(slow) == 504)
+        #expect(h.effects.contains(.closeUpstream(slow)))
+    }
+}
