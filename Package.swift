@@ -21,7 +21,9 @@ let package = Package(
                        providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto",
                        providers: [.apt(["libssl-dev"])]),
-        // Linux interfaces Glibc's module leaves out (timerfd).
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl",
+                       providers: [.apt(["libcurl4-openssl-dev"])]),
+        // Linux interfaces Glibc's module leaves out (timerfd, inotify).
         .systemLibrary(name: "CLinux"),
 
         // MARK: - Libraries
@@ -31,7 +33,8 @@ let package = Package(
         .target(name: "EventStore", dependencies: ["CSQLite", "ICalendar", "Support"]),
         .target(name: "CalendarGenerator", dependencies: ["Support"]),
         .target(name: "Agenda", dependencies: ["EventStore", "ICalendar", "Support"]),
-        .target(name: "Feed", dependencies: ["Agenda", "CLinux", "EventStore", "ICalendar", "SectionedDiff", "Support"]),
+        .target(name: "LiveSources", dependencies: ["CCurl", "CLinux", "EventStore", "ICalendar", "Support"]),
+        .target(name: "Feed", dependencies: ["Agenda", "CLinux", "LiveSources", "EventStore", "ICalendar", "SectionedDiff", "Support"]),
         .target(name: "CommandLineKit", dependencies: ["Agenda", "EventStore", "Feed", "ICalendar", "Support"]),
 
         // MARK: - Executables
@@ -54,6 +57,7 @@ let package = Package(
         .testTarget(name: "EventctlTests", dependencies: ["TestSupport"]),
         .testTarget(name: "AgendaTests", dependencies: ["Agenda", "EventStore", "ICalendar", "SectionedDiff", "Support", "TestSupport"]),
         .testTarget(name: "FeedTests", dependencies: ["Feed", "Agenda", "EventStore", "Support", "TestSupport"]),
+        .testTarget(name: "LiveSourcesTests", dependencies: ["LiveSources", "EventStore", "Support", "TestSupport"]),
         .testTarget(name: "DaemonTests", dependencies: ["SectionedDiff", "Support", "TestSupport"]),
         .testTarget(name: "ShipTests", dependencies: ["TestSupport"]),
         .testTarget(name: "ReliabilityTests", dependencies: ["EventStore", "Support", "CalendarGenerator", "TestSupport"]),

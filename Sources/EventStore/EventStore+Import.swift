@@ -15,6 +15,12 @@ extension EventStore {
         for input in inputs where !isValidCalendarName(input.calendar) {
             throw ImportError.invalidCalendarName(input.calendar)
         }
+        let plain = !options.strict && !options.replace
+        let hashes = plain ? inputs.map { ContentHash.of(bytes: $0.bytes) } : []
+        if plain {
+            let same = try read { try unchangedInputs(inputs, hashes: hashes) }
+            if same.count == inputs.count { return inputs.indices.map { same[$0]! } }
+        }
         // A large page cache for the run, so that pages are not spilled to the WAL
         // and rewritten while the transaction grows.
         let previousCache = try db.scalarInt("PRAGMA cache_size") ?? -2000
@@ -25,7 +31,14 @@ extension EventStore {
             var writer = try ImportWriter(db: db, now: now)
             var results: [FileImportResult] = []
             var doneBytes = 0
-            for input in inputs {
+            // Looked up again under the write lock: another import may have run since.
+            let same = plain ? try unchangedInputs(inputs, hashes: hashes) : [:]
+            for (index, input) in inputs.enumerated() {
+                if let result = same[index] {
+                    results.append(result)
+                    doneBytes += input.bytes.count
+                    continue
+                }
                 let before = doneBytes
                 writer.progress = progress.map { report in { fraction in
                     report(Double(before) / Double(totalBytes) + fraction * Double(input.bytes.count) / Double(totalBytes))
@@ -203,6 +216,7 @@ struct ImportWriter {
             if file.replace, row.sourceID != file.sourceID {
                 let sourceID = try ensureSource(&file)
                 try db.statement("UPDATE event SET source_id = ? WHERE id = ?").run([.int(sourceID), .int(row.id)])
+                try invalidateSynced(sourceID: row.sourceID)
                 file.rows.values[index].sourceID = sourceID
             }
             file.result.unchanged += 1
@@ -214,6 +228,7 @@ struct ImportWriter {
             return
         }
         let sourceID = try ensureSource(&file)
+        if row.sourceID != sourceID { try invalidateSynced(sourceID: row.sourceID) }
         try update(id: row.id, sourceID: sourceID, record: record, key: key, hash: hash, startEncoded: startEncoded)
         file.rows.values[index] = ExistingRow(id: row.id, sourceID: sourceID, sequence: record.sequence,
                                               modified: record.modified, hash: hash, seenHere: true)
@@ -237,6 +252,7 @@ struct ImportWriter {
             try db.statement("UPDATE source SET content_hash = ?, imported_at = ?, default_tz = ? WHERE id = ? AND (content_hash <> ? OR default_tz IS NOT ?)")
                 .run([.text(file.fileHash), .int(now), zone, .int(sourceID), .text(file.fileHash), zone])
         }
+        if !replace { try markSynced(file) }
         for index in file.rows.indices { file.rows.values[index].seenHere = false }
         existing[file.calendarID] = file.rows
         touched[file.calendarID] = file.touched
@@ -249,6 +265,7 @@ struct ImportWriter {
             let ids = try db.statement("SELECT id FROM event WHERE calendar_id = ?").map([.int(calendarID)]) { $0.int(0) }
             let name = calendarNames[calendarID]
             var removed = 0
+            if ids.contains(where: { !keep.contains($0) }) { try invalidateSynced(calendarID: calendarID) }
             for id in ids where !keep.contains(id) {
                 try db.statement("DELETE FROM event WHERE id = ?").run([.int(id)])
                 removed += 1

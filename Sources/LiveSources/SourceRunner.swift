@@ -1,0 +1,113 @@
+import EventStore
+import Foundation
+import Synchronization
+
+/// The daemon's live sources: one thread (`eventd-sources`) that owns the schedule, a
+/// database connection of its own, the inotify watches and the file reads, plus a pool
+/// of fetch threads for URLs. The feed loop only posts requests here and receives
+/// `SourceRunner.Report`s; it never waits on the network or on files.
+public final class SourceRunner: Sendable {
+    /// What the runner tells the feed.
+    public enum Report: Sendable {
+        /// Events changed: recompute (the path `eventctl import`'s refresh takes).
+        case refresh
+        /// Every source's current status (after each attempt, and on reload).
+        case statuses([SourceStatus])
+        /// The answer to `sync(names:token:)`: one report per source, in name order.
+        case synced(token: Int, [SyncReport])
+    }
+
+    enum Message: Sendable {
+        case reload
+        case sync(names: [String], token: Int)
+        case fetched(String, Result<FetchResult, FetchFailure>)
+        case stop
+    }
+
+    /// What the runner is started with.
+    public struct Configuration: Sendable {
+        public var databasePath: String
+        public var limits = HTTPLimits()
+        public var concurrentFetches = LiveSourceDefaults.concurrentFetches
+        /// Seconds on a monotonic clock.
+        public var monotonic: @Sendable () -> Double
+        /// Unix seconds.
+        public var wall: @Sendable () -> Int64
+        /// Jitter source for the schedule (tests pass `{ 0 }`).
+        public var jitter: @Sendable () -> Double = { Double.random(in: -1...1) }
+        /// Delay after a file change before the rescan, so that a burst of writes (an
+        /// editor's save, vdirsyncer's run) is read once.
+        public var settle: Double = 0.05
+
+        /// A configuration with the system's clocks.
+        public init(databasePath: String, monotonic: @escaping @Sendable () -> Double, wall: @escaping @Sendable () -> Int64) {
+            self.databasePath = databasePath
+            self.monotonic = monotonic
+            self.wall = wall
+        }
+    }
+
+    let inbox: RunnerInbox<Message>
+    private let configuration: Configuration
+    private let ended = DispatchSemaphore(value: 0)
+    private let stopping = StopFlag()
+
+    /// Starts the runner thread and the fetch pool. `report` and `log` are called on
+    /// the runner's threads.
+    public init(_ configuration: Configuration, log: @escaping @Sendable (_ warning: Bool, _ message: String) -> Void,
+                report: @escaping @Sendable (Report) -> Void) throws {
+        self.configuration = configuration
+        inbox = try RunnerInbox()
+        let store = try EventStore(path: configuration.databasePath, options: .daemon)
+        let watcher = try DirectoryWatcher()
+        let (inbox, stopping) = (self.inbox, self.stopping)
+        let pool = FetchPool(count: configuration.concurrentFetches, limits: configuration.limits,
+                             shouldStop: { stopping.isSet },
+                             deliver: { name, result in inbox.post(.fetched(name, result)) })
+        let transferred = TransferBox((store, watcher))
+        let ended = self.ended
+        let thread = Thread {
+            let (store, watcher) = transferred.take()
+            var worker = RunnerWorker(configuration: configuration, store: store, watcher: watcher, pool: pool,
+                                      inbox: inbox, log: log, report: report)
+            worker.run()
+            pool.stop()
+            ended.signal()
+        }
+        thread.name = "eventd-sources"
+        thread.start()
+    }
+
+    /// Reads the source table again (a source was added or removed).
+    public func reload() { inbox.post(.reload) }
+
+    /// Synchronises the named sources now (all when empty), backoff or not; the
+    /// outcome comes back as `.synced(token:…)`.
+    public func sync(names: [String], token: Int) { inbox.post(.sync(names: names, token: token)) }
+
+    /// Stops the runner and its fetches, and waits (at most about 5 s).
+    public func stop() {
+        stopping.set()
+        inbox.post(.stop)
+        _ = ended.wait(timeout: .now() + .seconds(5))
+    }
+}
+
+/// A flag one thread sets and others read.
+final class StopFlag: Sendable {
+    private let flag = Atomic<Bool>(false)
+    var isSet: Bool { flag.load(ordering: .relaxed) }
+    func set() { flag.store(true, ordering: .relaxed) }
+}
+
+/// Hands non-Sendable values to the thread that will own them.
+/// `@unchecked Sendable`: the values are taken exactly once, by that thread, after the
+/// creating thread has let go of them (it keeps no other reference).
+final class TransferBox<Value>: @unchecked Sendable {
+    private var value: Value?
+    init(_ value: Value) { self.value = value }
+    func take() -> Value {
+        defer { value = nil }
+        return value!
+    }
+}

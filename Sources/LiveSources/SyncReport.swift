@@ -1,0 +1,21 @@
+import EventStore
+
+/// What one attempt at a source did.
+public struct SyncReport: Sendable, Equatable {
+    /// The source's name.
+    public var name: String
+    /// `nil` on success, else why it failed (its events were kept).
+    public var failure: FetchFailure?
+    /// Whether the attempt changed the database's events (a refresh is due).
+    public var changedEvents: Bool
+    /// One line for people: `not modified`, `unchanged`, `2 added, 1 updated, 0 removed`,
+    /// or the failure.
+    public var summary: String
+    /// The calendar's refresh interval as the body asked for it, seconds.
+    public var ttl: Int64?
+    /// The source with its state after the attempt.
+    public var source: LiveSource
+
+    /// Whether the attempt succeeded.
+    public var succeeded: Bool { failure == nil }
+}
