@@ -35,10 +35,10 @@ let package = Package(
         .target(name: "Agenda", dependencies: ["EventStore", "ICalendar", "Support"]),
         .target(name: "LiveSources", dependencies: ["CCurl", "CLinux", "EventStore", "ICalendar", "Support"]),
         .target(name: "Feed", dependencies: ["Agenda", "CLinux", "LiveSources", "EventStore", "ICalendar", "SectionedDiff", "Support"]),
-        .target(name: "CommandLineKit", dependencies: ["Agenda", "EventStore", "Feed", "ICalendar", "Support"]),
+        .target(name: "CommandLineKit", dependencies: ["Agenda", "EventStore", "Feed", "ICalendar", "LiveSources", "Support"]),
 
         // MARK: - Executables
-        .executableTarget(name: "eventctl", dependencies: ["CommandLineKit", "Agenda", "EventStore", "Feed", "ICalendar", "SectionedDiff", "Support"]),
+        .executableTarget(name: "eventctl", dependencies: ["CommandLineKit", "Agenda", "EventStore", "Feed", "ICalendar", "LiveSources", "SectionedDiff", "Support"]),
         .executableTarget(name: "eventd", dependencies: ["CommandLineKit", "Feed", "Agenda", "Support"]),
         .executableTarget(name: "eventd-bench",
                           dependencies: ["Agenda", "EventStore", "Feed", "ICalendar", "CLibical", "CalendarGenerator", "SectionedDiff", "Support"]),

@@ -3,6 +3,7 @@ import Agenda
 import EventStore
 import Feed
 import ICalendar
+import LiveSources
 import Support
 
 extension ExitStatus {
@@ -29,6 +30,11 @@ extension ExitStatus {
             if case .invalidCalendarName = error { return .usage }
             return .dataError
         case is ICalendarSyntaxError: return .dataError
+        // A source named twice or not at all: the input names something wrong.
+        case is LiveSourceError: return .dataError
+        case let problem as SourcePlanner.Problem:
+            if case .unsupported = problem { return .usage }
+            return .noInput
         case is SocketSetupError, is FeedSocket.Unavailable: return .unavailable
         case is POSIXError: return .ioError
         default: return fileStatus(error) ?? .software

@@ -77,11 +77,7 @@ public enum Messages {
         line { w in
             w.key("type"); w.string("synced")
             w.key("sources")
-            w.value(.array(reports.map { report in
-                .object(["name": .string(report.name), "ok": .bool(report.succeeded),
-                         "changed": .bool(report.changedEvents), "summary": .string(report.summary),
-                         "status": report.source.location.isEmpty ? .null : SourceStatus(report.source).json])
-            }))
+            w.value(.array(reports.map(\.json)))
         }
     }
 

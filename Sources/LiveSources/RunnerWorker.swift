@@ -110,6 +110,8 @@ struct RunnerWorker {
     }
 
     mutating func sync(_ requested: [String], token: Int) {
+        // `source add` asks for its new source by name: look at the table first.
+        reload()
         let names = requested.isEmpty ? sources.keys.sorted() : requested
         var unknown: [SyncReport] = []
         var waiting = Set<String>()

@@ -1,4 +1,5 @@
 import EventStore
+import Support
 
 /// What one attempt at a source did.
 public struct SyncReport: Sendable, Equatable {
@@ -18,4 +19,11 @@ public struct SyncReport: Sendable, Equatable {
 
     /// Whether the attempt succeeded.
     public var succeeded: Bool { failure == nil }
+
+    /// The object `synced` and `source sync --json` print: name, ok, changed, summary,
+    /// and the source's status (null for a name that is no source).
+    public var json: JSONValue {
+        .object(["name": .string(name), "ok": .bool(succeeded), "changed": .bool(changedEvents),
+                 "summary": .string(summary), "status": source.location.isEmpty ? .null : SourceStatus(source).json])
+    }
 }

@@ -1,0 +1,43 @@
+import Foundation
+import CommandLineKit
+import Feed
+import Support
+
+/// The running daemon, as `eventctl source` asks it: `sync` (wait for `synced`) and
+/// `status` (the sources' live state). Each returns nil when no daemon listens.
+enum SourceDaemon {
+    /// Longest wait for a `synced` answer: four fetches at once, each at most 60 s.
+    static let syncTimeout: Double = 300
+
+    /// Asks the daemon to synchronise `names` (all when empty); the per-source objects
+    /// of its `synced` answer, or nil when no daemon listens.
+    static func sync(socketPath: String, names: [String]) throws -> [JSONValue]? {
+        guard let socket = connect(socketPath) else { return nil }
+        do {
+            _ = try socket.readMessage(timeout: 5)
+            try socket.send(.object(["op": .string("sync"), "sources": .array(names.map { .string($0) })]))
+            let deadline = Date().addingTimeInterval(syncTimeout)
+            while let message = try socket.readMessage(timeout: max(0.1, deadline.timeIntervalSinceNow)) {
+                switch message.value["type"]?.stringValue {
+                case "synced": return message.value["sources"]?.arrayValue ?? []
+                case "error":
+                    throw CommandFailure.daemonUnavailable("the daemon refused the sync: \(message.value["message"]?.stringValue ?? "?")")
+                default: continue
+                }
+            }
+            throw CommandFailure.daemonUnavailable("the daemon at \(socketPath) closed the connection during the sync")
+        } catch let e as FeedSocket.Unavailable {
+            throw CommandFailure.daemonUnavailable(DaemonHint.unavailable(socketPath, e.description))
+        }
+    }
+
+    /// The `sources` of the daemon's `status` answer, or nil when none answers.
+    static func statuses(socketPath: String) -> [JSONValue]? {
+        guard let socket = connect(socketPath) else { return nil }
+        guard (try? socket.readMessage(timeout: 2)) != nil, (try? socket.send(["op": "status"])) != nil,
+              let reply = try? socket.readMessage(timeout: 2)?.value, reply["type"]?.stringValue == "status" else { return nil }
+        return reply["sources"]?.arrayValue
+    }
+
+    private static func connect(_ path: String) -> FeedSocket? { try? FeedSocket(path: path) }
+}
