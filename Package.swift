@@ -56,7 +56,7 @@ let package = Package(
         .testTarget(name: "SectionedDiffTests", dependencies: ["SectionedDiff", "TestSupport"]),
         .testTarget(name: "EventctlTests", dependencies: ["TestSupport"]),
         .testTarget(name: "AgendaTests", dependencies: ["Agenda", "EventStore", "ICalendar", "SectionedDiff", "Support", "TestSupport"]),
-        .testTarget(name: "FeedTests", dependencies: ["Feed", "Agenda", "EventStore", "Support", "TestSupport"]),
+        .testTarget(name: "FeedTests", dependencies: ["Feed", "Agenda", "EventStore", "LiveSources", "Support", "TestSupport"]),
         .testTarget(name: "LiveSourcesTests", dependencies: ["LiveSources", "EventStore", "Support", "TestSupport"]),
         .testTarget(name: "DaemonTests", dependencies: ["SectionedDiff", "Support", "TestSupport"]),
         .testTarget(name: "ShipTests", dependencies: ["TestSupport"]),

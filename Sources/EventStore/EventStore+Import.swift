@@ -252,6 +252,10 @@ struct ImportWriter {
             try db.statement("UPDATE source SET content_hash = ?, imported_at = ?, default_tz = ? WHERE id = ? AND (content_hash <> ? OR default_tz IS NOT ?)")
                 .run([.text(file.fileHash), .int(now), zone, .int(sourceID), .text(file.fileHash), zone])
         }
+        if file.result.removed > 0 {
+            // Another file of the calendar may hold a deleted key it lost to this one.
+            try invalidateSynced(calendarID: file.calendarID)
+        }
         if !replace { try markSynced(file) }
         for index in file.rows.indices { file.rows.values[index].seenHere = false }
         existing[file.calendarID] = file.rows

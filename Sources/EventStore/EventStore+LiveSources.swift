@@ -105,6 +105,10 @@ extension EventStore {
             guard let id = try db.scalarInt("SELECT id FROM source WHERE calendar_id = ? AND path = ?",
                                             [.int(calendarID), .text(path)]) else { continue }
             removed += Int(try db.scalarInt("SELECT count(*) FROM event WHERE source_id = ?", [.int(id)]) ?? 0)
+            // Another source of the calendar may hold a key it lost to this one: it must be
+            // parsed again to bring it back (see EventStore+UnchangedImport).
+            try db.statement("UPDATE source SET synced_hash = NULL WHERE calendar_id = ? AND synced_hash IS NOT NULL")
+                .run([.int(calendarID)])
             // The events go with their source (ON DELETE CASCADE).
             try db.statement("DELETE FROM source WHERE id = ?").run([.int(id)])
         }

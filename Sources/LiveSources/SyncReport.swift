@@ -17,6 +17,16 @@ public struct SyncReport: Sendable, Equatable {
     /// The source with its state after the attempt.
     public var source: LiveSource
 
+    /// Creates a report (the syncer makes them; tests and other runners may too).
+    public init(name: String, failure: FetchFailure?, changedEvents: Bool, summary: String, ttl: Int64?, source: LiveSource) {
+        self.name = name
+        self.failure = failure
+        self.changedEvents = changedEvents
+        self.summary = summary
+        self.ttl = ttl
+        self.source = source
+    }
+
     /// Whether the attempt succeeded.
     public var succeeded: Bool { failure == nil }
 
