@@ -117,6 +117,9 @@ struct ImportWriter {
     var existing: [Int64: [EventKey: ExistingRow]] = [:]
     /// Rows written or confirmed by this run, per calendar.
     var touched: [Int64: Set<Int64>] = [:]
+    /// The keys each source owns, per calendar (so that a file's stale rows are found
+    /// without looking at every row of its calendar: a vdir of many small files).
+    var owned: [Int64: [Int64: Set<EventKey>]] = [:]
     var calendarNames: [Int64: String] = [:]
     var fileIndexByCalendar: [Int64: Int] = [:]
     /// Called now and then with the fraction of the current file done (approximate).
@@ -154,6 +157,10 @@ struct ImportWriter {
         var defaultZone: String?
         var path: String
         var rows: [EventKey: ExistingRow]
+        /// The keys each source of the calendar owns.
+        var owned: [Int64: Set<EventKey>]
+        /// The keys this file contained (`seenHere` is reset for these only).
+        var seen: [EventKey] = []
         var touched: Set<Int64>
         /// This file's keys so far, with the (SEQUENCE, modified) that won.
         /// `--replace`: this run owns every event it contains.
@@ -173,8 +180,9 @@ struct ImportWriter {
         var state = FileState(result: FileImportResult(path: input.path, displayName: input.displayName, calendar: input.calendar),
                               calendarID: calendarID, sourceID: sourceID, fileHash: ContentHash.of(bytes: input.bytes),
                               defaultZone: header.defaultTimeZone, path: input.path,
-                              rows: existing[calendarID] ?? [:], touched: touched[calendarID] ?? [])
+                              rows: existing[calendarID] ?? [:], owned: owned[calendarID] ?? [:], touched: touched[calendarID] ?? [])
         existing[calendarID] = nil
+        owned[calendarID] = nil
         return state
     }
 
@@ -199,6 +207,8 @@ struct ImportWriter {
                                 startEncoded: startEncoded)
             file.rows[key] = ExistingRow(id: id, sourceID: sourceID, sequence: record.sequence,
                                          modified: record.modified, hash: hash, seenHere: true)
+            file.owned[sourceID, default: []].insert(key)
+            file.seen.append(key)
             if file.replace { file.touched.insert(id) }
             file.result.added += 1
             return
@@ -209,6 +219,7 @@ struct ImportWriter {
             return
         }
         file.rows.values[index].seenHere = true
+        file.seen.append(key)
         if file.replace { file.touched.insert(row.id) }
         if row.hash == hash {
             // Same content (from this or another source): keep the row as it is,
@@ -218,6 +229,8 @@ struct ImportWriter {
                 try db.statement("UPDATE event SET source_id = ? WHERE id = ?").run([.int(sourceID), .int(row.id)])
                 try invalidateSynced(sourceID: row.sourceID)
                 file.rows.values[index].sourceID = sourceID
+                file.owned[row.sourceID]?.remove(key)
+                file.owned[sourceID, default: []].insert(key)
             }
             file.result.unchanged += 1
             return
@@ -228,7 +241,11 @@ struct ImportWriter {
             return
         }
         let sourceID = try ensureSource(&file)
-        if row.sourceID != sourceID { try invalidateSynced(sourceID: row.sourceID) }
+        if row.sourceID != sourceID {
+            try invalidateSynced(sourceID: row.sourceID)
+            file.owned[row.sourceID]?.remove(key)
+            file.owned[sourceID, default: []].insert(key)
+        }
         try update(id: row.id, sourceID: sourceID, record: record, key: key, hash: hash, startEncoded: startEncoded)
         file.rows.values[index] = ExistingRow(id: row.id, sourceID: sourceID, sequence: record.sequence,
                                               modified: record.modified, hash: hash, seenHere: true)
@@ -240,10 +257,13 @@ struct ImportWriter {
         file.result.warnings = summary.warnings
         // Sync: rows of this source that the file no longer has.
         if !replace, let sourceID = file.sourceID {
-            let stale = file.rows.filter { $0.value.sourceID == sourceID && !$0.value.seenHere }
-            for (key, row) in stale.sorted(by: { $0.value.id < $1.value.id }) {
+            let stale = (file.owned[sourceID] ?? []).compactMap { key in
+                file.rows[key].flatMap { $0.seenHere ? nil : (key, $0) }
+            }
+            for (key, row) in stale.sorted(by: { $0.1.id < $1.1.id }) {
                 try db.statement("DELETE FROM event WHERE id = ?").run([.int(row.id)])
                 file.rows[key] = nil
+                file.owned[sourceID]?.remove(key)
                 file.result.removed += 1
             }
         }
@@ -257,8 +277,10 @@ struct ImportWriter {
             try invalidateSynced(calendarID: file.calendarID)
         }
         if !replace { try markSynced(file) }
-        for index in file.rows.indices { file.rows.values[index].seenHere = false }
+        for key in file.seen { file.rows[key]?.seenHere = false }
+        file.seen.removeAll()
         existing[file.calendarID] = file.rows
+        owned[file.calendarID] = file.owned
         touched[file.calendarID] = file.touched
         return file.result
     }
@@ -281,103 +303,5 @@ struct ImportWriter {
                 results[index].removed += removed
             }
         }
-    }
-
-    // MARK: - Rows
-
-    func wins(_ seq: Int, _ modified: Int64?, over oldSeq: Int, _ oldModified: Int64?, tieGoesToNew: Bool) -> Bool {
-        if seq != oldSeq { return seq > oldSeq }
-        let a = modified ?? Int64.min, b = oldModified ?? Int64.min
-        if a != b { return a > b }
-        return tieGoesToNew
-    }
-
-    mutating func calendarID(named name: String) throws -> Int64 {
-        if let id = try db.scalarInt("SELECT id FROM calendar WHERE name = ?", [.text(name)]) {
-            calendarNames[id] = name
-            return id
-        }
-        try db.statement("INSERT INTO calendar(name) VALUES (?)").run([.text(name)])
-        let id = db.lastInsertRowID
-        calendarNames[id] = name
-        return id
-    }
-
-    func sourceID(calendarID: Int64, path: String, hash: String, defaultZone: String?) throws -> Int64 {
-        if let id = try db.scalarInt("SELECT id FROM source WHERE calendar_id = ? AND path = ?", [.int(calendarID), .text(path)]) {
-            return id
-        }
-        try db.statement("INSERT INTO source(calendar_id, path, content_hash, imported_at, default_tz) VALUES (?, ?, ?, ?, ?)")
-            .run([.int(calendarID), .text(path), .text(hash), .int(now), defaultZone.map { .text($0) } ?? .null])
-        return db.lastInsertRowID
-    }
-
-    mutating func loadExisting(_ calendarID: Int64) throws {
-        guard existing[calendarID] == nil else { return }
-        var rows: [EventKey: ExistingRow] = [:]
-        typealias Column = EventColumns.Existing
-        try db.statement("SELECT \(Column.selectList) FROM event WHERE calendar_id = ?")
-            .forEachRow([.int(calendarID)]) { row in
-                rows[EventKey(uid: row.text(Column.uid), rid: row.text(Column.recurrenceID))] =
-                    ExistingRow(id: row.int(Column.id), sourceID: row.int(Column.sourceID), sequence: Int(row.int(Column.sequence)),
-                                modified: row.optionalInt(Column.modified), hash: row.text(Column.contentHash))
-            }
-        existing[calendarID] = rows
-    }
-
-    /// Binds every `EventColumns.Written` column of `r`, the first at parameter `first`.
-    func bindEvent(_ st: Statement, _ r: EventRecord, key: EventKey, hash: String, startEncoded: String, first: Int32) throws {
-        for column in EventColumns.Written.all {
-            let at = first + column.rawValue
-            switch column {
-            case .uid: try st.bindText(r.uid, at: at)
-            case .recurrenceID: try st.bindText(key.rid, at: at)
-            case .thisAndFuture: try st.bindInt(r.thisAndFuture ? 1 : 0, at: at)
-            case .dtstart: try st.bindText(startEncoded, at: at)
-            case .allDay: try st.bindInt(r.isAllDay ? 1 : 0, at: at)
-            case .durationDays: try st.bindInt(Int64(r.durationDays), at: at)
-            case .durationSeconds: try st.bindInt(r.durationSeconds, at: at)
-            case .rrule: try st.bindText(r.rrule, at: at)
-            case .rdates: try st.bindText(r.rdates.isEmpty ? nil : r.rdates.map(\.encoded).joined(separator: ","), at: at)
-            case .exdates: try st.bindText(r.exdates.isEmpty ? nil : r.exdates.map(\.encoded).joined(separator: ","), at: at)
-            case .status: try st.bindText(r.status?.rawValue, at: at)
-            case .summary: try st.bindText(r.summary, at: at)
-            case .location: try st.bindText(r.location, at: at)
-            case .sequence: try st.bindInt(Int64(r.sequence), at: at)
-            case .modified: try st.bindInt(r.modified, at: at)
-            case .importSerial: try st.bindInt(now, at: at)
-            case .firstMinute: try st.bindInt(r.firstMinute, at: at)
-            case .lastMinute: try st.bindInt(r.lastMinute, at: at)
-            case .spanClass: try st.bindInt(Int64(SpanClass.of(first: r.firstMinute, last: r.lastMinute)), at: at)
-            case .defaultTZ: try st.bindText(r.defaultZone, at: at)
-            case .contentHash: try st.bindText(hash, at: at)
-            case .vevent: try st.bindText(r.text, at: at)
-            }
-        }
-    }
-
-    /// `calendar_id, source_id`, then the event columns.
-    static let insertSQL = "INSERT INTO event(calendar_id, source_id, \(EventColumns.Written.selectList)) VALUES ("
-        + Array(repeating: "?", count: 2 + EventColumns.Written.allCases.count).joined(separator: ", ") + ")"
-    /// `source_id`, then the event columns, then the row id.
-    static let updateSQL = "UPDATE event SET source_id = ?, "
-        + EventColumns.Written.allCases.map { "\($0.sql) = ?" }.joined(separator: ", ") + " WHERE id = ?"
-
-    func insert(calendarID: Int64, sourceID: Int64, record: EventRecord, key: EventKey, hash: String,
-                startEncoded: String) throws -> Int64 {
-        let st = try db.statement(Self.insertSQL)
-        try st.bindInt(calendarID, at: 1)
-        try st.bindInt(sourceID, at: 2)
-        try bindEvent(st, record, key: key, hash: hash, startEncoded: startEncoded, first: 3)
-        try st.runBound()
-        return db.lastInsertRowID
-    }
-
-    func update(id: Int64, sourceID: Int64, record: EventRecord, key: EventKey, hash: String, startEncoded: String) throws {
-        let st = try db.statement(Self.updateSQL)
-        try st.bindInt(sourceID, at: 1)
-        try bindEvent(st, record, key: key, hash: hash, startEncoded: startEncoded, first: 2)
-        try st.bindInt(id, at: 2 + EventColumns.Written.count)
-        try st.runBound()
     }
 }
