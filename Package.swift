@@ -41,7 +41,7 @@ let package = Package(
         .executableTarget(name: "eventctl", dependencies: ["CommandLineKit", "Agenda", "EventStore", "Feed", "ICalendar", "LiveSources", "SectionedDiff", "Support"]),
         .executableTarget(name: "eventd", dependencies: ["CommandLineKit", "Feed", "Agenda", "Support"]),
         .executableTarget(name: "eventd-bench",
-                          dependencies: ["Agenda", "EventStore", "Feed", "ICalendar", "CLibical", "CalendarGenerator", "SectionedDiff", "Support"]),
+                          dependencies: ["Agenda", "EventStore", "Feed", "ICalendar", "LiveSources", "CLibical", "CalendarGenerator", "SectionedDiff", "Support"]),
 
         // MARK: - Tests
         // Support shared by the test targets (process runner, daemon harness, feed client and
