@@ -53,15 +53,34 @@ extension EventStore {
         }
     }
 
-    /// Parses one file on a helper thread while this thread stores its events.
+    /// What the parser hands the writer.
+    private enum ParseMessage: Sendable {
+        case part(CalendarParser.Part)
+        case done(ParsedCalendar)
+        case failed(ICalendarSyntaxError)
+    }
+
+    /// Files up to this size are parsed on this thread when its stack is large: for a
+    /// vdir of many small files a helper thread per file costs more than the parse.
+    static let inlineParseLimit = 256 << 10
+
+    /// Parses one file (a large one on a helper thread while this thread stores its
+    /// events) and writes it.
     private func importOne(_ input: ImportInput, writer: inout ImportWriter, options: ImportOptions) throws -> FileImportResult {
-        enum Message: Sendable {
-            case part(CalendarParser.Part)
-            case done(ParsedCalendar)
-            case failed(ICalendarSyntaxError)
-        }
-        let channel = BatchChannel<Message>(capacity: 16)
         let bytes = input.bytes
+        // (libical recurses on nested components: only on a thread with a large stack.)
+        if bytes.count <= Self.inlineParseLimit, onLargeStack() {
+            var messages: [ParseMessage] = []
+            do {
+                let summary = try CalendarParser.parse(bytes, batchSize: 256) { messages.append(.part($0)) }
+                messages.append(.done(summary))
+            } catch {
+                messages.append(.failed(error))
+            }
+            var next = messages.makeIterator()
+            return try write(input, writer: &writer, options: options) { next.next()! }
+        }
+        let channel = BatchChannel<ParseMessage>(capacity: 16)
         let parser = Thread {
             do {
                 let summary = try CalendarParser.parse(bytes, batchSize: 256) { part in channel.send(.part(part)) }
@@ -75,10 +94,15 @@ extension EventStore {
         parser.stackSize = 8 << 20
         parser.start()
         defer { channel.close() }
+        return try write(input, writer: &writer, options: options) { channel.receive() }
+    }
 
+    /// Stores what `next` delivers, up to the parse's end.
+    private func write(_ input: ImportInput, writer: inout ImportWriter, options: ImportOptions,
+                       next: () -> ParseMessage) throws -> FileImportResult {
         var file: ImportWriter.FileState?
         while true {
-            switch channel.receive() {
+            switch next() {
             case .part(.header(let header)):
                 file = try writer.begin(input, header)
                 file?.replace = options.replace
@@ -90,12 +114,21 @@ extension EventStore {
                     throw ImportError.strict(file: input.displayName, issues: summary.warnings)
                 }
                 guard var state = file else { return FileImportResult(path: input.path, displayName: input.displayName, calendar: input.calendar) }
+                // Let go of the other reference first: the calendar's rows must not be
+                // copied once per file (quadratic for a vdir of many files).
+                file = nil
                 return try writer.finish(&state, summary: summary, replace: options.replace)
             case .failed(let error):
                 throw ImportError.syntax(file: input.displayName, line: error.line, message: error.message)
             }
         }
     }
+}
+
+/// Whether the calling thread has a large stack: the main thread (the system's 8 MiB),
+/// or a Foundation thread started with at least 4 MiB (the source runner's).
+func onLargeStack() -> Bool {
+    Thread.isMainThread || Thread.current.stackSize >= 4 << 20
 }
 
 /// Seconds since the epoch, now.

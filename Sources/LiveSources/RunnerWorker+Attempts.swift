@@ -48,8 +48,8 @@ extension RunnerWorker {
             log(false, "source \(attempt.name): \(attempt.summary)")
         }
         if attempt.changedEvents { report(.refresh) }
+        statusChanged = true
         resolve(attempt.name, with: attempt)
-        publish()
     }
 
     /// Hands `attempt` to every `source sync` waiting for the source (nil: it was removed).
@@ -66,6 +66,11 @@ extension RunnerWorker {
 
     mutating func answer(_ token: Int) {
         guard let done = answers.removeValue(forKey: token) else { return }
+        // The statuses go out before the answer, so that a `status` after it shows it.
+        if statusChanged {
+            statusChanged = false
+            publish()
+        }
         report(.synced(token: token, done.reports.sorted { $0.name < $1.name }))
     }
 

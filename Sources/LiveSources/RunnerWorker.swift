@@ -20,6 +20,9 @@ struct RunnerWorker {
     var awaitingEnd: [String: [Int]] = [:]
     var answers: [Int: (waiting: Set<String>, reports: [SyncReport])] = [:]
     var running = true
+    /// A source's status changed since the feed was last told (told once per wake-up,
+    /// not once per attempt: 200 polls answered together make one report).
+    var statusChanged = false
 
     init(configuration: SourceRunner.Configuration, store: EventStore, watcher: DirectoryWatcher, pool: FetchPool,
          inbox: RunnerInbox<SourceRunner.Message>, log: @escaping @Sendable (Bool, String) -> Void,
@@ -45,6 +48,10 @@ struct RunnerWorker {
             for message in inbox.takeAll() { handle(message) }
             if fds[1].revents != 0 { filesChanged() }
             startDue()
+            if statusChanged {
+                statusChanged = false
+                publish()
+            }
         }
     }
 
@@ -84,7 +91,7 @@ struct RunnerWorker {
                          failures: source.state.failures, due: source.kind == .url ? due : now)
             watch(source)
         }
-        publish()
+        statusChanged = true
     }
 
     /// Watched sources are rescanned this often even without an event (a missed event,

@@ -75,6 +75,8 @@ public final class SourceRunner: Sendable {
             ended.signal()
         }
         thread.name = "eventd-sources"
+        // As the import's parser threads: libical recurses on nested components.
+        thread.stackSize = 8 << 20
         thread.start()
     }
 

@@ -68,10 +68,13 @@ public final class SourceSyncer {
 
     func succeeded(_ source: LiveSource, changed: Bool, summary: String, ttl: Int64?) -> SyncReport {
         var source = source
+        // Counted again only when this attempt wrote (a poll answered 304 reads nothing).
+        if changed || source.state.lastSuccess == nil || source.state.events == 0 {
+            source.state.events = (try? store.eventCount(calendar: source.calendar)) ?? source.state.events
+        }
         source.state.lastSuccess = source.state.lastAttempt
         source.state.lastError = nil
         source.state.failures = 0
-        source.state.events = (try? store.eventCount(calendar: source.calendar)) ?? source.state.events
         save(&source)
         return SyncReport(name: source.name, failure: nil, changedEvents: changed, summary: summary, ttl: ttl, source: source)
     }

@@ -84,18 +84,26 @@ enum SourcesBench {
     }
 
     static func spawnServer(root: String, options: Options) throws -> (process: Process, port: Int) {
-        let script = options.value("--server-script") ?? "scripts/test_http_server.py"
-        let python = FileManager.default.isExecutableFile(atPath: ".venv/bin/python") ? ".venv/bin/python" : "/usr/bin/python3"
+        let cwd = FileManager.default.currentDirectoryPath
+        let script = options.value("--server-script") ?? cwd + "/scripts/test_http_server.py"
+        let venv = cwd + "/.venv/bin/python"
+        let python = FileManager.default.isExecutableFile(atPath: venv) ? venv : "/usr/bin/python3"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
         process.arguments = [script, root, "900"]
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()
-        let line = String(decoding: pipe.fileHandleForReading.availableData, as: UTF8.self)
-        guard let port = line.split(separator: " ").last.flatMap({ Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }) else {
+        var line = ""
+        while !line.contains("\n") {
+            let chunk = pipe.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line += String(decoding: chunk, as: UTF8.self)
+        }
+        let words = line.split(whereSeparator: { $0 == " " || $0 == "\n" })
+        guard words.first == "PORT", words.count > 1, let port = Int(words[1]) else {
             process.terminate()
-            throw BenchError("the local HTTP server did not start (\(script))")
+            throw BenchError("the local HTTP server did not start (\(script)): \(line)")
         }
         return (process, port)
     }
