@@ -66,6 +66,7 @@ bench: release
 	$(RELEASE_BIN)/eventd-bench import
 	$(RELEASE_BIN)/eventd-bench snapshot
 	$(RELEASE_BIN)/eventd-bench diff
+	$(RELEASE_BIN)/eventd-bench sources
 
 ## stress: the reliability tests at stress scale (EVENTD_STRESS_SCALE, default 20; about 25 minutes)
 stress: deps

@@ -1,5 +1,6 @@
 import EventStore
 import Foundation
+import Glibc
 import Synchronization
 
 /// The daemon's live sources: one thread (`eventd-sources`) that owns the schedule, a
@@ -58,19 +59,22 @@ public final class SourceRunner: Sendable {
                 report: @escaping @Sendable (Report) -> Void) throws {
         self.configuration = configuration
         inbox = try RunnerInbox()
-        let store = try EventStore(path: configuration.databasePath, options: .daemon)
-        let watcher = try DirectoryWatcher()
-        let (inbox, stopping) = (self.inbox, self.stopping)
+        let (inbox, stopping, ended) = (self.inbox, self.stopping, self.ended)
         let pool = FetchPool(count: configuration.concurrentFetches, limits: configuration.limits,
                              shouldStop: { stopping.isSet },
                              deliver: { name, result in inbox.post(.fetched(name, result)) })
-        let transferred = TransferBox((store, watcher))
-        let ended = self.ended
         let thread = Thread {
-            let (store, watcher) = transferred.take()
-            var worker = RunnerWorker(configuration: configuration, store: store, watcher: watcher, pool: pool,
-                                      inbox: inbox, log: log, report: report)
-            worker.run()
+            // The connection and the watches are made here, off the caller's thread (the
+            // daemon's start is not delayed), and never leave this thread.
+            do {
+                let store = try EventStore(path: configuration.databasePath, options: .daemon)
+                var worker = RunnerWorker(configuration: configuration, store: store, watcher: try DirectoryWatcher(),
+                                          pool: pool, inbox: inbox, log: log, report: report)
+                worker.run()
+            } catch {
+                log(true, "live sources unavailable: \(error)")
+                Self.refuseAll(inbox: inbox, reason: "live sources unavailable: \(error)", report: report)
+            }
             pool.stop()
             ended.signal()
         }
@@ -78,6 +82,25 @@ public final class SourceRunner: Sendable {
         // As the import's parser threads: libical recurses on nested components.
         thread.stackSize = 8 << 20
         thread.start()
+    }
+
+    /// Without a database or inotify, answers every `sync` with the reason, until stopped.
+    private static func refuseAll(inbox: RunnerInbox<Message>, reason: String, report: @Sendable (Report) -> Void) {
+        while true {
+            var descriptor = pollfd(fd: inbox.readFD, events: Int16(POLLIN), revents: 0)
+            _ = poll(&descriptor, 1, 60_000)
+            for message in inbox.takeAll() {
+                switch message {
+                case .stop: return
+                case .sync(let names, let token):
+                    report(.synced(token: token, names.map { name in
+                        SyncReport(name: name, failure: FetchFailure(.unreadable, reason), changedEvents: false, summary: reason,
+                                   ttl: nil, source: LiveSource(name: name, kind: .url, location: "", calendar: name, everySeconds: 0))
+                    }))
+                case .reload, .fetched: continue
+                }
+            }
+        }
     }
 
     /// Reads the source table again (a source was added or removed).
@@ -100,16 +123,4 @@ final class StopFlag: Sendable {
     private let flag = Atomic<Bool>(false)
     var isSet: Bool { flag.load(ordering: .relaxed) }
     func set() { flag.store(true, ordering: .relaxed) }
-}
-
-/// Hands non-Sendable values to the thread that will own them.
-/// `@unchecked Sendable`: the values are taken exactly once, by that thread, after the
-/// creating thread has let go of them (it keeps no other reference).
-final class TransferBox<Value>: @unchecked Sendable {
-    private var value: Value?
-    init(_ value: Value) { self.value = value }
-    func take() -> Value {
-        defer { value = nil }
-        return value!
-    }
 }
