@@ -14,6 +14,7 @@ public struct LiveSource: Sendable, Equatable {
 
     /// The source's name (the calendar name rules apply).
     public var name: String
+    /// What it reads.
     public var kind: Kind
     /// The URL, or the absolute path of the directory or file.
     public var location: String
@@ -67,7 +68,9 @@ public struct LiveSource: Sendable, Equatable {
 /// What a source's attempts left behind: conditional-request validators, the last
 /// body's hash, outcome times (Unix seconds) and the failure count for backoff.
 public struct LiveSourceState: Sendable, Equatable {
+    /// The last `ETag` (sent as `If-None-Match`).
     public var etag: String?
+    /// The last `Last-Modified` (sent as `If-Modified-Since`).
     public var lastModified: String?
     /// The hash of the last body that was imported (URL sources).
     public var bodyHash: String?
@@ -75,7 +78,9 @@ public struct LiveSourceState: Sendable, Equatable {
     public var ttlSeconds: Int64?
     /// The calendar's events after the last success.
     public var events: Int = 0
+    /// When the last attempt ended (Unix seconds).
     public var lastAttempt: Int64?
+    /// When the last successful attempt ended (Unix seconds).
     public var lastSuccess: Int64?
     /// The last failure, one redacted line; nil after a success.
     public var lastError: String?

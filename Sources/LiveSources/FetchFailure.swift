@@ -7,6 +7,7 @@ public struct FetchFailure: Error, CustomStringConvertible, Sendable, Equatable 
         case network, notICalendar, truncated, unreadable, missing, parse
     }
 
+    /// What went wrong, as a class.
     public var kind: Kind
     /// The one-line message.
     public var message: String

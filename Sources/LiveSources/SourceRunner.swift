@@ -27,8 +27,11 @@ public final class SourceRunner: Sendable {
 
     /// What the runner is started with.
     public struct Configuration: Sendable {
+        /// The database the runner opens its own connection to.
         public var databasePath: String
+        /// The bounds of each fetch.
         public var limits = HTTPLimits()
+        /// Fetch threads (at most this many fetches at once).
         public var concurrentFetches = LiveSourceDefaults.concurrentFetches
         /// Seconds on a monotonic clock.
         public var monotonic: @Sendable () -> Double

@@ -35,6 +35,7 @@ public struct SourceScheduler: Sendable {
         case failure
     }
 
+    /// Every source's schedule, by name.
     public private(set) var entries: [String: Entry] = [:]
     /// Attempts at once.
     public let maxRunning: Int

@@ -3,17 +3,23 @@ import Support
 
 /// A source as `status` and `source list` show it: never its secret location.
 public struct SourceStatus: Sendable, Equatable {
+    /// The source's name.
     public var name: String
+    /// URL, vdir or file.
     public var kind: LiveSource.Kind
     /// `scheme://host/…` for a URL; the path of a vdir or file.
     public var location: String
+    /// The calendar it fills.
     public var calendar: String
+    /// The calendar's events after the last success.
     public var events: Int
     /// Unix seconds.
     public var lastAttempt: Int64?
+    /// Unix seconds.
     public var lastSuccess: Int64?
     /// One line, redacted; nil when the last attempt succeeded.
     public var lastError: String?
+    /// When the next attempt is due, Unix seconds.
     public var nextAttempt: Int64?
     /// Failures since the last success.
     public var failures: Int
