@@ -62,7 +62,7 @@ final class CurlHandle {
     }
 
     /// Runs the transfer configured so far.
-    func perform() -> CURLcode { curl_easy_perform(raw) }
+    func perform() throws(CurlError) { try Self.check(curl_easy_perform(raw), "perform") }
 
     /// Forgets the previous request's options (keeps connections and caches).
     func reset() { curl_easy_reset(raw) }

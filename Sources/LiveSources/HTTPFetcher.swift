@@ -36,15 +36,18 @@ public final class HTTPFetcher {
         var lines: [String] = []
         if let etag { lines.append("If-None-Match: \(etag)") }
         if let lastModified { lines.append("If-Modified-Since: \(lastModified)") }
-        let code: CURLcode
+        let headers: CurlHeaderList
         do {
-            let headers = try CurlHeaderList(lines)
+            headers = try CurlHeaderList(lines)
             try configure(url: url, headers: headers, context: context)
-            code = withExtendedLifetime((transfer, headers)) { handle.perform() }
         } catch {
             throw FetchFailure(.network, "\(shown): libcurl setup failed: \(error)")
         }
-        if code != CURLE_OK { throw Self.failure(code, transfer: transfer, limits: limits, shown: shown) }
+        do {
+            try withExtendedLifetime((transfer, headers)) { () throws(CurlError) in try handle.perform() }
+        } catch {
+            throw Self.failure(error.code, transfer: transfer, limits: limits, shown: shown)
+        }
         let status = (try? handle.info(CURLINFO_RESPONSE_CODE)) ?? 0
         switch status {
         case 304:

@@ -113,4 +113,20 @@ import TestSupport
         #expect(planned.allSatisfy { $0.kind == .vdir })
         #expect(throws: SourcePlanner.Problem.self) { try SourcePlanner.plan(directory + "/missing", calendar: nil, every: 900) }
     }
+
+    @Test func aWatchedFileIsOneSourceAndKeepsItsEventsWhenItGoes() throws {
+        let path = directory + "/club.ics"
+        try event("club@x", "Club night").write(toFile: path, atomically: true, encoding: .utf8)
+        try event("other@x", "Other").write(toFile: directory + "/other.ics", atomically: true, encoding: .utf8)
+        let source = try #require(try SourcePlanner.plan(path, calendar: nil, every: 900).first)
+        #expect(source.kind == .file && source.name == "club" && source.location == path)
+        try scratch.store.addLiveSource(source)
+        #expect(syncer.syncFiles(source, now: 1).summary == "1 added, 0 updated, 0 removed")
+        try Fixture.replace(path, with: event("club@x", "Club night (moved)"))
+        #expect(syncer.syncFiles(source, now: 2).summary == "0 added, 1 updated, 0 removed")
+        try FileManager.default.removeItem(atPath: path)
+        let gone = syncer.syncFiles(source, now: 3)
+        #expect(gone.failure?.kind == .missing)
+        #expect(try summaries() == ["Club night (moved)"])
+    }
 }
