@@ -13,9 +13,12 @@ Binds 127.0.0.1 on a free port, prints "PORT <n>" and serves, for the tests:
   /endless             a body that never ends
   /headers             header lines that never end
 Every request is appended to ROOT/requests.log ("path status"). It stops by itself:
-after --lifetime seconds, or when its parent (the test process) is gone.
+after LIFETIME seconds, or when its parent (the test process) is gone. With CERT and
+KEY (PEM files) it speaks TLS with that certificate.
+
+Usage: test_http_server.py ROOT [LIFETIME] [CERT KEY]
 """
-import gzip, hashlib, os, sys, threading, time
+import gzip, hashlib, os, ssl, sys, threading, time
 from email.utils import formatdate
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -137,6 +140,10 @@ class Handler(BaseHTTPRequestHandler):
 def main():
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
+    if len(sys.argv) > 4:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(sys.argv[3], sys.argv[4])
+        server.socket = context.wrap_socket(server.socket, server_side=True)
     print("PORT", server.server_address[1], flush=True)
     parent = os.getppid()
     started = time.monotonic()

@@ -127,4 +127,17 @@ import TestSupport
         #expect(report.ttl == 21_600)
         #expect(try scratch.store.liveSource(named: "web")?.state.ttlSeconds == 21_600)
     }
+
+    @Test func anUntrustedCertificateIsATLSFailure() throws {
+        let secure = try LocalHTTPServer(tls: true)
+        try secure.serve("x.ics", Fixture.calendar(1))
+        #expect(throws: FetchFailure.self) { try fetcher.fetch(secure.url("/files/x.ics"), etag: nil, lastModified: nil) }
+        do {
+            _ = try fetcher.fetch(secure.url("/files/x.ics?token=s3cret"), etag: nil, lastModified: nil)
+        } catch {
+            #expect(error.kind == .tls, "\(error)")
+            #expect(error.message.hasPrefix("https://127.0.0.1/…: TLS failed"))
+        }
+        #expect(secure.requests.isEmpty)
+    }
 }

@@ -16,8 +16,13 @@ public final class LocalHTTPServer: @unchecked Sendable {
     public let port: Int
     private var pid: pid_t?
 
-    /// Starts the server with the `.venv` Python when there is one, else `python3`.
-    public init() throws {
+    /// Whether it speaks TLS (with a self-signed certificate no client should trust).
+    public let tls: Bool
+
+    /// Starts the server with the `.venv` Python when there is one, else `python3`;
+    /// with `tls`, behind a self-signed certificate made with `openssl`.
+    public init(tls: Bool = false) throws {
+        self.tls = tls
         root = NSTemporaryDirectory() + "eventd-http-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         let venv = Products.repositoryRoot.appendingPathComponent(".venv/bin/python").path
@@ -26,7 +31,17 @@ public final class LocalHTTPServer: @unchecked Sendable {
         }
         let script = Products.repositoryRoot.appendingPathComponent("scripts/test_http_server.py").path
         let out = root + "/server.out"
-        let child = try ChildProcess.spawn(python, [script, root, "600"], environment: ChildProcess.isolatedEnvironment(),
+        var arguments = [script, root, "600"]
+        if tls {
+            guard let openssl = Products.which("openssl") else { throw HarnessError("no openssl for a test certificate") }
+            let made = try ChildProcess.runBlocking(openssl, ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                                                              "-subj", "/CN=127.0.0.1", "-keyout", root + "/key.pem",
+                                                              "-out", root + "/cert.pem"],
+                                                    environment: ChildProcess.isolatedEnvironment())
+            guard made.succeeded else { throw HarnessError("openssl req failed: \(made.stderr)") }
+            arguments += [root + "/cert.pem", root + "/key.pem"]
+        }
+        let child = try ChildProcess.spawn(python, arguments, environment: ChildProcess.isolatedEnvironment(),
                                            stdoutPath: out, stderrPath: root + "/server.err")
         pid = child
         let deadline = Date().addingTimeInterval(10)
@@ -46,7 +61,7 @@ public final class LocalHTTPServer: @unchecked Sendable {
     deinit { stop() }
 
     /// `http://127.0.0.1:PORT` + `path`.
-    public func url(_ path: String) -> String { "http://127.0.0.1:\(port)" + path }
+    public func url(_ path: String) -> String { (tls ? "https" : "http") + "://127.0.0.1:\(port)" + path }
 
     /// Writes a file the server serves at `/files/NAME`.
     public func serve(_ name: String, _ text: String) throws {
