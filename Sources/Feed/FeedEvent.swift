@@ -45,6 +45,8 @@ enum FeedEffect: Equatable {
     case syncSources([String], token: Int)
     /// Ask the source runner to read the source table again.
     case reloadSources
+    /// SIGHUP: the source runner opens the database again too.
+    case reopenSources
     /// An sd_notify message.
     case notify(String)
     case log(LogLevel, String)

@@ -78,7 +78,9 @@ struct FeedHub {
         case .sources(let report): sourcesReported(report)
         case .tick: tick()
         case .systemZoneChanged(let zone): systemZoneChanged(zone)
-        case .reopen: effects.append(.recompute(.reopen))
+        case .reopen:
+            effects.append(.recompute(.reopen))
+            effects.append(.reopenSources)
         case .shutdown: beginShutdown()
         }
         return effects

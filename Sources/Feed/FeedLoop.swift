@@ -117,6 +117,7 @@ final class FeedLoop {
         case .recompute(let job): recomputer.submit(job)
         case .syncSources(let names, let token): sources.sync(names: names, token: token)
         case .reloadSources: sources.reload()
+        case .reopenSources: sources.reopen()
         case .notify(let message): notifier?.send(message)
         case .log(let level, let message): log.log(level, message)
         case .stopListening:

@@ -6,7 +6,7 @@ import Glibc
 /// so the database connection, the watches and the schedule never leave it.
 struct RunnerWorker {
     let configuration: SourceRunner.Configuration
-    let syncer: SourceSyncer
+    var syncer: SourceSyncer
     let watcher: DirectoryWatcher
     let pool: FetchPool
     let inbox: RunnerInbox<SourceRunner.Message>
@@ -60,6 +60,7 @@ struct RunnerWorker {
     mutating func handle(_ message: SourceRunner.Message) {
         switch message {
         case .reload: reload()
+        case .reopen: reopen()
         case .sync(let names, let token): sync(names, token: token)
         case .fetched(let name, let result): fetched(name, result)
         case .stop: running = false
@@ -92,6 +93,21 @@ struct RunnerWorker {
             watch(source)
         }
         statusChanged = true
+    }
+
+    /// A new connection to the database path (the old one is kept when that fails); the
+    /// files' stamps are forgotten, so every vdir is read again against the new file.
+    mutating func reopen() {
+        do {
+            syncer = SourceSyncer(store: try EventStore(path: configuration.databasePath, options: .daemon))
+        } catch {
+            log(true, "live sources: cannot reopen the database (\(error)); keeping the old connection")
+            return
+        }
+        let known = Array(sources.keys)
+        sources = [:]
+        for name in known { schedule.remove(name); watcher.forget(name) }
+        reload()
     }
 
     /// Watched sources are rescanned this often even without an event (a missed event,

@@ -20,6 +20,7 @@ public final class SourceRunner: Sendable {
 
     enum Message: Sendable {
         case reload
+        case reopen
         case sync(names: [String], token: Int)
         case fetched(String, Result<FetchResult, FetchFailure>)
         case stop
@@ -100,11 +101,15 @@ public final class SourceRunner: Sendable {
                         SyncReport(name: name, failure: FetchFailure(.unreadable, reason), changedEvents: false, summary: reason,
                                    ttl: nil, source: LiveSource(name: name, kind: .url, location: "", calendar: name, everySeconds: 0))
                     }))
-                case .reload, .fetched: continue
+                case .reload, .reopen, .fetched: continue
                 }
             }
         }
     }
+
+    /// Opens the database again (SIGHUP: the file may have been replaced), then reads
+    /// the source table.
+    public func reopen() { inbox.post(.reopen) }
 
     /// Reads the source table again (a source was added or removed).
     public func reload() { inbox.post(.reload) }

@@ -75,4 +75,12 @@ import Testing
         #expect(status["sources"]?[0]?["location"]?.stringValue == "https://example.org/…")
         #expect(!status.canonicalString().contains("secret-token"))
     }
+
+    @Test func sighupReopensTheSourcesDatabaseToo() {
+        var h = HubHarness()
+        _ = h.takeJobs()
+        h.handle(.reopen)
+        #expect(h.takeJobs() == [.reopen])
+        #expect(h.reopens == 1)
+    }
 }

@@ -17,6 +17,7 @@ struct HubHarness {
     /// `syncSources` effects (names, token) and `reloadSources` effects, in order.
     var syncs: [(names: [String], token: Int)] = []
     var reloads = 0
+    var reopens = 0
     var notifications: [String] = []
     var logs: [String] = []
     var stoppedListening = false
@@ -57,6 +58,7 @@ struct HubHarness {
         case .recompute(let job): jobs.append(job)
         case .syncSources(let names, let token): syncs.append((names, token))
         case .reloadSources: reloads += 1
+        case .reopenSources: reopens += 1
         case .notify(let message): notifications.append(message)
         case .log(_, let message): logs.append(message)
         case .stopListening: stoppedListening = true

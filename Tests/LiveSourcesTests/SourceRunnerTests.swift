@@ -58,6 +58,24 @@ import TestSupport
         #expect(logs.lines.contains { $0.contains("source web: http://127.0.0.1/…: HTTP 503") })
         #expect(!logs.lines.joined().contains("secret"))
     }
+
+    @Test func reopenFollowsADatabaseReplacedUnderTheRunner() throws {
+        let scratch = try ScratchStore()
+        let directory = try Fixture.directory("runner-reopen")
+        try Fixture.replace(directory + "/a.ics", with: Fixture.calendar(1))
+        try scratch.store.addLiveSource(try SourcePlanner.plan(directory, calendar: "before", every: 900)[0])
+        let reports = RunnerReports()
+        let runner = try SourceRunner(Self.configuration(scratch.path), log: { _, _ in }, report: reports.append)
+        defer { runner.stop() }
+        #expect(reports.wait(timeout: 10) { $0.statuses.map(\.name) == ["before"] })
+        // Another database, with another source, moved over the path (as a restore would).
+        let replacement = try ScratchStore()
+        try replacement.store.addLiveSource(try SourcePlanner.plan(directory, calendar: "after", every: 900)[0])
+        try replacement.store.detachStaleFiles()
+        #expect(rename(replacement.path, scratch.path) == 0)
+        runner.reopen()
+        #expect(reports.wait(timeout: 10) { $0.statuses.map(\.name) == ["after"] && $0.statuses[0].events == 1 })
+    }
 }
 
 /// Collects the runner's log lines.
