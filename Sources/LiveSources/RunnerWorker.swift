@@ -37,8 +37,10 @@ struct RunnerWorker {
         schedule = SourceScheduler(maxRunning: configuration.concurrentFetches, jitter: configuration.jitter)
     }
 
-    mutating func run() {
+    /// Runs until `.stop`; `early` are the messages that came before the start.
+    mutating func run(handlingFirst early: [SourceRunner.Message] = []) {
         reload()
+        for message in early { handle(message) }
         while running {
             let now = configuration.monotonic()
             let wait = schedule.nextDue.map { max(0, min($0 - now, 60)) } ?? 60

@@ -57,7 +57,8 @@ public final class SourceRunner: Sendable {
     private let ended = DispatchSemaphore(value: 0)
     private let stopping = StopFlag()
 
-    /// Starts the runner thread and the fetch pool. `report` and `log` are called on
+    /// Starts the runner thread, which opens the database and starts following the
+    /// sources at the first message (`reload`, `sync`). `report` and `log` are called on
     /// the runner's threads.
     public init(_ configuration: Configuration, log: @escaping @Sendable (_ warning: Bool, _ message: String) -> Void,
                 report: @escaping @Sendable (Report) -> Void) throws {
@@ -70,11 +71,18 @@ public final class SourceRunner: Sendable {
         let thread = Thread {
             // The connection and the watches are made here, off the caller's thread (the
             // daemon's start is not delayed), and never leave this thread.
+            // Nothing is opened before the first message (the daemon sends `reload` once it
+            // is ready): a stop before that ends the thread at once.
+            let early = Self.firstMessages(inbox)
+            if early.contains(where: { if case .stop = $0 { return true }; return false }) {
+                ended.signal()
+                return
+            }
             do {
                 let store = try EventStore(path: configuration.databasePath, options: .daemon)
                 var worker = RunnerWorker(configuration: configuration, store: store, watcher: try DirectoryWatcher(),
                                           pool: pool, inbox: inbox, log: log, report: report)
-                worker.run()
+                worker.run(handlingFirst: early)
             } catch {
                 log(true, "live sources unavailable: \(error)")
                 Self.refuseAll(inbox: inbox, reason: "live sources unavailable: \(error)", report: report)
@@ -86,6 +94,16 @@ public final class SourceRunner: Sendable {
         // As the import's parser threads: libical recurses on nested components.
         thread.stackSize = 8 << 20
         thread.start()
+    }
+
+    /// Waits for the first messages (the runner starts its work on the first one).
+    private static func firstMessages(_ inbox: RunnerInbox<Message>) -> [Message] {
+        while true {
+            var descriptor = pollfd(fd: inbox.readFD, events: Int16(POLLIN), revents: 0)
+            _ = poll(&descriptor, 1, 60_000)
+            let messages = inbox.takeAll()
+            if !messages.isEmpty { return messages }
+        }
     }
 
     /// Without a database or inotify, answers every `sync` with the reason, until stopped.

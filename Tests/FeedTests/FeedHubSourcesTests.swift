@@ -65,8 +65,10 @@ import Testing
         #expect(h.takeJobs() == [.refresh])
         let c = h.connect()
         _ = h.kinds(c)
-        h.request(c, #"{"op":"refresh"}"#)
+        // Once when the hub became ready (the runner starts then), once per refresh.
         #expect(h.reloads == 1)
+        h.request(c, #"{"op":"refresh"}"#)
+        #expect(h.reloads == 2)
         _ = h.messages(c)
         h.handle(.sources(.statuses([SourceStatus(Self.report("web", ok: true).source)])))
         h.request(c, #"{"op":"status"}"#)

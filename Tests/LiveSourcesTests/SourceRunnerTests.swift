@@ -24,6 +24,7 @@ import TestSupport
         let reports = RunnerReports()
         let runner = try SourceRunner(Self.configuration(scratch.path), log: { _, _ in }, report: reports.append)
         defer { runner.stop() }
+        runner.reload()  // what the daemon sends once it is ready
         #expect(reports.wait(timeout: 10) { $0.statuses.first?.lastSuccess != nil })
         #expect(reports.statuses.first?.events == 2)
         let before = reports.refreshes
@@ -48,6 +49,7 @@ import TestSupport
         let logs = RunnerLog()
         let runner = try SourceRunner(Self.configuration(scratch.path), log: logs.append, report: reports.append)
         defer { runner.stop() }
+        runner.reload()  // what the daemon sends once it is ready
         #expect(reports.wait(timeout: 10) { $0.statuses.first?.lastError != nil })
         let failed = try #require(reports.statuses.first)
         #expect(failed.failures == 1)
@@ -67,6 +69,7 @@ import TestSupport
         let reports = RunnerReports()
         let runner = try SourceRunner(Self.configuration(scratch.path), log: { _, _ in }, report: reports.append)
         defer { runner.stop() }
+        runner.reload()  // what the daemon sends once it is ready
         #expect(reports.wait(timeout: 10) { $0.statuses.map(\.name) == ["before"] })
         // Another database, with another source, moved over the path (as a restore would).
         let replacement = try ScratchStore()
