@@ -6,7 +6,7 @@
 SWIFT        ?= swift
 PYTHON       ?= python3
 VENV         := .venv
-DEB_PACKAGES := libical-dev libsqlite3-dev libssl-dev pkg-config sqlite3 faketime chromium chromium-driver
+DEB_PACKAGES := libical-dev libsqlite3-dev libssl-dev libcurl4-openssl-dev pkg-config sqlite3 faketime chromium chromium-driver
 RELEASE_BIN  := .build/release
 
 .PHONY: all deps venv build release test run bench clean install uninstall stress fuzz completions man
@@ -73,6 +73,7 @@ bench: release
 	$(RELEASE_BIN)/eventd-bench import
 	$(RELEASE_BIN)/eventd-bench snapshot
 	$(RELEASE_BIN)/eventd-bench diff
+	$(RELEASE_BIN)/eventd-bench sources
 
 ## stress: the reliability tests at stress scale (EVENTD_STRESS_SCALE, default 20; about 25 minutes)
 stress: deps

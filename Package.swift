@@ -22,7 +22,9 @@ let package = Package(
                        providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto",
                        providers: [.apt(["libssl-dev"])]),
-        // Linux interfaces Glibc's module leaves out (timerfd).
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl",
+                       providers: [.apt(["libcurl4-openssl-dev"])]),
+        // Linux interfaces Glibc's module leaves out (timerfd, inotify).
         .systemLibrary(name: "CLinux"),
 
         // MARK: - Libraries
@@ -32,18 +34,19 @@ let package = Package(
         .target(name: "EventStore", dependencies: ["CSQLite", "ICalendar", "Support"]),
         .target(name: "CalendarGenerator", dependencies: ["Support"]),
         .target(name: "Agenda", dependencies: ["EventStore", "ICalendar", "Support"]),
-        .target(name: "Feed", dependencies: ["Agenda", "CLinux", "EventStore", "ICalendar", "SectionedDiff", "Support"]),
+        .target(name: "LiveSources", dependencies: ["CCurl", "CLinux", "EventStore", "ICalendar", "Support"]),
+        .target(name: "Feed", dependencies: ["Agenda", "CLinux", "LiveSources", "EventStore", "ICalendar", "SectionedDiff", "Support"]),
         // The web gateway: HTTP/1.1 and Server-Sent Events in front of the feed socket
         // (a pure state machine and a thin poll loop, as the feed's hub and loop).
         .target(name: "WebGateway", dependencies: ["Support"]),
-        .target(name: "CommandLineKit", dependencies: ["Agenda", "EventStore", "Feed", "ICalendar", "Support", "WebGateway"]),
+        .target(name: "CommandLineKit", dependencies: ["Agenda", "EventStore", "Feed", "ICalendar", "LiveSources", "Support", "WebGateway"]),
 
         // MARK: - Executables
-        .executableTarget(name: "eventctl", dependencies: ["CommandLineKit", "Agenda", "EventStore", "Feed", "ICalendar", "SectionedDiff", "Support"]),
+        .executableTarget(name: "eventctl", dependencies: ["CommandLineKit", "Agenda", "EventStore", "Feed", "ICalendar", "LiveSources", "SectionedDiff", "Support"]),
         .executableTarget(name: "eventd", dependencies: ["CommandLineKit", "Feed", "Agenda", "Support"]),
         .executableTarget(name: "eventd-web", dependencies: ["CommandLineKit", "WebGateway", "Support"]),
         .executableTarget(name: "eventd-bench",
-                          dependencies: ["Agenda", "CLinux", "EventStore", "Feed", "ICalendar", "CLibical", "CalendarGenerator", "SectionedDiff", "Support"]),
+                          dependencies: ["Agenda", "CLinux", "EventStore", "Feed", "ICalendar", "LiveSources", "CLibical", "CalendarGenerator", "SectionedDiff", "Support"]),
 
         // MARK: - Tests
         // Support shared by the test targets (process runner, daemon harness, feed client and
@@ -58,7 +61,8 @@ let package = Package(
         .testTarget(name: "SectionedDiffTests", dependencies: ["SectionedDiff", "TestSupport"]),
         .testTarget(name: "EventctlTests", dependencies: ["TestSupport"]),
         .testTarget(name: "AgendaTests", dependencies: ["Agenda", "EventStore", "ICalendar", "SectionedDiff", "Support", "TestSupport"]),
-        .testTarget(name: "FeedTests", dependencies: ["Feed", "Agenda", "EventStore", "Support", "TestSupport"]),
+        .testTarget(name: "FeedTests", dependencies: ["Feed", "Agenda", "EventStore", "LiveSources", "Support", "TestSupport"]),
+        .testTarget(name: "LiveSourcesTests", dependencies: ["LiveSources", "EventStore", "Support", "TestSupport"]),
         .testTarget(name: "DaemonTests", dependencies: ["SectionedDiff", "Support", "TestSupport"]),
         .testTarget(name: "ShipTests", dependencies: ["TestSupport"]),
         .testTarget(name: "WebGatewayTests", dependencies: ["WebGateway", "Support", "CalendarGenerator", "TestSupport"]),

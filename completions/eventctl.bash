@@ -48,7 +48,7 @@ _eventctl()
             mapfile -t COMPREPLY < <(compgen -W "$(_eventctl_calendars)" -- "$cur")
             return
             ;;
-        --from | --days | --past-days | --resume)
+        --from | --days | --past-days | --resume | --every)
             return
             ;;
         --tz)
@@ -85,7 +85,7 @@ _eventctl()
         if [[ $cur == -* ]]; then
             mapfile -t COMPREPLY < <(compgen -W "--db --socket --version --help" -- "$cur")
         else
-            mapfile -t COMPREPLY < <(compgen -W "import agenda calendars remove export subscribe status completions" -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W "import agenda calendars remove export subscribe status source completions" -- "$cur")
         fi
         return
     fi
@@ -99,6 +99,7 @@ _eventctl()
         export) options="--calendar --db --socket --help" ;;
         subscribe) options="--from --days --past-days --tz --calendar --empty-days --resume --format --db --socket --help" ;;
         status) options="--json --db --socket --help" ;;
+        source) options="--calendar --every --json --db --socket --help" ;;
         completions) options="--db --socket --help" ;;
         *) return ;;
     esac
@@ -111,6 +112,9 @@ _eventctl()
         import)
             compopt -o filenames 2>/dev/null
             mapfile -t COMPREPLY < <(compgen -f -X '!*.[iI][cC][sS]' -- "$cur"; compgen -d -- "$cur")
+            ;;
+        source)
+            mapfile -t COMPREPLY < <(compgen -W "add list remove sync" -- "$cur")
             ;;
         completions)
             mapfile -t COMPREPLY < <(compgen -W "bash zsh fish" -- "$cur")

@@ -29,7 +29,7 @@ function __eventctl_zones
     awk '!/^#/ { print $3 }' /usr/share/zoneinfo/zone1970.tab 2>/dev/null
 end
 
-set -l subcommands import agenda calendars remove export subscribe status completions
+set -l subcommands import agenda calendars remove export subscribe status source completions
 set -l none "not __fish_seen_subcommand_from $subcommands"
 
 complete -c eventctl -f
@@ -48,6 +48,7 @@ complete -c eventctl -n $none -a remove -d 'Delete a calendar and its events'
 complete -c eventctl -n $none -a export -d 'Write calendars as iCalendar to standard output'
 complete -c eventctl -n $none -a subscribe -d 'Follow the live agenda feed'
 complete -c eventctl -n $none -a status -d 'Show the running daemon\'s status'
+complete -c eventctl -n $none -a source -d 'Follow calendars that update themselves (ICS URLs, vdirs, files)'
 complete -c eventctl -n $none -a completions -d 'Print a shell completion script'
 
 # eventctl import <file>... [--calendar NAME] [--replace] [--strict] [--json]
@@ -87,6 +88,12 @@ complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l format -x -a 
 
 # eventctl status [--json]
 complete -c eventctl -n '__fish_seen_subcommand_from status' -l json -d 'Print the daemon\'s status message as JSON'
+
+# eventctl source add|list|remove|sync [<target>...] [--calendar NAME] [--every DURATION] [--json]
+complete -c eventctl -n '__fish_seen_subcommand_from source' -x -a 'add list remove sync'
+complete -c eventctl -n '__fish_seen_subcommand_from source' -l calendar -x -a '(__eventctl_calendars)' -d 'The source\'s name and calendar'
+complete -c eventctl -n '__fish_seen_subcommand_from source' -l every -x -d 'How often a URL is fetched'
+complete -c eventctl -n '__fish_seen_subcommand_from source' -l json -d 'Print the result as JSON'
 
 # eventctl completions <shell>
 complete -c eventctl -n '__fish_seen_subcommand_from completions' -x -a 'bash zsh fish'

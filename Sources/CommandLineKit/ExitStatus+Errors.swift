@@ -3,6 +3,7 @@ import Agenda
 import EventStore
 import Feed
 import ICalendar
+import LiveSources
 import Support
 import WebGateway
 
@@ -30,6 +31,11 @@ extension ExitStatus {
             if case .invalidCalendarName = error { return .usage }
             return .dataError
         case is ICalendarSyntaxError: return .dataError
+        // A source named twice or not at all: the input names something wrong.
+        case is LiveSourceError: return .dataError
+        case let problem as SourcePlanner.Problem:
+            if case .unsupported = problem { return .usage }
+            return .noInput
         case is SocketSetupError, is FeedSocket.Unavailable, is FeedSocket.UntrustedPeer,
              is ListenError, is FeedConnector.Unavailable: return .unavailable
         case is StaticAssets.LoadError: return .noInput

@@ -15,6 +15,12 @@ extension EventStore {
         for input in inputs where !isValidCalendarName(input.calendar) {
             throw ImportError.invalidCalendarName(input.calendar)
         }
+        let plain = !options.strict && !options.replace
+        let hashes = plain ? inputs.map { ContentHash.of(bytes: $0.bytes) } : []
+        if plain {
+            let same = try read { try unchangedInputs(inputs, hashes: hashes) }
+            if same.count == inputs.count { return inputs.indices.map { same[$0]! } }
+        }
         // A large page cache for the run, so that pages are not spilled to the WAL
         // and rewritten while the transaction grows.
         let previousCache = try db.scalarInt("PRAGMA cache_size") ?? -2000
@@ -25,7 +31,14 @@ extension EventStore {
             var writer = try ImportWriter(db: db, now: now)
             var results: [FileImportResult] = []
             var doneBytes = 0
-            for input in inputs {
+            // Looked up again under the write lock: another import may have run since.
+            let same = plain ? try unchangedInputs(inputs, hashes: hashes) : [:]
+            for (index, input) in inputs.enumerated() {
+                if let result = same[index] {
+                    results.append(result)
+                    doneBytes += input.bytes.count
+                    continue
+                }
                 let before = doneBytes
                 writer.progress = progress.map { report in { fraction in
                     report(Double(before) / Double(totalBytes) + fraction * Double(input.bytes.count) / Double(totalBytes))
@@ -40,15 +53,34 @@ extension EventStore {
         }
     }
 
-    /// Parses one file on a helper thread while this thread stores its events.
+    /// What the parser hands the writer.
+    private enum ParseMessage: Sendable {
+        case part(CalendarParser.Part)
+        case done(ParsedCalendar)
+        case failed(ICalendarSyntaxError)
+    }
+
+    /// Files up to this size are parsed on this thread when its stack is large: for a
+    /// vdir of many small files a helper thread per file costs more than the parse.
+    static let inlineParseLimit = 256 << 10
+
+    /// Parses one file (a large one on a helper thread while this thread stores its
+    /// events) and writes it.
     private func importOne(_ input: ImportInput, writer: inout ImportWriter, options: ImportOptions) throws -> FileImportResult {
-        enum Message: Sendable {
-            case part(CalendarParser.Part)
-            case done(ParsedCalendar)
-            case failed(ICalendarSyntaxError)
-        }
-        let channel = BatchChannel<Message>(capacity: 16)
         let bytes = input.bytes
+        // (libical recurses on nested components: only on a thread with a large stack.)
+        if bytes.count <= Self.inlineParseLimit, onLargeStack() {
+            var messages: [ParseMessage] = []
+            do {
+                let summary = try CalendarParser.parse(bytes, batchSize: 256) { messages.append(.part($0)) }
+                messages.append(.done(summary))
+            } catch {
+                messages.append(.failed(error))
+            }
+            var next = messages.makeIterator()
+            return try write(input, writer: &writer, options: options) { next.next()! }
+        }
+        let channel = BatchChannel<ParseMessage>(capacity: 16)
         let parser = Thread {
             do {
                 let summary = try CalendarParser.parse(bytes, batchSize: 256) { part in channel.send(.part(part)) }
@@ -62,10 +94,15 @@ extension EventStore {
         parser.stackSize = 8 << 20
         parser.start()
         defer { channel.close() }
+        return try write(input, writer: &writer, options: options) { channel.receive() }
+    }
 
+    /// Stores what `next` delivers, up to the parse's end.
+    private func write(_ input: ImportInput, writer: inout ImportWriter, options: ImportOptions,
+                       next: () -> ParseMessage) throws -> FileImportResult {
         var file: ImportWriter.FileState?
         while true {
-            switch channel.receive() {
+            switch next() {
             case .part(.header(let header)):
                 file = try writer.begin(input, header)
                 file?.replace = options.replace
@@ -77,12 +114,21 @@ extension EventStore {
                     throw ImportError.strict(file: input.displayName, issues: summary.warnings)
                 }
                 guard var state = file else { return FileImportResult(path: input.path, displayName: input.displayName, calendar: input.calendar) }
+                // Let go of the other reference first: the calendar's rows must not be
+                // copied once per file (quadratic for a vdir of many files).
+                file = nil
                 return try writer.finish(&state, summary: summary, replace: options.replace)
             case .failed(let error):
                 throw ImportError.syntax(file: input.displayName, line: error.line, message: error.message)
             }
         }
     }
+}
+
+/// Whether the calling thread has a large stack: the main thread (the system's 8 MiB),
+/// or a Foundation thread started with at least 4 MiB (the source runner's).
+func onLargeStack() -> Bool {
+    Thread.isMainThread || Thread.current.stackSize >= 4 << 20
 }
 
 /// Seconds since the epoch, now.
@@ -104,6 +150,9 @@ struct ImportWriter {
     var existing: [Int64: [EventKey: ExistingRow]] = [:]
     /// Rows written or confirmed by this run, per calendar.
     var touched: [Int64: Set<Int64>] = [:]
+    /// The keys each source owns, per calendar (so that a file's stale rows are found
+    /// without looking at every row of its calendar: a vdir of many small files).
+    var owned: [Int64: [Int64: Set<EventKey>]] = [:]
     var calendarNames: [Int64: String] = [:]
     var fileIndexByCalendar: [Int64: Int] = [:]
     /// Called now and then with the fraction of the current file done (approximate).
@@ -141,6 +190,10 @@ struct ImportWriter {
         var defaultZone: String?
         var path: String
         var rows: [EventKey: ExistingRow]
+        /// The keys each source of the calendar owns.
+        var owned: [Int64: Set<EventKey>]
+        /// The keys this file contained (`seenHere` is reset for these only).
+        var seen: [EventKey] = []
         var touched: Set<Int64>
         /// This file's keys so far, with the (SEQUENCE, modified) that won.
         /// `--replace`: this run owns every event it contains.
@@ -160,8 +213,9 @@ struct ImportWriter {
         var state = FileState(result: FileImportResult(path: input.path, displayName: input.displayName, calendar: input.calendar),
                               calendarID: calendarID, sourceID: sourceID, fileHash: ContentHash.of(bytes: input.bytes),
                               defaultZone: header.defaultTimeZone, path: input.path,
-                              rows: existing[calendarID] ?? [:], touched: touched[calendarID] ?? [])
+                              rows: existing[calendarID] ?? [:], owned: owned[calendarID] ?? [:], touched: touched[calendarID] ?? [])
         existing[calendarID] = nil
+        owned[calendarID] = nil
         return state
     }
 
@@ -186,6 +240,8 @@ struct ImportWriter {
                                 startEncoded: startEncoded)
             file.rows[key] = ExistingRow(id: id, sourceID: sourceID, sequence: record.sequence,
                                          modified: record.modified, hash: hash, seenHere: true)
+            file.owned[sourceID, default: []].insert(key)
+            file.seen.append(key)
             if file.replace { file.touched.insert(id) }
             file.result.added += 1
             return
@@ -196,6 +252,7 @@ struct ImportWriter {
             return
         }
         file.rows.values[index].seenHere = true
+        file.seen.append(key)
         if file.replace { file.touched.insert(row.id) }
         if row.hash == hash {
             // Same content (from this or another source): keep the row as it is,
@@ -203,7 +260,10 @@ struct ImportWriter {
             if file.replace, row.sourceID != file.sourceID {
                 let sourceID = try ensureSource(&file)
                 try db.statement("UPDATE event SET source_id = ? WHERE id = ?").run([.int(sourceID), .int(row.id)])
+                try invalidateSynced(sourceID: row.sourceID)
                 file.rows.values[index].sourceID = sourceID
+                file.owned[row.sourceID]?.remove(key)
+                file.owned[sourceID, default: []].insert(key)
             }
             file.result.unchanged += 1
             return
@@ -214,6 +274,11 @@ struct ImportWriter {
             return
         }
         let sourceID = try ensureSource(&file)
+        if row.sourceID != sourceID {
+            try invalidateSynced(sourceID: row.sourceID)
+            file.owned[row.sourceID]?.remove(key)
+            file.owned[sourceID, default: []].insert(key)
+        }
         try update(id: row.id, sourceID: sourceID, record: record, key: key, hash: hash, startEncoded: startEncoded)
         file.rows.values[index] = ExistingRow(id: row.id, sourceID: sourceID, sequence: record.sequence,
                                               modified: record.modified, hash: hash, seenHere: true)
@@ -225,10 +290,13 @@ struct ImportWriter {
         file.result.warnings = summary.warnings
         // Sync: rows of this source that the file no longer has.
         if !replace, let sourceID = file.sourceID {
-            let stale = file.rows.filter { $0.value.sourceID == sourceID && !$0.value.seenHere }
-            for (key, row) in stale.sorted(by: { $0.value.id < $1.value.id }) {
+            let stale = (file.owned[sourceID] ?? []).compactMap { key in
+                file.rows[key].flatMap { $0.seenHere ? nil : (key, $0) }
+            }
+            for (key, row) in stale.sorted(by: { $0.1.id < $1.1.id }) {
                 try db.statement("DELETE FROM event WHERE id = ?").run([.int(row.id)])
                 file.rows[key] = nil
+                file.owned[sourceID]?.remove(key)
                 file.result.removed += 1
             }
         }
@@ -237,8 +305,15 @@ struct ImportWriter {
             try db.statement("UPDATE source SET content_hash = ?, imported_at = ?, default_tz = ? WHERE id = ? AND (content_hash <> ? OR default_tz IS NOT ?)")
                 .run([.text(file.fileHash), .int(now), zone, .int(sourceID), .text(file.fileHash), zone])
         }
-        for index in file.rows.indices { file.rows.values[index].seenHere = false }
+        if file.result.removed > 0 {
+            // Another file of the calendar may hold a deleted key it lost to this one.
+            try invalidateSynced(calendarID: file.calendarID)
+        }
+        if !replace { try markSynced(file) }
+        for key in file.seen { file.rows[key]?.seenHere = false }
+        file.seen.removeAll()
         existing[file.calendarID] = file.rows
+        owned[file.calendarID] = file.owned
         touched[file.calendarID] = file.touched
         return file.result
     }
@@ -249,6 +324,7 @@ struct ImportWriter {
             let ids = try db.statement("SELECT id FROM event WHERE calendar_id = ?").map([.int(calendarID)]) { $0.int(0) }
             let name = calendarNames[calendarID]
             var removed = 0
+            if ids.contains(where: { !keep.contains($0) }) { try invalidateSynced(calendarID: calendarID) }
             for id in ids where !keep.contains(id) {
                 try db.statement("DELETE FROM event WHERE id = ?").run([.int(id)])
                 removed += 1
@@ -260,103 +336,5 @@ struct ImportWriter {
                 results[index].removed += removed
             }
         }
-    }
-
-    // MARK: - Rows
-
-    func wins(_ seq: Int, _ modified: Int64?, over oldSeq: Int, _ oldModified: Int64?, tieGoesToNew: Bool) -> Bool {
-        if seq != oldSeq { return seq > oldSeq }
-        let a = modified ?? Int64.min, b = oldModified ?? Int64.min
-        if a != b { return a > b }
-        return tieGoesToNew
-    }
-
-    mutating func calendarID(named name: String) throws -> Int64 {
-        if let id = try db.scalarInt("SELECT id FROM calendar WHERE name = ?", [.text(name)]) {
-            calendarNames[id] = name
-            return id
-        }
-        try db.statement("INSERT INTO calendar(name) VALUES (?)").run([.text(name)])
-        let id = db.lastInsertRowID
-        calendarNames[id] = name
-        return id
-    }
-
-    func sourceID(calendarID: Int64, path: String, hash: String, defaultZone: String?) throws -> Int64 {
-        if let id = try db.scalarInt("SELECT id FROM source WHERE calendar_id = ? AND path = ?", [.int(calendarID), .text(path)]) {
-            return id
-        }
-        try db.statement("INSERT INTO source(calendar_id, path, content_hash, imported_at, default_tz) VALUES (?, ?, ?, ?, ?)")
-            .run([.int(calendarID), .text(path), .text(hash), .int(now), defaultZone.map { .text($0) } ?? .null])
-        return db.lastInsertRowID
-    }
-
-    mutating func loadExisting(_ calendarID: Int64) throws {
-        guard existing[calendarID] == nil else { return }
-        var rows: [EventKey: ExistingRow] = [:]
-        typealias Column = EventColumns.Existing
-        try db.statement("SELECT \(Column.selectList) FROM event WHERE calendar_id = ?")
-            .forEachRow([.int(calendarID)]) { row in
-                rows[EventKey(uid: row.text(Column.uid), rid: row.text(Column.recurrenceID))] =
-                    ExistingRow(id: row.int(Column.id), sourceID: row.int(Column.sourceID), sequence: Int(row.int(Column.sequence)),
-                                modified: row.optionalInt(Column.modified), hash: row.text(Column.contentHash))
-            }
-        existing[calendarID] = rows
-    }
-
-    /// Binds every `EventColumns.Written` column of `r`, the first at parameter `first`.
-    func bindEvent(_ st: Statement, _ r: EventRecord, key: EventKey, hash: String, startEncoded: String, first: Int32) throws {
-        for column in EventColumns.Written.all {
-            let at = first + column.rawValue
-            switch column {
-            case .uid: try st.bindText(r.uid, at: at)
-            case .recurrenceID: try st.bindText(key.rid, at: at)
-            case .thisAndFuture: try st.bindInt(r.thisAndFuture ? 1 : 0, at: at)
-            case .dtstart: try st.bindText(startEncoded, at: at)
-            case .allDay: try st.bindInt(r.isAllDay ? 1 : 0, at: at)
-            case .durationDays: try st.bindInt(Int64(r.durationDays), at: at)
-            case .durationSeconds: try st.bindInt(r.durationSeconds, at: at)
-            case .rrule: try st.bindText(r.rrule, at: at)
-            case .rdates: try st.bindText(r.rdates.isEmpty ? nil : r.rdates.map(\.encoded).joined(separator: ","), at: at)
-            case .exdates: try st.bindText(r.exdates.isEmpty ? nil : r.exdates.map(\.encoded).joined(separator: ","), at: at)
-            case .status: try st.bindText(r.status?.rawValue, at: at)
-            case .summary: try st.bindText(r.summary, at: at)
-            case .location: try st.bindText(r.location, at: at)
-            case .sequence: try st.bindInt(Int64(r.sequence), at: at)
-            case .modified: try st.bindInt(r.modified, at: at)
-            case .importSerial: try st.bindInt(now, at: at)
-            case .firstMinute: try st.bindInt(r.firstMinute, at: at)
-            case .lastMinute: try st.bindInt(r.lastMinute, at: at)
-            case .spanClass: try st.bindInt(Int64(SpanClass.of(first: r.firstMinute, last: r.lastMinute)), at: at)
-            case .defaultTZ: try st.bindText(r.defaultZone, at: at)
-            case .contentHash: try st.bindText(hash, at: at)
-            case .vevent: try st.bindText(r.text, at: at)
-            }
-        }
-    }
-
-    /// `calendar_id, source_id`, then the event columns.
-    static let insertSQL = "INSERT INTO event(calendar_id, source_id, \(EventColumns.Written.selectList)) VALUES ("
-        + Array(repeating: "?", count: 2 + EventColumns.Written.allCases.count).joined(separator: ", ") + ")"
-    /// `source_id`, then the event columns, then the row id.
-    static let updateSQL = "UPDATE event SET source_id = ?, "
-        + EventColumns.Written.allCases.map { "\($0.sql) = ?" }.joined(separator: ", ") + " WHERE id = ?"
-
-    func insert(calendarID: Int64, sourceID: Int64, record: EventRecord, key: EventKey, hash: String,
-                startEncoded: String) throws -> Int64 {
-        let st = try db.statement(Self.insertSQL)
-        try st.bindInt(calendarID, at: 1)
-        try st.bindInt(sourceID, at: 2)
-        try bindEvent(st, record, key: key, hash: hash, startEncoded: startEncoded, first: 3)
-        try st.runBound()
-        return db.lastInsertRowID
-    }
-
-    func update(id: Int64, sourceID: Int64, record: EventRecord, key: EventKey, hash: String, startEncoded: String) throws {
-        let st = try db.statement(Self.updateSQL)
-        try st.bindInt(sourceID, at: 1)
-        try bindEvent(st, record, key: key, hash: hash, startEncoded: startEncoded, first: 2)
-        try st.bindInt(id, at: 2 + EventColumns.Written.count)
-        try st.runBound()
     }
 }

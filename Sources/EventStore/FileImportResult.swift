@@ -20,6 +20,9 @@ public struct FileImportResult: Sendable, Equatable {
     public var skipped = 0
     /// Problems that did not stop the import, in file order.
     public var warnings: [ImportIssue] = []
+    /// The file's bytes were those its source last synchronised: nothing was parsed
+    /// or written (`unchanged` counts the source's events; no warnings are repeated).
+    public var sameBytes = false
 
     /// True when the run changed any row for this file.
     public var changedAnything: Bool { added + updated + removed > 0 }

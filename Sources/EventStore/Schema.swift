@@ -61,6 +61,31 @@ public enum Schema {
             value TEXT NOT NULL
         ) WITHOUT ROWID;
         """,
+        // 1 -> 2: live sources (URLs, vdirs, watched files) and the hash of the bytes
+        // each file source last synchronised completely, so that an unchanged re-import
+        // costs only reading and hashing (see EventStore+UnchangedImport).
+        """
+        ALTER TABLE source ADD COLUMN synced_hash TEXT;
+        ALTER TABLE source ADD COLUMN synced_events INTEGER;
+        CREATE TABLE live_source (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE,
+            kind TEXT NOT NULL,
+            location TEXT NOT NULL,
+            calendar TEXT NOT NULL,
+            every_seconds INTEGER NOT NULL,
+            etag TEXT,
+            last_modified TEXT,
+            body_hash TEXT,
+            ttl_seconds INTEGER,
+            events INTEGER NOT NULL DEFAULT 0,
+            last_attempt INTEGER,
+            last_success INTEGER,
+            last_error TEXT,
+            failures INTEGER NOT NULL DEFAULT 0,
+            next_attempt INTEGER
+        );
+        """,
     ]
 
     /// The version a fully migrated database has.

@@ -1,6 +1,7 @@
 import Foundation
 import Agenda
 import Dispatch
+import LiveSources
 import Synchronization
 import Support
 
@@ -35,10 +36,12 @@ public final class Daemon: Sendable {
         let wakePipe: WakePipe
         let recomputer = Recomputer()
         let mailbox: Mailbox<LoopMessage>
+        let sources: SourceRunner
         do {
             wakePipe = try WakePipe()
             mailbox = Mailbox<LoopMessage>(wake: { wakePipe.wake() })
             try recomputer.start(config: config, log: log, clocks: clocks, epoch: epoch) { mailbox.post(.recomputed($0)) }
+            sources = try startSources(mailbox: mailbox)
         } catch {
             close(listenFD)
             if let socketPathToRemove { unlink(socketPathToRemove) }
@@ -57,7 +60,7 @@ public final class Daemon: Sendable {
             do {
                 let loop = try FeedLoop(hub: hub, log: log, clocks: clocks, listenFD: listenFD,
                                         socketPathToRemove: socketPathToRemove, notifier: notifier, recomputer: recomputer,
-                                        mailbox: mailbox, wakePipe: wakePipe, environment: environment)
+                                        sources: sources, mailbox: mailbox, wakePipe: wakePipe, environment: environment)
                 loop.run()
             } catch {
                 loopFailure.record(error)
@@ -88,10 +91,28 @@ public final class Daemon: Sendable {
             if loopFailure.error == nil { await group.next() }
             group.cancelAll()
         }
-        // Reverse order: the loop has stopped (and flushed); now the recompute thread.
+        // Reverse order: the loop has stopped (and flushed); now the sources, then the
+        // recompute thread.
+        sources.stop()
         recomputer.stop()
         if let error = loopFailure.error { throw error }
         log.notice("stopped")
+    }
+
+    /// The live-source runner, on its own threads, reporting to the loop's mailbox.
+    private func startSources(mailbox: Mailbox<LoopMessage>) throws -> SourceRunner {
+        let clocks = self.clocks
+        var configuration = SourceRunner.Configuration(databasePath: config.databasePath,
+                                                       monotonic: { clocks.monotonic() },
+                                                       wall: { Int64(clocks.wall().rounded(.down)) })
+        // The system service's credentials (LoadCredential=netrc) stand in for ~/.netrc.
+        if let directory = environment["CREDENTIALS_DIRECTORY"] {
+            configuration.limits.netrcFile = directory + "/netrc"
+        }
+        let log = self.log
+        return try SourceRunner(configuration, log: { warning, message in
+            log.log(warning ? .warning : .info, message)
+        }, report: { mailbox.post(.sources($0)) })
     }
 
     static func makeEpoch() -> String {

@@ -1,4 +1,5 @@
 import Agenda
+import LiveSources
 
 /// What happens to the feed, as `FeedHub` sees it. The I/O loop turns readiness,
 /// bytes and messages from other threads into these.
@@ -20,6 +21,8 @@ enum FeedEvent {
     case tick
     /// The system's time zone changed (the zone views without `tz` get).
     case systemZoneChanged(String)
+    /// A report of the live-source runner.
+    case sources(SourceRunner.Report)
     /// SIGHUP: reopen the database.
     case reopen
     /// SIGTERM/SIGINT: stop accepting, flush (at most 2 s), then exit.
@@ -38,6 +41,12 @@ enum FeedEffect: Equatable {
     case close(ConnectionID)
     /// Hand a job to the recomputer.
     case recompute(RecomputeJob)
+    /// Ask the source runner to synchronise these sources now (all when empty).
+    case syncSources([String], token: Int)
+    /// Ask the source runner to read the source table again.
+    case reloadSources
+    /// SIGHUP: the source runner opens the database again too.
+    case reopenSources
     /// An sd_notify message.
     case notify(String)
     case log(LogLevel, String)

@@ -8,6 +8,9 @@ extension FeedHub {
             if !ready {
                 ready = true
                 effects.append(.notify("READY=1\nSTATUS=serving \(config.socketPath)"))
+                // The source runner starts its database work now, so that it does not
+                // contend with the recompute thread's first open (and migration).
+                effects.append(.reloadSources)
             }
         case .oneShot(let token, let message):
             guard let id = pendingOneShots.removeValue(forKey: token), connections[id] != nil else { return }

@@ -64,6 +64,14 @@ extension FeedHub {
         case .success(.refresh):
             send(Messages.ok, to: id)
             effects.append(.recompute(.refresh))
+            // eventctl sends refresh after `source add`/`remove` too: the runner looks again.
+            effects.append(.reloadSources)
+        case .success(.sync(let names)):
+            let token = nextToken
+            nextToken += 1
+            pendingSyncs[token] = id
+            connections[id]!.syncsWaiting += 1
+            effects.append(.syncSources(names, token: token))
         case .success(.status):
             send(statusMessage(), to: id)
         case .success(.snapshot(let viewJSON)):

@@ -99,6 +99,7 @@ extension FeedHub {
                 : .null,
         ]
         if let problem = info.problem { fields["problem"] = .string(problem) }
+        fields["sources"] = .array(sources.map(\.json))
         return Messages.status(fields)
     }
 

@@ -1,4 +1,5 @@
 import Agenda
+import LiveSources
 import Support
 
 /// The feed's pure core: connections, subscriptions, views, resume history,
@@ -28,6 +29,10 @@ struct FeedHub {
     var views: [View: ViewFeed] = [:]
     /// One-shot `snapshot` requests in the recomputer, by token.
     var pendingOneShots: [Int: ConnectionID] = [:]
+    /// `sync` requests at the source runner, by token.
+    var pendingSyncs: [Int: ConnectionID] = [:]
+    /// Every live source as the runner last reported it (for `status`).
+    var sources: [SourceStatus] = []
     var nextToken = 1
     var info = StoreInfo(calendars: [], eventCount: 0, lastRecompute: 0, lastDurationMS: 0, healthy: true, problem: nil)
     /// The zone of views that name none.
@@ -72,9 +77,12 @@ struct FeedHub {
         case .wrote(let id, let count): wrote(count, to: id)
         case .failed(let id, let reason): remove(id, reason: reason)
         case .recomputed(let output): recomputed(output)
+        case .sources(let report): sourcesReported(report)
         case .tick: tick()
         case .systemZoneChanged(let zone): systemZoneChanged(zone)
-        case .reopen: effects.append(.recompute(.reopen))
+        case .reopen:
+            effects.append(.recompute(.reopen))
+            effects.append(.reopenSources)
         case .shutdown: beginShutdown()
         }
         return effects
@@ -154,6 +162,7 @@ struct FeedHub {
     /// are never dropped) nor flood the recomputer.
     func acceptsRequests(_ c: HubConnection) -> Bool {
         c.outbox.retainedBytes <= config.clientBuffer && c.oneShotsWaiting < Self.maxOneShotsPerConnection
+            && c.syncsWaiting < Self.maxOneShotsPerConnection
     }
 
     /// Most `snapshot` requests of one connection waiting for the recomputer.

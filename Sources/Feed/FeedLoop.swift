@@ -1,8 +1,10 @@
 import Glibc
+import LiveSources
 
 /// Messages to the feed loop from other threads.
 enum LoopMessage: Sendable {
     case recomputed(RecomputeOutput)
+    case sources(SourceRunner.Report)
     case shutdown
     case reopen
 }
@@ -22,6 +24,7 @@ final class FeedLoop {
     private let socketPathToRemove: String?
     private let notifier: SystemdNotifier?
     private let recomputer: Recomputer
+    private let sources: SourceRunner
     private let mailbox: Mailbox<LoopMessage>
     private let wakePipe: WakePipe
     private let clockWatch: WallClockWatch
@@ -51,8 +54,8 @@ final class FeedLoop {
     }
 
     init(hub: FeedHub, log: Logger, clocks: DaemonClocks, listenFD: Int32, socketPathToRemove: String?,
-         notifier: SystemdNotifier?, recomputer: Recomputer, mailbox: Mailbox<LoopMessage>, wakePipe: WakePipe,
-         environment: [String: String]) throws {
+         notifier: SystemdNotifier?, recomputer: Recomputer, sources: SourceRunner, mailbox: Mailbox<LoopMessage>,
+         wakePipe: WakePipe, environment: [String: String]) throws {
         self.hub = hub
         self.log = log
         self.clocks = clocks
@@ -60,6 +63,7 @@ final class FeedLoop {
         self.socketPathToRemove = socketPathToRemove
         self.notifier = notifier
         self.recomputer = recomputer
+        self.sources = sources
         self.mailbox = mailbox
         self.wakePipe = wakePipe
         clockWatch = WallClockWatch(environment: environment)
@@ -148,6 +152,9 @@ final class FeedLoop {
             if let fd = descriptors[id] { shutdown(fd, Int32(SHUT_RD)) }
         case .close(let id): closeConnection(id)
         case .recompute(let job): recomputer.submit(job)
+        case .syncSources(let names, let token): sources.sync(names: names, token: token)
+        case .reloadSources: sources.reload()
+        case .reopenSources: sources.reopen()
         case .notify(let message): notifier?.send(message)
         case .log(let level, let message): log.log(level, message)
         case .stopListening:
@@ -165,6 +172,7 @@ final class FeedLoop {
         for message in mailbox.takeAll() {
             switch message {
             case .recomputed(let output): apply(.recomputed(output))
+            case .sources(let report): apply(.sources(report))
             case .shutdown: apply(.shutdown)
             case .reopen: apply(.reopen)
             }

@@ -46,6 +46,8 @@ struct HubConnection {
     var scanned = 0
     /// `snapshot` requests of this connection the recomputer has not answered yet.
     var oneShotsWaiting = 0
+    /// `sync` requests of this connection the source runner has not answered yet.
+    var syncsWaiting = 0
     /// When the kernel last took bytes from this queue (or it was empty): the stall clock.
     var lastDrain: Double
     /// When anything was last queued: the heartbeat clock.
@@ -60,7 +62,7 @@ struct HubConnection {
     /// Whether a snapshot it asked for is still being computed.
     var awaitsAnswer: Bool {
         if case .awaitingFirstSnapshot = subscription { return true }
-        return oneShotsWaiting > 0
+        return oneShotsWaiting > 0 || syncsWaiting > 0
     }
 
     var isOwed: Bool {

@@ -1,4 +1,5 @@
 import Agenda
+import LiveSources
 import SectionedDiff
 import Support
 
@@ -69,6 +70,16 @@ public enum Messages {
 
     public static let ok: [UInt8] = line { w in w.key("type"); w.string("ok") }
     public static let pong: [UInt8] = line { w in w.key("type"); w.string("pong") }
+
+    /// The answer to `sync`: per source, whether it succeeded, whether events changed,
+    /// one line of outcome, and its status (as in `status`).
+    public static func synced(_ reports: [SyncReport]) -> [UInt8] {
+        line { w in
+            w.key("type"); w.string("synced")
+            w.key("sources")
+            w.value(.array(reports.map(\.json)))
+        }
+    }
 
     public static func status(_ fields: [String: JSONValue]) -> [UInt8] {
         line { w in

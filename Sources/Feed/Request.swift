@@ -7,6 +7,8 @@ public enum Request: Sendable, Equatable {
     case refresh
     case status
     case ping
+    /// Synchronise the named live sources now (all when empty) and answer `synced`.
+    case sync(sources: [String])
 
     /// `resume` of a subscribe: the last state the client has.
     public struct Resume: Sendable, Equatable {
@@ -45,10 +47,28 @@ public enum Request: Sendable, Equatable {
         case "refresh": return .success(.refresh)
         case "status": return .success(.status)
         case "ping": return .success(.ping)
+        case "sync": return decodeSync(object["sources"])
         default:
             let shown = op.count > 40 ? String(op.prefix(40)) + "…" : op
             return .failure(RequestError(code: .unknownOp, message: "unknown op \"\(shown)\""))
         }
+    }
+}
+
+extension Request {
+    /// Most source names one `sync` may list.
+    static let maxSyncNames = 256
+
+    static func decodeSync(_ value: JSONValue?) -> Result<Request, RequestError> {
+        guard let value, !value.isNull else { return .success(.sync(sources: [])) }
+        let problem = RequestError(code: .badRequest, message: "sources must be an array of at most \(maxSyncNames) source names")
+        guard let array = value.arrayValue, array.count <= maxSyncNames else { return .failure(problem) }
+        var names: [String] = []
+        for element in array {
+            guard let name = element.stringValue, (1...64).contains(name.utf8.count) else { return .failure(problem) }
+            names.append(name)
+        }
+        return .success(.sync(sources: names))
     }
 }
 

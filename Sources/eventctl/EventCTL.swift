@@ -8,7 +8,7 @@ enum EventCTL {
     static let commands: [any Subcommand.Type] = [
         ImportCommand.self, AgendaCommand.self, CalendarsCommand.self,
         RemoveCommand.self, ExportCommand.self, SubscribeCommand.self, StatusCommand.self,
-        CompletionsCommand.self,
+        SourceCommand.self, CompletionsCommand.self,
     ]
 
     /// The tool: its global options and its subcommands.

@@ -38,5 +38,8 @@ struct StatusCommand: JSONOutputCommand {
             print("last recompute: \((last["time"]?.stringValue ?? "-").terminalSafe) in \(last["duration_ms"]?.description ?? "-") ms")
         }
         if let problem = status["problem"]?.stringValue { print("problem:       \(problem.terminalSafe)") }
+        let sources = status["sources"]?.arrayValue ?? []
+        if !sources.isEmpty { print("sources:") }
+        for source in sources { print("  " + SourceCommand.describe(source).replacingOccurrences(of: "\n", with: "\n  ")) }
     }
 }

@@ -20,6 +20,12 @@ enum Bench {
       fanout [--subscribers N] [--events N]     1,000 subscribers on one view of the
                                               100,000-event store: diff latency after
                                               one change, daemon RSS, idle tick CPU.
+      sources [--only reimport|url|vdir] [--sources N] [--rounds R] [--files F] [--changes C]
+                                              Live sources: 200 URL sources answering 304
+                                              (CPU per poll), a 10,000-file vdir with one
+                                              file changed (time to the diff), unchanged
+                                              100,000-event re-import. Run from the
+                                              repository (it starts scripts/test_http_server.py).
       generate --out FILE [--events N] [--seed S]
                                               Write the generated calendar to FILE.
     """
@@ -36,6 +42,7 @@ enum Bench {
             case "snapshot": try SnapshotBench.run(&options)
             case "diff": try DiffBench.run(arguments: Array(args.dropFirst()))
             case "fanout": try FanoutBench.run(&options)
+            case "sources": try SourcesBench.run(&options)
             case "generate": try generate(&options)
             case "-h", "--help": print(usage)
             default:

@@ -14,6 +14,10 @@ struct HubHarness {
     var closed: Set<ConnectionID> = []
     var readingStopped: Set<ConnectionID> = []
     var jobs: [RecomputeJob] = []
+    /// `syncSources` effects (names, token) and `reloadSources` effects, in order.
+    var syncs: [(names: [String], token: Int)] = []
+    var reloads = 0
+    var reopens = 0
     var notifications: [String] = []
     var logs: [String] = []
     var stoppedListening = false
@@ -52,6 +56,9 @@ struct HubHarness {
         case .stopReading(let id): readingStopped.insert(id)
         case .close(let id): closed.insert(id)
         case .recompute(let job): jobs.append(job)
+        case .syncSources(let names, let token): syncs.append((names, token))
+        case .reloadSources: reloads += 1
+        case .reopenSources: reopens += 1
         case .notify(let message): notifications.append(message)
         case .log(_, let message): logs.append(message)
         case .stopListening: stoppedListening = true

@@ -169,7 +169,8 @@ enum ExpectedAnswer: Equatable, CustomStringConvertible {
         case .success(.ping): self = .pong
         case .success(.refresh): self = .ok
         case .success(.status): self = .status
-        case .success(.snapshot), .success(.subscribe): self = .viewRequest
+        // A valid `sync` is answered asynchronously too (`synced`, when its sources are done).
+        case .success(.snapshot), .success(.subscribe), .success(.sync): self = .viewRequest
         }
     }
 
@@ -296,7 +297,7 @@ final class FuzzConnection {
                 if type == "error" { lastError = code }
                 if code == "line_too_long" || code == "overloaded" { answers += 1; continue }
                 match(type, code: code)
-            case "hello", "snapshot", "diff", "resync", "heartbeat":
+            case "hello", "snapshot", "diff", "resync", "heartbeat", "synced":
                 asyncMessages += 1
             default:
                 if problems.count < 20 { problems.append("unknown message type \(type)") }

@@ -1,0 +1,117 @@
+extension EventStore {
+    // MARK: - The live-source table
+
+    /// Adds a source (its state as given). Throws `LiveSourceError.duplicate` when
+    /// the name is taken, `ImportError.invalidCalendarName` for a bad name.
+    public func addLiveSource(_ source: LiveSource) throws {
+        for name in [source.name, source.calendar] where !isValidCalendarName(name) {
+            throw ImportError.invalidCalendarName(name)
+        }
+        try db.inTransaction {
+            if try db.scalarInt("SELECT 1 FROM live_source WHERE name = ?", [.text(source.name)]) != nil {
+                throw LiveSourceError.duplicate(source.name)
+            }
+            let columns = LiveSourceColumns.allCases
+            try db.statement("INSERT INTO live_source(\(LiveSourceColumns.selectList)) VALUES ("
+                             + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")")
+                .run(columns.map { source.value(of: $0) })
+        }
+    }
+
+    /// Every source, by name.
+    public func liveSources() throws -> [LiveSource] {
+        try db.statement("SELECT \(LiveSourceColumns.selectList) FROM live_source ORDER BY name")
+            .map { LiveSource(row: $0) }.compactMap { $0 }
+    }
+
+    /// The source called `name`, if any.
+    public func liveSource(named name: String) throws -> LiveSource? {
+        try db.statement("SELECT \(LiveSourceColumns.selectList) FROM live_source WHERE name = ?")
+            .map([.text(name)]) { LiveSource(row: $0) }.first ?? nil
+    }
+
+    /// Records what an attempt left behind: the state columns, written only when a
+    /// significant one changed, so that an unchanged poll commits nothing.
+    public func saveLiveSourceState(_ source: LiveSource) throws {
+        let columns = LiveSourceColumns.stateColumns
+        let significant = LiveSourceColumns.significantColumns
+        let changed = significant.map { "\($0.sql) IS NOT ?" }.joined(separator: " OR ")
+        try db.statement("UPDATE live_source SET " + columns.map { "\($0.sql) = ?" }.joined(separator: ", ")
+                         + " WHERE name = ? AND (\(changed))")
+            .run(columns.map { source.value(of: $0) } + [.text(source.name)] + significant.map { source.value(of: $0) })
+    }
+
+    /// Removes the source, the events it brought and its calendar when that is left
+    /// empty. Returns the number of events removed.
+    @discardableResult
+    public func removeLiveSource(named name: String) throws -> Int {
+        guard let source = try liveSource(named: name) else { throw LiveSourceError.unknown(name) }
+        return try db.inTransaction {
+            let paths = try ownedInputPaths(of: source)
+            var removed = 0
+            if let calendarID = try db.scalarInt("SELECT id FROM calendar WHERE name = ?", [.text(source.calendar)]) {
+                removed = try deleteInputs(paths, calendarID: calendarID)
+                let left = try db.scalarInt("SELECT count(*) FROM event WHERE calendar_id = ?", [.int(calendarID)]) ?? 0
+                let sources = try db.scalarInt("SELECT count(*) FROM source WHERE calendar_id = ?", [.int(calendarID)]) ?? 0
+                let others = try db.scalarInt("SELECT count(*) FROM live_source WHERE calendar = ? AND name <> ?",
+                                              [.text(source.calendar), .text(name)]) ?? 0
+                if left == 0, sources == 0, others == 0 {
+                    try db.statement("DELETE FROM calendar WHERE id = ?").run([.int(calendarID)])
+                }
+            }
+            try db.statement("DELETE FROM live_source WHERE name = ?").run([.text(name)])
+            return removed
+        }
+    }
+
+    /// The input paths (`source.path`) the source has written into its calendar: its
+    /// `live:` name for a URL, the file, or the files in the directory.
+    public func ownedInputPaths(of source: LiveSource) throws -> [String] {
+        switch source.kind {
+        case .url:
+            return [source.urlInputPath]
+        case .file, .vdir:
+            let prefix = source.location.hasSuffix("/") ? source.location : source.location + "/"
+            return try db.statement("""
+                SELECT s.path FROM source s JOIN calendar c ON c.id = s.calendar_id
+                WHERE c.name = ? AND (s.path = ? OR substr(s.path, 1, ?) = ?)
+                """).map([.text(source.calendar), .text(source.location), .int(Int64(prefix.utf8.count)), .text(prefix)]) {
+                $0.text(0)
+            }
+        }
+    }
+
+    /// Deletes the inputs `paths` of `calendar` with their events (a file gone from a
+    /// vdir). Returns the number of events removed.
+    @discardableResult
+    public func removeInputs(_ paths: [String], calendar: String) throws -> Int {
+        guard !paths.isEmpty else { return 0 }
+        return try db.inTransaction {
+            guard let calendarID = try db.scalarInt("SELECT id FROM calendar WHERE name = ?", [.text(calendar)]) else { return 0 }
+            return try deleteInputs(paths, calendarID: calendarID)
+        }
+    }
+
+    /// The number of events in `calendar` (0 when there is no such calendar).
+    public func eventCount(calendar: String) throws -> Int {
+        Int(try db.scalarInt("""
+            SELECT count(*) FROM event e JOIN calendar c ON c.id = e.calendar_id WHERE c.name = ?
+            """, [.text(calendar)]) ?? 0)
+    }
+
+    private func deleteInputs(_ paths: [String], calendarID: Int64) throws -> Int {
+        var removed = 0
+        for path in paths {
+            guard let id = try db.scalarInt("SELECT id FROM source WHERE calendar_id = ? AND path = ?",
+                                            [.int(calendarID), .text(path)]) else { continue }
+            removed += Int(try db.scalarInt("SELECT count(*) FROM event WHERE source_id = ?", [.int(id)]) ?? 0)
+            // Another source of the calendar may hold a key it lost to this one: it must be
+            // parsed again to bring it back (see EventStore+UnchangedImport).
+            try db.statement("UPDATE source SET synced_hash = NULL WHERE calendar_id = ? AND synced_hash IS NOT NULL")
+                .run([.int(calendarID)])
+            // The events go with their source (ON DELETE CASCADE).
+            try db.statement("DELETE FROM source WHERE id = ?").run([.int(id)])
+        }
+        return removed
+    }
+}

@@ -1,0 +1,105 @@
+import ICalendar
+
+extension ImportWriter {
+    // MARK: - Rows
+
+    func wins(_ seq: Int, _ modified: Int64?, over oldSeq: Int, _ oldModified: Int64?, tieGoesToNew: Bool) -> Bool {
+        if seq != oldSeq { return seq > oldSeq }
+        let a = modified ?? Int64.min, b = oldModified ?? Int64.min
+        if a != b { return a > b }
+        return tieGoesToNew
+    }
+
+    mutating func calendarID(named name: String) throws -> Int64 {
+        if let id = try db.scalarInt("SELECT id FROM calendar WHERE name = ?", [.text(name)]) {
+            calendarNames[id] = name
+            return id
+        }
+        try db.statement("INSERT INTO calendar(name) VALUES (?)").run([.text(name)])
+        let id = db.lastInsertRowID
+        calendarNames[id] = name
+        return id
+    }
+
+    func sourceID(calendarID: Int64, path: String, hash: String, defaultZone: String?) throws -> Int64 {
+        if let id = try db.scalarInt("SELECT id FROM source WHERE calendar_id = ? AND path = ?", [.int(calendarID), .text(path)]) {
+            return id
+        }
+        try db.statement("INSERT INTO source(calendar_id, path, content_hash, imported_at, default_tz) VALUES (?, ?, ?, ?, ?)")
+            .run([.int(calendarID), .text(path), .text(hash), .int(now), defaultZone.map { .text($0) } ?? .null])
+        return db.lastInsertRowID
+    }
+
+    mutating func loadExisting(_ calendarID: Int64) throws {
+        guard existing[calendarID] == nil else { return }
+        var rows: [EventKey: ExistingRow] = [:]
+        var bySource: [Int64: Set<EventKey>] = [:]
+        typealias Column = EventColumns.Existing
+        try db.statement("SELECT \(Column.selectList) FROM event WHERE calendar_id = ?")
+            .forEachRow([.int(calendarID)]) { row in
+                let key = EventKey(uid: row.text(Column.uid), rid: row.text(Column.recurrenceID))
+                let sourceID = row.int(Column.sourceID)
+                rows[key] = ExistingRow(id: row.int(Column.id), sourceID: sourceID, sequence: Int(row.int(Column.sequence)),
+                                        modified: row.optionalInt(Column.modified), hash: row.text(Column.contentHash))
+                bySource[sourceID, default: []].insert(key)
+            }
+        existing[calendarID] = rows
+        owned[calendarID] = bySource
+    }
+
+    /// Binds every `EventColumns.Written` column of `r`, the first at parameter `first`.
+    func bindEvent(_ st: Statement, _ r: EventRecord, key: EventKey, hash: String, startEncoded: String, first: Int32) throws {
+        for column in EventColumns.Written.all {
+            let at = first + column.rawValue
+            switch column {
+            case .uid: try st.bindText(r.uid, at: at)
+            case .recurrenceID: try st.bindText(key.rid, at: at)
+            case .thisAndFuture: try st.bindInt(r.thisAndFuture ? 1 : 0, at: at)
+            case .dtstart: try st.bindText(startEncoded, at: at)
+            case .allDay: try st.bindInt(r.isAllDay ? 1 : 0, at: at)
+            case .durationDays: try st.bindInt(Int64(r.durationDays), at: at)
+            case .durationSeconds: try st.bindInt(r.durationSeconds, at: at)
+            case .rrule: try st.bindText(r.rrule, at: at)
+            case .rdates: try st.bindText(r.rdates.isEmpty ? nil : r.rdates.map(\.encoded).joined(separator: ","), at: at)
+            case .exdates: try st.bindText(r.exdates.isEmpty ? nil : r.exdates.map(\.encoded).joined(separator: ","), at: at)
+            case .status: try st.bindText(r.status?.rawValue, at: at)
+            case .summary: try st.bindText(r.summary, at: at)
+            case .location: try st.bindText(r.location, at: at)
+            case .sequence: try st.bindInt(Int64(r.sequence), at: at)
+            case .modified: try st.bindInt(r.modified, at: at)
+            case .importSerial: try st.bindInt(now, at: at)
+            case .firstMinute: try st.bindInt(r.firstMinute, at: at)
+            case .lastMinute: try st.bindInt(r.lastMinute, at: at)
+            case .spanClass: try st.bindInt(Int64(SpanClass.of(first: r.firstMinute, last: r.lastMinute)), at: at)
+            case .defaultTZ: try st.bindText(r.defaultZone, at: at)
+            case .contentHash: try st.bindText(hash, at: at)
+            case .vevent: try st.bindText(r.text, at: at)
+            }
+        }
+    }
+
+    /// `calendar_id, source_id`, then the event columns.
+    static let insertSQL = "INSERT INTO event(calendar_id, source_id, \(EventColumns.Written.selectList)) VALUES ("
+        + Array(repeating: "?", count: 2 + EventColumns.Written.allCases.count).joined(separator: ", ") + ")"
+    /// `source_id`, then the event columns, then the row id.
+    static let updateSQL = "UPDATE event SET source_id = ?, "
+        + EventColumns.Written.allCases.map { "\($0.sql) = ?" }.joined(separator: ", ") + " WHERE id = ?"
+
+    func insert(calendarID: Int64, sourceID: Int64, record: EventRecord, key: EventKey, hash: String,
+                startEncoded: String) throws -> Int64 {
+        let st = try db.statement(Self.insertSQL)
+        try st.bindInt(calendarID, at: 1)
+        try st.bindInt(sourceID, at: 2)
+        try bindEvent(st, record, key: key, hash: hash, startEncoded: startEncoded, first: 3)
+        try st.runBound()
+        return db.lastInsertRowID
+    }
+
+    func update(id: Int64, sourceID: Int64, record: EventRecord, key: EventKey, hash: String, startEncoded: String) throws {
+        let st = try db.statement(Self.updateSQL)
+        try st.bindInt(sourceID, at: 1)
+        try bindEvent(st, record, key: key, hash: hash, startEncoded: startEncoded, first: 2)
+        try st.bindInt(id, at: 2 + EventColumns.Written.count)
+        try st.runBound()
+    }
+}

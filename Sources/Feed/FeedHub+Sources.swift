@@ -1,0 +1,20 @@
+import LiveSources
+
+extension FeedHub {
+    /// What the live-source runner reports: a refresh (events changed), every source's
+    /// status (kept for `status`), or the answer to a `sync` request.
+    mutating func sourcesReported(_ report: SourceRunner.Report) {
+        switch report {
+        case .refresh:
+            effects.append(.recompute(.refresh))
+        case .statuses(let statuses):
+            sources = statuses
+        case .synced(let token, let reports):
+            guard let id = pendingSyncs.removeValue(forKey: token), connections[id] != nil else { return }
+            connections[id]!.syncsWaiting -= 1
+            send(Messages.synced(reports), to: id)
+            // It may have been held back by the limit on waiting requests.
+            processInput(id)
+        }
+    }
+}

@@ -1,0 +1,30 @@
+/// Why a source could not be synchronised: one line, with no secret in it (a URL is
+/// only ever named as `scheme://host/…`). The source keeps its last good events.
+public struct FetchFailure: Error, CustomStringConvertible, Sendable, Equatable {
+    /// The class of failure, for tests and for deciding what to show.
+    public enum Kind: String, Sendable {
+        case refused, dns, timeout, tls, httpStatus, tooManyRedirects, oversize, headersTooLarge
+        case network, notICalendar, truncated, unreadable, missing, parse
+    }
+
+    /// What went wrong, as a class.
+    public var kind: Kind
+    /// The one-line message.
+    public var message: String
+
+    /// Creates a failure; `message` must already be free of secrets.
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public var description: String { message }
+
+    /// A message cut to one line of at most 300 characters (a server's text or a parse
+    /// error can be long or multi-line).
+    static func oneLine(_ text: String) -> String {
+        let flat = text.map { $0.isNewline || $0 == "\t" ? " " : $0 }
+        let line = String(flat)
+        return line.count > 300 ? String(line.prefix(300)) + "…" : line
+    }
+}

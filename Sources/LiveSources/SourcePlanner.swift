@@ -1,0 +1,104 @@
+import EventStore
+import Foundation
+
+/// Turns what `eventctl source add` was given (a URL, a vdir, a vdirsyncer collection
+/// directory, a file) into the sources to store, with their names and calendars.
+public enum SourcePlanner {
+    /// Why a target cannot be a source.
+    public enum Problem: Error, CustomStringConvertible, Equatable, Sendable {
+        /// Not a URL of a supported scheme, not a path that exists (66 for a path).
+        case missing(String)
+        /// Exists but cannot be used (unreadable, a special file).
+        case unusable(String)
+        /// A URL of a scheme eventd does not fetch.
+        case unsupported(String)
+
+        public var description: String {
+            switch self {
+            case .missing(let m), .unusable(let m), .unsupported(let m): return m
+            }
+        }
+    }
+
+    /// The sources for `target`; `calendar` names the calendar (for a collection, the
+    /// prefix of each one), `every` is the polling interval of a URL, seconds.
+    public static func plan(_ target: String, calendar: String?, every: Int64,
+                            workingDirectory: String = FileManager.default.currentDirectoryPath) throws(Problem) -> [LiveSource] {
+        if let url = normalizedURL(target) {
+            let name = calendar ?? nameFromURL(url)
+            return [LiveSource(name: name, kind: .url, location: url, calendar: name, everySeconds: every)]
+        }
+        if target.contains("://") {
+            throw .unsupported("unsupported URL \(LiveSource.redact(url: target)): use https://, http://, webcal:// or webcals://")
+        }
+        let path = absolute(target, from: workingDirectory)
+        guard let stamp = FileStamp(path: path) else { throw .missing("\(target): no such file or directory") }
+        guard access(path, R_OK) == 0 else { throw .missing("\(target): not readable") }
+        if stamp.isRegular {
+            let name = calendar ?? sanitized(((path as NSString).lastPathComponent as NSString).deletingPathExtension)
+            return [LiveSource(name: name, kind: .file, location: path, calendar: name, everySeconds: LiveSourceDefaults.every)]
+        }
+        guard stamp.isDirectory else { throw .unusable("\(target): not a file or directory") }
+        let entries = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
+        let hasCalendars = entries.contains(where: SourceSyncer.isCalendarFileName)
+        let subdirectories = entries.filter { !$0.hasPrefix(".") && FileStamp(path: path + "/" + $0)?.isDirectory == true }
+        if !hasCalendars, !subdirectories.isEmpty {
+            // vdirsyncer's collection layout: one vdir per subdirectory.
+            return subdirectories.map { sub in
+                let own = vdirName(path + "/" + sub)
+                let name = calendar.map { sanitized($0 + "-" + own) } ?? own
+                return LiveSource(name: name, kind: .vdir, location: path + "/" + sub, calendar: name, everySeconds: LiveSourceDefaults.every)
+            }
+        }
+        let name = calendar ?? vdirName(path)
+        return [LiveSource(name: name, kind: .vdir, location: path, calendar: name, everySeconds: LiveSourceDefaults.every)]
+    }
+
+    /// `https://…` for http(s) and webcal(s) URLs (webcal means https), else nil.
+    public static func normalizedURL(_ text: String) -> String? {
+        guard let range = text.range(of: "://") else { return nil }
+        let scheme = text[..<range.lowerBound].lowercased()
+        let rest = text[range.upperBound...]
+        guard !rest.isEmpty else { return nil }
+        switch scheme {
+        case "http", "https": return scheme + "://" + rest
+        case "webcal", "webcals": return "https://" + rest
+        default: return nil
+        }
+    }
+
+    /// A vdir's name: its `displayname` file (vdirsyncer writes it), else the directory's.
+    static func vdirName(_ path: String) -> String {
+        if let data = FileManager.default.contents(atPath: path + "/displayname"), data.count <= 1024 {
+            let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            if !text.isEmpty { return sanitized(text) }
+        }
+        return sanitized((path as NSString).lastPathComponent)
+    }
+
+    /// The URL path's last part without extension, else the host: never the token.
+    static func nameFromURL(_ url: String) -> String {
+        var rest = Substring(url[url.range(of: "://")!.upperBound...])
+        if let cut = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) { rest = rest[..<cut] }
+        let parts = rest.split(separator: "/")
+        let host = parts.first.map { String($0.split(separator: "@").last ?? $0) } ?? "calendar"
+        let last = parts.count > 1 ? (String(parts.last!) as NSString).deletingPathExtension : ""
+        // A long last part is likely a token (Google's `basic.ics` after one is fine).
+        let candidate = last.isEmpty || last.count > 32 || last == "basic" ? host : last
+        return sanitized(candidate)
+    }
+
+    /// The name with every character outside `A-Z a-z 0-9 . _ -` made `-`, at most 64.
+    public static func sanitized(_ text: String) -> String {
+        let mapped = String(text.unicodeScalars.map { s -> Character in
+            let ok = (s.value < 128) && (CharacterSet.alphanumerics.contains(s) || s == "." || s == "_" || s == "-")
+            return ok ? Character(s) : "-"
+        }.prefix(64))
+        return mapped.isEmpty ? "calendar" : mapped
+    }
+
+    static func absolute(_ path: String, from directory: String) -> String {
+        let joined = path.hasPrefix("/") ? path : directory + "/" + path
+        return (joined as NSString).standardizingPath
+    }
+}

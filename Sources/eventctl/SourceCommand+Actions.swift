@@ -1,0 +1,105 @@
+import Foundation
+import CommandLineKit
+import EventStore
+import LiveSources
+import Support
+
+extension SourceCommand {
+    func add(_ env: CommandEnvironment) throws {
+        let planned = try SourcePlanner.plan(targets[0], calendar: calendar, every: every)
+        let store = try StoreAccess.openOrCreate(env)
+        for source in planned {
+            do { try store.addLiveSource(source) } catch let e as SQLiteError {
+                throw DatabaseFailure(path: store.path, underlying: e)
+            }
+        }
+        if !json {
+            for source in planned {
+                print("added source \(source.name) (\(source.kind.rawValue), \(source.redactedLocation)) -> calendar \(source.calendar)")
+            }
+        }
+        // The first sync: a failure is reported, the source stays (it will be retried).
+        let outcomes = try syncOutcomes(env, store: store, names: planned.map(\.name))
+        report(outcomes)
+        for outcome in outcomes where outcome["ok"]?.boolValue == false {
+            printError("warning: source \(outcome["name"]?.stringValue ?? "?"): \(outcome["summary"]?.stringValue ?? "failed") (kept; it will be retried)")
+        }
+    }
+
+    func list(_ env: CommandEnvironment) throws {
+        let store = try StoreAccess.openExisting(env)
+        var statuses = try store.liveSources().map { SourceStatus($0).json }
+        // The daemon knows the latest attempt times (a poll answered 304 writes nothing).
+        if let live = SourceDaemon.statuses(env) {
+            let byName = Dictionary(live.compactMap { s in s["name"]?.stringValue.map { ($0, s) } }, uniquingKeysWith: { a, _ in a })
+            statuses = statuses.map { s in s["name"]?.stringValue.flatMap { byName[$0] } ?? s }
+        }
+        if json {
+            print(JSONValue.array(statuses).canonicalString())
+            return
+        }
+        if statuses.isEmpty { print("no sources; add one with `eventctl source add URL|DIR|FILE`") }
+        for s in statuses { print(Self.describe(s)) }
+    }
+
+    func remove(_ env: CommandEnvironment) throws {
+        let store = try StoreAccess.openExisting(env)
+        let removed: Int
+        do { removed = try store.removeLiveSource(named: targets[0]) } catch let e as SQLiteError {
+            throw DatabaseFailure(path: store.path, underlying: e)
+        }
+        print("removed source \(targets[0]) (\(removed) event\(removed == 1 ? "" : "s"))")
+        // The daemon recomputes and its runner reads the source table again.
+        DaemonNotifier.requestRefresh(env)
+    }
+
+    func sync(_ env: CommandEnvironment, names: [String]) throws {
+        let store = try StoreAccess.openExisting(env)
+        let outcomes = try syncOutcomes(env, store: store, names: names)
+        report(outcomes)
+        let failed = outcomes.filter { $0["ok"]?.boolValue == false }
+        if failed.contains(where: { $0["status"]?.isNull ?? true }) {
+            throw CommandFailure.badData("unknown source: " + failed.filter { $0["status"]?.isNull ?? true }
+                .compactMap { $0["name"]?.stringValue }.joined(separator: ", "))
+        }
+        if !failed.isEmpty {
+            throw CommandFailure.ioFailure("\(failed.count) of \(outcomes.count) source\(outcomes.count == 1 ? "" : "s") failed (events kept)")
+        }
+    }
+
+    /// Synchronises in the daemon when one runs, else here; one object per source.
+    private func syncOutcomes(_ env: CommandEnvironment, store: EventStore, names: [String]) throws -> [JSONValue] {
+        if let answer = try SourceDaemon.sync(env, names: names) { return answer }
+        let all = try store.liveSources()
+        let known = Dictionary(all.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        let chosen = names.isEmpty ? all : names.compactMap { known[$0] }
+        var outcomes = SourceSyncer(store: store).syncInProcess(chosen).map(\.json)
+        for name in names where known[name] == nil {
+            outcomes.append(.object(["name": .string(name), "ok": .bool(false), "changed": .bool(false),
+                                     "summary": .string("no source named \"\(name)\""), "status": .null]))
+        }
+        return outcomes.sorted { ($0["name"]?.stringValue ?? "") < ($1["name"]?.stringValue ?? "") }
+    }
+
+    private func report(_ outcomes: [JSONValue]) {
+        if json {
+            print(JSONValue.array(outcomes).canonicalString())
+            return
+        }
+        for o in outcomes {
+            let ok = o["ok"]?.boolValue == true
+            print("\(o["name"]?.stringValue ?? "?"): \(ok ? "" : "failed: ")\(o["summary"]?.stringValue ?? "")")
+        }
+    }
+
+    /// One source for people: name, kind, location, calendar, events, then the times.
+    static func describe(_ s: JSONValue) -> String {
+        // Names, locations and errors come from outside (a server's answer): made safe
+        // for the terminal, field by field, so the layout's own line breaks stay.
+        func v(_ key: String) -> String { (s[key].map { $0.stringValue ?? ($0.isNull ? "-" : $0.description) } ?? "-").terminalSafe }
+        var text = "\(v("name")): \(v("kind")) \(v("location")) -> calendar \(v("calendar")), \(v("events")) events\n"
+        text += "  last attempt \(v("last_attempt")), last success \(v("last_success")), next attempt \(v("next_attempt"))"
+        if let error = s["last_error"]?.stringValue { text += "\n  last error: \(error.terminalSafe)" }
+        return text
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import CommandLineKit
+import EventStore
+import LiveSources
+import Support
+
+/// `eventctl source add|list|remove|sync` (SPEC.md section 7): calendars that update
+/// themselves. The action is the first argument; its options are declared here once.
+struct SourceCommand: Subcommand {
+    enum Action: String, CaseIterable {
+        case add, list, remove, sync
+    }
+
+    static let spec = CommandSpec(
+        "eventctl source", abstract: "Follow calendars that update themselves (ICS URLs, vdirs, files).",
+        overview: "Add, list, remove and synchronise live sources: ICS URLs, vdirs and watched files.",
+        discussion: """
+        add URL|DIR|FILE: a URL (https, http, webcal, webcals) is fetched every --every;
+        a vdir, a vdirsyncer collection (one source per subdirectory) or a file is watched.
+        The first sync runs at once (in the daemon when one runs, else here).
+        list: every source with its state. remove NAME: the source and its events.
+        sync [NAME]...: synchronise now (all when none named), backoff or not.
+        A URL is shown only as scheme://host/….
+        """,
+        usage: "eventctl source add|list|remove|sync [<target>...] [--calendar NAME] [--every DURATION] [--json]",
+        arguments: [
+            Positional("<action>", help: "add, list, remove or sync.", completion: .choices(Action.allCases.map(\.rawValue))),
+            Positional("<target>", help: "add: a URL, directory or file; remove: a source name;\nsync: source names (none: all).",
+                       completion: .file(extension: "ics"), repeatable: true),
+        ],
+        options: [
+            Option("--calendar", value: "NAME", help: "add: the source's name and calendar (default: from the URL,\nfile or directory).",
+                   summary: "The source's name and calendar", completion: .calendar,
+                   validation: .custom { isValidCalendarName($0) ? nil : "invalid calendar name '\($0)': use 1-64 characters of A-Z a-z 0-9 . _ -" }),
+            Option("--every", value: "DURATION", help: "add: how often a URL is fetched (default 15m; at least 30s;\ns/m/h/d or ISO 8601 such as PT15M).",
+                   summary: "How often a URL is fetched",
+                   validation: .custom { text in
+                       guard let seconds = DurationText.seconds(text) else { return "invalid value '\(text)' for --every: expected a duration such as 15m or PT15M" }
+                       return seconds < LiveSourceDefaults.minimumEvery ? "invalid value '\(text)' for --every: at least 30s" : nil
+                   }),
+            Option("--json", help: "Print the result as JSON."),
+        ],
+        examples: [
+            "eventctl source add 'https://calendar.google.com/calendar/ical/…/basic.ics' --calendar work",
+            "eventctl source add ~/.local/share/vdirsyncer/calendars",
+            "eventctl source list",
+            "eventctl source sync work",
+            "eventctl source remove work",
+        ])
+
+    var action: Action
+    var targets: [String]
+    var calendar: String?
+    var every: Int64
+    var json: Bool
+
+    init(_ arguments: ParsedArguments) throws {
+        guard let word = arguments.positionals.first, let action = Action(rawValue: word) else {
+            throw UsageError("unknown action '\(arguments.positionals.first ?? "")': expected add, list, remove or sync",
+                             hint: "see 'eventctl source --help'")
+        }
+        self.action = action
+        targets = Array(arguments.positionals.dropFirst())
+        calendar = arguments.value("--calendar")
+        every = arguments.value("--every").flatMap(DurationText.seconds) ?? LiveSourceDefaults.every
+        json = arguments.has("--json")
+        try checkCombination(arguments)
+    }
+
+    /// The options and argument counts each action takes.
+    private func checkCombination(_ arguments: ParsedArguments) throws {
+        let hint = "usage: eventctl source \(action.rawValue)" + [
+            .add: " URL|DIR|FILE [--calendar NAME] [--every DURATION] [--json]", .list: " [--json]",
+            .remove: " NAME", .sync: " [NAME]... [--json]",
+        ][action]!
+        switch action {
+        case .add: if targets.count != 1 { throw UsageError("source add takes one URL, directory or file", hint: hint) }
+        case .list: if !targets.isEmpty { throw UsageError("source list takes no argument", hint: hint) }
+        case .remove: if targets.count != 1 { throw UsageError("source remove takes one source name", hint: hint) }
+        case .sync: break
+        }
+        for option in ["--calendar", "--every"] where action != .add && arguments.has(option) {
+            throw UsageError("\(option) applies to source add only", hint: hint)
+        }
+        if action == .remove, json { throw UsageError("--json does not apply to source remove", hint: hint) }
+    }
+
+    func run(_ env: CommandEnvironment) throws {
+        switch action {
+        case .add: try add(env)
+        case .list: try list(env)
+        case .remove: try remove(env)
+        case .sync: try sync(env, names: targets)
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import EventStore
+import Testing
+import TestSupport
+@testable import EventStore
+
+/// An import of bytes a source last synchronised completely costs reading and
+/// hashing: nothing is parsed or written. Any change of the source's rows by another
+/// source makes the next import parse again.
+@Suite struct UnchangedImportTests {
+    typealias S = StoreICS
+
+    @Test func theSameBytesAgainAreNotParsedAndWriteNothing() throws {
+        let s = try ScratchStore()
+        let text = S.calendar([S.event("a@x", day: 1), S.event("b@x", day: 2)])
+        let first = try s.run(S.input("a.ics", text))
+        #expect(!first.sameBytes && first.added == 2)
+        let watcher = try s.watcher()
+        let version = try watcher.dataVersion()
+        let again = try s.run(S.input("a.ics", text))
+        #expect(again.sameBytes)
+        #expect((again.added, again.updated, again.removed, again.unchanged) == (0, 0, 0, 2))
+        #expect(try watcher.dataVersion() == version)
+        // --strict and --replace always parse.
+        #expect(try !s.run(S.input("a.ics", text), strict: true).sameBytes)
+        #expect(try !s.run(S.input("a.ics", text), replace: true).sameBytes)
+    }
+
+    @Test func aFileWithWarningsIsParsedEveryTimeSoItsWarningsAreReported() throws {
+        let s = try ScratchStore()
+        let text = S.calendar([S.event("a@x"), ["UID:nostart@x", "SUMMARY:No start"]])
+        _ = try s.run(S.input("a.ics", text))
+        let again = try s.run(S.input("a.ics", text))
+        #expect(!again.sameBytes)
+        #expect(again.skipped == 1 && again.warnings.count == 1)
+    }
+
+    @Test func anotherSourceTakingARowMakesTheNextImportParse() throws {
+        let s = try ScratchStore()
+        let a = S.calendar([S.event("shared@x", summary: "from a"), S.event("a@x")])
+        _ = try s.run(S.input("a.ics", a))
+        // b.ics has the shared event with a higher SEQUENCE: it takes the row over.
+        _ = try s.run(S.input("b.ics", S.calendar([S.event("shared@x", summary: "from b", extra: ["SEQUENCE:5"])])))
+        #expect(try s.summary("shared@x") == "from b")
+        let again = try s.run(S.input("a.ics", a))
+        #expect(!again.sameBytes)
+        // b.ics gone (its source removed): a.ics is parsed and brings its event back.
+        #expect(try s.store.removeInputs(["/tmp/eventd-store-tests/b.ics"], calendar: "work") == 1)
+        let back = try s.run(S.input("a.ics", a))
+        #expect(!back.sameBytes && back.added == 1)
+        #expect(try s.summary("shared@x") == "from a")
+    }
+
+    @Test func replaceElsewhereInTheCalendarInvalidatesItsSources() throws {
+        let s = try ScratchStore()
+        let a = S.calendar([S.event("a@x")])
+        _ = try s.run(S.input("a.ics", a))
+        _ = try s.run(S.input("b.ics", S.calendar([S.event("b@x")])), replace: true)
+        #expect(try s.uids() == ["b@x"])
+        let again = try s.run(S.input("a.ics", a))
+        #expect(!again.sameBytes && again.added == 1)
+    }
+}

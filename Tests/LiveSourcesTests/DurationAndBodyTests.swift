@@ -1,0 +1,45 @@
+import EventStore
+import Testing
+@testable import LiveSources
+
+/// `--every` and calendar durations, body checks, and URL redaction.
+@Suite struct DurationAndBodyTests {
+    @Test func durationsInBothForms() {
+        #expect(DurationText.seconds("30s") == 30)
+        #expect(DurationText.seconds("15m") == 900)
+        #expect(DurationText.seconds("2h") == 7200)
+        #expect(DurationText.seconds("1d") == 86_400)
+        #expect(DurationText.seconds("PT15M") == 900)
+        #expect(DurationText.seconds("P1DT1H") == 90_000)
+        #expect(DurationText.seconds("P1W") == 604_800)
+        for bad in ["", "15", "m", "-5m", "PT", "P1H", "PT1D", "0s", "PTM"] { #expect(DurationText.seconds(bad) == nil, "\(bad)") }
+    }
+
+    @Test func refreshIntervalComesFromTheCalendarHeader() {
+        let body = Array("BEGIN:VCALENDAR\r\nX-PUBLISHED-TTL:PT1H\r\nREFRESH-INTERVAL;VALUE=DURATION:PT2H\r\nBEGIN:VEVENT\r\nREFRESH-INTERVAL;VALUE=DURATION:PT9H\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n".utf8)
+        #expect(CalendarBody.refreshInterval(body) == 7200)
+        #expect(CalendarBody.refreshInterval(Array("BEGIN:VCALENDAR\nX-PUBLISHED-TTL:P1D\nEND:VCALENDAR\n".utf8)) == 86_400)
+        #expect(CalendarBody.refreshInterval(Array("BEGIN:VCALENDAR\nEND:VCALENDAR\n".utf8)) == nil)
+    }
+
+    @Test func htmlTruncatedAndEmptyBodiesAreRefused() {
+        func kind(_ text: String) -> FetchFailure.Kind? {
+            do { try CalendarBody.check(Array(text.utf8), shown: "https://h/…"); return nil } catch { return error.kind }
+        }
+        #expect(kind("\u{FEFF}BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n\r\n") == nil)
+        #expect(kind("<!DOCTYPE html><html>login</html>") == .notICalendar)
+        #expect(kind("") == .notICalendar)
+        #expect(kind("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:x") == .truncated)
+    }
+
+    @Test func urlsAreShownAsSchemeAndHostOnly() {
+        #expect(LiveSource.redact(url: "https://calendar.google.com/calendar/ical/me%40x/private-0123abcd/basic.ics") == "https://calendar.google.com/…")
+        #expect(LiveSource.redact(url: "https://user:secret@cloud.example.org:8443/remote.php/dav?token=t") == "https://cloud.example.org/…")
+        #expect(LiveSource.redact(url: "http://[::1]:8080/x") == "http://[::1]/…")
+        #expect(LiveSource.redact(url: "not a url token=abc") == "…")
+        #expect(SourcePlanner.normalizedURL("webcal://example.org/a.ics") == "https://example.org/a.ics")
+        #expect(SourcePlanner.normalizedURL("ftp://example.org/a.ics") == nil)
+        #expect(SourcePlanner.nameFromURL("https://example.org/cal/holidays.ics?token=x") == "holidays")
+        #expect(SourcePlanner.nameFromURL("https://example.org/0123456789abcdef0123456789abcdef0123/basic.ics") == "example.org")
+    }
+}
