@@ -4,7 +4,10 @@ extension FeedHub {
     mutating func recomputed(_ output: RecomputeOutput) {
         switch output {
         case .info(let newInfo):
+            let (seen, duration) = (info.lastRecompute, info.lastDurationMS)
             info = newInfo
+            // A publication may already have told a later recompute (see `publish`).
+            if seen > newInfo.lastRecompute { (info.lastRecompute, info.lastDurationMS) = (seen, duration) }
             if !ready {
                 ready = true
                 effects.append(.notify("READY=1\nSTATUS=serving \(config.socketPath)"))
@@ -42,6 +45,10 @@ extension FeedHub {
     /// not keep it (that would pin a superseded snapshot for as long as it does not
     /// read): it is owed the current one instead.
     private mutating func publish(_ view: View, _ p: ViewPublication) {
+        if p.recomputedAt > info.lastRecompute {
+            info.lastRecompute = p.recomputedAt
+            info.lastDurationMS = p.durationMS
+        }
         guard var feed = views[view] else { return }
         feed.seq = p.seq
         feed.snapshotMessage = p.snapshotMessage

@@ -47,7 +47,11 @@ extension FeedHub {
                 effects.append(.recompute(.deactivate(view)))
             }
         }
-        if let interval = watchdogInterval, t - lastWatchdog >= interval {
+        // Due at three quarters of the interval: the loop ticks every half interval, so a
+        // ping waiting for the full interval could slip to one and a half of it (the tick
+        // before came a hair early), which with a loaded machine's delay nears systemd's
+        // deadline. This pings every interval, on the tick.
+        if let interval = watchdogInterval, t - lastWatchdog >= interval * 0.75 {
             lastWatchdog = t
             effects.append(.notify("WATCHDOG=1"))
         }

@@ -34,14 +34,16 @@ extension RecomputeWorker {
                 let diff = Messages.diff(epoch: epoch, seq: state.seq, new: snapshot, changes: changes)
                 output(.published(view, ViewPublication(seq: state.seq,
                                                         snapshotMessage: Messages.snapshot(epoch: epoch, seq: state.seq, snapshot: snapshot),
-                                                        diffMessage: diff)))
+                                                        diffMessage: diff, recomputedAt: lastRecompute,
+                                                        durationMS: lastDuration * 1000)))
                 log.info("view \(view.timeZone)/\(view.days)d: seq \(state.seq), \(changes.changeCount) change(s) in \(Int(lastDuration * 1000)) ms")
             } else {
                 let seq = seqFloor + 1
                 seqFloor = seq
                 views[view] = ViewState(snapshot: snapshot, feed: try snapshot.feedSnapshot, seq: seq)
                 output(.published(view, ViewPublication(seq: seq, snapshotMessage: Messages.snapshot(epoch: epoch, seq: seq, snapshot: snapshot),
-                                                        diffMessage: nil)))
+                                                        diffMessage: nil, recomputedAt: lastRecompute,
+                                                        durationMS: lastDuration * 1000)))
                 log.info("view \(view.timeZone)/\(view.days)d: first snapshot in \(Int(lastDuration * 1000)) ms")
             }
         } catch {

@@ -24,6 +24,10 @@ struct ViewPublication: Sendable {
     var seq: Int64
     var snapshotMessage: [UInt8]
     var diffMessage: [UInt8]?
+    /// When the recompute that made it started (wall clock) and how long it took: the
+    /// hub's `status` is then never behind what a subscriber has been sent.
+    var recomputedAt: Double = 0
+    var durationMS: Double = 0
 }
 
 /// Store facts the loop keeps for `status` and for validating views.
