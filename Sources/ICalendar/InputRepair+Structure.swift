@@ -32,7 +32,13 @@ extension InputRepair {
 
         for (index, line) in lines.enumerated() {
             let r = line.content
-            guard let first = r.first.map({ bytes[$0] }) else { continue }
+            guard let first = r.first.map({ bytes[$0] }) else {
+                // An empty line inside a component would end a fold for libical (Mozilla
+                // Calendar 1.0 wrote `UID`, an empty line, ` :956630271`): it carries
+                // nothing, so it goes, and the fold holds.
+                if depth > 0 { edits[index] = .drop }
+                continue
+            }
             let isSpace = first == 32 || first == 9
             if depth == 0 {
                 if !sawBegin, isSpace {
@@ -53,7 +59,12 @@ extension InputRepair {
                     }
                     continue
                 }
-                if CalendarScanner.matchesUpper(bytes, r.lowerBound, "BEGIN:") { depth = 1; sawBegin = true }
+                if CalendarScanner.matchesUpper(bytes, r.lowerBound, "BEGIN:") { depth = 1; sawBegin = true; continue }
+                if sawBegin, !isSpace, !CalendarScanner.matchesUpper(bytes, r.lowerBound, "END:") {
+                    // After END:VCALENDAR (a caching proxy's `X-COMMENT:Cached from ...`).
+                    edits[index] = .drop
+                    warnings.add("after the end", line: index + 1, "content after END:VCALENDAR; skipped")
+                }
                 continue
             }
             if isSpace {
@@ -75,7 +86,10 @@ extension InputRepair {
             // The ':' may come in the continuation lines after this one.
             var hasColon = bytes[r].contains(58)
             var k = index + 1
-            while !hasColon, k < lines.count, let f = lines[k].content.first, bytes[f] == 32 || bytes[f] == 9 {
+            while !hasColon, k < lines.count {
+                // Empty lines between (dropped above) do not end the fold.
+                guard let f = lines[k].content.first else { k += 1; continue }
+                guard bytes[f] == 32 || bytes[f] == 9 else { break }
                 hasColon = bytes[lines[k].content].contains(58)
                 k += 1
             }
@@ -93,9 +107,12 @@ extension InputRepair {
             }
             // Text, not a property: no ':' at all, or (Confluence: `...;CN=Danie` then
             // `l Latham;CUTYPE=INDIVIDUAL:mailto:...`) it starts the way text does, not
-            // with an upper-case name as every exporter writes them.
+            // with an upper-case name as every exporter writes them. A name and `=`
+            // (`ORGANIZER="mailto:..."`, Apple's `X-APPLE-RADIUS=49.9` on a line of its own)
+            // is a broken property, not the rest of the line before: it is skipped.
             let startsLikeText = !(first >= 65 && first <= 90)
-            if property != nil, !hasColon || startsLikeText {
+            let brokenProperty = !startsLikeText && nameLength > 0 && next == 61
+            if property != nil, !brokenProperty, !hasColon || startsLikeText {
                 edits[index] = .join
                 warnings.add("broken fold", line: index + 1, "broken fold: a line that is not a content line after a content line; joined to it")
                 continue

@@ -36,11 +36,11 @@ struct ReaderContext {
         fileZones.first(where: { Self.normalise($0.key) == wanted })?.value
     }
 
-    /// `/mozilla.org/20050126_1/Europe/Berlin`, `/softwarestudio.org/Olson_20011030_5/Pacific/Auckland`:
-    /// the longest tail of the path that the system knows as a zone.
+    /// `/mozilla.org/20050126_1/Europe/Berlin`, `/softwarestudio.org/Olson_20011030_5/Pacific/Auckland`,
+    /// `/Europe/Stockholm`: the longest tail of the path that the system knows as a zone.
     static func ianaTail(_ name: String) -> Zone? {
         let parts = name.split(separator: "/")
-        for start in parts.indices.dropFirst() {
+        for start in parts.indices {
             if let zone = Zone.system(parts[start...].joined(separator: "/")) { return zone }
         }
         return nil

@@ -3,7 +3,8 @@ import Glibc
 
 /// Reads what can be read of an RRULE that libical refused, before giving up on it:
 /// some Ruby and PHP exporters escape its `;` and `,` as TEXT (`FREQ=WEEKLY\;BYDAY=MO`),
-/// others add parts of their own or write a COUNT of -1.
+/// others add parts of their own or write a COUNT of -1. Only what carries no meaning
+/// for the recurrence set is dropped (unknown parts, a COUNT beside UNTIL, INTERVAL=0).
 enum RuleSalvage {
     /// The parts RFC 5545 defines (RSCALE and SKIP, RFC 7529, are left to libical).
     static let knownParts: Set<String> = ["FREQ", "UNTIL", "COUNT", "INTERVAL", "BYSECOND", "BYMINUTE", "BYHOUR", "BYDAY",
@@ -38,16 +39,10 @@ enum RuleSalvage {
             guard seen.insert(name).inserted else { repairs.append("repeated \(name) dropped"); continue }
             parts.append(name + "=" + value)
         }
-        if let rule = normalised(parts) { return (rule, repairs.isEmpty ? ["white space removed"] : repairs) }
-        // Drop one part at a time, from the last, until libical reads it; never FREQ, and
-        // never UNTIL or COUNT (without its bound the rule would repeat forever).
-        for index in parts.indices.reversed()
-        where !["FREQ=", "UNTIL=", "COUNT="].contains(where: { parts[index].hasPrefix($0) }) {
-            var fewer = parts
-            fewer.remove(at: index)
-            if let rule = normalised(fewer) { return (rule, repairs + ["unreadable part \"\(parts[index])\" dropped"]) }
-        }
-        return nil
+        // A part RFC 5545 defines is never dropped for being unreadable: without a BYxxx
+        // part the rule would repeat far more often than its author meant.
+        guard let rule = normalised(parts) else { return nil }
+        return (rule, repairs.isEmpty ? ["white space removed"] : repairs)
     }
 
     /// libical's normalised form of the rule made of `parts`, or nil when it refuses it.

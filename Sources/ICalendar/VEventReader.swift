@@ -127,6 +127,15 @@ enum VEventReader {
             }
             rp = icalcomponent_get_next_property(c, ICAL_RDATE_PROPERTY)
         }
+        if !record.start.isDate {
+            // A DATE (or a PERIOD of DATEs) in the RDATE of a DATE-TIME series: RFC 5545
+            // wants the type of DTSTART, so it is read as midnight in DTSTART's frame.
+            func reframed(_ v: TimeValue?) -> TimeValue? {
+                guard case .date(let d)? = v else { return v }
+                return record.start.withWallClock(CivilDateTime(date: d))
+            }
+            record.rdates = record.rdates.map { RecurrenceDate(start: reframed($0.start)!, end: reframed($0.end)) }
+        }
         var xp = icalcomponent_get_first_property(c, ICAL_EXDATE_PROPERTY)
         while let prop = xp {
             if let t = timeValue(prop, icalproperty_get_exdate(prop), "EXDATE", &context, &issues) {
