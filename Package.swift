@@ -55,7 +55,7 @@ let package = Package(
         .testTarget(name: "SupportTests", dependencies: ["Support", "TestSupport"]),
         .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit", "Agenda", "EventStore", "Feed", "ICalendar", "Support", "WebGateway", "TestSupport"]),
         .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "CLibical", "CalendarGenerator", "TestSupport"],
-                    resources: [.copy("Fixtures")]),
+                    exclude: ["RealWorld"], resources: [.copy("Fixtures")]),
         .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "ICalendar", "CalendarGenerator", "TestSupport"]),
         .testTarget(name: "CalendarGeneratorTests", dependencies: ["CalendarGenerator", "TestSupport"]),
         .testTarget(name: "SectionedDiffTests", dependencies: ["SectionedDiff", "TestSupport"]),

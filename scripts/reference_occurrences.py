@@ -4,7 +4,8 @@
 Usage:
     reference_occurrences.py --from YYYY-MM-DD --to YYYY-MM-DD
                              [--floating-tz ZONE] [--ignore-x-wr-timezone]
-                             [--extra] [--timings] FILE...
+                             [--engine recurring-ical-events|ics-query|both]
+                             [--extra] [--timings] [--fork-per-file] FILE...
 
 Loads each FILE with icalendar, expands its VEVENTs with
 ``recurring_ical_events.of(cal).between(from, to)`` and prints ONE JSON object:
@@ -19,6 +20,15 @@ Each occurrence is {"uid": str, "start": S, "end": E}:
 Occurrences are sorted by (uid, start, end). A missing UID is "".
 An event without DTEND and DURATION gets whatever end the library returns
 (for timed events the start, i.e. zero duration; for dates start + 1 day).
+
+With --engine ics-query, the occurrences are those of ics-query's own query
+(ics_query.cli.JoinedCalendars, as `ics-query between` computes them: every
+VCALENDAR of the file, x_wr_timezone applied, bad series skipped); with
+--engine both, each file's object also holds "ics_query": {"ok": ..., ...}.
+icalendar keeps the first VTIMEZONE it sees for a TZID for the whole process, which
+makes false disagreements between files: with --fork-per-file each file is read in a
+child process of its own (forked after the libraries are imported, so each starts
+from the same clean state without paying for the imports again).
 
 Options:
   --from/--to            the window, passed to between() as dates (midnight,
@@ -84,19 +94,29 @@ def fmt(value, floating_tz):
     return str(value)
 
 
-def occurrences_of(path, start, stop, args, floating_tz):
+def occurrences_of(path, start, stop, args, floating_tz, engine="recurring-ical-events"):
     with open(path, "rb") as f:
         data = f.read()
+    if engine == "ics-query":
+        from ics_query.cli import JoinedCalendars
+
+        calendars = icalendar.Calendar.from_ical(data, multiple=True)
+        query = JoinedCalendars(calendars, "", ["VEVENT"])
+        return collect(query.between(start, stop), calendars, args, floating_tz)
     cal = icalendar.Calendar.from_ical(data)
     if args.ignore_x_wr_timezone and "X-WR-TIMEZONE" in cal:
         del cal["X-WR-TIMEZONE"]
+    return collect(recurring_ical_events.of(cal).between(start, stop), [cal], args, floating_tz)
+
+
+def collect(components, calendars, args, floating_tz):
     # RANGE=THISANDFUTURE: the library copies the modification's RECURRENCE-ID
     # into every later occurrence it governs; remember how far each such
     # modification moved its instances so --extra can report each instance's
     # own original start.
     shifts = {}
     if args.extra:
-        for ev in cal.walk("VEVENT"):
+        for ev in (e for cal in calendars for e in cal.walk("VEVENT")):
             rid = ev.get("RECURRENCE-ID")
             if rid is not None and rid.params.get("RANGE") == "THISANDFUTURE":
                 try:
@@ -106,7 +126,7 @@ def occurrences_of(path, start, stop, args, floating_tz):
                 except (TypeError, KeyError):  # date vs date-time, no DTSTART
                     pass
     result = []
-    for comp in recurring_ical_events.of(cal).between(start, stop):
+    for comp in components:
         uid = comp.get("UID")
         occ = {
             "uid": "" if uid is None else str(uid),
@@ -148,7 +168,10 @@ def main(argv=None):
     parser.add_argument("--floating-tz", default=None)
     parser.add_argument("--ignore-x-wr-timezone", action="store_true")
     parser.add_argument("--extra", action="store_true")
+    parser.add_argument("--engine", default="recurring-ical-events",
+                        choices=["recurring-ical-events", "ics-query", "both"])
     parser.add_argument("--timings", action="store_true")
+    parser.add_argument("--fork-per-file", action="store_true")
     parser.add_argument("files", nargs="+", metavar="FILE")
     try:
         args = parser.parse_args(argv)
@@ -166,27 +189,61 @@ def main(argv=None):
                 return 64
     files = {}
     all_ok = True
+    engines = ["recurring-ical-events", "ics-query"] if args.engine == "both" else [args.engine]
+    if args.fork_per_file:
+        # Imported here, in the parent, so every child starts with them loaded.
+        import ics_query.cli  # noqa: F401
     for path in args.files:
+        if args.fork_per_file:
+            read_end, write_end = os.pipe()
+            pid = os.fork()
+            if pid == 0:  # the child: one file, then exit without cleanup
+                os.close(read_end)
+                entry = file_entry(path, engines, args, floating_tz)
+                with os.fdopen(write_end, "w") as out:
+                    json.dump(entry, out)
+                os._exit(0)
+            os.close(write_end)
+            with os.fdopen(read_end) as pipe:
+                text = pipe.read()
+            os.waitpid(pid, 0)
+            try:
+                files[path] = json.loads(text)
+            except ValueError:
+                files[path] = {"ok": False, "error": "the child process for this file failed"}
+            all_ok = all_ok and files[path].get("ok", False)
+            continue
+        files[path] = file_entry(path, engines, args, floating_tz)
+        all_ok = all_ok and files[path]["ok"]
+    json.dump({"files": files}, sys.stdout, ensure_ascii=True, sort_keys=True)
+    sys.stdout.write("\n")
+    return 0 if all_ok else 1
+
+
+def file_entry(path, engines, args, floating_tz):
+    """The JSON object of one file: the first engine's result, the second under "ics_query"."""
+    entries = []
+    for engine in engines:
         t0 = time.perf_counter()
         try:
             entry = {
                 "ok": True,
                 "occurrences": occurrences_of(
-                    path, args.start, args.stop, args, floating_tz
+                    path, args.start, args.stop, args, floating_tz, engine
                 ),
             }
         except Exception as e:  # noqa: BLE001 - one bad file must not stop the rest
-            all_ok = False
             message = f"{type(e).__name__}: {e}"
             entry = {"ok": False, "error": message}
             if os.environ.get("REFERENCE_DEBUG"):
                 traceback.print_exc()
         if args.timings:
             entry["seconds"] = round(time.perf_counter() - t0, 4)
-        files[path] = entry
-    json.dump({"files": files}, sys.stdout, ensure_ascii=True, sort_keys=True)
-    sys.stdout.write("\n")
-    return 0 if all_ok else 1
+        entries.append(entry)
+    result = entries[0]
+    if len(entries) > 1:
+        result["ics_query"] = entries[1]
+    return result
 
 
 if __name__ == "__main__":

@@ -38,9 +38,20 @@ public enum CalendarParser {
 
     static func parse(_ bytes: [UInt8], batchSize: Int, parallel: Bool,
                       deliver: (Part) -> Void) throws(ICalendarSyntaxError) -> ParsedCalendar {
-        try bytes.withUnsafeBufferPointer { (buffer) throws(ICalendarSyntaxError) -> ParsedCalendar in
-            let scanned = try CalendarScanner.scan(buffer)
-            return build(scanned, bytes, buffer, batchSize: max(1, batchSize), parallel: parallel, deliver: deliver)
+        let repaired = bytes.withUnsafeBufferPointer { buffer in
+            let bom = buffer.count >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB && buffer[2] == 0xBF ? 3 : 0
+            return InputRepair.repair(UnsafeBufferPointer(rebasing: buffer[bom...]))
+        }
+        let text = repaired.bytes ?? bytes
+        return try text.withUnsafeBufferPointer { (buffer) throws(ICalendarSyntaxError) -> ParsedCalendar in
+            var scanned: ScannedCalendar
+            do throws(ICalendarSyntaxError) {
+                scanned = try CalendarScanner.scan(buffer)
+            } catch {
+                throw ICalendarSyntaxError(line: repaired.originalLine(error.line), message: error.message)
+            }
+            scanned.mapLines(repaired)
+            return build(scanned, text, buffer, batchSize: max(1, batchSize), parallel: parallel, deliver: deliver)
         }
     }
 
@@ -194,37 +205,6 @@ public enum CalendarParser {
     /// VTIMEZONE text without line-ending and folding differences, for a stable key.
     static func normalisedZoneText(_ text: String) -> String {
         text.removingCarriageReturns().replacingFolds()
-    }
-}
-
-/// State shared by the VEVENTs of one file.
-struct ReaderContext {
-    var fileZones: [String: (zone: Zone, text: String)] = [:]
-    var defaultZone: Zone?
-    var usedZoneKeys: Set<String> = []
-    var unknownZones: Set<String> = []
-
-    /// The zone a TZID names: the file's VTIMEZONE first, then the system database.
-    mutating func zone(forTZID tzid: String) -> Zone? {
-        if let entry = fileZones[tzid] ?? fileZones[Self.normalise(tzid)] ?? normalisedFileZone(tzid) {
-            usedZoneKeys.insert(entry.zone.key)
-            return entry.zone
-        }
-        return Zone.system(tzid) ?? Zone.system(Self.normalise(tzid))
-    }
-
-    /// A TZID without surrounding quotes, spaces and stray trailing colons
-    /// (`TZID:Pacific Standard Time:` has been seen in exported files).
-    static func normalise(_ tzid: String) -> String {
-        var s = Substring(tzid)
-        while let c = s.first, c == "\"" || c == " " { s.removeFirst() }
-        while let c = s.last, c == "\"" || c == " " || c == ":" { s.removeLast() }
-        return String(s)
-    }
-
-    private func normalisedFileZone(_ tzid: String) -> (zone: Zone, text: String)? {
-        let wanted = Self.normalise(tzid)
-        return fileZones.first(where: { Self.normalise($0.key) == wanted })?.value
     }
 }
 

@@ -31,11 +31,26 @@ struct ScannedCalendar {
     var warnings: [ImportIssue] = []
     /// Number of VCALENDAR objects in the file.
     var calendarCount = 0
+
+    /// Line numbers of the repaired bytes turned into the file's own, with the repairs'
+    /// warnings added in line order.
+    mutating func mapLines(_ repair: RepairedInput) {
+        if repair.lineMap != nil {
+            for i in events.indices { events[i].line = repair.originalLine(events[i].line) }
+            for i in timezones.indices { timezones[i].line = repair.originalLine(timezones[i].line) }
+            for i in calendarProperties.indices { calendarProperties[i].line = repair.originalLine(calendarProperties[i].line) }
+            for i in warnings.indices { warnings[i].line = repair.originalLine(warnings[i].line) }
+        }
+        if !repair.warnings.isEmpty {
+            warnings = (repair.warnings + warnings).sorted { $0.line < $1.line }
+        }
+    }
 }
 
 /// Validates the line structure of an iCalendar file and slices out its components.
 ///
-/// Checks: valid UTF-8, no NUL bytes, every content line has a name and a `:`, BEGIN/END
+/// Runs on the bytes `InputRepair` left (UTF-8, no bare CR, broken folds joined, junk
+/// lines dropped). Checks: no NUL bytes, every content line has a name and a `:`, BEGIN/END
 /// balanced and matching, content only inside `VCALENDAR`. Unfolding is left to libical
 /// for the component text; this pass only needs to know where lines start.
 enum CalendarScanner {
@@ -45,7 +60,6 @@ enum CalendarScanner {
         var result = ScannedCalendar()
         var start = 0
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { start = 3 }
-        try validateUTF8(bytes, from: start)
         if (start..<bytes.count).allSatisfy({ bytes[$0] == 32 || bytes[$0] == 9 || bytes[$0] == 13 || bytes[$0] == 10 }) {
             throw ICalendarSyntaxError(line: 1, message: "empty file; expected an iCalendar file starting with BEGIN:VCALENDAR")
         }
@@ -211,9 +225,9 @@ enum CalendarScanner {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Throws at the line of the first byte sequence that is not UTF-8.
-    static func validateUTF8(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) throws(ICalendarSyntaxError) {
-        var i = start
+    /// True when `bytes` are UTF-8 (a fold may split a character: unfolding joins it).
+    static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0
         let n = bytes.count
         while i < n {
             let c = bytes[i]
@@ -224,20 +238,20 @@ enum CalendarScanner {
             if c & 0xE0 == 0xC0 { need = 1; scalar = UInt32(c & 0x1F); minimum = 0x80 }
             else if c & 0xF0 == 0xE0 { need = 2; scalar = UInt32(c & 0x0F); minimum = 0x800 }
             else if c & 0xF8 == 0xF0 { need = 3; scalar = UInt32(c & 0x07); minimum = 0x10000 }
-            else { try failUTF8(bytes, at: i) }
+            else { return false }
             var j = i
             for _ in 1...need {
                 j += 1
-                // A fold (CRLF or LF, then a space or tab) may split a character.
                 j += foldLength(bytes, at: j)
-                if j >= n { try failUTF8(bytes, at: i) }
+                if j >= n { return false }
                 let cc = bytes[j]
-                if cc & 0xC0 != 0x80 { try failUTF8(bytes, at: i) }
+                if cc & 0xC0 != 0x80 { return false }
                 scalar = (scalar << 6) | UInt32(cc & 0x3F)
             }
-            if scalar < minimum || scalar > 0x10FFFF || (0xD800...0xDFFF).contains(scalar) { try failUTF8(bytes, at: i) }
+            if scalar < minimum || scalar > 0x10FFFF || (0xD800...0xDFFF).contains(scalar) { return false }
             i = j + 1
         }
+        return true
     }
 
     /// A component's text. Folds that split a multi-byte character (which the validator
@@ -267,12 +281,6 @@ enum CalendarScanner {
         if k < bytes.count, bytes[k] == 13 { k += 1 }
         guard k + 1 < bytes.count, bytes[k] == 10, bytes[k + 1] == 32 || bytes[k + 1] == 9 else { return 0 }
         return k + 2 - offset
-    }
-
-    static func failUTF8(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) throws(ICalendarSyntaxError) -> Never {
-        var line = 1
-        for j in 0..<offset where bytes[j] == 10 { line += 1 }
-        throw ICalendarSyntaxError(line: line, message: "invalid UTF-8 (iCalendar files must be UTF-8)")
     }
 }
 

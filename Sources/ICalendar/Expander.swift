@@ -105,6 +105,12 @@ struct SeriesWalker {
     func matchKey(_ v: TimeValue) -> Int64 {
         guard let master = series.master else { return instant(v) }
         switch (master.start, v) {
+        case (.date, .utc(let s)):
+            // Exchange writes an all-day instance's RECURRENCE-ID as UTC midnight of its
+            // date, or as the UTC instant of local midnight: the local date it names.
+            let t = CivilDateTime(secondsAsIfUTC: s)
+            let isMidnight = t.hour == 0 && t.minute == 0 && t.second == 0
+            return Int64((isMidnight ? t.date : floatingZone.local(atUTC: s).date).daysSinceEpoch)
         case (.date, _): return Int64(v.wallClock.date.daysSinceEpoch)
         case (.zoned(_, let key), .floating(let t)): return (zones.zone(forKey: key) ?? .utc).instant(forLocal: t)
         case (.utc, .floating(let t)): return t.secondsAsIfUTC
@@ -166,6 +172,12 @@ struct SeriesWalker {
         case .zoned(_, let key): zone = zones.zone(forKey: key) ?? .utc
         case .utc: zone = .utc
         default: zone = nil
+        }
+        // A fine rule limited by BYxxx parts costs what libical must step through for this
+        // window (see RuleSummary+Cost); one that costs too much is not walked.
+        if let summary = RuleSummary(Substring(rrule)), summary.limitedStep != nil,
+           summary.walkSteps(start: instant(start), skipTo: lower - 2 * 86_400, to: to) > RuleSummary.walkLimit {
+            return
         }
         guard let iterator = RuleIterator(rrule: rrule, start: start.wallClock, isDate: start.isDate, zone: zone?.handle) else { return }
         if !iterator.hasCount, lower - 2 * 86_400 > instant(start) {

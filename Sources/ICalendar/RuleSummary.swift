@@ -81,29 +81,3 @@ extension CivilDateTime {
         return CivilDateTime(date: CivilDate(year: year, month: month, day: day), hour: hour, minute: minute, second: second)
     }
 }
-
-extension RuleSummary {
-    /// The shortest step (FREQ unit times INTERVAL, in seconds) a rule limited by BYxxx
-    /// parts may have.
-    static let minimumLimitedStep = 900
-
-    /// True for a FREQ=SECONDLY or MINUTELY rule that steps less than 15 minutes at a time
-    /// and is limited by BYxxx parts (`FREQ=SECONDLY;BYMONTH=2`): libical tests every step
-    /// between two instances, so a single instance can cost months of seconds, whatever
-    /// the window. Such rules are not expanded (only DTSTART is used); dense ones
-    /// (`FREQ=MINUTELY`, `FREQ=MINUTELY;BYSECOND=0,30`) are, bounded by `Expander.stepLimit`.
-    var isTooCostly: Bool {
-        let unit: Int
-        switch freq {
-        case "SECONDLY": unit = 1
-        case "MINUTELY": unit = 60
-        default: return false
-        }
-        guard interval < (Self.minimumLimitedStep + unit - 1) / unit else { return false }
-        // BYSECOND adds instances to a MINUTELY rule; every other BYxxx part removes some.
-        let expanding: Set<String> = unit == 60 ? ["BYSECOND"] : []
-        return parts.keys.contains { $0.hasPrefix("BY") && !expanding.contains($0) }
-    }
-
-    static func isTooCostly(_ rrule: String) -> Bool { RuleSummary(Substring(rrule))?.isTooCostly ?? false }
-}

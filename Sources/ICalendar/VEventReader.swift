@@ -86,29 +86,28 @@ enum VEventReader {
                 let text = String(cString: cString)
                 icalmemory_free_buffer(cString)
                 if RuleSummary.isTooCostly(text) {
-                    issues.append("RRULE \(text.prefix(200)) ignored: a rule repeating every few seconds or minutes and limited by BYxxx parts is too costly to expand (only DTSTART is used)")
+                    issues.append("RRULE \(text.prefix(200)) ignored: \(RuleSummary.costlyReason)")
                 } else {
                     rules.append(text)
                 }
             }
             rr = icalcomponent_get_next_property(c, ICAL_RRULE_PROPERTY)
         }
-        // libical drops an RRULE it cannot read (COUNT=-1 beside UNTIL has been seen in
-        // exports); try once more without a non-positive COUNT.
+        // libical drops an RRULE it cannot read; salvage what can be read (see RuleSalvage).
         for (index, message) in badProperties.enumerated().reversed() where message.contains("RRULE") {
             guard let range = message.range(of: "Removing entire property: ") else { continue }
             let raw = message[range.upperBound...].trimmingCharacters(in: [" ", "\n", "\r"])
-            let repaired = raw.split(separator: ";").filter { part in
-                !(part.uppercased().hasPrefix("COUNT=") && (Int(part.dropFirst(6)) ?? 0) <= 0)
-            }.joined(separator: ";")
-            var rule = icalrecurrencetype_from_string(repaired)
-            defer { free(rule.rscale) } // strdup()ed by libical, freed by nobody else
-            guard repaired != raw, rule.freq != ICAL_NO_RECURRENCE, let cString = icalrecurrencetype_as_string_r(&rule) else { continue }
-            let text = String(cString: cString)
-            icalmemory_free_buffer(cString)
-            if !RuleSummary.isTooCostly(text) { rules.append(text) }
             badProperties.remove(at: index)
-            issues.append("RRULE with an invalid COUNT read without it: \(raw)")
+            guard let salvaged = RuleSalvage.salvage(raw) else {
+                issues.append("RRULE could not be read, even without its unreadable parts; ignored: \(raw.prefix(200))")
+                continue
+            }
+            if RuleSummary.isTooCostly(salvaged.rule) {
+                issues.append("RRULE \(salvaged.rule.prefix(200)) ignored: \(RuleSummary.costlyReason)")
+            } else {
+                rules.append(salvaged.rule)
+            }
+            issues.append("RRULE repaired (\(salvaged.repairs.joined(separator: "; "))): \(raw.prefix(200))")
         }
         if !rules.isEmpty { record.rrule = rules.joined(separator: "\n") }
         var rp = icalcomponent_get_first_property(c, ICAL_RDATE_PROPERTY)
@@ -127,6 +126,15 @@ enum VEventReader {
                 record.rdates.append(RecurrenceDate(start: s))
             }
             rp = icalcomponent_get_next_property(c, ICAL_RDATE_PROPERTY)
+        }
+        if !record.start.isDate {
+            // A DATE (or a PERIOD of DATEs) in the RDATE of a DATE-TIME series: RFC 5545
+            // wants the type of DTSTART, so it is read as midnight in DTSTART's frame.
+            func reframed(_ v: TimeValue?) -> TimeValue? {
+                guard case .date(let d)? = v else { return v }
+                return record.start.withWallClock(CivilDateTime(date: d))
+            }
+            record.rdates = record.rdates.map { RecurrenceDate(start: reframed($0.start)!, end: reframed($0.end)) }
         }
         var xp = icalcomponent_get_first_property(c, ICAL_EXDATE_PROPERTY)
         while let prop = xp {

@@ -18,7 +18,7 @@ public final class ZoneRegistry: ZoneResolver, Sendable {
         if key.hasPrefix("vtz:") {
             return definitions.withLock { $0[key] }
         }
-        return Zone.system(key)
+        return Zone.fixed(key: key) ?? Zone.system(key)
     }
 
     /// True when `key` can be resolved without loading anything.

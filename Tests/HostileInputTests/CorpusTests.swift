@@ -30,6 +30,8 @@ extension HostileInputTests {
             var bytes: [UInt8]
             /// `reject-` inputs must be refused (exit 65).
             var mustReject: Bool { name.hasPrefix("reject-") }
+            /// `repair-` inputs must be imported with warnings (SPEC section 2's repairs).
+            var mustRepair: Bool { name.hasPrefix("repair-") }
         }
 
         static func inputs() -> [Input] {
@@ -65,6 +67,7 @@ extension HostileInputTests {
             var rejected = 0, accepted = 0, occurrences = 0
             var badRejections: [String] = []
             var shouldHaveRejected: [String] = []
+            var shouldHaveRepaired: [String] = []
             let started = monotonicNow()
             // An input that hangs in process cannot be killed: say which, and stop the run.
             let watchdog = Watchdog(limit: Self.killAfter)
@@ -80,6 +83,7 @@ extension HostileInputTests {
                 occurrences += outcome.occurrences
                 if let error = outcome.syntaxError {
                     rejected += 1
+                    if input.mustRepair { shouldHaveRepaired.append("\(input.name): \(error)") }
                     let lines = input.bytes.reduce(1) { $0 + ($1 == 10 ? 1 : 0) }
                     if error.line < 1 || error.line > lines || error.message.isEmpty || error.message.contains("\n") {
                         badRejections.append("\(input.name): line \(error.line) of \(lines): \(error.message.prefix(200))")
@@ -87,10 +91,12 @@ extension HostileInputTests {
                 } else {
                     accepted += 1
                     if input.mustReject { shouldHaveRejected.append(input.name) }
+                    if input.mustRepair, outcome.warnings == 0 { shouldHaveRepaired.append("\(input.name): no warning") }
                 }
             }
             #expect(badRejections.isEmpty, "\(badRejections)")
             #expect(shouldHaveRejected.isEmpty, "parsed although structurally broken: \(shouldHaveRejected)")
+            #expect(shouldHaveRepaired.isEmpty, "not repaired with a warning: \(shouldHaveRepaired)")
             Hostile.report("everyInputThroughTheImportPathInProcess",
                            ["inputs": accepted + rejected, "accepted": accepted, "rejected": rejected,
                             "occurrences": occurrences, "seconds": Hostile.seconds(monotonicNow() - started),
@@ -120,6 +126,11 @@ extension HostileInputTests {
             switch imported.exit {
             case .exited(0):
                 if input.mustReject { problems.append("\(label): imported although structurally broken") }
+                if input.mustRepair, !imported.stderr.contains(": warning: ") {
+                    problems.append("\(label): imported without a warning: \(imported.stderr.prefix(300))")
+                }
+            case .exited(65) where input.mustRepair:
+                problems.append("\(label): rejected although SPEC repairs it: \(imported.stderr.prefix(300))")
             case .exited(65):
                 let lines = imported.stderr.split(separator: "\n", omittingEmptySubsequences: true)
                 let prefix = "eventctl: \(path):"

@@ -22,9 +22,10 @@ extension HostileInputTests {
 
         /// A rule that steps every second or minute and is limited by BYxxx parts makes
         /// libical test every step between instances (months of seconds for one
-        /// instance): it is not expanded, and the import says so.
-        @Test(arguments: ["FREQ=SECONDLY;BYHOUR=2;BYMINUTE=30", "FREQ=SECONDLY;BYMONTH=2", "FREQ=MINUTELY;BYMONTH=2;BYDAY=MO",
-                          "FREQ=SECONDLY;INTERVAL=60;BYHOUR=9", "FREQ=MINUTELY;INTERVAL=10;BYDAY=MO,TU"])
+        /// instance). One whose instances can lie so far apart that a single gap costs too
+        /// much is not kept, and the import says so.
+        @Test(arguments: ["FREQ=SECONDLY;BYMONTH=2", "FREQ=SECONDLY;BYMONTHDAY=31", "FREQ=MINUTELY;BYMONTH=2;BYMONTHDAY=30",
+                          "FREQ=SECONDLY;BYSETPOS=1;BYHOUR=9"])
         func sparseHighFrequencyRulesAreNotExpanded(_ rule: String) throws {
             let t0 = monotonicNow()
             let parsed = try CalendarParser.parse(Self.calendar(Self.event("sparse", ["RRULE:" + rule])))
@@ -38,6 +39,21 @@ extension HostileInputTests {
                                               floatingZone: .utc, zones: ZoneRegistry.shared)
             #expect(occurrences.isEmpty)
             #expect(monotonicNow() - t0 < 2)
+        }
+
+        /// Rules whose gaps are short are kept; what they cost depends on the window (its
+        /// length, COUNT, UNTIL), so a month of seconds is refused where a day is walked.
+        @Test(arguments: [("FREQ=SECONDLY;BYHOUR=2;BYMINUTE=30", 0, 60), ("FREQ=MINUTELY;BYMONTH=2;BYDAY=MO", 0, 0),
+                          ("FREQ=SECONDLY;INTERVAL=60;BYHOUR=9", 60 * 31, 60), ("FREQ=MINUTELY;INTERVAL=10;BYDAY=MO,TU", 6 * 24 * 9, 6 * 24)])
+        func fineRulesCostWhatTheWindowHolds(_ rule: String, _ inMonth: Int, _ onDecember1: Int) throws {
+            let parsed = try CalendarParser.parse(Self.calendar(Self.event("fine", ["RRULE:" + rule])))
+            let series = try #require(parsed.series().first?.series)
+            #expect(parsed.events.first?.rrule != nil, "\(parsed.warnings)")
+            let month = Expander.expand(series, from: Self.window.from, to: Self.window.to, floatingZone: .utc, zones: ZoneRegistry.shared)
+            #expect(month.count == inMonth, "\(rule): \(month.count) in December")
+            let day = Expander.expand(series, from: Self.window.from, to: Self.window.from + 86_400, floatingZone: .utc,
+                                      zones: ZoneRegistry.shared)
+            #expect(day.count == onDecember1, "\(rule): \(day.count) on December 1")
         }
 
         /// Dense fine rules and rules stepping 15 minutes or more are still expanded

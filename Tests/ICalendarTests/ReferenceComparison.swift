@@ -1,10 +1,11 @@
 import Foundation
 import ICalendar
 import Support
+import Synchronization
 import TestSupport
 
-/// Runs `scripts/reference_occurrences.py` (recurring-ical-events in the project's
-/// virtualenv) and expands the same files with eventd, in one comparable format:
+/// Runs `scripts/reference_occurrences.py` (recurring-ical-events and ics-query in the
+/// project's virtualenv) and expands the same files with eventd, in one comparable format:
 /// `uid start end` lines with dates as `YYYYMMDD`, floating times as
 /// `YYYYMMDDTHHMMSS` and everything else as UTC `YYYYMMDDTHHMMSSZ`.
 enum ReferenceComparison {
@@ -16,28 +17,49 @@ enum ReferenceComparison {
     static var calendarsDirectory: String? { ProcessInfo.processInfo.environment["EVENTD_REFERENCE_CALENDARS"] }
     static var repositoryRoot: URL { Products.repositoryRoot }
 
-    /// The reference's occurrences per file; nil for files it cannot read.
-    static func reference(_ files: [String]) throws -> [String: Set<String>?] {
+    /// What the two reference implementations make of one file: their occurrences, or
+    /// nil when they cannot read it.
+    struct Reference: Sendable {
+        var recurringICalEvents: Set<String>?
+        var icsQuery: Set<String>?
+    }
+
+    /// Both references' occurrences per file (`scripts/reference_occurrences.py --engine
+    /// both --fork-per-file`): each file is read in a fresh child process, since icalendar
+    /// keeps the first VTIMEZONE it sees for a TZID for the whole process, which would make
+    /// false disagreements. Files are split between two reference processes.
+    static func reference(_ files: [String]) -> [String: Reference] {
         guard let python else { return [:] }
         let script = repositoryRoot.appendingPathComponent("scripts/reference_occurrences.py").path
-        let run = try ChildProcess.runBlocking(python, [script, "--from", from.adding(days: -2).iso,
-                                                        "--to", to.adding(days: 2).iso, "--extra"] + files,
-                                               timeout: 3600)
-        let data = run.stdoutBytes
-        let json = try JSONValue.parse(data, maxDepth: 16)
-        var result: [String: Set<String>?] = [:]
-        for (file, entry) in json["files"]?.objectValue ?? [:] {
-            guard entry["ok"]?.boolValue == true else { result[file] = .some(nil); continue }
-            var set = Set<String>()
-            for o in entry["occurrences"]?.arrayValue ?? [] {
-                if o["status"]?.stringValue == "CANCELLED" { continue }
-                guard let uid = o["uid"]?.stringValue, let s = o["start"]?.stringValue, let e = o["end"]?.stringValue,
-                      inWindow(s) else { continue }
-                set.insert("\(uid) \(s) \(e)")
+        let arguments = [script, "--from", from.adding(days: -2).iso, "--to", to.adding(days: 2).iso, "--extra",
+                         "--engine", "both", "--fork-per-file"]
+        let results = Mutex<[String: Reference]>([:])
+        let shares = 2
+        DispatchQueue.concurrentPerform(iterations: shares) { share in
+            let mine = files.enumerated().filter { $0.offset % shares == share }.map(\.element)
+            guard !mine.isEmpty, let run = try? ChildProcess.runBlocking(python, arguments + mine, timeout: 1800),
+                  let json = try? JSONValue.parse(run.stdoutBytes, maxDepth: 16) else { return }
+            for file in mine {
+                guard let object = json["files"]?[file] else { continue }
+                let entry = Reference(recurringICalEvents: occurrences(object), icsQuery: object["ics_query"].flatMap(occurrences))
+                results.withLock { $0[file] = entry }
             }
-            result[file] = .some(set)
         }
-        return result
+        return results.withLock { $0 }
+    }
+
+    /// `uid start end` of every occurrence in the window, without STATUS:CANCELLED ones
+    /// (SPEC section 2 does not show them; the references return them).
+    static func occurrences(_ entry: JSONValue) -> Set<String>? {
+        guard entry["ok"]?.boolValue == true else { return nil }
+        var set = Set<String>()
+        for o in entry["occurrences"]?.arrayValue ?? [] {
+            if o["status"]?.stringValue == "CANCELLED" { continue }
+            guard let uid = o["uid"]?.stringValue, let s = o["start"]?.stringValue, let e = o["end"]?.stringValue,
+                  inWindow(s) else { continue }
+            set.insert("\(uid) \(s) \(e)")
+        }
+        return set
     }
 
     static func inWindow(_ stamp: String) -> Bool {

@@ -38,17 +38,20 @@ import Testing
         #expect(occurrences.allSatisfy { !$0.isFloating })
     }
 
-    /// A VTIMEZONE in the file defines its TZID even when the system database knows
-    /// that name with other rules (SPEC.md: "A VTIMEZONE in the file defines X").
-    @Test func inFileVTimezoneWinsOverSystemZoneOfTheSameName() throws {
+    /// An IANA name the system knows uses the system's rules, not the file's VTIMEZONE of
+    /// that name (SPEC.md section 2: embedded definitions are often stale).
+    @Test func systemZoneWinsOverAnInFileDefinitionOfTheSameName() throws {
         let text = ICS.calendar(ICS.fixedZone("Europe/Berlin", offset: "+0300") + ICS.event([
             "DTSTART;TZID=Europe/Berlin:20260615T120000",
             "DTEND;TZID=Europe/Berlin:20260615T130000",
         ]))
+        let parsed = try ICS.parse(text)
+        #expect(parsed.events.first?.start == .zoned(civil(2026, 6, 15, 12), zoneKey: "Europe/Berlin"))
+        #expect(parsed.timezones.isEmpty, "the unused definition is not stored: \(parsed.timezones.keys)")
         let occurrences = try ICS.expandOnly(text, from: utcSeconds(2026, 6, 1), to: utcSeconds(2026, 7, 1))
         try #require(occurrences.count == 1)
-        #expect(isoUTC(occurrences[0].start) == isoUTC(utcSeconds(2026, 6, 15, 9)),
-                "the file's +03:00 definition, not the system's CEST")
+        #expect(isoUTC(occurrences[0].start) == isoUTC(utcSeconds(2026, 6, 15, 10)),
+                "the system's CEST, not the file's +03:00 definition")
         #expect(occurrences[0].end - occurrences[0].start == 3600)
     }
 

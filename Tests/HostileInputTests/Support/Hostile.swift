@@ -70,6 +70,7 @@ enum ImportPath {
         var parsed: Bool
         var syntaxError: ICalendarSyntaxError?
         var events = 0
+        var warnings = 0
         var occurrences = 0
         var imported = false
         var storedSeries = 0
@@ -83,6 +84,7 @@ enum ImportPath {
         case .success(let parsed):
             outcome.parsed = true
             outcome.events = parsed.events.count
+            outcome.warnings = parsed.warnings.count
             for (_, series) in parsed.series() { outcome.occurrences += expandAll(series) }
         }
         if let store {

@@ -1,0 +1,62 @@
+import Testing
+@testable import ICalendar
+
+/// Recurrence shapes real exporters write that libical or the cost guard got wrong.
+@Suite struct RecurrenceCornerTests {
+    static func starts(_ lines: [String], _ extra: [[String]] = [], from: Int64 = utcSeconds(2026, 1, 1),
+                       to: Int64 = utcSeconds(2031, 1, 1), floating: Zone = .utc) throws -> [Int64] {
+        let text = ICS.calendar(ICS.event(lines) + extra.flatMap { ICS.event($0) })
+        return try ICS.expandOnly(text, from: from, to: to, floating: floating).map(\.start)
+    }
+
+    /// libical 3.0 issue 794. Week 20 by hand (ISO 8601: week 1 holds the year's first
+    /// Thursday): its Monday is 2026-05-11, 2027-05-17, 2028-05-15, 2029-05-14, 2030-05-13.
+    @Test func yearlyByWeekNumberWithoutByDayKeepsDTSTARTsWeekday() throws {
+        let mondays = try Self.starts(["DTSTART:20260511T090000Z", "RRULE:FREQ=YEARLY;BYWEEKNO=20;COUNT=5"])
+        #expect(mondays.map(isoUTC) == [(2026, 5, 11), (2027, 5, 17), (2028, 5, 15), (2029, 5, 14), (2030, 5, 13)]
+            .map { isoUTC(utcSeconds($0.0, $0.1, $0.2, 9)) })
+        let thursdays = try Self.starts(["DTSTART:20260514T090000Z", "RRULE:FREQ=YEARLY;BYWEEKNO=20"])
+        #expect(thursdays.map(isoUTC) == [(2026, 5, 14), (2027, 5, 20), (2028, 5, 18), (2029, 5, 17), (2030, 5, 16)]
+            .map { isoUTC(utcSeconds($0.0, $0.1, $0.2, 9)) })
+    }
+
+    @Test func fineRulesBoundedByCountOrUntilAreExpanded() throws {
+        let minutely = try Self.starts(["DTSTART:20260301T110000Z", "RRULE:FREQ=MINUTELY;COUNT=10;BYHOUR=11,12"])
+        #expect(minutely == (0..<10).map { utcSeconds(2026, 3, 1, 11, $0) })
+        let secondly = try Self.starts(["DTSTART:20260301T103000Z", "RRULE:FREQ=SECONDLY;COUNT=5;BYMINUTE=30"])
+        #expect(secondly == (0..<5).map { utcSeconds(2026, 3, 1, 10, 30, $0) })
+        let until = try Self.starts(["DTSTART:20260301T110000Z", "RRULE:FREQ=MINUTELY;UNTIL=20260302T110500Z;BYHOUR=11"])
+        #expect(until.count == 60 + 6)
+    }
+
+    /// An unbounded fine rule costs what the window holds: a day is walked, fifty years not.
+    @Test func unboundedFineRulesAreBoundedByTheWindow() throws {
+        let lines = ["DTSTART:20260301T110000Z", "RRULE:FREQ=SECONDLY;BYHOUR=11;BYMINUTE=0"]
+        let day = try Self.starts(lines, from: utcSeconds(2026, 6, 1), to: utcSeconds(2026, 6, 2))
+        #expect(day == (0..<60).map { utcSeconds(2026, 6, 1, 11, 0, $0) })
+        let decades = try Self.starts(lines, from: utcSeconds(2026, 1, 1), to: utcSeconds(2076, 1, 1))
+        #expect(decades == [utcSeconds(2026, 3, 1, 11)], "only DTSTART: \(decades.count)")
+    }
+
+    /// Exchange and Apple write the RECURRENCE-ID of a whole-day instance with a time.
+    @Test(arguments: ["RECURRENCE-ID:20260225T000000Z", "RECURRENCE-ID;TZID=W. Europe Standard Time:20260225T000000",
+                      "RECURRENCE-ID:20260224T230000Z", "RECURRENCE-ID:20260225"])
+    func allDaySeriesWithATimedRecurrenceID(_ rid: String) throws {
+        let text = ICS.calendar(ICS.event(["DTSTART;VALUE=DATE:20260223", "RRULE:FREQ=DAILY;COUNT=5", "SUMMARY:daily"])
+            + ICS.event([rid, "DTSTART;VALUE=DATE:20260225", "SUMMARY:changed"]))
+        let berlin = try #require(Zone.system("Europe/Berlin"))
+        let occurrences = try ICS.expandOnly(text, from: utcSeconds(2026, 2, 1), to: utcSeconds(2026, 3, 1), floating: berlin)
+        #expect(occurrences.compactMap(\.startDate) == (23...27).map { day(2026, 2, $0) }, "\(rid)")
+        #expect(occurrences.filter { $0.contentIndex >= 0 }.compactMap(\.startDate) == [day(2026, 2, 25)], "\(rid)")
+    }
+
+    /// Google: 8-digit dates typed DATE-TIME, overrides with UTC RECURRENCE-IDs.
+    @Test func googleDateTimeTypedDatesDoNotDuplicate() throws {
+        let text = ICS.calendar(
+            ICS.event(["DTSTART;VALUE=DATE-TIME:20260223", "DTEND;VALUE=DATE-TIME:20260224", "RRULE:FREQ=WEEKLY;COUNT=3"], uid: "g@google.com")
+                + ICS.event(["RECURRENCE-ID:20260302T000000Z", "DTSTART;VALUE=DATE-TIME:20260303", "DTEND;VALUE=DATE-TIME:20260304"],
+                            uid: "g@google.com"))
+        let occurrences = try ICS.expandOnly(text, from: utcSeconds(2026, 2, 1), to: utcSeconds(2026, 4, 1))
+        #expect(occurrences.compactMap(\.startDate) == [day(2026, 2, 23), day(2026, 3, 3), day(2026, 3, 9)])
+    }
+}

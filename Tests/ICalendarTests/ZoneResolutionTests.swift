@@ -1,0 +1,73 @@
+import Testing
+@testable import ICalendar
+
+/// SPEC section 2's order for a TZID: system IANA name, the file's VTIMEZONE, Windows
+/// name (CLDR), vendor prefix, `(GMT+01:00)` fixed offset, else UTC with a warning.
+@Suite struct ZoneResolutionTests {
+    static func start(_ tzid: String, zone: [String] = [], value: String = "20260701T090000") throws -> (TimeValue, ParsedCalendar) {
+        let parsed = try ICS.parse(ICS.calendar(zone + ICS.event(["DTSTART;TZID=\(tzid):\(value)"])))
+        return (try #require(parsed.events.first).start, parsed)
+    }
+
+    /// The UTC instant of the event's start.
+    static func instant(_ value: TimeValue) -> Int64 {
+        value.instant(zones: ZoneRegistry.shared, floatingZone: .utc)
+    }
+
+    @Test func windowsNamesGoThroughCLDR() throws {
+        for (name, iana) in [("W. Europe Standard Time", "Europe/Berlin"), ("Eastern Standard Time", "America/New_York"),
+                             ("Tokyo Standard Time", "Asia/Tokyo"), ("\"Pacific Standard Time\"", "America/Los_Angeles")] {
+            let (start, parsed) = try Self.start(name)
+            #expect(start == .zoned(civil(2026, 7, 1, 9), zoneKey: iana), "\(name)")
+            #expect(parsed.warnings.isEmpty, "\(parsed.warnings)")
+        }
+        #expect(WindowsZones.iana.count > 100)
+    }
+
+    @Test func theFilesDefinitionComesBeforeTheWindowsTable() throws {
+        let (start, parsed) = try Self.start("W. Europe Standard Time", zone: ICS.fixedZone("W. Europe Standard Time", offset: "+0300"))
+        guard case .zoned(_, let key) = start else { Issue.record("\(start)"); return }
+        #expect(key.hasPrefix("vtz:"))
+        #expect(Self.instant(start) == utcSeconds(2026, 7, 1, 6))
+        #expect(parsed.timezones[key]?.tzid == "W. Europe Standard Time")
+    }
+
+    @Test func vendorPrefixesByTheirIANATail() throws {
+        for name in ["/softwarestudio.org/Olson_20011030_5/Pacific/Auckland", "/mozilla.org/20050126_1/Pacific/Auckland",
+                     "/example.com/tz/2019c/Pacific/Auckland"] {
+            let (start, _) = try Self.start(name)
+            #expect(start == .zoned(civil(2026, 7, 1, 9), zoneKey: "Pacific/Auckland"), "\(name)")
+        }
+    }
+
+    @Test func gmtOffsetNamesAreFixedOffsets() throws {
+        for (name, offset) in [("(GMT+01:00) Amsterdam, Berlin, Bern, Rome, Stockholm, Vienna", 3600), ("UTC+05:30", 19_800),
+                               ("(UTC-03:30) Newfoundland", -12_600), ("GMT-0800", -28_800)] {
+            let (start, parsed) = try Self.start(name)
+            #expect(parsed.warnings.isEmpty, "\(name): \(parsed.warnings)")
+            #expect(Self.instant(start) == utcSeconds(2026, 7, 1, 9) - Int64(offset), "\(name)")
+            // In winter too: a fixed offset has no DST.
+            let (winter, _) = try Self.start(name, value: "20260105T090000")
+            #expect(Self.instant(winter) == utcSeconds(2026, 1, 5, 9) - Int64(offset), "\(name)")
+        }
+        let (greenwich, _) = try Self.start("(GMT) Greenwich Mean Time : Dublin, Edinburgh, Lisbon, London")
+        #expect(greenwich == .utc(utcSeconds(2026, 7, 1, 9)))
+        // The stored key names its rules, so a fresh registry (another process) reads it.
+        #expect(ZoneRegistry().zone(forKey: "UTC+05:30")?.offset(atUTC: 0) == 19_800)
+    }
+
+    @Test func unknownNamesAreUTCWithAWarning() throws {
+        let (start, parsed) = try Self.start("Mars Standard Time")
+        #expect(start == .utc(utcSeconds(2026, 7, 1, 9)))
+        #expect(parsed.warnings.count == 1 && parsed.warnings[0].message.contains("\"Mars Standard Time\""), "\(parsed.warnings)")
+    }
+
+    @Test func aTZIDOnADateIsIgnored() throws {
+        let parsed = try ICS.parse(ICS.calendar(ICS.event(["DTSTART;VALUE=DATE;TZID=Europe/Berlin:20260701",
+                                                           "DTEND;VALUE=DATE;TZID=Europe/Berlin:20260702"])))
+        let event = try #require(parsed.events.first)
+        #expect(event.start == .date(day(2026, 7, 1)))
+        #expect(event.isAllDay && event.durationDays == 1)
+        #expect(parsed.warnings.isEmpty, "\(parsed.warnings)")
+    }
+}
