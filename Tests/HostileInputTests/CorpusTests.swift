@@ -16,9 +16,10 @@ import Glibc
 /// `eventctl import` followed by `eventctl agenda --json --days 30`.
 extension HostileInputTests {
     @Suite struct Corpus {
-        /// Debug-build bounds (generous: the machine may be busy with other tests).
-        static let importLimit = 20.0
-        static let agendaLimit = 20.0
+        /// Debug-build bounds against a hang, not speed figures (those are eventd-bench's):
+        /// a CI machine took 21 s for an agenda that takes 8 s here, so they are generous.
+        static let importLimit = 60.0
+        static let agendaLimit = 60.0
         /// Killed after this long (the assertion above reports it first).
         static let killAfter = 90.0
         /// Peak RSS bound for one eventctl run, KiB (the address space is capped at 2 GB too).
