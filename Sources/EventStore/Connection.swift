@@ -47,6 +47,14 @@ public final class Connection {
     // MARK: - Statements
 
     /// Runs one or more SQL statements without results.
+    /// Keeps SQLite from deleting `PATH-wal` by name when this connection closes
+    /// (`SQLITE_FCNTL_PERSIST_WAL`): once the file at the path is another database, that
+    /// name may be the other database's WAL, in use.
+    func keepWALOnClose() {
+        var on: Int32 = 1
+        _ = sqlite3_file_control(handle, "main", SQLITE_FCNTL_PERSIST_WAL, &on)
+    }
+
     public func execute(_ sql: String) throws(SQLiteError) {
         try check(sqlite3_exec(handle, sql, nil, nil, nil), handle, sql: sql)
     }

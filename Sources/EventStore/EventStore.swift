@@ -83,6 +83,10 @@ public final class EventStore {
     /// Names that are no longer ours are left alone. Throws when the checkpoint failed
     /// (the names are unlinked all the same); later calls do nothing.
     public func detachStaleFiles() throws {
+        // Whatever happens to the names below, closing this connection later must not
+        // delete `PATH-wal`: by then it may belong to the new file (another connection of
+        // this process, eventctl), and SQLite deletes the WAL by name on the last close.
+        db.keepWALOnClose()
         var failure: (any Error)?
         if files.walIsOurs {
             do { try db.execute("PRAGMA wal_checkpoint(TRUNCATE)") } catch { failure = error }

@@ -105,6 +105,7 @@ public final class Daemon: Sendable {
         var configuration = SourceRunner.Configuration(databasePath: config.databasePath,
                                                        monotonic: { clocks.monotonic() },
                                                        wall: { Int64(clocks.wall().rounded(.down)) })
+        configuration.gate = config.databaseGate
         // The system service's credentials (LoadCredential=netrc) stand in for ~/.netrc.
         if let directory = environment["CREDENTIALS_DIRECTORY"] {
             configuration.limits.netrcFile = directory + "/netrc"

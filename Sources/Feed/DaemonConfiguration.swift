@@ -1,4 +1,5 @@
 import Foundation
+import EventStore
 import Support
 
 /// Everything `eventd` is started with (SPEC.md section 5).
@@ -9,6 +10,9 @@ public struct DaemonConfiguration: Sendable {
     public var socketDirectoryPolicy: DirectoryPolicy
     /// The rules the database's directory must meet.
     public var databaseDirectoryPolicy: DirectoryPolicy
+    /// Shared by the recompute thread's connection and the live-source runner's: when
+    /// the runner may open the file (`DatabaseGate`).
+    public let databaseGate = DatabaseGate()
     /// Recompute timer, seconds.
     public var interval: Double = 60
     /// The default view zone (IANA).

@@ -5,6 +5,7 @@ extension RecomputeWorker {
     func openStore() throws {
         // No memory map, a small page cache, a private file when it is created here.
         store = try EventStore(path: config.databasePath, options: .daemon)
+        config.databaseGate.opened(path: config.databasePath)
         try store?.loadAllZones()
         lastDataVersion = -1
     }
@@ -16,6 +17,7 @@ extension RecomputeWorker {
         // file. Then close before opening, so that the new connection shares nothing
         // (SQLite's per-file state) with the old one.
         checkFileReplaced()
+        config.databaseGate.markStale()
         store = nil
         do {
             try openStore()
@@ -34,6 +36,7 @@ extension RecomputeWorker {
         guard fileProblem == nil, let change = store?.files.replacedOrRemoved() else { return }
         let message = "the database \(config.databasePath) was \(change); serving the last good snapshots until SIGHUP"
         fileProblem = message
+        config.databaseGate.markStale()
         log.error(message)
         do { try store?.detachStaleFiles() } catch { log.warning("checkpoint before detaching \(config.databasePath)-wal: \(error)") }
         publishInfo()

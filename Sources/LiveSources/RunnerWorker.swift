@@ -24,11 +24,11 @@ struct RunnerWorker {
     /// not once per attempt: 200 polls answered together make one report).
     var statusChanged = false
 
-    init(configuration: SourceRunner.Configuration, store: EventStore, watcher: DirectoryWatcher, pool: FetchPool,
+    init(configuration: SourceRunner.Configuration, watcher: DirectoryWatcher, pool: FetchPool,
          inbox: RunnerInbox<SourceRunner.Message>, log: @escaping @Sendable (Bool, String) -> Void,
          report: @escaping @Sendable (SourceRunner.Report) -> Void) {
         self.configuration = configuration
-        syncer = SourceSyncer(store: store)
+        syncer = SourceSyncer(path: configuration.databasePath, gate: configuration.gate)
         self.watcher = watcher
         self.pool = pool
         self.inbox = inbox
@@ -54,6 +54,8 @@ struct RunnerWorker {
                 statusChanged = false
                 publish()
             }
+            // No connection held while waiting (`SourceSyncer.init(path:)` says why).
+            syncer.closeStore()
         }
     }
 
@@ -97,15 +99,12 @@ struct RunnerWorker {
         statusChanged = true
     }
 
-    /// A new connection to the database path (the old one is kept when that fails); the
-    /// files' stamps are forgotten, so every vdir is read again against the new file.
+    /// SIGHUP: the database may be another file now. The connection is closed (it is
+    /// opened again for the next work); the files' stamps are forgotten, so every vdir is
+    /// read again against the file now at the path.
     mutating func reopen() {
-        do {
-            syncer = SourceSyncer(store: try EventStore(path: configuration.databasePath, options: .daemon))
-        } catch {
-            log(true, "live sources: cannot reopen the database (\(error)); keeping the old connection")
-            return
-        }
+        syncer.closeStore()
+        syncer = SourceSyncer(path: configuration.databasePath, gate: configuration.gate)
         let known = Array(sources.keys)
         sources = [:]
         for name in known { schedule.remove(name); watcher.forget(name) }

@@ -30,6 +30,8 @@ public final class SourceRunner: Sendable {
     public struct Configuration: Sendable {
         /// The database the runner opens its own connection to.
         public var databasePath: String
+        /// When the runner may open it (the daemon's main connection decides; nil: always).
+        public var gate: DatabaseGate?
         /// The bounds of each fetch.
         public var limits = HTTPLimits()
         /// Fetch threads (at most this many fetches at once).
@@ -79,8 +81,9 @@ public final class SourceRunner: Sendable {
                 return
             }
             do {
-                let store = try EventStore(path: configuration.databasePath, options: .daemon)
-                var worker = RunnerWorker(configuration: configuration, store: store, watcher: try DirectoryWatcher(),
+                // The database must open now (the worker opens its connections per wake-up).
+                _ = try EventStore(path: configuration.databasePath, options: .daemon)
+                var worker = RunnerWorker(configuration: configuration, watcher: try DirectoryWatcher(),
                                           pool: pool, inbox: inbox, log: log, report: report)
                 worker.run(handlingFirst: early)
             } catch {

@@ -7,7 +7,10 @@ import Foundation
 /// any kind leaves the calendar's events as they were and is recorded in the source's
 /// state (one line, redacted).
 public final class SourceSyncer {
-    let store: EventStore
+    /// The open connection (nil while closed: see `init(path:)`).
+    private(set) var openStore: EventStore?
+    /// Where to open one when it is closed (nil: the connection given is the only one).
+    private let path: String?
     /// The stamps of the files read last time, per source name, so that unchanged files
     /// are not read again.
     var stamps: [String: [String: FileStamp]] = [:]
@@ -16,8 +19,50 @@ public final class SourceSyncer {
 
     /// Syncs into `store` (a connection of its own: the daemon's feed never waits on it).
     public init(store: EventStore, maxFileBytes: Int = 64 << 20) {
-        self.store = store
+        openStore = store
+        path = nil
+        gate = nil
         self.maxFileBytes = maxFileBytes
+    }
+
+    /// Syncs into the database at `path`, opening a connection when there is work and
+    /// closing it with `closeStore()`. The daemon's runner holds no connection while it
+    /// waits: a connection kept open across a SIGHUP that reopens a moved-back file
+    /// would share SQLite's state of that file with the recompute thread's new one, and
+    /// with it a stale WAL index.
+    public init(path: String, gate: DatabaseGate? = nil, maxFileBytes: Int = 64 << 20) {
+        self.path = path
+        self.gate = gate
+        self.maxFileBytes = maxFileBytes
+    }
+
+    /// Whether the daemon's main connection lets this one open the file (see `DatabaseGate`).
+    private let gate: DatabaseGate?
+
+    /// The database is being replaced: the work is tried again at the next attempt.
+    public struct DatabaseBeingReplaced: Error, CustomStringConvertible {
+        public var description: String { "the database file was replaced or moved; waiting for eventd to reopen it (SIGHUP)" }
+    }
+
+    /// The connection, opened when closed.
+    var store: EventStore {
+        get throws {
+            // Without a path the given connection is never closed, so it is there.
+            guard let path else { return openStore! }
+            if let openStore { return openStore }
+            if let gate, !gate.mayOpen(path: path) { throw DatabaseBeingReplaced() }
+            let opened = try EventStore(path: path, options: .daemon)
+            openStore = opened
+            return opened
+        }
+    }
+
+    /// Closes the connection (when it was opened from a path). A file replaced under it
+    /// first loses our WAL names, and the connection its right to delete them.
+    public func closeStore() {
+        guard path != nil, let store = openStore else { return }
+        if store.files.replacedOrRemoved() != nil { try? store.detachStaleFiles() }
+        openStore = nil
     }
 
     /// Forgets what is known of a removed source's files.
