@@ -68,8 +68,8 @@ final class RecomputeWorker {
     /// Wall-clock time and duration of the last recompute, for `status`.
     var lastRecompute: Double = 0
     var lastDuration: Double = 0
-    /// `lastRecompute` as last published in `StoreInfo`.
-    var publishedRecompute: Double = 0
+    /// The problem as last published in `StoreInfo` (nil: healthy).
+    var publishedProblem: String?
     /// A failed recompute; cleared by the next good one.
     var problem: String?
     /// The database file was removed or replaced under us; unlike `problem`, only a
@@ -123,9 +123,10 @@ final class RecomputeWorker {
             if let reason = schedule.due(at: clocks.monotonic(), dateChanged: dateChanged) {
                 tick(reason: reason.rawValue)
             }
-            // `status` reports the last recompute: publish it after every one (first
-            // snapshots and midnight included), not only when the database changed.
-            if lastRecompute != publishedRecompute { publishInfo() }
+            // Each publication tells the hub its recompute's time; the store's facts go
+            // out again only when a good recompute cleared a problem (the counts did
+            // not change without a new data version, which `tick` publishes).
+            if (fileProblem ?? problem) != publishedProblem { publishInfo() }
         }
         views.removeAll()
         store = nil
@@ -177,7 +178,7 @@ final class RecomputeWorker {
     func publishInfo() {
         let calendars = Set((try? store?.calendarNames()) ?? [])
         let events = (try? store?.eventCount()) ?? 0
-        publishedRecompute = lastRecompute
+        publishedProblem = fileProblem ?? problem
         output(.info(StoreInfo(calendars: calendars, eventCount: events, lastRecompute: lastRecompute,
                                lastDurationMS: lastDuration * 1000, healthy: problem == nil && fileProblem == nil,
                                problem: fileProblem ?? problem)))

@@ -1,3 +1,4 @@
+import Support
 /// A browser connection, numbered by the I/O loop. Its subscription on eventd's socket,
 /// when it has one, goes by the same number.
 public typealias ClientID = Int
@@ -46,13 +47,5 @@ public enum GatewayEffect: Sendable, Equatable {
     /// Close the browser's connection to eventd.
     case closeUpstream(ClientID)
     /// A log line.
-    case log(GatewayLogLevel, String)
-}
-
-/// Syslog levels, as journald reads them from a `<N>` prefix.
-public enum GatewayLogLevel: Int, Sendable, Comparable {
-    case error = 3, warning = 4, notice = 5, info = 6, debug = 7
-
-    /// Ordered by importance: `error` is the greatest.
-    public static func < (a: GatewayLogLevel, b: GatewayLogLevel) -> Bool { a.rawValue > b.rawValue }
+    case log(LogLevel, String)
 }

@@ -17,14 +17,7 @@ public enum GatewayListener {
     /// its address (nil when it is not IPv4, IPv6 or a Unix socket path) and whether that
     /// is loopback (or a Unix socket).
     public static func fromSystemd(environment: [String: String]) -> (fd: Int32, address: ListenAddress?, localOnly: Bool)? {
-        guard let pid = environment["LISTEN_PID"].flatMap(Int32.init), pid == getpid(),
-              let count = environment["LISTEN_FDS"].flatMap(Int.init), count >= 1 else { return nil }
-        let fd: Int32 = 3 // SD_LISTEN_FDS_START
-        var type: Int32 = 0
-        var size = socklen_t(MemoryLayout<Int32>.size)
-        guard getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &size) == 0, type == Int32(SOCK_STREAM.rawValue) else { return nil }
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        guard let fd = SystemdListenSocket.descriptor(environment: environment) else { return nil }
         return (fd, boundAddress(fd), isLocalOnly(fd))
     }
 

@@ -1,3 +1,4 @@
+import Support
 import Glibc
 
 /// eventd-web's I/O: one thread, `poll`, non-blocking sockets to browsers and to
@@ -7,7 +8,7 @@ public final class GatewayLoop {
     private var gateway: Gateway
     private let listenFD: Int32
     private let connector: FeedConnector
-    private let log: GatewayLogger
+    private let log: Logger
     private let monotonic: () -> Double
     private var browsers: [ClientID: Int32] = [:]
     private var upstreams: [ClientID: Int32] = [:]
@@ -15,7 +16,7 @@ public final class GatewayLoop {
     private var readBuffer = [UInt8](repeating: 0, count: 65536)
 
     /// A loop serving `gateway` on the listening socket `listenFD`.
-    public init(gateway: Gateway, listenFD: Int32, log: GatewayLogger, monotonic: @escaping () -> Double = GatewayLoop.monotonicNow) {
+    public init(gateway: Gateway, listenFD: Int32, log: Logger, monotonic: @escaping () -> Double = GatewayLoop.monotonicNow) {
         self.gateway = gateway
         self.listenFD = listenFD
         connector = FeedConnector(path: gateway.config.socketPath, directoryPolicy: gateway.config.socketDirectoryPolicy,

@@ -35,7 +35,15 @@ enum SourceDaemon {
 
     /// The `sources` of the daemon's `status` answer, or nil when none answers.
     static func statuses(_ env: CommandEnvironment) -> [JSONValue]? {
-        guard let socket = try? connect(env) else { return nil }
+        let socket: FeedSocket
+        do {
+            guard let connected = try connect(env) else { return nil }
+            socket = connected
+        } catch {
+            // A socket not to be trusted: the list is the database's, and says why.
+            printError("warning: not asking the daemon for the sources' live state: \(error)")
+            return nil
+        }
         guard (try? socket.readMessage(timeout: 2)) != nil, (try? socket.send(["op": "status"])) != nil,
               let reply = try? socket.readMessage(timeout: 2)?.value, reply["type"]?.stringValue == "status" else { return nil }
         return reply["sources"]?.arrayValue

@@ -89,6 +89,24 @@ enum Bench {
     }
 }
 
+extension Bench {
+    /// Starts the `eventd` next to this binary on `db` and `socketPath` with `arguments`,
+    /// at the benchmarks' fixed date, and waits (at most 10 s) for its socket.
+    static func startDaemon(db: String, socketPath: String, arguments: [String]) throws -> Process {
+        let daemonPath = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("eventd").path
+        let daemon = Process()
+        daemon.executableURL = URL(fileURLWithPath: daemonPath)
+        daemon.arguments = ["--db", db, "--socket", socketPath, "--log-level", "warning"] + arguments
+        var env = ProcessInfo.processInfo.environment
+        env["EVENTD_FAKE_NOW"] = "2026-11-29T12:00:00Z"
+        daemon.environment = env
+        try daemon.run()
+        var waited = 0.0
+        while !FileManager.default.fileExists(atPath: socketPath), waited < 10 { Thread.sleep(forTimeInterval: 0.05); waited += 0.05 }
+        return daemon
+    }
+}
+
 struct BenchError: Error, CustomStringConvertible {
     var description: String
     init(_ d: String) { description = d }

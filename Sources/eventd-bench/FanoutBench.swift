@@ -21,19 +21,9 @@ enum FanoutBench {
             let bytes = Bench.generatedCalendar(events: events, seed: 42)
             _ = try store.importCalendars([ImportInput(path: "/bench/calendar.ics", displayName: "generated", bytes: bytes, calendar: "bench")])
         }
-        // The daemon, from next to this binary.
-        let daemonPath = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("eventd").path
-        let daemon = Process()
-        daemon.executableURL = URL(fileURLWithPath: daemonPath)
-        daemon.arguments = ["--db", db, "--socket", socketPath, "--interval", "1", "--max-clients", "\(subscribers + 16)",
-                            "--tz", "Europe/Berlin", "--log-level", "warning"]
-        var env = ProcessInfo.processInfo.environment
-        env["EVENTD_FAKE_NOW"] = "2026-11-29T12:00:00Z"
-        daemon.environment = env
-        try daemon.run()
-        defer { daemon.terminate(); daemon.waitUntilExit() }
-        var waited = 0.0
-        while !FileManager.default.fileExists(atPath: socketPath), waited < 10 { Thread.sleep(forTimeInterval: 0.05); waited += 0.05 }
+        let daemon = try Bench.startDaemon(db: db, socketPath: socketPath,
+                                           arguments: ["--interval", "1", "--max-clients", "\(subscribers + 16)", "--tz", "Europe/Berlin"])
+        defer { if daemon.isRunning { daemon.terminate(); daemon.waitUntilExit() } }
 
         // Subscribe everyone to one view and wait for every snapshot; a probe subscriber
         // (read after each phase) tells how large the snapshot and the diff are.

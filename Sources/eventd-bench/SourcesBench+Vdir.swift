@@ -26,17 +26,8 @@ extension SourcesBench {
             _ = SourceSyncer(store: store).syncFiles(source, now: currentUnixTime())
             initial = Bench.now() - t0
         }
-        let daemonPath = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("eventd").path
-        let daemon = Process()
-        daemon.executableURL = URL(fileURLWithPath: daemonPath)
-        daemon.arguments = ["--db", db, "--socket", socketPath, "--tz", "UTC", "--log-level", "warning"]
-        var env = ProcessInfo.processInfo.environment
-        env["EVENTD_FAKE_NOW"] = "2026-11-29T12:00:00Z"
-        daemon.environment = env
-        try daemon.run()
+        let daemon = try Bench.startDaemon(db: db, socketPath: socketPath, arguments: ["--tz", "UTC"])
         defer { daemon.terminate(); daemon.waitUntilExit() }
-        var waited = 0.0
-        while !FileManager.default.fileExists(atPath: socketPath), waited < 10 { Thread.sleep(forTimeInterval: 0.05); waited += 0.05 }
         let socket = try FeedSocket(path: socketPath)
         try socket.send(["op": "subscribe", "view": ["tz": "UTC", "days": 7]])
         let reader = FanoutReaders(descriptors: [socket.fd], threads: 1)

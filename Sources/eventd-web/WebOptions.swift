@@ -113,7 +113,7 @@ enum WebOptions {
         return config
     }
 
-    static func logLevel(_ arguments: ParsedArguments) -> GatewayLogLevel {
+    static func logLevel(_ arguments: ParsedArguments) -> LogLevel {
         switch arguments.value("--log-level") {
         case "debug": return .debug
         case "notice": return .notice

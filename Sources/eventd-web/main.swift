@@ -16,7 +16,7 @@ do {
     let listenFD = try systemd?.fd ?? GatewayListener.create(config.listen)
     signal(SIGPIPE, SIG_IGN)
     GatewayLoop.raiseDescriptorLimit()
-    let log = GatewayLogger(threshold: WebOptions.logLevel(arguments))
+    let log = Logger(level: WebOptions.logLevel(arguments))
     log.log(.info, "eventd-web \(WebOptions.version): listening on \(config.listen)\(systemd == nil ? "" : " (the socket systemd passed)"); dashboard at \(config.listen.url); eventd at \(config.socketPath)")
     loop = GatewayLoop(gateway: Gateway(config: config, assets: assets, now: GatewayLoop.monotonicNow()), listenFD: listenFD, log: log)
 } catch {

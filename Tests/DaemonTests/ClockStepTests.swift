@@ -16,7 +16,9 @@ struct ClockStepTests {
     /// Moves the daemon's wall clock to `target` (seconds since the epoch): libfaketime
     /// re-reads the offset from this file on every call (`FAKETIME_NO_CACHE`).
     static func setWall(_ file: String, to target: Double) throws {
-        let offset = Int((target - Date().timeIntervalSince1970).rounded())
+        // Rounded up: libfaketime takes whole seconds, and a clock set half a second
+        // before the target (21:59:59.5 for 22:00) is not the time the test means.
+        let offset = Int((target - Date().timeIntervalSince1970).rounded(.up))
         try "\(offset >= 0 ? "+" : "")\(offset)\n".write(toFile: file, atomically: true, encoding: .utf8)
     }
 

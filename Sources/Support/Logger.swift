@@ -19,7 +19,8 @@ public enum LogLevel: Int, Comparable, Sendable, CaseIterable {
     public static func < (a: LogLevel, b: LogLevel) -> Bool { a.rawValue > b.rawValue }
 }
 
-/// One line per event on standard error, each prefixed with its syslog level.
+/// One line per event on standard error, each prefixed with its syslog level (eventd and
+/// eventd-web), made safe for a terminal (`TerminalText`).
 public final class Logger: Sendable {
     private let threshold: LogLevel
     private let lock = Mutex(())

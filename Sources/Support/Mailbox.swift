@@ -3,22 +3,24 @@ import Synchronization
 
 /// A thread's inbox: any thread posts, the owning thread takes everything at once.
 /// Bounded by its users: each posts at most one message per request or event.
-final class Mailbox<Message: Sendable>: Sendable {
+public final class Mailbox<Message: Sendable>: Sendable {
     private let messages = Mutex<[Message]>([])
     private let signal = DispatchSemaphore(value: 0)
     /// Called after each post, to wake a thread that waits on something else (the feed
     /// loop waits in `poll`, so it is woken through a pipe).
     private let wake: (@Sendable () -> Void)?
 
-    init(wake: (@Sendable () -> Void)? = nil) { self.wake = wake }
+    /// A mailbox; `wake`, when given, is called after each post instead of the semaphore.
+    public init(wake: (@Sendable () -> Void)? = nil) { self.wake = wake }
 
-    func post(_ message: Message) {
+    /// Adds `message` (any thread).
+    public func post(_ message: Message) {
         messages.withLock { $0.append(message) }
         if let wake { wake() } else { signal.signal() }
     }
 
     /// Everything posted so far, oldest first (possibly nothing).
-    func takeAll() -> [Message] {
+    public func takeAll() -> [Message] {
         messages.withLock { box in
             defer { box.removeAll(keepingCapacity: true) }
             return box
@@ -26,7 +28,7 @@ final class Mailbox<Message: Sendable>: Sendable {
     }
 
     /// Waits at most `seconds` (on the monotonic clock) for a post, then takes all.
-    func take(waitingAtMost seconds: Double) -> [Message] {
+    public func take(waitingAtMost seconds: Double) -> [Message] {
         let now = takeAll()
         if !now.isEmpty { return now }
         let nanoseconds = seconds.isFinite ? UInt64(max(0, min(seconds, 3600)) * 1e9) : 3_600_000_000_000
