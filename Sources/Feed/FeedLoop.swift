@@ -240,26 +240,58 @@ final class FeedLoop {
     }
 
     /// (Its own function so that the copy of the queue is gone before the hub changes it.)
+    ///
+    /// One `sendmsg` per call with up to `maxVectors` queued messages as its vectors, the
+    /// shared bytes themselves (a diff encoded once is never copied per subscriber); more
+    /// only if the kernel took all of them and more wait.
     private func send(queueOf id: ConnectionID, to fd: Int32) -> (written: Int, broken: Bool)? {
         guard let outbox = hub.output(id) else { return nil }
         var written = 0
-        var broken = false
+        var pending = outbox.pending[...]
         var offset = outbox.offset
-        messages: for message in outbox.pending {
-            while offset < message.bytes.count {
-                let n = message.bytes.withUnsafeBytes { raw in
-                    Glibc.send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
-                }
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    if errno != EAGAIN && errno != EWOULDBLOCK { broken = true }
-                    break messages
-                }
-                offset += n
-                written += n
+        while !pending.isEmpty {
+            let batch = pending.prefix(Self.maxVectors)
+            var vectors: [iovec] = []
+            vectors.reserveCapacity(batch.count)
+            let n = Self.withVectors(batch, first: offset, into: &vectors) { iov in
+                var header = msghdr()
+                header.msg_iov = UnsafeMutablePointer(mutating: iov.baseAddress)
+                header.msg_iovlen = iov.count
+                return sendmsg(fd, &header, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
             }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return (written, errno != EAGAIN && errno != EWOULDBLOCK)
+            }
+            written += n
+            // Advance over what the kernel took.
+            var left = n + offset
             offset = 0
+            while let first = pending.first, left >= first.bytes.count {
+                left -= first.bytes.count
+                pending = pending.dropFirst()
+            }
+            if left > 0 { return (written, false) } // the socket is full part-way through a message
+            if batch.count < Self.maxVectors { break }
         }
-        return (written, broken)
+        return (written, false)
+    }
+
+    /// Queued messages per `sendmsg` (well under `IOV_MAX`, 1024).
+    private static let maxVectors = 64
+
+    /// Calls `body` with an iovec per message (the first from `first`), each pointing into
+    /// the message's own storage, which stays valid for the whole call because every
+    /// `withUnsafeBytes` is still open when `body` runs.
+    private static func withVectors(_ messages: ArraySlice<Outbox.Message>, first: Int, into vectors: inout [iovec],
+                                    _ body: (UnsafeBufferPointer<iovec>) -> Int) -> Int {
+        guard let message = messages.first else { return vectors.withUnsafeBufferPointer(body) }
+        return message.bytes.withUnsafeBytes { raw in
+            let skip = vectors.isEmpty ? first : 0
+            if raw.count > skip {
+                vectors.append(iovec(iov_base: UnsafeMutableRawPointer(mutating: raw.baseAddress! + skip), iov_len: raw.count - skip))
+            }
+            return withVectors(messages.dropFirst(), first: first, into: &vectors, body)
+        }
     }
 }
