@@ -39,10 +39,12 @@ let package = Package(
         // The web gateway: HTTP/1.1 and Server-Sent Events in front of the feed socket
         // (a pure state machine and a thin poll loop, as the feed's hub and loop).
         .target(name: "WebGateway", dependencies: ["Support"]),
+        // Status bars (Waybar, i3bar, plain lines) fed by the feed: a pure renderer.
+        .target(name: "StatusBar", dependencies: ["Feed", "ICalendar", "Support"]),
         .target(name: "CommandLineKit", dependencies: ["Agenda", "EventStore", "Feed", "ICalendar", "LiveSources", "Support", "WebGateway"]),
 
         // MARK: - Executables
-        .executableTarget(name: "eventctl", dependencies: ["CommandLineKit", "Agenda", "EventStore", "Feed", "ICalendar", "LiveSources", "SectionedDiff", "Support"]),
+        .executableTarget(name: "eventctl", dependencies: ["CommandLineKit", "Agenda", "EventStore", "Feed", "ICalendar", "LiveSources", "SectionedDiff", "StatusBar", "Support"]),
         .executableTarget(name: "eventd", dependencies: ["CommandLineKit", "Feed", "Agenda", "Support"]),
         .executableTarget(name: "eventd-web", dependencies: ["CommandLineKit", "WebGateway", "Support"]),
         .executableTarget(name: "eventd-bench",
@@ -63,6 +65,7 @@ let package = Package(
         .testTarget(name: "AgendaTests", dependencies: ["Agenda", "EventStore", "ICalendar", "SectionedDiff", "Support", "TestSupport"]),
         .testTarget(name: "FeedTests", dependencies: ["Feed", "Agenda", "EventStore", "LiveSources", "Support", "TestSupport"]),
         .testTarget(name: "LiveSourcesTests", dependencies: ["LiveSources", "EventStore", "Support", "TestSupport"]),
+        .testTarget(name: "StatusBarTests", dependencies: ["StatusBar", "Feed", "ICalendar", "Support", "TestSupport"]),
         .testTarget(name: "DaemonTests", dependencies: ["SectionedDiff", "Support", "TestSupport"]),
         .testTarget(name: "ShipTests", dependencies: ["TestSupport"]),
         .testTarget(name: "WebGatewayTests", dependencies: ["WebGateway", "Support", "CalendarGenerator", "TestSupport"]),

@@ -48,7 +48,7 @@ _eventctl()
             mapfile -t COMPREPLY < <(compgen -W "$(_eventctl_calendars)" -- "$cur")
             return
             ;;
-        --from | --days | --past-days | --resume | --every)
+        --from | --days | --past-days | --resume | --template | --soon | --every)
             return
             ;;
         --tz)
@@ -60,7 +60,11 @@ _eventctl()
             return
             ;;
         --format)
-            mapfile -t COMPREPLY < <(compgen -W "ndjson pretty" -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W "ndjson pretty waybar i3bar line" -- "$cur")
+            return
+            ;;
+        --all-day)
+            mapfile -t COMPREPLY < <(compgen -W "when-free always" -- "$cur")
             return
             ;;
     esac
@@ -97,7 +101,7 @@ _eventctl()
         calendars) options="--json --db --socket --help" ;;
         remove) options="--calendar --db --socket --help" ;;
         export) options="--calendar --db --socket --help" ;;
-        subscribe) options="--from --days --past-days --tz --calendar --empty-days --resume --format --db --socket --help" ;;
+        subscribe) options="--from --days --past-days --tz --calendar --empty-days --resume --format --template --soon --all-day --db --socket --help" ;;
         status) options="--json --db --socket --help" ;;
         source) options="--calendar --every --json --db --socket --help" ;;
         completions) options="--db --socket --help" ;;

@@ -76,7 +76,7 @@ complete -c eventctl -n '__fish_seen_subcommand_from remove' -l calendar -x -a '
 # eventctl export [--calendar NAME]...
 complete -c eventctl -n '__fish_seen_subcommand_from export' -l calendar -x -a '(__eventctl_calendars)' -d 'Export this calendar (repeatable)'
 
-# eventctl subscribe [--from DATE] [--days N] [--past-days N] [--tz ZONE] [--calendar NAME]... [--empty-days omit|placeholder] [--resume EPOCH:SEQ] [--format ndjson|pretty]
+# eventctl subscribe [--from DATE] [--days N] [--past-days N] [--tz ZONE] [--calendar NAME]... [--empty-days omit|placeholder] [--resume EPOCH:SEQ] [--format FORMAT] [--template TEMPLATE] [--soon DURATION] [--all-day when-free|always]
 complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l from -x -d 'First date (YYYY-MM-DD)'
 complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l days -x -d 'Number of dates (1-3660)'
 complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l past-days -x -d 'Start this many days before today (0-366)'
@@ -84,7 +84,10 @@ complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l tz -x -a '(__
 complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l calendar -x -a '(__eventctl_calendars)' -d 'Only this calendar (repeatable)'
 complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l empty-days -x -a 'omit placeholder' -d 'Dates without events'
 complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l resume -x -d 'Resume from a state seen before'
-complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l format -x -a 'ndjson pretty' -d 'Output format'
+complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l format -x -a 'ndjson pretty waybar i3bar line' -d 'Output format'
+complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l template -x -d 'Status bar text with named fields'
+complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l soon -x -d 'Status bars: how near is soon'
+complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l all-day -x -a 'when-free always' -d 'Status bars: when to show all-day events'
 
 # eventctl status [--json]
 complete -c eventctl -n '__fish_seen_subcommand_from status' -l json -d 'Print the daemon\'s status message as JSON'

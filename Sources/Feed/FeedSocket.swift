@@ -87,6 +87,19 @@ public final class FeedSocket {
         }
     }
 
+    /// Whether a line can be read now: one is buffered, or bytes (or the end of the
+    /// stream) arrive within `timeout` seconds. A caller that must also keep a clock
+    /// (a status bar's minute) waits here, then reads.
+    public func waitForInput(timeout: Double) -> Bool {
+        if buffer[start...].contains(10) { return true }
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        while true {
+            let ready = poll(&p, 1, Int32(max(0, min(timeout, 86_400) * 1000)))
+            if ready < 0, errno == EINTR { continue }
+            return ready != 0
+        }
+    }
+
     /// The next message, parsed.
     public func readMessage(timeout: Double? = nil) throws -> (raw: [UInt8], value: JSONValue)? {
         guard let line = try readLine(timeout: timeout) else { return nil }

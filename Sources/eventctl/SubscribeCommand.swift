@@ -2,9 +2,10 @@ import Foundation
 import Agenda
 import CommandLineKit
 import Feed
+import StatusBar
 import Support
 
-/// `eventctl subscribe [view options] [--resume EPOCH:SEQ] [--format ndjson|pretty]`
+/// `eventctl subscribe [view options] [--resume EPOCH:SEQ] [--format ndjson|pretty|waybar|i3bar|line]`
 struct SubscribeCommand: Subcommand {
     static let spec = CommandSpec(
         "eventctl subscribe", abstract: "Follow the live agenda feed.",
@@ -18,20 +19,45 @@ struct SubscribeCommand: Subcommand {
             Option("--resume", value: "EPOCH:SEQ", help: "Resume from a state seen before (see the daemon's epoch).",
                    summary: "Resume from a state seen before",
                    validation: .custom { position($0) == nil ? "invalid value '\($0)' for --resume: expected EPOCH:SEQ" : nil }),
-            Option("--format", value: "FORMAT", help: "ndjson (default: every message line as received) or pretty.",
-                   summary: "Output format", completion: .choices(["ndjson", "pretty"]), manual: #"""
+            Option("--format", value: "FORMAT",
+                   help: "ndjson (default: every message line as received), pretty, or for status bars waybar, i3bar or line.",
+                   summary: "Output format", completion: .choices(["ndjson", "pretty"] + BarFormat.allCases.map(\.rawValue)),
+                   manual: #"""
                    .B ndjson
-                   (default: every message line as received) or
+                   (default: every message line as received),
                    .B pretty
-                   (human\-readable changes).
+                   (human\-readable changes), or for status bars:
+                   .B waybar
+                   (one JSON object per line for Waybar's custom module with return\-type json),
+                   .B i3bar
+                   (the i3bar/swaybar protocol) or
+                   .B line
+                   (one plain line per update). Status bar formats write a line when what it
+                   shows changes, at a change of the feed or at the turn of a minute; while
+                   eventd is down they show the last known state with the class stale.
                    """#),
+            Option("--template", value: "TEMPLATE",
+                   help: "Status bar text with fields {summary} {start} {end} {location} {calendar} {minutes_until} {minutes_left}.",
+                   summary: "Status bar text with named fields",
+                   validation: .custom { text in
+                       do { _ = try BarTemplate(text); return nil } catch { return "\(error)" }
+                   }),
+            Option("--soon", value: "DURATION", help: "Status bars: an event starting within this is 'soon' (default: 15m).",
+                   summary: "Status bars: how near is soon",
+                   validation: .custom { BarOptions.duration($0) == nil ? "invalid duration '\($0)' for --soon: expected e.g. 15m, 1h, 90s" : nil }),
+            Option("--all-day", value: "MODE",
+                   help: "Status bars: when-free (default: all-day events only when nothing timed is left today) or always.",
+                   summary: "Status bars: when to show all-day events",
+                   completion: .choices(BarOptions.AllDay.allCases.map(\.rawValue))),
         ],
         examples: [
             "eventctl subscribe --format pretty",
             "eventctl subscribe --days 7 --calendar work | jq -c 'select(.type == \"diff\")'",
+            "eventctl subscribe --format waybar --days 2 --calendar work",
+            "eventctl subscribe --format line --template '{start} {summary}'",
         ])
 
-    enum Format: String { case ndjson, pretty }
+    enum Format: String { case ndjson, pretty, waybar, i3bar, line }
 
     var options: ViewOptions
     var format: Format
@@ -41,7 +67,12 @@ struct SubscribeCommand: Subcommand {
         options = ViewOptions(arguments)
         format = arguments.value("--format").flatMap(Format.init(rawValue:)) ?? .ndjson
         resume = arguments.value("--resume").flatMap(Self.position)
+        bar = BarOptions(soon: arguments.value("--soon").flatMap(BarOptions.duration) ?? 15 * 60,
+                         allDay: arguments.value("--all-day").flatMap(BarOptions.AllDay.init(rawValue:)) ?? .whenFree,
+                         template: arguments.value("--template").flatMap { try? BarTemplate($0) })
     }
+
+    var bar: BarOptions
 
     /// `EPOCH:SEQ`, or nil when the text is not one.
     static func position(_ text: String) -> (epoch: String, seq: Int64)? {
@@ -53,6 +84,12 @@ struct SubscribeCommand: Subcommand {
     var viewJSON: JSONValue { options.json }
 
     func run(_ env: CommandEnvironment) throws {
+        if let barFormat = BarFormat(rawValue: format.rawValue) {
+            // A status bar needs today and tomorrow whatever the default window.
+            var view = options
+            view.days = max(view.days ?? 2, 2)
+            try BarSubscription(view: view.json, renderer: BarRenderer(format: barFormat, options: bar), resume: resume).run(env)
+        }
         let path = env.paths.socket
         let printer = FeedPrinter(format: format, color: isatty(1) != 0 && (env.environment["NO_COLOR"] ?? "").isEmpty)
         var state: FeedClientState?

@@ -1,0 +1,103 @@
+import Feed
+import ICalendar
+import Support
+
+/// One event as a status bar needs it: the feed's item reduced to instants and text.
+///
+/// A status bar shows "now" and "next", so it works on instants (seconds since the
+/// epoch); all-day events keep their dates, which mean the same day in every zone.
+public struct BarEvent: Hashable, Sendable {
+    public var summary: String
+    public var location: String?
+    public var calendar: String
+    /// Timed events: the instants; all-day events: midnight UTC of `startDate`/`endDate`.
+    public var start: Int64
+    public var end: Int64
+    public var allDay: Bool
+    /// All-day events: the first date and the date after the last (exclusive, as in iCalendar).
+    public var startDate: CivilDate
+    public var endDate: CivilDate
+
+    public init(summary: String, location: String? = nil, calendar: String, start: Int64, end: Int64) {
+        self.summary = summary
+        self.location = location
+        self.calendar = calendar
+        self.start = start
+        self.end = max(end, start)
+        allDay = false
+        startDate = CivilDate(daysSinceEpoch: Int(start.floorDiv(86_400)))
+        endDate = CivilDate(daysSinceEpoch: Int(self.end.floorDiv(86_400)))
+    }
+
+    public init(summary: String, location: String? = nil, calendar: String, allDayFrom first: CivilDate, until end: CivilDate) {
+        self.summary = summary
+        self.location = location
+        self.calendar = calendar
+        startDate = first
+        endDate = max(end, first.adding(days: 1))
+        start = Int64(first.daysSinceEpoch) * 86_400
+        self.end = Int64(endDate.daysSinceEpoch) * 86_400
+        allDay = true
+    }
+
+    /// The event an item of the feed describes, or nil for a placeholder, a cancelled
+    /// occurrence or an item whose times cannot be read.
+    public init?(item: JSONValue) {
+        guard item["kind"]?.stringValue == "event", item["status"]?.stringValue?.uppercased() != "CANCELLED",
+              let startText = item["start"]?.stringValue, let endText = item["end"]?.stringValue else { return nil }
+        let summary = item["summary"]?.stringValue ?? "(no title)"
+        let location = item["location"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+        let calendar = item["calendar"]?.stringValue ?? ""
+        if item["all_day"]?.boolValue == true {
+            guard let first = CivilDate(iso: startText), let last = CivilDate(iso: endText) else { return nil }
+            self.init(summary: summary, location: location, calendar: calendar, allDayFrom: first, until: last)
+        } else {
+            guard let s = Self.instant(startText), let e = Self.instant(endText) else { return nil }
+            self.init(summary: summary, location: location, calendar: calendar, start: s, end: e)
+        }
+    }
+
+    /// The distinct events of a feed's local copy, in order of start. An event that spans
+    /// several dates is an item in each of their sections; it counts once.
+    public static func events(in model: FeedClientState.Model) -> [BarEvent] {
+        var seen = Set<BarEvent>()
+        var events: [BarEvent] = []
+        for section in model.sections {
+            for item in section.items {
+                guard let event = BarEvent(item: item.content), seen.insert(event).inserted else { continue }
+                events.append(event)
+            }
+        }
+        return events.sorted { ($0.start, $0.allDay ? 0 : 1, $0.end, $0.summary) < ($1.start, $1.allDay ? 0 : 1, $1.end, $1.summary) }
+    }
+
+    /// Seconds since the epoch of the feed's `YYYY-MM-DDTHH:MM:SS±HH:MM` (or `Z`).
+    static func instant(_ text: String) -> Int64? {
+        let u = Array(text.utf8)
+        guard u.count >= 20, u[10] == UInt8(ascii: "T"),
+              let date = CivilDate(iso: String(decoding: u[0..<10], as: UTF8.self)),
+              let h = number(u[11..<13]), let m = number(u[14..<16]), let s = number(u[17..<19]) else { return nil }
+        var rest = u[19...]
+        if rest.first == UInt8(ascii: ".") { rest = rest.drop { $0 == UInt8(ascii: ".") || ($0 >= 48 && $0 <= 57) } }
+        let local = Int64(date.daysSinceEpoch) * 86_400 + Int64(h * 3600 + m * 60 + s)
+        if rest.elementsEqual("Z".utf8) { return local }
+        guard rest.count == 6, let sign = rest.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-"),
+              let oh = number(rest.dropFirst().prefix(2)), let om = number(rest.suffix(2)) else { return nil }
+        let offset = Int64(oh * 3600 + om * 60)
+        return sign == UInt8(ascii: "+") ? local - offset : local + offset
+    }
+
+    private static func number(_ digits: some Collection<UInt8>) -> Int? {
+        var value = 0
+        for d in digits {
+            guard d >= 48, d <= 57 else { return nil }
+            value = value * 10 + Int(d - 48)
+        }
+        return digits.isEmpty ? nil : value
+    }
+}
+
+extension Int64 {
+    /// Division rounding toward negative infinity (dates before 1970 too).
+    func floorDiv(_ d: Int64) -> Int64 { self >= 0 ? self / d : (self - d + 1) / d }
+}
