@@ -6,7 +6,7 @@
 SWIFT        ?= swift
 PYTHON       ?= python3
 VENV         := .venv
-DEB_PACKAGES := libical-dev libsqlite3-dev libssl-dev libcurl4-openssl-dev pkg-config sqlite3 faketime chromium chromium-driver
+DEB_PACKAGES := libical-dev libsqlite3-dev libssl-dev libcurl4-openssl-dev pkg-config sqlite3 faketime chromium chromium-driver libsystemd-dev dbus-daemon libnotify-bin
 RELEASE_BIN  := .build/release
 
 .PHONY: all deps venv build release test run bench clean install uninstall stress fuzz completions man

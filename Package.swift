@@ -24,6 +24,8 @@ let package = Package(
                        providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl",
                        providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd",
+                       providers: [.apt(["libsystemd-dev"])]),
         // Linux interfaces Glibc's module leaves out (timerfd, inotify).
         .systemLibrary(name: "CLinux"),
 
@@ -41,10 +43,12 @@ let package = Package(
         .target(name: "WebGateway", dependencies: ["Support"]),
         // Status bars (Waybar, i3bar, plain lines) fed by the feed: a pure renderer.
         .target(name: "StatusBar", dependencies: ["Feed", "ICalendar", "Support"]),
+        // Desktop reminders before events: a pure planner, the sent log, sd-bus notifications.
+        .target(name: "Reminders", dependencies: ["CSystemd", "StatusBar", "ICalendar", "Support"]),
         .target(name: "CommandLineKit", dependencies: ["Agenda", "EventStore", "Feed", "ICalendar", "LiveSources", "Support", "WebGateway"]),
 
         // MARK: - Executables
-        .executableTarget(name: "eventctl", dependencies: ["CommandLineKit", "Agenda", "EventStore", "Feed", "ICalendar", "LiveSources", "SectionedDiff", "StatusBar", "Support"]),
+        .executableTarget(name: "eventctl", dependencies: ["CommandLineKit", "Agenda", "EventStore", "Feed", "ICalendar", "LiveSources", "Reminders", "SectionedDiff", "StatusBar", "Support"]),
         .executableTarget(name: "eventd", dependencies: ["CommandLineKit", "Feed", "Agenda", "Support"]),
         .executableTarget(name: "eventd-web", dependencies: ["CommandLineKit", "WebGateway", "Support"]),
         .executableTarget(name: "eventd-bench",
@@ -65,7 +69,7 @@ let package = Package(
         .testTarget(name: "AgendaTests", dependencies: ["Agenda", "EventStore", "ICalendar", "SectionedDiff", "Support", "TestSupport"]),
         .testTarget(name: "FeedTests", dependencies: ["Feed", "Agenda", "EventStore", "LiveSources", "Support", "TestSupport"]),
         .testTarget(name: "LiveSourcesTests", dependencies: ["LiveSources", "EventStore", "Support", "TestSupport"]),
-        .testTarget(name: "StatusBarTests", dependencies: ["StatusBar", "Feed", "ICalendar", "Support", "TestSupport"]),
+        .testTarget(name: "StatusBarTests", dependencies: ["StatusBar", "Reminders", "Feed", "ICalendar", "Support", "TestSupport"]),
         .testTarget(name: "DaemonTests", dependencies: ["SectionedDiff", "Support", "TestSupport"]),
         .testTarget(name: "ShipTests", dependencies: ["TestSupport"]),
         .testTarget(name: "WebGatewayTests", dependencies: ["WebGateway", "Support", "CalendarGenerator", "TestSupport"]),

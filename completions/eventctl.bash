@@ -48,7 +48,7 @@ _eventctl()
             mapfile -t COMPREPLY < <(compgen -W "$(_eventctl_calendars)" -- "$cur")
             return
             ;;
-        --from | --days | --past-days | --resume | --template | --soon | --every)
+        --from | --days | --past-days | --resume | --template | --soon | --before | --every)
             return
             ;;
         --tz)
@@ -65,6 +65,15 @@ _eventctl()
             ;;
         --all-day)
             mapfile -t COMPREPLY < <(compgen -W "when-free always" -- "$cur")
+            return
+            ;;
+        --notify)
+            mapfile -t COMPREPLY < <(compgen -W "auto dbus notify-send" -- "$cur")
+            return
+            ;;
+        --state)
+            compopt -o filenames 2>/dev/null
+            mapfile -t COMPREPLY < <(compgen -f -X '!*.[jJ][sS][oO][nN]' -- "$cur"; compgen -d -- "$cur")
             return
             ;;
     esac
@@ -89,7 +98,7 @@ _eventctl()
         if [[ $cur == -* ]]; then
             mapfile -t COMPREPLY < <(compgen -W "--db --socket --version --help" -- "$cur")
         else
-            mapfile -t COMPREPLY < <(compgen -W "import agenda calendars remove export subscribe status source completions" -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W "import agenda calendars remove export subscribe remind status source completions" -- "$cur")
         fi
         return
     fi
@@ -102,6 +111,7 @@ _eventctl()
         remove) options="--calendar --db --socket --help" ;;
         export) options="--calendar --db --socket --help" ;;
         subscribe) options="--from --days --past-days --tz --calendar --empty-days --resume --format --template --soon --all-day --db --socket --help" ;;
+        remind) options="--before --calendar --tz --notify --state --db --socket --help" ;;
         status) options="--json --db --socket --help" ;;
         source) options="--calendar --every --json --db --socket --help" ;;
         completions) options="--db --socket --help" ;;

@@ -29,7 +29,7 @@ function __eventctl_zones
     awk '!/^#/ { print $3 }' /usr/share/zoneinfo/zone1970.tab 2>/dev/null
 end
 
-set -l subcommands import agenda calendars remove export subscribe status source completions
+set -l subcommands import agenda calendars remove export subscribe remind status source completions
 set -l none "not __fish_seen_subcommand_from $subcommands"
 
 complete -c eventctl -f
@@ -47,6 +47,7 @@ complete -c eventctl -n $none -a calendars -d 'List calendars with their event c
 complete -c eventctl -n $none -a remove -d 'Delete a calendar and its events'
 complete -c eventctl -n $none -a export -d 'Write calendars as iCalendar to standard output'
 complete -c eventctl -n $none -a subscribe -d 'Follow the live agenda feed'
+complete -c eventctl -n $none -a remind -d 'Show desktop notifications before events'
 complete -c eventctl -n $none -a status -d 'Show the running daemon\'s status'
 complete -c eventctl -n $none -a source -d 'Follow calendars that update themselves (ICS URLs, vdirs, files)'
 complete -c eventctl -n $none -a completions -d 'Print a shell completion script'
@@ -88,6 +89,13 @@ complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l format -x -a 
 complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l template -x -d 'Status bar text with named fields'
 complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l soon -x -d 'Status bars: how near is soon'
 complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l all-day -x -a 'when-free always' -d 'Status bars: when to show all-day events'
+
+# eventctl remind [--before DURATION]... [--calendar NAME]... [--tz ZONE] [--notify auto|dbus|notify-send] [--state FILE]
+complete -c eventctl -n '__fish_seen_subcommand_from remind' -l before -x -d 'Remind this long before the start (repeatable)'
+complete -c eventctl -n '__fish_seen_subcommand_from remind' -l calendar -x -a '(__eventctl_calendars)' -d 'Only this calendar (repeatable)'
+complete -c eventctl -n '__fish_seen_subcommand_from remind' -l tz -x -a '(__eventctl_zones)' -d 'IANA time zone'
+complete -c eventctl -n '__fish_seen_subcommand_from remind' -l notify -x -a 'auto dbus notify-send' -d 'How notifications are shown'
+complete -c eventctl -n '__fish_seen_subcommand_from remind' -l state -x -a '(__fish_complete_suffix .json)' -d 'The file of reminders shown'
 
 # eventctl status [--json]
 complete -c eventctl -n '__fish_seen_subcommand_from status' -l json -d 'Print the daemon\'s status message as JSON'

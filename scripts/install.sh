@@ -15,6 +15,7 @@
 #   lib/systemd/system/eventd-web.service, lib/systemd/system/eventd-web.socket
 #   lib/systemd/user/eventd.service, lib/systemd/user/eventd.socket
 #   lib/systemd/user/eventd-web.service, lib/systemd/user/eventd-web.socket
+#   lib/systemd/user/eventctl-remind.service
 #   lib/sysusers.d/eventd.conf
 #   share/man/man1/eventd.1, share/man/man1/eventctl.1, share/man/man1/eventd-web.1
 #   share/eventd/web/ (the dashboard: index.html, app.js, feed.js, render.js, style.css, favicon.svg)
@@ -68,6 +69,7 @@ systemd/eventd-web.service lib/systemd/system/eventd-web.service 0644
 systemd/eventd-web.socket lib/systemd/system/eventd-web.socket 0644
 systemd/user/eventd-web.service lib/systemd/user/eventd-web.service 0644
 systemd/user/eventd-web.socket lib/systemd/user/eventd-web.socket 0644
+systemd/user/eventctl-remind.service lib/systemd/user/eventctl-remind.service 0644
 systemd/eventd.sysusers lib/sysusers.d/eventd.conf 0644
 man/eventd.1 share/man/man1/eventd.1 0644
 man/eventctl.1 share/man/man1/eventctl.1 0644
@@ -99,10 +101,10 @@ do_install() {
                 install -m "$mode" "$build_dir/$(basename -- "$target")" "$dest" ;;
             *.service)
                 tmp=$dest.tmp.$$
-                program=$(sed -n 's|^ExecStart=/usr/local/bin/\([a-z-]*\)$|\1|p' "$root/$source")
+                program=$(sed -n 's|^ExecStart=/usr/local/bin/\([a-z-]*\)\( .*\)\{0,1\}$|\1|p' "$root/$source")
                 [ -n "$program" ] || fail "no ExecStart=/usr/local/bin/PROGRAM in $source"
                 sed "s|^ExecStart=/usr/local/bin/|ExecStart=$bin_dir|" "$root/$source" > "$tmp"
-                grep -qxF "ExecStart=$prefix/bin/$program" "$tmp" || { rm -f "$tmp"; fail "could not rewrite ExecStart= in $source"; }
+                grep -qF "ExecStart=$prefix/bin/$program" "$tmp" || { rm -f "$tmp"; fail "could not rewrite ExecStart= in $source"; }
                 chmod "$mode" "$tmp"
                 mv -f "$tmp" "$dest" ;;
             *)

@@ -10,6 +10,10 @@ public struct BarEvent: Hashable, Sendable {
     public var summary: String
     public var location: String?
     public var calendar: String
+    /// The event's UID and, for one instance of a series, its RECURRENCE-ID (as the feed
+    /// gives them): with the start they name an occurrence (reminders remember them).
+    public var uid: String = ""
+    public var recurrenceID: String?
     /// Timed events: the instants; all-day events: midnight UTC of `startDate`/`endDate`.
     public var start: Int64
     public var end: Int64
@@ -55,6 +59,8 @@ public struct BarEvent: Hashable, Sendable {
             guard let s = Self.instant(startText), let e = Self.instant(endText) else { return nil }
             self.init(summary: summary, location: location, calendar: calendar, start: s, end: e)
         }
+        uid = item["uid"]?.stringValue ?? ""
+        recurrenceID = item["recurrence_id"]?.stringValue
     }
 
     /// The distinct events of a feed's local copy, in order of start. An event that spans

@@ -7,7 +7,7 @@ enum EventCTL {
     static let version = "0.1.0"
     static let commands: [any Subcommand.Type] = [
         ImportCommand.self, AgendaCommand.self, CalendarsCommand.self,
-        RemoveCommand.self, ExportCommand.self, SubscribeCommand.self, StatusCommand.self,
+        RemoveCommand.self, ExportCommand.self, SubscribeCommand.self, RemindCommand.self, StatusCommand.self,
         SourceCommand.self, CompletionsCommand.self,
     ]
 

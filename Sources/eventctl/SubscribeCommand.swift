@@ -88,7 +88,7 @@ struct SubscribeCommand: Subcommand {
             // A status bar needs today and tomorrow whatever the default window.
             var view = options
             view.days = max(view.days ?? 2, 2)
-            try BarSubscription(view: view.json, renderer: BarRenderer(format: barFormat, options: bar), resume: resume).run(env)
+            try BarSubscription(renderer: BarRenderer(format: barFormat, options: bar)).run(env, view: view.json, resume: resume)
         }
         let path = env.paths.socket
         let printer = FeedPrinter(format: format, color: isatty(1) != 0 && (env.environment["NO_COLOR"] ?? "").isEmpty)

@@ -12,6 +12,7 @@ import Testing
         "lib/systemd/system/eventd-web.socket": "systemd/eventd-web.socket",
         "lib/systemd/user/eventd-web.service": "systemd/user/eventd-web.service",
         "lib/systemd/user/eventd-web.socket": "systemd/user/eventd-web.socket",
+        "lib/systemd/user/eventctl-remind.service": "systemd/user/eventctl-remind.service",
         "share/man/man1/eventd-web.1": "man/eventd-web.1",
         "share/eventd/web/index.html": "web/index.html",
         "share/eventd/web/app.js": "web/app.js",
@@ -67,10 +68,13 @@ import Testing
             var original = try Ship.read(source)
             if target.hasSuffix(".service") {
                 // ExecStart= is rewritten for the prefix; nothing else changes.
-                let program = (target as NSString).lastPathComponent.replacingOccurrences(of: ".service", with: "")
-                original = original.replacingOccurrences(of: "\nExecStart=/usr/local/bin/\(program)\n",
-                                                          with: "\nExecStart=\(prefix)/bin/\(program)\n")
-                #expect(installed.split(separator: "\n").contains("ExecStart=\(prefix)/bin/\(program)"), "\(target)")
+                // The program is the unit's name up to its first dash after "eventd"/"eventctl"
+                // (eventctl-remind.service runs `eventctl remind`).
+                let unit = (target as NSString).lastPathComponent.replacingOccurrences(of: ".service", with: "")
+                let program = unit == "eventctl-remind" ? "eventctl" : unit
+                original = original.replacingOccurrences(of: "\nExecStart=/usr/local/bin/\(program)",
+                                                          with: "\nExecStart=\(prefix)/bin/\(program)")
+                #expect(installed.split(separator: "\n").contains { $0.hasPrefix("ExecStart=\(prefix)/bin/\(program)") }, "\(target)")
             }
             #expect(installed == original, "\(target) differs from \(source)")
         }

@@ -20,13 +20,13 @@ struct SystemdUnitTests {
             let fm = FileManager.default
             for (directory, source) in [(system, "systemd"), (user, "systemd/user")] {
                 try fm.createDirectory(at: directory, withIntermediateDirectories: true)
-                for unit in SystemdUnitTests.units {
+                for unit in SystemdUnitTests.units + (source == "systemd/user" ? SystemdUnitTests.userOnlyUnits : []) {
                     let text = try Ship.read("\(source)/\(unit)")
                     let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
                         // ExecStart=/usr/local/bin/PROGRAM -> the built PROGRAM.
                         guard line.hasPrefix("ExecStart=/usr/local/bin/") else { return String(line) }
                         let program = line.dropFirst("ExecStart=/usr/local/bin/".count)
-                        return "ExecStart=" + Ship.productsDirectory.appendingPathComponent(String(program)).path
+                        return "ExecStart=" + Ship.productsDirectory.path + "/" + program
                     }
                     try lines.joined(separator: "\n").write(to: directory.appendingPathComponent(unit),
                                                            atomically: true, encoding: .utf8)
@@ -55,6 +55,8 @@ struct SystemdUnitTests {
     }
 
     static let units = ["eventd.service", "eventd.socket", "eventd-web.service", "eventd-web.socket"]
+    /// Units only for the user's manager (the graphical session's reminders).
+    static let userOnlyUnits = ["eventctl-remind.service"]
 
     @Test func systemUnitsVerify() throws {
         let staged = try Staged()
@@ -69,7 +71,7 @@ struct SystemdUnitTests {
     @Test func userUnitsVerify() throws {
         let staged = try Staged()
         defer { staged.cleanUp() }
-        let r = try Ship.run(SystemdAnalyze.path!, ["--user", "verify"] + staged.manOption + Self.units,
+        let r = try Ship.run(SystemdAnalyze.path!, ["--user", "verify"] + staged.manOption + Self.units + Self.userOnlyUnits,
                              environment: staged.analyzeEnvironment, directory: staged.user)
         #expect(r.status == 0, "systemd-analyze --user verify failed:\n\(r.stdout)\(r.stderr)")
         let ours = r.stderrLines.filter { $0.contains("eventd") }

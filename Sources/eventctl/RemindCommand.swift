@@ -1,0 +1,104 @@
+import Foundation
+import CommandLineKit
+import ICalendar
+import Reminders
+import StatusBar
+import Support
+
+/// `eventctl remind [--before DURATION]... [--calendar NAME]... [--tz ZONE] [--notify WAY] [--state FILE]`
+struct RemindCommand: Subcommand {
+    static let spec = CommandSpec(
+        "eventctl remind", abstract: "Show desktop notifications before events.",
+        overview: "Follow the feed and show a desktop notification before each event.",
+        discussion: """
+        Notifications go to the desktop's notification server on the session bus
+        (org.freedesktop.Notifications), or through notify-send when the bus cannot be
+        reached. One per occurrence and offset, never again after a restart (what was
+        shown is kept in the state file), none for cancelled events or events that have
+        begun; one missed while nothing ran comes late if its event has not begun.
+        While eventd is down, reminders come from the last events it sent.
+        """,
+        options: [
+            Option("--before", value: "DURATION", help: "Remind this long before the start (repeatable; default: 10m).",
+                   summary: "Remind this long before the start (repeatable)",
+                   validation: .custom { BarOptions.duration($0) == nil ? "invalid duration '\($0)' for --before: expected e.g. 10m, 1h, 90s" : nil },
+                   repeatable: true),
+            Option("--calendar", value: "NAME", help: "Only this calendar (repeatable; default: all).",
+                   summary: "Only this calendar (repeatable)", completion: .calendar, repeatable: true),
+            Option("--tz", value: "ZONE", help: "IANA time zone of the times shown (default: the system's).",
+                   summary: "IANA time zone", completion: .timeZone),
+            Option("--notify", value: "WAY", help: "auto (default: the session bus, else notify-send), dbus or notify-send.",
+                   summary: "How notifications are shown", completion: .choices(DesktopNotifier.Way.allCases.map(\.rawValue))),
+            Option("--state", value: "FILE", help: "Where shown reminders are remembered (default: $XDG_STATE_HOME/eventd/reminders.json).",
+                   summary: "The file of reminders shown", completion: .file(extension: "json")),
+        ],
+        examples: ["eventctl remind", "eventctl remind --before 10m --before 1h --calendar work"])
+
+    var befores: [Int64]
+    var calendars: [String]
+    var tz: String?
+    var way: DesktopNotifier.Way
+    var state: String?
+
+    init(_ arguments: ParsedArguments) {
+        befores = arguments.values("--before").compactMap(BarOptions.duration)
+        if befores.isEmpty { befores = [600] }
+        calendars = arguments.values("--calendar")
+        tz = arguments.value("--tz")
+        way = arguments.value("--notify").flatMap(DesktopNotifier.Way.init(rawValue:)) ?? .auto
+        state = arguments.value("--state")
+    }
+
+    /// `$XDG_STATE_HOME/eventd/reminders.json`, else `~/.local/state/eventd/reminders.json`.
+    static func defaultState(_ environment: [String: String]) -> String {
+        if let s = environment["XDG_STATE_HOME"], s.hasPrefix("/") { return s + "/eventd/reminders.json" }
+        return (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state/eventd/reminders.json"
+    }
+
+    func run(_ env: CommandEnvironment) throws {
+        var view: [String: JSONValue] = ["days": 2]
+        if let tz { view["tz"] = .string(tz) }
+        if !calendars.isEmpty { view["calendars"] = .array(calendars.map { .string($0) }) }
+        var handler = Run(planner: ReminderPlanner(befores: befores),
+                          log: SentLog(path: state ?? Self.defaultState(env.environment)),
+                          notifier: DesktopNotifier(way: way, environment: env.environment))
+        try FeedFollower(view: .object(view), resume: nil).run(env, &handler)
+    }
+
+    /// The follower's handler: plan, record, then show.
+    struct Run: FeedFollower.Handler {
+        var planner: ReminderPlanner
+        var log: SentLog
+        let notifier: DesktopNotifier
+        var events: [BarEvent] = []
+        var zone = Zone.utc
+
+        mutating func changed(_ events: [BarEvent], zone: Zone, now: Int64) throws {
+            self.events = events
+            self.zone = zone
+            try fire(now)
+        }
+
+        mutating func wake(now: Int64) throws { try fire(now) }
+        // While eventd is down the last known events still remind.
+        mutating func lost(now: Int64) throws { try fire(now) }
+
+        /// The next reminder's time, and at least once a minute (a missed wake-up, a
+        /// suspended machine).
+        func nextWake(after now: Int64) -> Int64 { min(planner.nextDue(events, after: now) ?? now + 60, now + 60) }
+
+        private mutating func fire(_ now: Int64) throws {
+            let plan = planner.plan(events, now: now, zone: zone, sent: log.sent)
+            guard !plan.record.isEmpty else { return }
+            // Recorded before shown: a crash in between loses one notification, never repeats one.
+            do { try log.record(plan.record, now: now) } catch {
+                throw CommandFailure.ioFailure("eventctl: cannot record reminders in \(log.path.terminalSafe): \(error)")
+            }
+            for reminder in plan.show {
+                do { try notifier.show(reminder) } catch {
+                    printError("reminder for \(reminder.title.terminalSafe) not shown: \(error)")
+                }
+            }
+        }
+    }
+}
