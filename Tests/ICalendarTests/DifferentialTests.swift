@@ -158,6 +158,8 @@ import ICalendar
     @Test func agreesWithRecurringICalEvents() throws {
         guard Self.referenceAvailable else { return }
         #expect(Self.bundled.count > 50, "the reference's test calendars were not found")
+        let unanswered = (Self.bundled + Self.ours).filter { Self.references[$0] == nil }.map(Self.name)
+        #expect(unanswered.isEmpty, "the reference script gave no answer for \(unanswered)")
         let outcome = Self.compare(Self.bundled + Self.ours) { $0.recurringICalEvents }
         let own = Self.compare(Self.bundled) { $0.recurringICalEvents }
         Self.log("recurring-ical-events", outcome)
@@ -189,6 +191,9 @@ import ICalendar
     @Test func realWorldExportsAgree() throws {
         guard Self.referenceAvailable else { return }
         #expect(Self.realWorld.count >= 100, "Tests/ICalendarTests/RealWorld is missing files")
+        // A reference process that failed would leave its files out of the comparison silently.
+        let unanswered = Self.realWorld.filter { Self.references[$0] == nil }.map(Self.name)
+        #expect(unanswered.isEmpty, "the reference script gave no answer for \(unanswered)")
         let known = Self.knownRealWorldDisagreements.merging(Self.knownICSQueryDisagreements) { a, _ in a }
         for (label, pick) in [("recurring-ical-events", { (r: ReferenceComparison.Reference) in r.recurringICalEvents }),
                               ("ics-query", { (r: ReferenceComparison.Reference) in r.icsQuery })] {
