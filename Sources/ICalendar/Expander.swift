@@ -51,6 +51,8 @@ struct SeriesWalker {
             if o.thisAndFuture { ranges.append((key, i)) } else { exact[key] = i }
         }
         ranges.sort { $0.at < $1.at }
+        // Keys of the master's instances near the window: an override naming one is current.
+        var windowKeys = Set<Int64>()
 
         if let master = series.master, master.status != .cancelled {
             let recurring = master.isRecurring || !overrides.isEmpty
@@ -58,6 +60,7 @@ struct SeriesWalker {
             let reach = maxDuration(master) + maxShift
             for (original, explicitEnd) in instances(of: master, reach: reach) {
                 let key = matchKey(original)
+                windowKeys.insert(key)
                 let at = instant(original)
                 if exact[key] != nil { continue }
                 if let range = ranges.last(where: { $0.at <= key }) {
@@ -81,7 +84,8 @@ struct SeriesWalker {
             let excluded = series.master.map { exclusion($0) } ?? Exclusion()
             for (i, o) in overrides.enumerated() where o.status != .cancelled {
                 if let rid = o.recurrenceID, excluded.contains(rid, walker: self) { continue }
-                if let master = series.master, isSuperseded(o, by: master) { continue }
+                if let master = series.master, o.sequence < master.sequence, overlapsWindow(o),
+                   let rid = o.recurrenceID, !windowKeys.contains(matchKey(rid)), isSuperseded(o, by: master) { continue }
                 emit(start: o.start, days: o.durationDays, seconds: o.durationSeconds,
                      rid: o.recurrenceID ?? o.start, content: i)
             }
@@ -97,6 +101,13 @@ struct SeriesWalker {
     /// after the override was written and the revision removed that instance (a series
     /// cut short by a new UNTIL, moved to another time), as Outlook and Google discard
     /// such exceptions. recurring-ical-events' issue 253 calendar is one.
+    /// Whether an override can overlap the window (before asking whether it is superseded,
+    /// which walks the rule).
+    func overlapsWindow(_ o: EventRecord) -> Bool {
+        let at = instant(o.start)
+        return at < to && at + Int64(o.durationDays) * 86_400 + o.durationSeconds + 7200 >= from
+    }
+
     func isSuperseded(_ o: EventRecord, by master: EventRecord) -> Bool {
         guard !o.thisAndFuture, o.sequence < master.sequence, let rid = o.recurrenceID else { return false }
         let key = matchKey(rid), at = instant(rid)
