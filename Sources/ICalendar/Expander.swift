@@ -51,6 +51,8 @@ struct SeriesWalker {
             if o.thisAndFuture { ranges.append((key, i)) } else { exact[key] = i }
         }
         ranges.sort { $0.at < $1.at }
+        // Keys of the master's instances near the window: an override naming one is current.
+        var windowKeys = Set<Int64>()
 
         if let master = series.master, master.status != .cancelled {
             let recurring = master.isRecurring || !overrides.isEmpty
@@ -58,6 +60,7 @@ struct SeriesWalker {
             let reach = maxDuration(master) + maxShift
             for (original, explicitEnd) in instances(of: master, reach: reach) {
                 let key = matchKey(original)
+                windowKeys.insert(key)
                 let at = instant(original)
                 if exact[key] != nil { continue }
                 if let range = ranges.last(where: { $0.at <= key }) {
@@ -81,6 +84,8 @@ struct SeriesWalker {
             let excluded = series.master.map { exclusion($0) } ?? Exclusion()
             for (i, o) in overrides.enumerated() where o.status != .cancelled {
                 if let rid = o.recurrenceID, excluded.contains(rid, walker: self) { continue }
+                if let master = series.master, o.sequence < master.sequence, overlapsWindow(o),
+                   let rid = o.recurrenceID, !windowKeys.contains(matchKey(rid)), isSuperseded(o, by: master) { continue }
                 emit(start: o.start, days: o.durationDays, seconds: o.durationSeconds,
                      rid: o.recurrenceID ?? o.start, content: i)
             }
@@ -90,6 +95,28 @@ struct SeriesWalker {
     }
 
     // MARK: - Instances
+
+    /// An override older than its master (lower SEQUENCE, RFC 5545 3.8.7.4) whose
+    /// RECURRENCE-ID names no instance the master now generates: the master was revised
+    /// after the override was written and the revision removed that instance (a series
+    /// cut short by a new UNTIL, moved to another time), as Outlook and Google discard
+    /// such exceptions. recurring-ical-events' issue 253 calendar is one.
+    /// Whether an override can overlap the window (before asking whether it is superseded,
+    /// which walks the rule).
+    func overlapsWindow(_ o: EventRecord) -> Bool {
+        let at = instant(o.start)
+        return at < to && at + Int64(o.durationDays) * 86_400 + o.durationSeconds + 7200 >= from
+    }
+
+    func isSuperseded(_ o: EventRecord, by master: EventRecord) -> Bool {
+        guard !o.thisAndFuture, o.sequence < master.sequence, let rid = o.recurrenceID else { return false }
+        let key = matchKey(rid), at = instant(rid)
+        // Instances near the RECURRENCE-ID (two days either side covers a date named by a
+        // UTC time), compared as the override matching compares them.
+        let probe = SeriesWalker(series: series, from: at - 2 * 86_400, to: at + 2 * 86_400,
+                                 floatingZone: floatingZone, zones: zones)
+        return !probe.instances(of: master, reach: 0).contains { matchKey($0.0) == key }
+    }
 
     /// Upper bound of an instance's length, for deciding which starts can reach the window.
     func maxDuration(_ e: EventRecord) -> Int64 {

@@ -59,4 +59,31 @@ import Testing
         let occurrences = try ICS.expandOnly(text, from: utcSeconds(2026, 2, 1), to: utcSeconds(2026, 4, 1))
         #expect(occurrences.compactMap(\.startDate) == [day(2026, 2, 23), day(2026, 3, 3), day(2026, 3, 9)])
     }
+
+    /// recurring-ical-events' issue 253: the organizer cut the series short (SEQUENCE 2,
+    /// UNTIL before 2024-07-29); the override of 2024-07-29 was written for revision 1.
+    /// The instance it modified no longer exists, so it is not shown; an override as new as
+    /// the master, or one of an instance the master still generates, is.
+    @Test(arguments: [("SEQUENCE:1", "RECURRENCE-ID;VALUE=DATE:20240729", [1, 15]),
+                      ("SEQUENCE:2", "RECURRENCE-ID;VALUE=DATE:20240729", [1, 15, 29]),
+                      ("SEQUENCE:1", "RECURRENCE-ID;VALUE=DATE:20240715", [1, 29])])
+    func overrideOfAnInstanceARevisedMasterNoLongerHas(_ sequence: String, _ rid: String, _ days: [Int]) throws {
+        let text = ICS.calendar(
+            ICS.event(["DTSTART;VALUE=DATE:20240701", "RRULE:FREQ=WEEKLY;UNTIL=20240720;INTERVAL=2;BYDAY=MO", "SEQUENCE:2"])
+                + ICS.event([rid, "DTSTART;VALUE=DATE:20240729", "RRULE:FREQ=WEEKLY;INTERVAL=2;BYDAY=MO", sequence]))
+        let occurrences = try ICS.expandOnly(text, from: utcSeconds(2024, 6, 1), to: utcSeconds(2024, 9, 1))
+        #expect(occurrences.compactMap(\.startDate) == days.map { day(2024, 7, $0) }, "\(sequence) \(rid)")
+    }
+
+    /// A timed series moved from 09:00 to 10:00 (SEQUENCE 1): the old override of the
+    /// 09:00 instance (SEQUENCE 0) names no instance any more and is not shown.
+    @Test func overrideOfATimeTheMasterMovedAwayFrom() throws {
+        let master = ["DTSTART:20260302T100000Z", "RRULE:FREQ=DAILY;COUNT=3", "SEQUENCE:1"]
+        let stale = try Self.starts(master, [["RECURRENCE-ID:20260303T090000Z", "DTSTART:20260303T150000Z"]],
+                                    from: utcSeconds(2026, 3, 1), to: utcSeconds(2026, 4, 1))
+        #expect(stale == [utcSeconds(2026, 3, 2, 10), utcSeconds(2026, 3, 3, 10), utcSeconds(2026, 3, 4, 10)])
+        let current = try Self.starts(master, [["RECURRENCE-ID:20260303T100000Z", "DTSTART:20260303T150000Z"]],
+                                      from: utcSeconds(2026, 3, 1), to: utcSeconds(2026, 4, 1))
+        #expect(current == [utcSeconds(2026, 3, 2, 10), utcSeconds(2026, 3, 3, 15), utcSeconds(2026, 3, 4, 10)])
+    }
 }
