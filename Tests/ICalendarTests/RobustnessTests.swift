@@ -130,8 +130,11 @@ import TestSupport
         print("robustness: \(parsedCount) parsed, \(rejected) rejected in \(total); slowest iteration \(slowest.1): \(slowest.0)")
         #expect(parsedCount > 100, "mutations should not all be fatal")
         #expect(rejected > 100, "mutations should not all be harmless")
-        // Generous bounds (debug build, tests running in parallel): this catches hangs, not slowness.
-        #expect(slowest.0 < .seconds(30), "iteration \(slowest.1) took \(slowest.0)")
+        // Generous bounds (debug build, tests running in parallel): this catches hangs, not
+        // slowness. A mutation to `FREQ=SECONDLY;COUNT=999999999` takes about 15 s alone in
+        // a debug build and 35-37 s on a loaded machine, so the bound is 60 s, as the
+        // hostile corpus's per-input bound; speed is eventd-bench's.
+        #expect(slowest.0 < .seconds(60), "iteration \(slowest.1) took \(slowest.0)")
         #expect(total < .seconds(300))
     }
 
