@@ -1,10 +1,12 @@
 import Foundation
+import CalendarGenerator
 import EventStore
 import Feed
 import Support
 
 /// `eventd-bench memory`: the daemon's peak RSS (VmHWM) with one subscriber on a
-/// 365-day view (`--days`) of the generated 20,000-event calendar (`--events`): its
+/// 365-day view (`--days`) of a generated 20,000-event calendar (`--events`) spread over
+/// the same 365 days: its
 /// first snapshot, then one event changed and the diff after a refresh.
 enum MemoryBench {
     static func run(_ options: inout Options) throws {
@@ -16,7 +18,12 @@ enum MemoryBench {
         let socketPath = dir.appendingPathComponent("feed.sock").path
         do {
             let store = try EventStore(path: db)
-            let bytes = Bench.generatedCalendar(events: events, seed: 42)
+            // The calendar's events start within the view's year (from the benchmarks'
+            // fixed date), so the 365-day view holds all of them and their repetitions.
+            let generator = CalendarGenerator(.init(events: events, seed: 42, firstDate: GeneratorDate(year: 2026, month: 11, day: 29),
+                                                    spanDays: days))
+            var bytes: [UInt8] = []
+            _ = generator.write(into: &bytes)
             _ = try store.importCalendars([ImportInput(path: "/bench/calendar.ics", displayName: "generated", bytes: bytes, calendar: "bench")])
         }
         let daemon = try Bench.startDaemon(db: db, socketPath: socketPath, arguments: ["--interval", "60", "--tz", "Europe/Berlin"])

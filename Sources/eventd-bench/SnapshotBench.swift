@@ -45,14 +45,14 @@ enum SnapshotBench {
         times.sort()
         print("store_events=\(events) days=\(days) sections=\(snapshot?.sections.count ?? 0) median_seconds=\(Bench.format(times[times.count / 2]))")
         print("seconds=\(Bench.format(times[0])) items=\(items) digest=\(snapshot?.digest.prefix(16) ?? "")")
-        try oneChanged(store: store, view: view, now: now, runs: runs)
+        try oneChanged(store: store, view: view, now: now, runs: runs, profileUnchanged: options.int("--profile-unchanged") ?? 0)
     }
 
     /// The recompute after one event changed: a one-event file of the same calendar is
     /// imported with the event on another date each time (a move across dates and a new
     /// summary), then the view is built from its last build; the import is not timed.
     /// Also the incremental build with nothing changed (the window query and comparison).
-    static func oneChanged(store: EventStore, view: View, now: Int64, runs: Int) throws {
+    static func oneChanged(store: EventStore, view: View, now: Int64, runs: Int, profileUnchanged: Int = 0) throws {
         let engine = SnapshotEngine()
         func importMoving(_ k: Int) throws {
             let day = 29 + k % 2 // 2026-11-29 or -30
@@ -83,6 +83,8 @@ enum SnapshotBench {
         unchanged.sort()
         print("one_changed_seconds=\(Bench.format(changed[0])) one_changed_median_seconds=\(Bench.format(changed[changed.count / 2])) "
               + "changed_sections=\(sections) expanded=\(engine.lastExpanded)")
+        // --profile-unchanged N: that many more builds with nothing changed, for a profiler.
+        for _ in 0..<(profileUnchanged) { _ = try engine.build(view, store: store, now: now) }
         print("unchanged_seconds=\(Bench.format(unchanged[0])) unchanged_median_seconds=\(Bench.format(unchanged[unchanged.count / 2]))")
     }
 
