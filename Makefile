@@ -72,6 +72,7 @@ run: release
 bench: release
 	$(RELEASE_BIN)/eventd-bench import
 	$(RELEASE_BIN)/eventd-bench snapshot
+	$(RELEASE_BIN)/eventd-bench memory
 	$(RELEASE_BIN)/eventd-bench diff
 	$(RELEASE_BIN)/eventd-bench sources
 

@@ -74,24 +74,62 @@ public struct AgendaSnapshot: Sendable, Equatable {
     public var sectionsJSON: [UInt8] { Self.sectionsJSON(sections) }
 
     static func sectionsJSON(_ sections: [AgendaSection]) -> [UInt8] {
-        var w = JSONWriter(reservingCapacity: sections.reduce(2) { $0 + 80 + $1.items.reduce(0) { $0 + $1.json.count + 1 } })
-        w.beginArray()
-        for s in sections { w.raw(s.json) }
-        w.endArray()
+        var w = JSONWriter(reservingCapacity: encodedSize(of: sections))
+        writeSections(sections, into: &w)
         return w.takeBytes()
     }
 
-    /// The digest of a sections array.
-    public static func digest(of sections: [AgendaSection]) -> String {
-        SHA256.hexDigest(sectionsJSON(sections))
+    /// Writes the `sections` array into `w` (a value where `w` expects one), so that a
+    /// message holds the only copy of the sections' bytes.
+    public func writeSections(into w: inout JSONWriter) { Self.writeSections(sections, into: &w) }
+
+    static func writeSections(_ sections: [AgendaSection], into w: inout JSONWriter) {
+        w.beginArray()
+        for s in sections { s.writeHeader(&w, closing: false) }
+        w.endArray()
     }
+
+    /// The length of the `sections` array's JSON, within a few bytes per section (for reserving).
+    public var sectionsSize: Int { Self.encodedSize(of: sections) }
+
+    static func encodedSize(of sections: [AgendaSection]) -> Int {
+        sections.reduce(2) { $0 + 80 + $1.items.reduce(0) { $0 + $1.json.count + 1 } }
+    }
+
+    /// The digest of a sections array: SHA-256 fed section by section and item by item,
+    /// never the whole array at once (a year-long view's JSON is tens of megabytes).
+    public static func digest(of sections: [AgendaSection]) -> String {
+        var sha = SHA256()
+        sha.update(Self.openBracket)
+        for (n, s) in sections.enumerated() {
+            if n > 0 { sha.update(Self.comma) }
+            // The header of a section without items, cut at its empty `items` array: the
+            // bytes around the items are then exactly the writer's (the date and label
+            // before it hold no "[").
+            let empty = AgendaSection(date: s.date, label: s.label, items: []).json
+            let open = empty.firstIndex(of: UInt8(ascii: "["))! + 1
+            empty.withUnsafeBytes { sha.update(UnsafeRawBufferPointer(rebasing: $0[..<open])) }
+            for (k, item) in s.items.enumerated() {
+                if k > 0 { sha.update(Self.comma) }
+                item.json.withUnsafeBytes { sha.update($0) }
+            }
+            empty.withUnsafeBytes { sha.update(UnsafeRawBufferPointer(rebasing: $0[open...])) }
+        }
+        sha.update(Self.closeBracket)
+        let hex = Array("0123456789abcdef".utf8)
+        return String(decoding: sha.finalize().flatMap { [hex[Int($0 >> 4)], hex[Int($0 & 15)]] }, as: UTF8.self)
+    }
+
+    private static let openBracket: [UInt8] = [UInt8(ascii: "[")]
+    private static let comma: [UInt8] = [UInt8(ascii: ",")]
+    private static let closeBracket: [UInt8] = [UInt8(ascii: "]")]
 
     /// `{"view": …, "digest": …, "sections": […]}` exactly as `eventctl agenda --json` prints it.
     public var agendaJSON: [UInt8] {
-        var w = JSONWriter()
+        var w = JSONWriter(reservingCapacity: sectionsSize + 256)
         w.beginObject()
         w.key("digest"); w.string(digest)
-        w.key("sections"); w.raw(sectionsJSON)
+        w.key("sections"); writeSections(into: &w)
         w.key("view"); w.value(view.json)
         w.endObject()
         return w.takeBytes()

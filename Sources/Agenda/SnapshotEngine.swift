@@ -22,11 +22,20 @@ public final class SnapshotEngine {
     }
 
     private var cache: [Key: Entry] = [:]
-    private var generation = 0
+    /// Each view's last build, for the next one (`SnapshotEngine+Incremental`).
+    var memos: [View: ViewMemo] = [:]
+    var generation = 0
+
     /// Series expanded (cache misses) and reused by the last `build`.
-    public private(set) var lastExpanded = 0
+    public internal(set) var lastExpanded = 0
     /// Series whose remembered items the last `build` reused.
-    public private(set) var lastReused = 0
+    public internal(set) var lastReused = 0
+    /// What the last `build` changed in the view's previous snapshot; nil when it was
+    /// built whole (first build, a new window or date, many changes).
+    public internal(set) var lastChange: SnapshotChange?
+    /// Whether a build may start from the view's previous build (tests turn it off to
+    /// compare with whole builds; `SnapshotBuilder.build` never has a previous build).
+    public var incremental = true
     /// Most series kept across builds.
     public var capacity = 200_000
     /// Most items one snapshot may hold: building a larger one throws `ViewError` (a
@@ -57,53 +66,58 @@ public final class SnapshotEngine {
                        store: EventStore) throws -> AgendaSnapshot {
         let fingerprints = try store.seriesFingerprints(fromMinute: floorDiv(window.from, 60) - 1,
                                                         toMinute: floorDiv(window.to, 60) + 2, calendars: view.calendars)
-        var perDay = [[AgendaItem]](repeating: [], count: view.days)
-        var total = 0
         lastExpanded = 0
         lastReused = 0
+        lastChange = nil
+        // Taken out while it changes, so that it is never copied; put back when done.
+        if incremental, let memo = memos.removeValue(forKey: view), memo.window == window, memo.today == today {
+            var memo = memo
+            if let result = try update(&memo, view, fingerprints: fingerprints, zone: zone, store: store) {
+                memo.lastUsed = generation
+                memos[view] = memo
+                lastChange = result.change
+                evict()
+                return result.snapshot
+            }
+        }
+        var memo = ViewMemo(window: window, today: today, first: first, generation: generation)
         for f in fingerprints {
-            let key = Key(fingerprint: f.fingerprint, calendar: f.calendar, uid: f.uid, zone: view.timeZone, window: window)
-            var items: [(day: Int, item: AgendaItem)]?
-            if let entry = cache[key] {
-                items = entry.items
-                cache[key]!.lastUsed = generation
-                lastReused += 1
-            } else {
-                let series = try store.series(rowIDs: f.rowIDs)
-                // One series alone can ask for billions of items (200,000 instances of a
-                // 1,000-year event, each on every day of the window): stop at the limit.
-                items = SnapshotBuilder.items(of: StoredSeries(calendar: f.calendar, uid: f.uid, series: series),
-                                              window: window, zone: zone, limit: Self.maxItems - total)
-                if let items { cache[key] = Entry(items: items, lastUsed: generation) }
-                lastExpanded += 1
-            }
-            total += items?.count ?? 0
-            guard let items, total <= Self.maxItems else {
-                // A few rules repeating every second would otherwise take gigabytes; the
-                // expansions of this build are not kept either.
-                cache = cache.filter { $0.value.lastUsed != generation }
-                throw ViewError("the window holds more than \(Self.maxItems) items; show fewer days or calendars")
-            }
-            for (day, item) in items {
-                perDay[day - window.firstDay].append(item)
-            }
+            let items = try expansion(of: f, view: view, window: window, zone: zone, total: memo.total, store: store)
+            memo.add(ViewMemo.SeriesID(calendar: f.calendar, uid: f.uid), fingerprint: f.fingerprint, items: items)
         }
+        let snapshot = memo.finish(view, offsets: 0..<view.days)
+        memos[view] = memo
         evict()
+        return snapshot
+    }
 
-        var sections: [AgendaSection] = []
-        sections.reserveCapacity(view.days)
-        for offset in 0..<view.days {
-            let date = first.adding(days: offset)
-            var items = perDay[offset]
-            if items.isEmpty {
-                guard view.emptyDays == .placeholder else { continue }
-                items = [SnapshotBuilder.placeholder(date)]
-            } else {
-                SnapshotBuilder.sortItems(&items)
-            }
-            sections.append(AgendaSection(date: date, label: SnapshotBuilder.label(date, today: today), items: items))
+    /// The items of series `f` in the window, from the cache or expanded; throws when
+    /// they would bring the view's items (`total` so far) over `maxItems`.
+    func expansion(of f: SeriesFingerprint, view: View, window: SnapshotBuilder.Window, zone: Zone,
+                   total: Int, store: EventStore) throws -> [(day: Int, item: AgendaItem)] {
+        let key = Key(fingerprint: f.fingerprint, calendar: f.calendar, uid: f.uid, zone: view.timeZone, window: window)
+        var items: [(day: Int, item: AgendaItem)]?
+        if let entry = cache[key] {
+            items = entry.items
+            cache[key]!.lastUsed = generation
+            lastReused += 1
+        } else {
+            let series = try store.series(rowIDs: f.rowIDs)
+            // One series alone can ask for billions of items (200,000 instances of a
+            // 1,000-year event, each on every day of the window): stop at the limit.
+            items = SnapshotBuilder.items(of: StoredSeries(calendar: f.calendar, uid: f.uid, series: series),
+                                          window: window, zone: zone, limit: Self.maxItems - total)
+            if let items { cache[key] = Entry(items: items, lastUsed: generation) }
+            lastExpanded += 1
         }
-        return AgendaSnapshot(view: view, sections: sections, digest: AgendaSnapshot.digest(of: sections), today: today)
+        guard let items, total + items.count <= Self.maxItems else {
+            // A few rules repeating every second would otherwise take gigabytes; the
+            // expansions of this build are not kept either, nor is the view's memo.
+            cache = cache.filter { $0.value.lastUsed != generation }
+            memos[view] = nil
+            throw ViewError("the window holds more than \(Self.maxItems) items; show fewer days or calendars")
+        }
+        return items
     }
 
     /// Forgets series not used by recent builds once the cache is over capacity, and
@@ -112,9 +126,13 @@ public final class SnapshotEngine {
         let stale = generation - 64
         if cache.count > capacity || generation % 16 == 0 {
             cache = cache.filter { $0.value.lastUsed > stale && (cache.count <= capacity || $0.value.lastUsed == generation) }
+            memos = memos.filter { $0.value.lastUsed > stale }
         }
     }
 
-    /// Drops every remembered expansion (after the database was replaced).
-    public func reset() { cache.removeAll() }
+    /// Drops every remembered expansion and view (after the database was replaced).
+    public func reset() {
+        cache.removeAll()
+        memos.removeAll()
+    }
 }

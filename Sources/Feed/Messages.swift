@@ -14,8 +14,8 @@ public enum Messages {
     public static let protocolVersion = 1
     public static let serverName = "eventd/0.1.0"
 
-    static func line(_ body: (inout JSONWriter) -> Void) -> [UInt8] {
-        var w = JSONWriter(reservingCapacity: 256)
+    static func line(reserving capacity: Int = 256, _ body: (inout JSONWriter) -> Void) -> [UInt8] {
+        var w = JSONWriter(reservingCapacity: capacity)
         w.beginObject()
         body(&w)
         w.endObject()
@@ -33,12 +33,14 @@ public enum Messages {
         }
     }
 
+    /// The sections are written straight into the line (reserved once at about its
+    /// size), so a year-long view's tens of megabytes exist once, not three times.
     public static func snapshot(epoch: String, seq: Int64, snapshot: AgendaSnapshot) -> [UInt8] {
-        line { w in
+        line(reserving: snapshot.sectionsSize + 512) { w in
             w.key("type"); w.string("snapshot")
             w.key("digest"); w.string(snapshot.digest)
             w.key("epoch"); w.string(epoch)
-            w.key("sections"); w.raw(snapshot.sectionsJSON)
+            w.key("sections"); snapshot.writeSections(into: &w)
             w.key("seq"); w.int(seq)
             w.key("view"); w.value(snapshot.view.json)
         }
@@ -176,10 +178,7 @@ extension AgendaSnapshot {
     /// The snapshot in the diff engine's form (ids and canonical JSON contents).
     public var feedSnapshot: FeedSnapshot {
         get throws {
-            try FeedSnapshot(sections: sections.map { s in
-                FeedSnapshot.Section(id: s.id, content: s.headerJSON,
-                                     items: s.items.map { FeedSnapshot.Item(id: $0.id, content: $0.json) })
-            })
+            try FeedSnapshot(sections: sections.map(\.feedSection))
         }
     }
 }

@@ -19,8 +19,7 @@ extension RecomputeWorker {
                     views[view] = state
                     return
                 }
-                let feed = try snapshot.feedSnapshot
-                let changes = FeedDiff(from: state.feed, to: feed)
+                let changes = try Self.diff(from: state.snapshot, to: snapshot, change: engine.lastChange)
                 if changes.isEmpty {
                     state.snapshot = snapshot
                     views[view] = state
@@ -29,7 +28,6 @@ extension RecomputeWorker {
                 state.seq += 1
                 seqFloor = max(seqFloor, state.seq)
                 state.snapshot = snapshot
-                state.feed = feed
                 views[view] = state
                 let diff = Messages.diff(epoch: epoch, seq: state.seq, new: snapshot, changes: changes)
                 output(.published(view, ViewPublication(seq: state.seq,
@@ -40,7 +38,7 @@ extension RecomputeWorker {
             } else {
                 let seq = seqFloor + 1
                 seqFloor = seq
-                views[view] = ViewState(snapshot: snapshot, feed: try snapshot.feedSnapshot, seq: seq)
+                views[view] = ViewState(snapshot: snapshot, seq: seq)
                 output(.published(view, ViewPublication(seq: seq, snapshotMessage: Messages.snapshot(epoch: epoch, seq: seq, snapshot: snapshot),
                                                         diffMessage: nil, recomputedAt: lastRecompute,
                                                         durationMS: lastDuration * 1000)))

@@ -48,8 +48,9 @@ struct StoreInfo: Sendable, Equatable {
 /// any view's date changed.
 final class RecomputeWorker {
     struct ViewState {
+        /// The last snapshot; its diff form is made only while diffing (the ids' index
+        /// would otherwise stay in memory beside it).
         var snapshot: AgendaSnapshot
-        var feed: FeedSnapshot
         var seq: Int64
     }
 

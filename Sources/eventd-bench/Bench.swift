@@ -26,6 +26,8 @@ enum Bench {
                                               file changed (time to the diff), unchanged
                                               100,000-event re-import. Run from the
                                               repository (it starts scripts/test_http_server.py).
+      memory [--events N] [--days D]           Daemon peak RSS with one subscriber on a
+                                              365-day view of a 20,000-event calendar.
       generate --out FILE [--events N] [--seed S]
                                               Write the generated calendar to FILE.
     """
@@ -43,6 +45,7 @@ enum Bench {
             case "diff": try DiffBench.run(arguments: Array(args.dropFirst()))
             case "fanout": try FanoutBench.run(&options)
             case "sources": try SourcesBench.run(&options)
+            case "memory": try MemoryBench.run(&options)
             case "generate": try generate(&options)
             case "-h", "--help": print(usage)
             default:

@@ -23,27 +23,73 @@ enum SnapshotBench {
         let view = View(timeZone: options.value("--tz") ?? "Europe/Berlin", from: CivilDate(year: 2026, month: 11, day: 29),
                         days: days)
         let now = CivilDateTime(date: CivilDate(year: 2026, month: 11, day: 29), hour: 12).secondsAsIfUTC
-        // Cold: a fresh engine expands every series. Warm: the daemon's case, a
-        // recompute with an engine that has seen the view before (each series whose rows
-        // are unchanged reuses its expansion); everything else runs again.
+        // Cold: a fresh engine expands every series. Warm: a whole rebuild with an engine
+        // that has seen the view before (each series whose rows are unchanged reuses its
+        // expansion); everything else runs again. The daemon's recompute after a change
+        // starts from the view's last build instead: `oneChanged` below.
         let engine = SnapshotEngine()
+        engine.incremental = false
         var t0 = Bench.now()
         var snapshot: AgendaSnapshot? = try engine.build(view, store: store, now: now)
         let cold = Bench.now() - t0
         let coldExpanded = engine.lastExpanded
-        var best = Double.infinity
+        let runs = options.int("--runs") ?? 7
         var times: [Double] = []
-        for _ in 0..<(options.int("--runs") ?? 7) {
+        for _ in 0..<runs {
             t0 = Bench.now()
             snapshot = try engine.build(view, store: store, now: now)
-            let dt = Bench.now() - t0
-            times.append(dt)
-            best = min(best, dt)
+            times.append(Bench.now() - t0)
         }
         print("cold_seconds=\(Bench.format(cold)) series=\(coldExpanded) warm_reused=\(engine.lastReused) warm_expanded=\(engine.lastExpanded)")
         let items = snapshot?.sections.reduce(0) { $0 + $1.items.count } ?? 0
         times.sort()
         print("store_events=\(events) days=\(days) sections=\(snapshot?.sections.count ?? 0) median_seconds=\(Bench.format(times[times.count / 2]))")
-        print("seconds=\(Bench.format(best)) items=\(items) digest=\(snapshot?.digest.prefix(16) ?? "")")
+        print("seconds=\(Bench.format(times[0])) items=\(items) digest=\(snapshot?.digest.prefix(16) ?? "")")
+        try oneChanged(store: store, view: view, now: now, runs: runs, profileUnchanged: options.int("--profile-unchanged") ?? 0)
+    }
+
+    /// The recompute after one event changed: a one-event file of the same calendar is
+    /// imported with the event on another date each time (a move across dates and a new
+    /// summary), then the view is built from its last build; the import is not timed.
+    /// Also the incremental build with nothing changed (the window query and comparison).
+    static func oneChanged(store: EventStore, view: View, now: Int64, runs: Int, profileUnchanged: Int = 0) throws {
+        let engine = SnapshotEngine()
+        func importMoving(_ k: Int) throws {
+            let day = 29 + k % 2 // 2026-11-29 or -30
+            let text = icsCalendar(["BEGIN:VEVENT", "UID:bench-moving", "DTSTAMP:20260101T000000Z",
+                                    "DTSTART;TZID=Europe/Berlin:202611\(day)T0930\(k % 6)0",
+                                    "DTEND;TZID=Europe/Berlin:202611\(day)T1030\(k % 6)0",
+                                    "SUMMARY:moving \(k)", "END:VEVENT"])
+            _ = try store.importCalendars([ImportInput(path: "/bench/moving.ics", displayName: "moving",
+                                                       bytes: Array(text.utf8), calendar: "bench")])
+        }
+        try importMoving(0)
+        _ = try engine.build(view, store: store, now: now)
+        var changed: [Double] = []
+        var unchanged: [Double] = []
+        var sections = 0
+        for k in 1...runs {
+            try importMoving(k)
+            var t0 = Bench.now()
+            let snapshot = try engine.build(view, store: store, now: now)
+            changed.append(Bench.now() - t0)
+            sections = engine.lastChange?.sectionIDs.count ?? -1
+            t0 = Bench.now()
+            let again = try engine.build(view, store: store, now: now)
+            unchanged.append(Bench.now() - t0)
+            precondition(again == snapshot)
+        }
+        changed.sort()
+        unchanged.sort()
+        print("one_changed_seconds=\(Bench.format(changed[0])) one_changed_median_seconds=\(Bench.format(changed[changed.count / 2])) "
+              + "changed_sections=\(sections) expanded=\(engine.lastExpanded)")
+        // --profile-unchanged N: that many more builds with nothing changed, for a profiler.
+        for _ in 0..<(profileUnchanged) { _ = try engine.build(view, store: store, now: now) }
+        print("unchanged_seconds=\(Bench.format(unchanged[0])) unchanged_median_seconds=\(Bench.format(unchanged[unchanged.count / 2]))")
+    }
+
+    /// A VCALENDAR around content lines, CRLF-terminated.
+    static func icsCalendar(_ lines: [String]) -> String {
+        (["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//eventd//bench//EN"] + lines + ["END:VCALENDAR"]).map { $0 + "\r\n" }.joined()
     }
 }

@@ -1,0 +1,57 @@
+import EventStore
+import ICalendar
+
+extension SnapshotEngine {
+    /// At most this share of a view's series may change for a build to start from the
+    /// previous one (1 in 8, and at least 64): past it, a whole build, which sorts each
+    /// date once, costs about the same.
+    static func incrementalLimit(series: Int) -> Int { max(64, series / 8) }
+
+    /// Brings `memo` (the view's last build, same window and date) to the store's state
+    /// in `fingerprints`: the series whose fingerprint changed, appeared or vanished are
+    /// taken out and put in again, and only the dates their old and new items lie on are
+    /// sorted and made into sections again. The digest is computed over all sections.
+    /// Returns nil (and leaves `memo` as it was) when too much changed.
+    func update(_ memo: inout ViewMemo, _ view: View, fingerprints: [SeriesFingerprint], zone: Zone,
+                store: EventStore) throws -> (snapshot: AgendaSnapshot, change: SnapshotChange)? {
+        guard let base = memo.snapshot else { return nil }
+        let limit = Self.incrementalLimit(series: fingerprints.count)
+        var changed: [SeriesFingerprint] = []
+        var present = 0
+        for f in fingerprints {
+            let id = ViewMemo.SeriesID(calendar: f.calendar, uid: f.uid)
+            if let old = memo.series[id] {
+                present += 1
+                if old.fingerprint == f.fingerprint { continue }
+            }
+            changed.append(f)
+            if changed.count > limit { return nil }
+        }
+        // Series of the last build that are not in the window any more.
+        var vanished: [ViewMemo.SeriesID] = []
+        if present < memo.series.count {
+            let current = Set(fingerprints.map { ViewMemo.SeriesID(calendar: $0.calendar, uid: $0.uid) })
+            vanished = memo.series.keys.filter { !current.contains($0) }
+            if changed.count + vanished.count > limit { return nil }
+        }
+        lastReused = fingerprints.count - changed.count
+        if changed.isEmpty && vanished.isEmpty { return (base, SnapshotChange(baseDigest: base.digest, sectionIDs: [])) }
+
+        var dirty = Set<Int>()
+        var gone = Set<String>()
+        for id in vanished { memo.remove(id, gone: &gone, dirty: &dirty) }
+        for f in changed { memo.remove(ViewMemo.SeriesID(calendar: f.calendar, uid: f.uid), gone: &gone, dirty: &dirty) }
+        if !gone.isEmpty {
+            for offset in dirty { memo.perDay[offset].removeAll { gone.contains($0.id) } }
+        }
+        for f in changed {
+            let items = try expansion(of: f, view: view, window: memo.window, zone: zone, total: memo.total, store: store)
+            memo.add(ViewMemo.SeriesID(calendar: f.calendar, uid: f.uid), fingerprint: f.fingerprint, items: items)
+            for (day, _) in items { dirty.insert(day - memo.window.firstDay) }
+        }
+        let offsets = dirty.sorted()
+        let snapshot = memo.finish(view, offsets: offsets)
+        let ids = Set(offsets.map { memo.first.adding(days: $0).iso })
+        return (snapshot, SnapshotChange(baseDigest: base.digest, sectionIDs: ids))
+    }
+}

@@ -1,0 +1,84 @@
+import ICalendar
+
+/// What `SnapshotEngine` remembers of a view's last build, so that the next build with
+/// the same window and date touches only the series whose fingerprint changed and the
+/// dates their old and new items lie on. Items are shared (copy-on-write) with the
+/// engine's expansion cache and the snapshot's sections, never copied.
+struct ViewMemo {
+    /// A series' identity across builds.
+    struct SeriesID: Hashable {
+        var calendar: String
+        var uid: String
+    }
+
+    /// A series' fingerprint and the items it contributed.
+    struct SeriesItems {
+        var fingerprint: UInt64
+        var items: [(day: Int, item: AgendaItem)]
+    }
+
+    let window: SnapshotBuilder.Window
+    let today: CivilDate
+    let first: CivilDate
+    /// Every series of the window with its items (also those with none in it).
+    var series: [SeriesID: SeriesItems] = [:]
+    /// Each date's items (offset from `first`); sorted once `finish` ran.
+    var perDay: [[AgendaItem]]
+    /// Each date's section, nil for a date without one (omitted when empty).
+    var sections: [AgendaSection?]
+    /// The number of items over all series.
+    var total = 0
+    /// The snapshot of the last build.
+    var snapshot: AgendaSnapshot?
+    /// The engine generation that last used it.
+    var lastUsed: Int
+
+    init(window: SnapshotBuilder.Window, today: CivilDate, first: CivilDate, generation: Int) {
+        self.window = window
+        self.today = today
+        self.first = first
+        perDay = Array(repeating: [], count: window.days)
+        sections = Array(repeating: nil, count: window.days)
+        lastUsed = generation
+    }
+
+    /// Records a series' items (the series was not recorded, or was taken out).
+    mutating func add(_ id: SeriesID, fingerprint: UInt64, items: [(day: Int, item: AgendaItem)]) {
+        series[id] = SeriesItems(fingerprint: fingerprint, items: items)
+        total += items.count
+        for (day, item) in items { perDay[day - window.firstDay].append(item) }
+    }
+
+    /// Takes a series' items out; returns the date offsets they were on and adds their ids to `gone`.
+    mutating func remove(_ id: SeriesID, gone: inout Set<String>, dirty: inout Set<Int>) {
+        guard let old = series.removeValue(forKey: id) else { return }
+        total -= old.items.count
+        for (day, item) in old.items {
+            dirty.insert(day - window.firstDay)
+            gone.insert(item.id)
+        }
+    }
+
+    /// Sorts the dates at `offsets`, makes their sections, and the snapshot from all sections.
+    mutating func finish(_ view: View, offsets: some Sequence<Int>) -> AgendaSnapshot {
+        for offset in offsets {
+            let date = first.adding(days: offset)
+            var items = perDay[offset]
+            if items.isEmpty {
+                guard view.emptyDays == .placeholder else {
+                    sections[offset] = nil
+                    continue
+                }
+                items = [SnapshotBuilder.placeholder(date)]
+            } else {
+                SnapshotBuilder.sortItems(&items)
+                perDay[offset] = items
+            }
+            sections[offset] = AgendaSection(date: date, label: SnapshotBuilder.label(date, today: today), items: items)
+        }
+        let list = sections.compactMap { $0 }
+        let result = AgendaSnapshot(view: view, sections: list, digest: AgendaSnapshot.digest(of: list), today: today)
+        snapshot = result
+        return result
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+import Agenda
+import EventStore
+import ICalendar
+import SectionedDiff
+import Support
+import TestSupport
+
+/// The incremental recompute (`SnapshotEngine` starting from a view's last build) must
+/// give exactly the whole rebuild's snapshot, and its restricted diff exactly the whole
+/// diff, on random edit sequences: adds, deletes, moves across dates, recurrence changes,
+/// overrides, zone changes, and windows that move at midnight.
+@Suite struct IncrementalRecomputeTests {
+    static let views: [View] = [
+        Fixture.view(from: "2026-11-28", days: 10),
+        Fixture.view(Fixture.newYork, from: "2026-11-30", days: 5, emptyDays: .placeholder),
+        Fixture.view("Asia/Tokyo", from: nil, pastDays: 1, days: 4),
+        Fixture.view(from: nil, days: 3, emptyDays: .placeholder),
+    ]
+
+    /// Builds every view incrementally and whole, compares them, and checks the change
+    /// the engine reports against the previous snapshot of the view.
+    func checkAll(_ engine: SnapshotEngine, _ s: ScratchStore, now: Int64, previous: inout [View: AgendaSnapshot],
+                  round: Int, edits: [String]) throws -> Int {
+        var incremental = 0
+        for view in Self.views {
+            let built = try engine.build(view, store: s.store, now: now)
+            let change = engine.lastChange
+            let whole = try SnapshotBuilder.build(view, store: s.store, now: now)
+            #expect(built == whole, "round \(round) \(edits) view \(view.json.canonicalString())\nincremental: \(built.sectionsText)\nwhole:       \(whole.sectionsText)")
+            #expect(built.digest == whole.digest)
+            #expect(built.digest == SHA256.hexDigest(whole.sectionsJSON))
+            if let change, let old = previous[view] {
+                incremental += 1
+                try #require(change.baseDigest == old.digest)
+                // Every section outside the change is the previous one, unchanged.
+                let before = Dictionary(uniqueKeysWithValues: old.sections.map { ($0.id, $0) })
+                let after = Dictionary(uniqueKeysWithValues: built.sections.map { ($0.id, $0) })
+                for id in Set(before.keys).union(after.keys) where !change.sectionIDs.contains(id) {
+                    #expect(before[id] == after[id], "round \(round): section \(id) changed outside the change")
+                }
+                let full = AgendaDiff(from: try diffable(old), to: try diffable(built))
+                let restricted = try AgendaDiff.restricted(
+                    old: old.sections.map(\.id), new: built.sections.map(\.id), changed: change.sectionIDs,
+                    oldSection: { try! diffable(old).sections[$0] }, newSection: { try! diffable(built).sections[$0] })
+                #expect(restricted == full, "round \(round) \(edits): restricted diff differs")
+            }
+            previous[view] = built
+        }
+        return incremental
+    }
+
+    @Test(arguments: [UInt64(1), 2, 3, 4])
+    func incrementalEqualsWholeRebuild(seed: UInt64) throws {
+        let s = try ScratchStore()
+        let engine = SnapshotEngine()
+        var calendar = RandomAgendaEdits(seed: seed, base: (2026, 11, 25))
+        var previous: [View: AgendaSnapshot] = [:]
+        // From 20:00 UTC: the views' midnights (Tokyo, Berlin, New York) pass during the run.
+        var now = utc(2026, 11, 28, 20)
+        var incremental = 0
+        for round in 0..<60 {
+            let edits = calendar.edit(1 + Int(seed + UInt64(round)) % 3)
+            try s.load(calendar.events)
+            // Now and then the clock moves, across a midnight in some zone.
+            if round % 7 == 6 { now += 3 * 3600 + 1234 }
+            incremental += try checkAll(engine, s, now: now, previous: &previous, round: round, edits: edits)
+        }
+        // Most builds started from the last one (not a whole rebuild each time).
+        #expect(incremental > 60 * Self.views.count / 2)
+    }
+
+    @Test func unchangedStoreReusesTheSnapshot() throws {
+        let s = try ScratchStore()
+        var calendar = RandomAgendaEdits(seed: 9, base: (2026, 11, 26))
+        calendar.edit(20)
+        try s.load(calendar.events)
+        let engine = SnapshotEngine()
+        let view = Self.views[0]
+        let first = try engine.build(view, store: s.store, now: Fixture.now)
+        #expect(engine.lastChange == nil)
+        let second = try engine.build(view, store: s.store, now: Fixture.now)
+        #expect(second == first)
+        #expect(engine.lastChange == SnapshotChange(baseDigest: first.digest, sectionIDs: []))
+        #expect(engine.lastExpanded == 0)
+    }
+
+    @Test func oneMovedEventTouchesOnlyItsDates() throws {
+        let s = try ScratchStore()
+        let others = (0..<8).map { ICS.berlin("o\($0)", "2026112\($0 % 8 + 1)T100000", "2026112\($0 % 8 + 1)T110000") }
+        try s.load(others + [ICS.berlin("moving", "20261129T090000", "20261129T100000")])
+        let engine = SnapshotEngine()
+        let view = Fixture.view(from: "2026-11-21", days: 14)
+        let before = try engine.build(view, store: s.store, now: Fixture.now)
+        try s.load(others + [ICS.berlin("moving", "20261202T090000", "20261202T100000")])
+        let after = try engine.build(view, store: s.store, now: Fixture.now)
+        #expect(engine.lastExpanded == 1)
+        #expect(engine.lastChange == SnapshotChange(baseDigest: before.digest, sectionIDs: ["2026-11-29", "2026-12-02"]))
+        #expect(after == (try s.build(view)))
+    }
+}
