@@ -4,6 +4,9 @@ public struct ImportOptions: Sendable {
     public var replace = false
     /// Treat any warning as a failure (nothing is written).
     public var strict = false
+    /// Skip parsing VEVENT blocks stored unchanged (plain runs only). Off only in tests
+    /// that compare an incremental import with a full one.
+    var reuseUnchangedBlocks = true
 
     /// Creates options (both off by default).
     public init(replace: Bool = false, strict: Bool = false) {
