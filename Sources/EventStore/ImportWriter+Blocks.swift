@@ -38,6 +38,7 @@ extension ImportWriter {
             file.seen.append(key)
             if file.replace { file.touched.insert(file.rows.values[index].id) }
             file.result.unchanged += 1
+            file.result.reusedBlocks += 1
         }
     }
 }

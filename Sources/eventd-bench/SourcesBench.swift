@@ -47,7 +47,8 @@ enum SourcesBench {
         let oneChanged = Bench.now() - t0
         print("reimport events=\(events) bytes=\(bytes.count) first_import_seconds=\(Bench.format(first)) "
               + "unchanged_reimport_seconds=\(Bench.format(unchanged)) skipped_parse=\(same) "
-              + "one_changed_seconds=\(Bench.format(oneChanged)) updated=\(result.updated)")
+              + "one_changed_seconds=\(Bench.format(oneChanged)) updated=\(result.updated) reused_blocks=\(result.reusedBlocks) "
+              + "one_changed_vs_first=\(String(format: "%.3f", oneChanged / first))")
     }
 
     // MARK: - 200 URL sources answering 304
