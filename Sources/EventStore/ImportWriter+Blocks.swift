@@ -1,7 +1,7 @@
 import ICalendar
 
-/// A skipped (unchanged) block's key was already seen in this file: the full import
-/// would have applied the duplicate rule to the block's values, which were not read.
+/// A skipped (unchanged) block's row was rewritten earlier in the same file: the full
+/// import would have applied the duplicate rule to the block's values, not read here.
 struct BlockSkipConflict: Error {}
 
 extension ImportWriter {
@@ -30,8 +30,13 @@ extension ImportWriter {
         for digest in digests {
             written += 1
             if written % 2048 == 0 { progress?(0) }
+            // The row still holds what the block reads to (a row's digest is written with
+            // its content). If it was seen already in this file, the block is a duplicate
+            // with equal SEQUENCE and modified time: the later one wins the tie and is the
+            // same content, so it counts unchanged too, as `add` would. If another block of
+            // the file rewrote the row, the duplicate rule needs this block's record.
             guard let key = blockKeys[digest], let index = file.rows.index(forKey: key),
-                  file.rows.values[index].block == digest, !file.rows.values[index].seenHere else {
+                  file.rows.values[index].block == digest else {
                 throw BlockSkipConflict()
             }
             file.rows.values[index].seenHere = true

@@ -25,7 +25,7 @@ public enum CalendarParser {
         /// The next events, in file order.
         case events([EventRecord])
         /// The next VEVENT blocks, in file order, that were not parsed because their
-        /// digest is one of the `known` ones (each known digest is skipped at most once).
+        /// digest is one of the `known` ones.
         case unchanged([BlockDigest])
     }
 
@@ -121,36 +121,58 @@ public enum CalendarParser {
             for (_, entry) in context.fileZones { header.timezones[entry.zone.key] = (entry.zone.identifier, entry.text) }
         }
         deliver(.header(header))
-        // Two halves: this thread streams the first; a helper parses the second meanwhile.
+        // Chunks of blocks alternate between this thread (even) and a helper (odd), which
+        // hands each parsed chunk over through a bounded channel: events still arrive in
+        // file order, and at most a few chunks are held however large the file (memory
+        // follows the batch, not the file).
         let slices = scanned.events
-        let split = parallel && slices.count >= parallelThreshold ? slices.count / 2 : slices.count
-        var second: WorkerThread<RangeResult>?
-        if split < slices.count {
-            let contextsCopy = contexts, defaultsCopy = defaults
-            let rest = Array(slices[split...])
-            second = WorkerThread(name: "eventd-parse") {
-                var localContexts = contextsCopy
-                var parts: [Part] = []
-                var range = bytes.withUnsafeBufferPointer { buffer in
-                    parseRange(rest, buffer, contexts: &localContexts, defaults: defaultsCopy, digests: digests,
-                               batchSize: batchSize) { parts.append($0) }
+        let chunkSize = max(batchSize * 4, 1024)
+        let chunks = stride(from: 0, to: slices.count, by: chunkSize).map { $0..<min($0 + chunkSize, slices.count) }
+        var used = Set<String>()
+        func merge(_ range: RangeResult) {
+            result.warnings += range.warnings
+            result.skipped += range.skipped
+            used.formUnion(range.usedZoneKeys)
+        }
+        guard parallel, slices.count >= parallelThreshold, chunks.count > 1 else {
+            merge(parseRange(slices, buffer, contexts: &contexts, defaults: defaults, digests: digests,
+                             batchSize: batchSize, deliver: deliver))
+            return finish(result, contexts: contexts, used: used)
+        }
+        let channel = BatchChannel<RangeResult>(capacity: 2)
+        let helperChunks = chunks.indices.filter { $0 % 2 == 1 }.map { Array(slices[chunks[$0]]) }
+        let contextsCopy = contexts, defaultsCopy = defaults
+        let helper = WorkerThread(name: "eventd-parse") { () -> Bool in
+            var localContexts = contextsCopy
+            return bytes.withUnsafeBufferPointer { buffer in
+                for chunk in helperChunks {
+                    var parts: [Part] = []
+                    var range = parseRange(chunk, buffer, contexts: &localContexts, defaults: defaultsCopy, digests: digests,
+                                           batchSize: batchSize) { parts.append($0) }
+                    range.parts = parts
+                    guard channel.send(range) else { return false }
                 }
-                range.parts = parts
-                return range
+                return true
             }
         }
-        let first = parseRange(Array(slices[..<split]), buffer, contexts: &contexts, defaults: defaults, digests: digests,
-                               batchSize: batchSize, deliver: deliver)
-        result.warnings += first.warnings
-        result.skipped += first.skipped
-        var used = first.usedZoneKeys
-        if let second {
-            let rest = second.join()
-            for part in rest.parts { deliver(part) }
-            result.warnings += rest.warnings
-            result.skipped += rest.skipped
-            used.formUnion(rest.usedZoneKeys)
+        for (index, range) in chunks.enumerated() {
+            if index % 2 == 0 {
+                merge(parseRange(Array(slices[range]), buffer, contexts: &contexts, defaults: defaults, digests: digests,
+                                 batchSize: batchSize, deliver: deliver))
+            } else {
+                let parsed = channel.receive()
+                for part in parsed.parts { deliver(part) }
+                merge(parsed)
+            }
         }
+        channel.close()
+        _ = helper.join()
+        return finish(result, contexts: contexts, used: used)
+    }
+
+    /// The file's result with the in-file zones its events used.
+    private static func finish(_ result: ParsedCalendar, contexts: [ReaderContext], used: Set<String>) -> ParsedCalendar {
+        var result = result
         for context in contexts {
             for (_, entry) in context.fileZones where used.contains(entry.zone.key) {
                 result.timezones[entry.zone.key] = (entry.zone.identifier, entry.text)
@@ -183,7 +205,6 @@ public enum CalendarParser {
         var scratch = [UInt8]()
         var batch: [EventRecord] = []
         var kept: [BlockDigest] = []
-        var skippedOnce = Set<BlockDigest>()
         batch.reserveCapacity(batchSize)
         func flushRecords() {
             if !batch.isEmpty { deliver(.events(batch)); batch.removeAll(keepingCapacity: true) }
@@ -199,9 +220,7 @@ public enum CalendarParser {
             var digest: BlockDigest?
             if let digests {
                 let d = BlockDigest.of(bytes, context: digests.contexts[index])
-                // A block seen before is skipped once; an identical copy later in the
-                // file is parsed (the writer's duplicate rule needs its values).
-                if digests.known.contains(d), skippedOnce.insert(d).inserted {
+                if digests.known.contains(d) {
                     flushRecords()
                     kept.append(d)
                     continue

@@ -79,7 +79,7 @@ enum ImportBench {
         let seconds = Bench.now() - t0
         guard child.terminationStatus == 0 else { throw BenchError("eventctl import exited with \(child.terminationStatus)") }
         var usage = rusage()
-        getrusage(RUSAGE_CHILDREN, &usage)
+        getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &usage)
         let peakMiB = Double(usage.ru_maxrss) / 1024
         let fileMiB = Double(bytes.count) / 1_048_576
         print("eventctl_import_seconds=\(Bench.format(seconds)) eventctl_import_peak_rss_mib=\(String(format: "%.1f", peakMiB)) "

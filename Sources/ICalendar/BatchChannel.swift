@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// Checked `Sendable`: the queue and the closed flag live in a `Mutex`; two counting
 /// semaphores do the waiting (free slots for the producer, items for the consumer).
-final class BatchChannel<Element: Sendable>: Sendable {
+package final class BatchChannel<Element: Sendable>: Sendable {
     private struct State {
         var items: [Element] = []
         var head = 0
@@ -19,13 +19,13 @@ final class BatchChannel<Element: Sendable>: Sendable {
     private let slots = DispatchSemaphore(value: 0)
     private let available = DispatchSemaphore(value: 0)
 
-    init(capacity: Int) {
+    package init(capacity: Int) {
         for _ in 0..<max(1, capacity) { slots.signal() }
     }
 
     /// Hands `item` over; false when the consumer has gone away.
     @discardableResult
-    func send(_ item: Element) -> Bool {
+    package func send(_ item: Element) -> Bool {
         if state.withLock({ $0.closed }) { return false }
         slots.wait()
         let accepted = state.withLock { state -> Bool in
@@ -39,7 +39,7 @@ final class BatchChannel<Element: Sendable>: Sendable {
     }
 
     /// The next item, blocking until one arrives.
-    func receive() -> Element {
+    package func receive() -> Element {
         available.wait()
         let item = state.withLock { state in
             let item = state.items[state.head]
@@ -55,7 +55,7 @@ final class BatchChannel<Element: Sendable>: Sendable {
     }
 
     /// Stops the producer: later sends return false, and a send waiting for room wakes.
-    func close() {
+    package func close() {
         state.withLock { $0.closed = true }
         slots.signal()
     }
