@@ -8,7 +8,9 @@ import Synchronization
 /// semaphores do the waiting (free slots for the producer, items for the consumer).
 package final class BatchChannel<Element: Sendable>: Sendable {
     private struct State {
-        var items: [Element] = []
+        /// Received slots are emptied at once: a consumed batch must not stay alive
+        /// until the array is compacted (up to 64 of them, for a large import).
+        var items: [Element?] = []
         var head = 0
         var closed = false
     }
@@ -42,7 +44,7 @@ package final class BatchChannel<Element: Sendable>: Sendable {
     package func receive() -> Element {
         available.wait()
         let item = state.withLock { state in
-            let item = state.items[state.head]
+            let item = state.items[state.head].take()!
             state.head += 1
             if state.head > 64, state.head * 2 > state.items.count {
                 state.items.removeFirst(state.head)
