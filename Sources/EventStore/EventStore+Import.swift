@@ -87,7 +87,8 @@ extension EventStore {
                            skipBlocks: Bool) throws -> FileImportResult {
         let bytes = input.bytes
         // Digests are always computed (and stored), so that the next import can skip.
-        let known = skipBlocks ? try writer.knownBlocks(calendar: input.calendar) : []
+        let known = skipBlocks && bytes.count >= options.reuseBlocksFromBytes
+            ? try writer.knownBlocks(calendar: input.calendar) : []
         // (libical recurses on nested components: only on a thread with a large stack.)
         if bytes.count <= Self.inlineParseLimit, onLargeStack() {
             var messages: [ParseMessage] = []

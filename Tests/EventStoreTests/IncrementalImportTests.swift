@@ -20,7 +20,9 @@ import TestSupport
             var fullOptions = ImportOptions()
             fullOptions.reuseUnchangedBlocks = false
             let now = 1_790_000_000 + Int64(step)
-            let a = try incremental.store.importCalendars(inputs, now: now)
+            var options = ImportOptions()
+            options.reuseBlocksFromBytes = 0
+            let a = try incremental.store.importCalendars(inputs, options: options, now: now)
             let b = try full.store.importCalendars(inputs, options: fullOptions, now: now)
             #expect(b.allSatisfy { $0.reusedBlocks == 0 })
             reused += a.reduce(0) { $0 + $1.reusedBlocks }
@@ -35,21 +37,33 @@ import TestSupport
         #expect(reused > 20)
     }
 
+    @Test func smallFilesAreParsedWholeByDefault() throws {
+        var random = SeededRandom(seed: 7)
+        var model = EditModel(random: &random)
+        model.files[0].append(["UID:warn@x", "DTSTART;TZID=Nowhere/Land:20260601T090000", "DURATION:PT1H"])
+        let s = try ScratchStore()
+        _ = try s.store.importCalendars(model.inputs())
+        let again = try s.store.importCalendars(model.inputs())
+        #expect(again.allSatisfy { $0.reusedBlocks == 0 && !$0.changedAnything })
+    }
+
     @Test func aZoneEditRereadsTheEventsOfItsCalendar() throws {
         var random = SeededRandom(seed: 99)
         var model = EditModel(random: &random)
         model.files[0].append(["UID:warn@x", "DTSTART;TZID=Nowhere/Land:20260601T090000", "DURATION:PT1H"])
         let s = try ScratchStore()
-        _ = try s.store.importCalendars(model.inputs())
+        var options = ImportOptions()
+        options.reuseBlocksFromBytes = 0
+        _ = try s.store.importCalendars(model.inputs(), options: options)
         let before = try s.dump("event")
         model.zoneOffsets["Custom Alpha"]! += 1
-        let results = try s.store.importCalendars(model.inputs())
+        let results = try s.store.importCalendars(model.inputs(), options: options)
         #expect(results[0].reusedBlocks == 0)
         #expect(results[0].updated > 0)
         #expect(try s.dump("event") != before)
         // The same bytes once more: nothing changes, and (the file had warnings, so the
         // whole-file shortcut does not apply) every warning-free block is reused.
-        let again = try s.store.importCalendars(model.inputs())
+        let again = try s.store.importCalendars(model.inputs(), options: options)
         #expect(again[0].updated + again[0].added + again[0].removed == 0)
         #expect(again[0].reusedBlocks > 0)
     }
