@@ -24,7 +24,7 @@ enum EventColumns {
 
     /// A calendar's existing rows, as an import compares them.
     enum Existing: Int32, ResultColumns {
-        case id, sourceID, uid, recurrenceID, sequence, modified, contentHash
+        case id, sourceID, uid, recurrenceID, sequence, modified, contentHash, blockHash
 
         static let selectList = makeSelectList()
     }
@@ -33,7 +33,7 @@ enum EventColumns {
     enum Written: Int32, ResultColumns {
         case uid, recurrenceID, thisAndFuture, dtstart, allDay, durationDays, durationSeconds, rrule, rdates
         case exdates, status, summary, location, sequence, modified, importSerial, firstMinute, lastMinute
-        case spanClass, defaultTZ, contentHash, vevent
+        case spanClass, defaultTZ, contentHash, vevent, blockHash
 
         static let selectList = makeSelectList()
         /// Every case, built once (the synthesized `allCases` builds an array per call).

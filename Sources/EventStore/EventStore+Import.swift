@@ -16,15 +16,32 @@ extension EventStore {
             throw ImportError.invalidCalendarName(input.calendar)
         }
         let plain = !options.strict && !options.replace
+        do {
+            return try importRun(inputs, options: options, now: now, skipBlocks: plain && options.reuseUnchangedBlocks,
+                                 progress: progress)
+        } catch is BlockSkipConflict {
+            // A skipped block's key was also in a changed block of the same file (rare):
+            // the run is rolled back and done again, parsing everything.
+            return try importRun(inputs, options: options, now: now, skipBlocks: false, progress: progress)
+        }
+    }
+
+    /// `importCalendars`; with `skipBlocks`, VEVENT blocks whose digest a row of the
+    /// target calendar stored are not parsed again (see `ImportWriter+Blocks`).
+    private func importRun(_ inputs: [ImportInput], options: ImportOptions, now: Int64, skipBlocks: Bool,
+                           progress: ((Double) -> Void)?) throws -> [FileImportResult] {
+        let plain = !options.strict && !options.replace
         let hashes = plain ? inputs.map { ContentHash.of(bytes: $0.bytes) } : []
         if plain {
             let same = try read { try unchangedInputs(inputs, hashes: hashes) }
             if same.count == inputs.count { return inputs.indices.map { same[$0]! } }
         }
-        // A large page cache for the run, so that pages are not spilled to the WAL
-        // and rewritten while the transaction grows.
+        // A larger page cache for the run, so that the indexes' pages are not spilled to
+        // the WAL and rewritten while the transaction grows; 32 MiB, not the whole
+        // database: the table's own pages are appended once, and eventctl's peak RSS
+        // follows this cache (issue 12: at most twice the file plus 64 MiB).
         let previousCache = try db.scalarInt("PRAGMA cache_size") ?? -2000
-        try db.execute("PRAGMA cache_size = -131072")
+        try db.execute("PRAGMA cache_size = -32768")
         defer { try? db.execute("PRAGMA cache_size = \(previousCache)") }
         let totalBytes = max(1, inputs.reduce(0) { $0 + $1.bytes.count })
         return try db.inTransaction {
@@ -43,7 +60,7 @@ extension EventStore {
                 writer.progress = progress.map { report in { fraction in
                     report(Double(before) / Double(totalBytes) + fraction * Double(input.bytes.count) / Double(totalBytes))
                 } }
-                results.append(try importOne(input, writer: &writer, options: options))
+                results.append(try importOne(input, writer: &writer, options: options, skipBlocks: skipBlocks))
                 doneBytes += input.bytes.count
             }
             if options.replace {
@@ -66,13 +83,17 @@ extension EventStore {
 
     /// Parses one file (a large one on a helper thread while this thread stores its
     /// events) and writes it.
-    private func importOne(_ input: ImportInput, writer: inout ImportWriter, options: ImportOptions) throws -> FileImportResult {
+    private func importOne(_ input: ImportInput, writer: inout ImportWriter, options: ImportOptions,
+                           skipBlocks: Bool) throws -> FileImportResult {
         let bytes = input.bytes
+        // Digests are always computed (and stored), so that the next import can skip.
+        let known = skipBlocks && bytes.count >= options.reuseBlocksFromBytes
+            ? try writer.knownBlocks(calendar: input.calendar) : []
         // (libical recurses on nested components: only on a thread with a large stack.)
         if bytes.count <= Self.inlineParseLimit, onLargeStack() {
             var messages: [ParseMessage] = []
             do {
-                let summary = try CalendarParser.parse(bytes, batchSize: 256) { messages.append(.part($0)) }
+                let summary = try CalendarParser.parse(bytes, batchSize: 256, known: known) { messages.append(.part($0)) }
                 messages.append(.done(summary))
             } catch {
                 messages.append(.failed(error))
@@ -83,7 +104,7 @@ extension EventStore {
         let channel = BatchChannel<ParseMessage>(capacity: 16)
         let parser = Thread {
             do {
-                let summary = try CalendarParser.parse(bytes, batchSize: 256) { part in channel.send(.part(part)) }
+                let summary = try CalendarParser.parse(bytes, batchSize: 256, known: known) { part in channel.send(.part(part)) }
                 channel.send(.done(summary))
             } catch let error as ICalendarSyntaxError {
                 channel.send(.failed(error))
@@ -109,6 +130,9 @@ extension EventStore {
             case .part(.events(let events)):
                 guard file != nil else { continue }
                 for record in events { try writer.add(record, to: &file!) }
+            case .part(.unchanged(let digests)):
+                guard file != nil else { continue }
+                try writer.confirmUnchanged(digests, in: &file!)
             case .done(let summary):
                 if options.strict, !summary.warnings.isEmpty {
                     throw ImportError.strict(file: input.displayName, issues: summary.warnings)
@@ -158,6 +182,8 @@ struct ImportWriter {
     /// Called now and then with the fraction of the current file done (approximate).
     var progress: ((Double) -> Void)?
     var written = 0
+    /// The key of each stored block digest of the calendar being imported (`knownBlocks`).
+    var blockKeys: [BlockDigest: EventKey] = [:]
 
     struct EventKey: Hashable {
         var uid: String
@@ -170,6 +196,8 @@ struct ImportWriter {
         var sequence: Int
         var modified: Int64?
         var hash: String
+        /// The digest of the block the row was read from (nil: unknown or read with warnings).
+        var block: BlockDigest?
         /// The file being imported contained this key.
         var seenHere = false
     }
@@ -239,7 +267,7 @@ struct ImportWriter {
             let id = try insert(calendarID: file.calendarID, sourceID: sourceID, record: record, key: key, hash: hash,
                                 startEncoded: startEncoded)
             file.rows[key] = ExistingRow(id: id, sourceID: sourceID, sequence: record.sequence,
-                                         modified: record.modified, hash: hash, seenHere: true)
+                                         modified: record.modified, hash: hash, block: record.blockDigest, seenHere: true)
             file.owned[sourceID, default: []].insert(key)
             file.seen.append(key)
             if file.replace { file.touched.insert(id) }
@@ -281,7 +309,7 @@ struct ImportWriter {
         }
         try update(id: row.id, sourceID: sourceID, record: record, key: key, hash: hash, startEncoded: startEncoded)
         file.rows.values[index] = ExistingRow(id: row.id, sourceID: sourceID, sequence: record.sequence,
-                                              modified: record.modified, hash: hash, seenHere: true)
+                                              modified: record.modified, hash: hash, block: record.blockDigest, seenHere: true)
         file.result.updated += 1
     }
 

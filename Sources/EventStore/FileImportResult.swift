@@ -23,6 +23,9 @@ public struct FileImportResult: Sendable, Equatable {
     /// The file's bytes were those its source last synchronised: nothing was parsed
     /// or written (`unchanged` counts the source's events; no warnings are repeated).
     public var sameBytes = false
+    /// Of `unchanged`, the events whose VEVENT was not parsed again: its block's digest
+    /// was stored by the row (see `BlockDigest`).
+    public var reusedBlocks = 0
 
     /// True when the run changed any row for this file.
     public var changedAnything: Bool { added + updated + removed > 0 }

@@ -40,7 +40,8 @@ extension ImportWriter {
                 let key = EventKey(uid: row.text(Column.uid), rid: row.text(Column.recurrenceID))
                 let sourceID = row.int(Column.sourceID)
                 rows[key] = ExistingRow(id: row.int(Column.id), sourceID: sourceID, sequence: Int(row.int(Column.sequence)),
-                                        modified: row.optionalInt(Column.modified), hash: row.text(Column.contentHash))
+                                        modified: row.optionalInt(Column.modified), hash: row.text(Column.contentHash),
+                                        block: row.optionalText(Column.blockHash).flatMap { BlockDigest(hex: $0) })
                 bySource[sourceID, default: []].insert(key)
             }
         existing[calendarID] = rows
@@ -74,6 +75,7 @@ extension ImportWriter {
             case .defaultTZ: try st.bindText(r.defaultZone, at: at)
             case .contentHash: try st.bindText(hash, at: at)
             case .vevent: try st.bindText(r.text, at: at)
+            case .blockHash: try st.bindText(r.blockDigest?.hex, at: at)
             }
         }
     }

@@ -86,6 +86,12 @@ public enum Schema {
             next_attempt INTEGER
         );
         """,
+        // 2 -> 3: each event row's `BlockDigest` (the VEVENT's bytes and its calendar's
+        // zones), so that a re-import parses only the blocks that changed (see
+        // ImportWriter+Blocks). NULL: unknown, or read with warnings; never skipped.
+        """
+        ALTER TABLE event ADD COLUMN block_hash TEXT;
+        """,
     ]
 
     /// The version a fully migrated database has.

@@ -24,6 +24,9 @@ public enum CalendarParser {
         case header(ParsedCalendar)
         /// The next events, in file order.
         case events([EventRecord])
+        /// The next VEVENT blocks, in file order, that were not parsed because their
+        /// digest is one of the `known` ones.
+        case unchanged([BlockDigest])
     }
 
     /// Parses a file, handing its events to `deliver` in batches as they are read (so a
@@ -31,12 +34,16 @@ public enum CalendarParser {
     /// warnings and skip count, without events, in file order. Large files are parsed
     /// by two threads (libical keeps its parser state per thread; shared zone state is
     /// behind this module's lock); events are still delivered in file order.
-    public static func parse(_ bytes: [UInt8], batchSize: Int,
+    ///
+    /// With `known`, every VEVENT block's `BlockDigest` is computed; a block whose digest
+    /// is in `known` is not parsed but reported as `.unchanged`, and every record read
+    /// without warnings carries its digest (`EventRecord.blockDigest`) for next time.
+    public static func parse(_ bytes: [UInt8], batchSize: Int, known: Set<BlockDigest>? = nil,
                              deliver: (Part) -> Void) throws(ICalendarSyntaxError) -> ParsedCalendar {
-        try parse(bytes, batchSize: batchSize, parallel: true, deliver: deliver)
+        try parse(bytes, batchSize: batchSize, parallel: true, known: known, deliver: deliver)
     }
 
-    static func parse(_ bytes: [UInt8], batchSize: Int, parallel: Bool,
+    static func parse(_ bytes: [UInt8], batchSize: Int, parallel: Bool, known: Set<BlockDigest>? = nil,
                       deliver: (Part) -> Void) throws(ICalendarSyntaxError) -> ParsedCalendar {
         let repaired = bytes.withUnsafeBufferPointer { buffer in
             let bom = buffer.count >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB && buffer[2] == 0xBF ? 3 : 0
@@ -51,7 +58,7 @@ public enum CalendarParser {
                 throw ICalendarSyntaxError(line: repaired.originalLine(error.line), message: error.message)
             }
             scanned.mapLines(repaired)
-            return build(scanned, text, buffer, batchSize: max(1, batchSize), parallel: parallel, deliver: deliver)
+            return build(scanned, text, buffer, batchSize: max(1, batchSize), parallel: parallel, known: known, deliver: deliver)
         }
     }
 
@@ -64,11 +71,13 @@ public enum CalendarParser {
     /// X-WR-TIMEZONE (a file may hold several, as `eventctl export` writes them).
     /// `buffer` is `bytes`' storage (the helper thread gets the array itself).
     private static func build(_ scanned: ScannedCalendar, _ bytes: [UInt8], _ buffer: UnsafeBufferPointer<UInt8>,
-                              batchSize: Int, parallel: Bool, deliver: (Part) -> Void) -> ParsedCalendar {
+                              batchSize: Int, parallel: Bool, known: Set<BlockDigest>?,
+                              deliver: (Part) -> Void) -> ParsedCalendar {
         var result = ParsedCalendar()
         result.warnings = scanned.warnings
         var contexts: [ReaderContext] = []
         var defaults: [String?] = []
+        var blockContexts: [BlockContext] = []
         for index in 0..<max(scanned.calendarCount, 1) {
             var context = ReaderContext()
             var defaultZone: String?
@@ -80,8 +89,10 @@ public enum CalendarParser {
                 }
             }
             // Zones defined in this VCALENDAR.
+            var zoneTexts: [String] = []
             for slice in scanned.timezones where slice.calendar == index {
                 let text = CalendarScanner.decodeText(UnsafeBufferPointer(rebasing: buffer[slice.range]))
+                zoneTexts.append(text)
                 let key = "vtz:" + String(SHA256.hexDigest(normalisedZoneText(text)).prefix(24))
                 if let zone = ZoneRegistry.shared.register(text: text, key: key) {
                     context.fileZones[zone.identifier] = (zone, text)
@@ -99,7 +110,9 @@ public enum CalendarParser {
             result.defaultTimeZone = result.defaultTimeZone ?? defaultZone
             contexts.append(context)
             defaults.append(defaultZone)
+            if known != nil { blockContexts.append(BlockContext(defaultZone: defaultZone, zoneTexts: zoneTexts)) }
         }
+        let digests = known.map { RangeDigests(contexts: blockContexts, known: $0) }
 
         // Every zone the file defines is declared in the header (only those used are kept
         // in the returned metadata).
@@ -108,39 +121,58 @@ public enum CalendarParser {
             for (_, entry) in context.fileZones { header.timezones[entry.zone.key] = (entry.zone.identifier, entry.text) }
         }
         deliver(.header(header))
-        // Two halves: this thread streams the first; a helper parses the second meanwhile.
+        // Chunks of blocks alternate between this thread (even) and a helper (odd), which
+        // hands each parsed chunk over through a bounded channel: events still arrive in
+        // file order, and at most a few chunks are held however large the file (memory
+        // follows the batch, not the file).
         let slices = scanned.events
-        let split = parallel && slices.count >= parallelThreshold ? slices.count / 2 : slices.count
-        var second: WorkerThread<RangeResult>?
-        if split < slices.count {
-            let contextsCopy = contexts, defaultsCopy = defaults
-            let rest = Array(slices[split...])
-            second = WorkerThread(name: "eventd-parse") {
-                var localContexts = contextsCopy
-                return bytes.withUnsafeBufferPointer { buffer in
-                    parseRange(rest, buffer, contexts: &localContexts, defaults: defaultsCopy, batchSize: .max, deliver: nil)
+        let chunkSize = max(batchSize * 4, 1024)
+        let chunks = stride(from: 0, to: slices.count, by: chunkSize).map { $0..<min($0 + chunkSize, slices.count) }
+        var used = Set<String>()
+        func merge(_ range: RangeResult) {
+            result.warnings += range.warnings
+            result.skipped += range.skipped
+            used.formUnion(range.usedZoneKeys)
+        }
+        guard parallel, slices.count >= parallelThreshold, chunks.count > 1 else {
+            merge(parseRange(slices, buffer, contexts: &contexts, defaults: defaults, digests: digests,
+                             batchSize: batchSize, deliver: deliver))
+            return finish(result, contexts: contexts, used: used)
+        }
+        let channel = BatchChannel<RangeResult>(capacity: 2)
+        let helperChunks = chunks.indices.filter { $0 % 2 == 1 }.map { Array(slices[chunks[$0]]) }
+        let contextsCopy = contexts, defaultsCopy = defaults
+        let helper = WorkerThread(name: "eventd-parse") { () -> Bool in
+            var localContexts = contextsCopy
+            return bytes.withUnsafeBufferPointer { buffer in
+                for chunk in helperChunks {
+                    var parts: [Part] = []
+                    var range = parseRange(chunk, buffer, contexts: &localContexts, defaults: defaultsCopy, digests: digests,
+                                           batchSize: batchSize) { parts.append($0) }
+                    range.parts = parts
+                    guard channel.send(range) else { return false }
                 }
+                return true
             }
         }
-        let first = withoutActuallyEscaping(deliver) { deliver in
-            parseRange(Array(slices[..<split]), buffer, contexts: &contexts, defaults: defaults,
-                       batchSize: batchSize, deliver: deliver)
-        }
-        result.warnings += first.warnings
-        result.skipped += first.skipped
-        var used = first.usedZoneKeys
-        if let second {
-            let rest = second.join()
-            var index = 0
-            while index < rest.records.count {
-                let end = min(index + batchSize, rest.records.count)
-                deliver(.events(Array(rest.records[index..<end])))
-                index = end
+        for (index, range) in chunks.enumerated() {
+            if index % 2 == 0 {
+                merge(parseRange(Array(slices[range]), buffer, contexts: &contexts, defaults: defaults, digests: digests,
+                                 batchSize: batchSize, deliver: deliver))
+            } else {
+                let parsed = channel.receive()
+                for part in parsed.parts { deliver(part) }
+                merge(parsed)
             }
-            result.warnings += rest.warnings
-            result.skipped += rest.skipped
-            used.formUnion(rest.usedZoneKeys)
         }
+        channel.close()
+        _ = helper.join()
+        return finish(result, contexts: contexts, used: used)
+    }
+
+    /// The file's result with the in-file zones its events used.
+    private static func finish(_ result: ParsedCalendar, contexts: [ReaderContext], used: Set<String>) -> ParsedCalendar {
+        var result = result
         for context in contexts {
             for (_, entry) in context.fileZones where used.contains(entry.zone.key) {
                 result.timezones[entry.zone.key] = (entry.zone.identifier, entry.text)
@@ -151,26 +183,51 @@ public enum CalendarParser {
 
     /// What parsing a run of VEVENTs produced.
     struct RangeResult: Sendable {
-        var records: [EventRecord] = []
+        /// What a helper thread parsed, to be delivered after the first half.
+        var parts: [Part] = []
         var warnings: [ImportIssue] = []
         var skipped = 0
         var usedZoneKeys = Set<String>()
     }
 
-    /// Parses `slices` in order; with `deliver`, hands records over in batches instead
-    /// of keeping them.
+    /// The digests' inputs for a parse with `known` digests.
+    struct RangeDigests: Sendable {
+        var contexts: [BlockContext]
+        var known: Set<BlockDigest>
+    }
+
+    /// Parses `slices` in order, handing records (and skipped blocks) to `deliver` in
+    /// batches of at most `batchSize`, in file order.
     static func parseRange(_ slices: [ComponentSlice], _ buffer: UnsafeBufferPointer<UInt8>, contexts: inout [ReaderContext],
-                           defaults: [String?], batchSize: Int, deliver: ((Part) -> Void)?) -> RangeResult {
+                           defaults: [String?], digests: RangeDigests?, batchSize: Int,
+                           deliver: (Part) -> Void) -> RangeResult {
         var result = RangeResult()
         var scratch = [UInt8]()
         var batch: [EventRecord] = []
-        if deliver != nil { batch.reserveCapacity(batchSize) }
+        var kept: [BlockDigest] = []
+        batch.reserveCapacity(batchSize)
+        func flushRecords() {
+            if !batch.isEmpty { deliver(.events(batch)); batch.removeAll(keepingCapacity: true) }
+        }
+        func flushKept() {
+            if !kept.isEmpty { deliver(.unchanged(kept)); kept.removeAll(keepingCapacity: true) }
+        }
         for slice in slices {
-            if let deliver, batch.count >= batchSize {
-                deliver(.events(batch))
-                batch.removeAll(keepingCapacity: true)
-            }
+            if batch.count >= batchSize { flushRecords() }
+            if kept.count >= batchSize { flushKept() }
             let bytes = UnsafeBufferPointer(rebasing: buffer[slice.range])
+            let index = min(slice.calendar, contexts.count - 1)
+            var digest: BlockDigest?
+            if let digests {
+                let d = BlockDigest.of(bytes, context: digests.contexts[index])
+                if digests.known.contains(d) {
+                    flushRecords()
+                    kept.append(d)
+                    continue
+                }
+                digest = d
+            }
+            flushKept()
             scratch.removeAll(keepingCapacity: true)
             scratch.append(contentsOf: bytes)
             scratch.append(0)
@@ -184,20 +241,19 @@ public enum CalendarParser {
             defer { icalcomponent_free(component) }
             let text = CalendarScanner.decodeText(bytes)
             var issues: [String] = []
-            let index = min(slice.calendar, contexts.count - 1)
             if var record = VEventReader.read(component, text: text, line: slice.line, context: &contexts[index], issues: &issues) {
                 record.defaultZone = defaults[index]
+                // Only a block read without warnings may be skipped next time: skipping
+                // would not report them again.
+                if issues.isEmpty { record.blockDigest = digest }
                 batch.append(record)
             } else {
                 result.skipped += 1
             }
             for message in issues { result.warnings.append(ImportIssue(line: slice.line, message: message)) }
         }
-        if let deliver {
-            if !batch.isEmpty { deliver(.events(batch)) }
-        } else {
-            result.records = batch
-        }
+        flushRecords()
+        flushKept()
         for context in contexts { result.usedZoneKeys.formUnion(context.usedZoneKeys) }
         return result
     }

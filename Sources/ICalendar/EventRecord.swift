@@ -79,6 +79,9 @@ public struct EventRecord: Sendable, Equatable {
     public var contentHash: String = ""
     /// The `X-WR-TIMEZONE` of the VCALENDAR the event came from (floating times were read in it).
     public var defaultZone: String?
+    /// The digest of the block this record was read from, when it was read without
+    /// warnings in a parse that computed digests (see `BlockDigest`).
+    public var blockDigest: BlockDigest?
 
     /// A record with its required fields; the rest defaults to empty.
     public init(uid: String, start: TimeValue, text: String, line: Int) {

@@ -9,8 +9,10 @@ enum Bench {
     USAGE: eventd-bench <subcommand> [options]
 
     SUBCOMMANDS:
-      import [FILE] [--events N] [--seed S]   Import a calendar into a fresh database
-                                              (default: a generated 100,000-event file).
+      import [FILE] [--events N] [--seed S] [--rss no]
+                                              Import a calendar into a fresh database
+                                              (default: a generated 100,000-event file);
+                                              then the peak RSS of a child `eventctl import`.
       snapshot [--events N] [--days D] [--tz ZONE]
                                               Recompute a D-day view over a store holding
                                               the generated calendar (default 100,000, 30).

@@ -6,9 +6,11 @@ import Synchronization
 ///
 /// Checked `Sendable`: the queue and the closed flag live in a `Mutex`; two counting
 /// semaphores do the waiting (free slots for the producer, items for the consumer).
-final class BatchChannel<Element: Sendable>: Sendable {
+package final class BatchChannel<Element: Sendable>: Sendable {
     private struct State {
-        var items: [Element] = []
+        /// Received slots are emptied at once: a consumed batch must not stay alive
+        /// until the array is compacted (up to 64 of them, for a large import).
+        var items: [Element?] = []
         var head = 0
         var closed = false
     }
@@ -19,13 +21,13 @@ final class BatchChannel<Element: Sendable>: Sendable {
     private let slots = DispatchSemaphore(value: 0)
     private let available = DispatchSemaphore(value: 0)
 
-    init(capacity: Int) {
+    package init(capacity: Int) {
         for _ in 0..<max(1, capacity) { slots.signal() }
     }
 
     /// Hands `item` over; false when the consumer has gone away.
     @discardableResult
-    func send(_ item: Element) -> Bool {
+    package func send(_ item: Element) -> Bool {
         if state.withLock({ $0.closed }) { return false }
         slots.wait()
         let accepted = state.withLock { state -> Bool in
@@ -39,10 +41,10 @@ final class BatchChannel<Element: Sendable>: Sendable {
     }
 
     /// The next item, blocking until one arrives.
-    func receive() -> Element {
+    package func receive() -> Element {
         available.wait()
         let item = state.withLock { state in
-            let item = state.items[state.head]
+            let item = state.items[state.head].take()!
             state.head += 1
             if state.head > 64, state.head * 2 > state.items.count {
                 state.items.removeFirst(state.head)
@@ -55,7 +57,7 @@ final class BatchChannel<Element: Sendable>: Sendable {
     }
 
     /// Stops the producer: later sends return false, and a send waiting for room wakes.
-    func close() {
+    package func close() {
         state.withLock { $0.closed = true }
         slots.signal()
     }

@@ -1,0 +1,82 @@
+import Support
+
+/// The identity of one VEVENT block as the parser would read it: SHA-256 (first 128
+/// bits) of the block's bytes after repair, prefixed by its VCALENDAR's context (every
+/// VTIMEZONE text and the X-WR-TIMEZONE, see `BlockContext`).
+///
+/// Two blocks with the same digest give the same `EventRecord` (libical's parse of a
+/// VEVENT depends only on its bytes and those zones), so a re-import can skip parsing a
+/// block whose digest it stored last time. A change to any VTIMEZONE of the calendar
+/// changes every digest of the calendar, which makes every event in it read again.
+public struct BlockDigest: Hashable, Sendable {
+    /// The first and second 64 bits of the SHA-256.
+    public var high: UInt64
+    public var low: UInt64
+
+    /// A digest from its two halves.
+    public init(high: UInt64, low: UInt64) {
+        self.high = high
+        self.low = low
+    }
+
+    /// The digest of `bytes` (a VEVENT block) in `context`.
+    static func of(_ bytes: UnsafeBufferPointer<UInt8>, context: BlockContext) -> BlockDigest {
+        var hasher = SHA256()
+        withUnsafeBytes(of: context.seed) { hasher.update($0) }
+        hasher.update(UnsafeRawBufferPointer(bytes))
+        return BlockDigest(hasher.finalize())
+    }
+
+    init(_ sha: [UInt8]) {
+        var high: UInt64 = 0, low: UInt64 = 0
+        for i in 0..<8 { high = high << 8 | UInt64(sha[i]) }
+        for i in 8..<16 { low = low << 8 | UInt64(sha[i]) }
+        self.init(high: high, low: low)
+    }
+
+    /// 32 lowercase hex digits (the storage form).
+    public var hex: String {
+        func pad(_ v: UInt64) -> String {
+            let s = String(v, radix: 16)
+            return String(repeating: "0", count: 16 - s.count) + s
+        }
+        return pad(high) + pad(low)
+    }
+
+    /// Reads the storage form; nil when it is not 32 hex digits.
+    public init?(hex: String) {
+        let utf8 = hex.utf8
+        guard utf8.count == 32, let high = UInt64(hex.prefix(16), radix: 16),
+              let low = UInt64(hex.suffix(16), radix: 16) else { return nil }
+        self.init(high: high, low: low)
+    }
+}
+
+/// What a VEVENT's reading depends on besides its own bytes, per VCALENDAR: the
+/// parser's version, X-WR-TIMEZONE and every VTIMEZONE's text, hashed once.
+struct BlockContext: Sendable {
+    /// Bump when the reading of a VEVENT changes, so stored digests stop matching.
+    static let readerVersion = "eventd-vevent-reader-1"
+
+    /// The first 128 bits of SHA-256 over the context.
+    let seed: (UInt64, UInt64)
+
+    init(defaultZone: String?, zoneTexts: [String]) {
+        var hasher = SHA256()
+        hasher.update(Self.readerVersion)
+        hasher.update([0])
+        if let defaultZone {
+            hasher.update([1])
+            hasher.update(defaultZone)
+        }
+        hasher.update([0])
+        // In file order: the order decides which of two same-TZID zones wins.
+        for text in zoneTexts {
+            hasher.update(String(text.utf8.count))
+            hasher.update([0])
+            hasher.update(text)
+        }
+        let digest = BlockDigest(hasher.finalize())
+        seed = (digest.high, digest.low)
+    }
+}
