@@ -6,10 +6,10 @@ import Support
 extension DaemonHarness {
     // MARK: - eventctl
 
-    /// Runs `eventctl --db … --socket … ARGS`.
-    public func eventctl(_ args: [String]) async throws -> ChildProcess.Result {
+    /// Runs `eventctl --db … --socket … ARGS` (a hang guard of `timeout` seconds).
+    public func eventctl(_ args: [String], timeout: Double = 30) async throws -> ChildProcess.Result {
         try await ChildProcess.run(Self.eventctl, ["--db", dbPath, "--socket", socketPath] + args,
-                                   environment: daemonEnvironment(), directory: directory)
+                                   environment: daemonEnvironment(), directory: directory, timeout: timeout)
     }
 
     /// Writes `ics` to `file` in the temporary directory and imports it into `calendar`
