@@ -33,11 +33,18 @@ enum EventColumns {
     enum Written: Int32, ResultColumns {
         case uid, recurrenceID, thisAndFuture, dtstart, allDay, durationDays, durationSeconds, rrule, rdates
         case exdates, status, summary, location, sequence, modified, importSerial, firstMinute, lastMinute
-        case spanClass, defaultTZ, contentHash, vevent, blockHash
+        case spanClass, defaultTZ, contentHash, vevent, blockHash, alarms
 
         static let selectList = makeSelectList()
         /// Every case, built once (the synthesized `allCases` builds an array per call).
         static let all = allCases
+    }
+
+    /// What `EventStore.alarms(uids:)` reads.
+    enum Alarm: Int32, ResultColumns {
+        case uid, recurrenceID, alarms
+
+        static let selectList = makeSelectList()
     }
 
     /// What an export reads per event (`event e` joined with `calendar c`).

@@ -76,6 +76,7 @@ extension ImportWriter {
             case .contentHash: try st.bindText(hash, at: at)
             case .vevent: try st.bindText(r.text, at: at)
             case .blockHash: try st.bindText(r.blockDigest?.hex, at: at)
+            case .alarms: try st.bindText(r.alarms.isEmpty ? nil : r.alarms.map(String.init).joined(separator: ","), at: at)
             }
         }
     }

@@ -92,6 +92,12 @@ public enum Schema {
         """
         ALTER TABLE event ADD COLUMN block_hash TEXT;
         """,
+        // 3 -> 4: each event's display alarms (`EventRecord.alarms`: seconds before the
+        // start, comma-separated; NULL for none), for `eventctl remind`. Rows imported
+        // before this migration have NULL until their file is imported again.
+        """
+        ALTER TABLE event ADD COLUMN alarms TEXT;
+        """,
     ]
 
     /// The version a fully migrated database has.

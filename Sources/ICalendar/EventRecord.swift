@@ -79,6 +79,11 @@ public struct EventRecord: Sendable, Equatable {
     public var contentHash: String = ""
     /// The `X-WR-TIMEZONE` of the VCALENDAR the event came from (floating times were read in it).
     public var defaultZone: String?
+    /// Its `VALARM`s with `ACTION:DISPLAY`, as seconds before the start (600 for
+    /// `TRIGGER:-PT10M`; `RELATED=END` is counted from the end), in order, without
+    /// repeats. Triggers after the start and absolute ones are not kept: `eventctl remind`
+    /// reminds before events, not during them.
+    public var alarms: [Int64] = []
     /// The digest of the block this record was read from, when it was read without
     /// warnings in a parse that computed digests (see `BlockDigest`).
     public var blockDigest: BlockDigest?

@@ -178,6 +178,7 @@ enum VEventReader {
         } else if let prop = icalcomponent_get_first_property(c, ICAL_DTSTAMP_PROPERTY) {
             record.modified = utcSeconds(icalproperty_get_dtstamp(prop))
         }
+        record.alarms = displayAlarms(c, length: record.durationSeconds + Int64(record.durationDays) * 86_400)
         for message in badProperties { issues.append("ignored invalid property: \(clean(message))") }
         SpanCalculator.computeSpan(&record, zones: ZoneRegistry.shared)
         record.ridKey = record.recurrenceKey(zones: ZoneRegistry.shared)

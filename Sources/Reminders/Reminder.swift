@@ -59,10 +59,10 @@ public struct ReminderPlanner: Sendable {
     /// here (`BarEvent` drops them). Of several offsets due at once for one occurrence
     /// (after a restart) only the nearest is shown; it stands for those due within the
     /// next minute as well, and all of them are recorded.
-    public func plan(_ events: [BarEvent], now: Int64, zone: Zone, sent: Set<String>) -> Plan {
+    public func plan(_ events: [BarEvent], alarms: [String: [Int64]] = [:], now: Int64, zone: Zone, sent: Set<String>) -> Plan {
         var plan = Plan()
         for event in events where !event.allDay && event.start > now {
-            let unsent = befores.map { Reminder(event: event, before: $0) }.filter { !sent.contains($0.key) }
+            let unsent = offsets(event, alarms).map { Reminder(event: event, before: $0) }.filter { !sent.contains($0.key) }
             guard var nearest = unsent.filter({ $0.due <= now }).min(by: { $0.before < $1.before }) else { continue }
             nearest.body = nearest.describe(now: now, zone: zone)
             plan.show.append(nearest)
@@ -75,10 +75,17 @@ public struct ReminderPlanner: Sendable {
     }
 
     /// When the next reminder falls due after `now` (nil: none in these events).
-    public func nextDue(_ events: [BarEvent], after now: Int64) -> Int64? {
+    public func nextDue(_ events: [BarEvent], alarms: [String: [Int64]] = [:], after now: Int64) -> Int64? {
         events.filter { !$0.allDay && $0.start > now }
-            .flatMap { e in befores.map { e.start - $0 } }
+            .flatMap { e in offsets(e, alarms).map { e.start - $0 } }
             .filter { $0 > now }
             .min()
+    }
+
+    /// `befores` and the event's own display alarms (`alarms` by UID, seconds before the
+    /// start, as `EventStore.alarms(uids:)` gives them), without repeats.
+    func offsets(_ event: BarEvent, _ alarms: [String: [Int64]]) -> [Int64] {
+        guard let own = alarms[event.uid], !own.isEmpty else { return befores }
+        return befores + own.filter { $0 >= 0 && !befores.contains($0) }
     }
 }

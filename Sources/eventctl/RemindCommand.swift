@@ -1,5 +1,6 @@
 import Foundation
 import CommandLineKit
+import EventStore
 import ICalendar
 import Reminders
 import StatusBar
@@ -16,6 +17,8 @@ struct RemindCommand: Subcommand {
         reached. One per occurrence and offset, never again after a restart (what was
         shown is kept in the state file), none for cancelled events or events that have
         begun; one missed while nothing ran comes late if its event has not begun.
+        Besides the --before offsets, each event's own VALARMs with ACTION:DISPLAY and a
+        trigger before its start remind (read from the database at --db).
         While eventd is down, reminders come from the last events it sent.
         """,
         options: [
@@ -59,9 +62,17 @@ struct RemindCommand: Subcommand {
         var view: [String: JSONValue] = ["days": 2]
         if let tz { view["tz"] = .string(tz) }
         if !calendars.isEmpty { view["calendars"] = .array(calendars.map { .string($0) }) }
+        // The events' own VALARMs are in the database, not in the feed: read them where
+        // this user may (the system service's database may not be readable; then only
+        // --before offsets remind, and we say so once).
+        let store: EventStore?
+        do { store = try StoreAccess.openExisting(env) } catch {
+            printError("the events' own alarms are not used: \(error)")
+            store = nil
+        }
         var handler = Run(planner: ReminderPlanner(befores: befores),
                           log: SentLog(path: state ?? Self.defaultState(env.environment)),
-                          notifier: DesktopNotifier(way: way, environment: env.environment))
+                          notifier: DesktopNotifier(way: way, environment: env.environment), store: store)
         try FeedFollower(view: .object(view), resume: nil).run(env, &handler)
     }
 
@@ -70,12 +81,18 @@ struct RemindCommand: Subcommand {
         var planner: ReminderPlanner
         var log: SentLog
         let notifier: DesktopNotifier
+        let store: EventStore?
         var events: [BarEvent] = []
+        var alarms: [String: [Int64]] = [:]
         var zone = Zone.utc
 
         mutating func changed(_ events: [BarEvent], zone: Zone, now: Int64) throws {
             self.events = events
             self.zone = zone
+            if let store {
+                // A failed read keeps the alarms last read (the database may be mid-replace).
+                if let read = try? store.alarms(uids: events.map(\.uid)) { alarms = read }
+            }
             try fire(now)
         }
 
@@ -85,10 +102,10 @@ struct RemindCommand: Subcommand {
 
         /// The next reminder's time, and at least once a minute (a missed wake-up, a
         /// suspended machine).
-        func nextWake(after now: Int64) -> Int64 { min(planner.nextDue(events, after: now) ?? now + 60, now + 60) }
+        func nextWake(after now: Int64) -> Int64 { min(planner.nextDue(events, alarms: alarms, after: now) ?? now + 60, now + 60) }
 
         private mutating func fire(_ now: Int64) throws {
-            let plan = planner.plan(events, now: now, zone: zone, sent: log.sent)
+            let plan = planner.plan(events, alarms: alarms, now: now, zone: zone, sent: log.sent)
             guard !plan.record.isEmpty else { return }
             // Recorded before shown: a crash in between loses one notification, never repeats one.
             do { try log.record(plan.record, now: now) } catch {

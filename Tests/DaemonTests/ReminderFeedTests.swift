@@ -14,6 +14,9 @@ struct ReminderFeedTests {
         TestEvent("started@x", "20261129T115000Z", "20261129T122000Z", "Already under way"),
         TestEvent("cancelled@x", "20261129T120500Z", "20261129T121500Z", "Cancelled", extra: ["STATUS:CANCELLED"]),
         TestEvent("later@x", "20261129T140000Z", "20261129T150000Z", "Later"),
+        // Its own VALARM, 30 minutes before: due at 12:00:03.
+        TestEvent("review@x", "20261129T123003Z", "20261129T130000Z", "Review",
+                  extra: ["BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:Review", "TRIGGER:-PT30M", "END:VALARM"]),
         TestEvent("holiday@x", "20261129", "20261130", "Holiday"),
     ]
 
@@ -33,18 +36,18 @@ struct ReminderFeedTests {
         try await DaemonHarness.with(running: Self.events) { daemon in
             let log = daemon.directory + "/remind.log"
             let first = try Self.remind(daemon, bus, ["--before", "10m", "--notify", way], output: log)
-            let arrived = try await eventually(timeout: 8) { bus.notifications.count >= 1 }
-            #expect(arrived, "no notification: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
-            let n = try #require(bus.notifications.first)
-            #expect(n["summary"]?.stringValue == "Standup")
-            #expect(n["app"]?.stringValue == "eventd")
-            #expect(n["body"]?.stringValue == "in 10 min · 12:10–12:30 · Room 4")
+            let arrived = try await eventually(timeout: 8) { bus.notifications.count >= 2 }
+            #expect(arrived, "notifications: \(bus.notifications); \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+            #expect(bus.notifications.map { $0["summary"]?.stringValue ?? "" } == ["Standup", "Review"])
+            #expect(bus.notifications.map { $0["app"]?.stringValue ?? "" } == ["eventd", "eventd"])
+            #expect(bus.notifications.first?["body"]?.stringValue == "in 10 min · 12:10–12:30 · Room 4")
+            #expect(bus.notifications.last?["body"]?.stringValue == "in 30 min · 12:30–13:00")
             // A restart (the standup still ahead): nothing again.
             kill(first, SIGTERM)
             _ = try await daemon.waitOther(first, timeout: 5)
             let second = try Self.remind(daemon, bus, ["--before", "10m", "--notify", way], output: log)
             try await pause(2.5)
-            #expect(bus.notifications.count == 1, "\(bus.notifications)")
+            #expect(bus.notifications.count == 2, "\(bus.notifications)")
             kill(second, SIGTERM)
             _ = try await daemon.waitOther(second, timeout: 5)
         }
@@ -58,9 +61,9 @@ struct ReminderFeedTests {
         try await DaemonHarness.with(running: Self.events) { daemon in
             let log = daemon.directory + "/remind.log"
             let pid = try Self.remind(daemon, bus, ["--before", "1h", "--before", "10m"], output: log)
-            _ = try await eventually(timeout: 8) { bus.notifications.count >= 1 }
+            _ = try await eventually(timeout: 8) { bus.notifications.count >= 2 }
             try await pause(3)
-            #expect(bus.notifications.map { $0["summary"]?.stringValue ?? "" } == ["Standup"])
+            #expect(bus.notifications.map { $0["summary"]?.stringValue ?? "" } == ["Standup", "Review"])
             kill(pid, SIGTERM)
             _ = try await daemon.waitOther(pid, timeout: 5)
         }

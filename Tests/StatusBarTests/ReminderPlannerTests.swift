@@ -48,6 +48,20 @@ import ICalendar
         #expect(planner.plan([Self.standup], now: R.t(9, 55), zone: R.berlin, sent: Set(plan.record.map(\.key))).show.map(\.before) == [300])
     }
 
+    @Test func theEventsOwnAlarmsRemindBesidesTheOffsets() {
+        let planner = ReminderPlanner(befores: [300])
+        let alarms: [String: [Int64]] = ["standup@x": [1800, 300]]
+        #expect(planner.nextDue([Self.standup], alarms: alarms, after: R.t(9, 0)) == R.t(9, 30))
+        let first = planner.plan([Self.standup], alarms: alarms, now: R.t(9, 30), zone: R.berlin, sent: [])
+        #expect(first.show.map(\.body) == ["in 30 min · 10:00–10:15 · Room 4"])
+        let sent = Set(first.record.map(\.key))
+        #expect(planner.plan([Self.standup], alarms: alarms, now: R.t(9, 40), zone: R.berlin, sent: sent).show.isEmpty)
+        // The 5-minute one (both an offset and an alarm) comes once.
+        let second = planner.plan([Self.standup], alarms: alarms, now: R.t(9, 55), zone: R.berlin, sent: sent)
+        #expect(second.show.map(\.before) == [300])
+        #expect(second.record.count == 1)
+    }
+
     @Test func theSentLogSurvivesARestartAndForgetsOldEntries() throws {
         let dir = NSTemporaryDirectory() + "eventd-sent-\(UInt32.random(in: 0...UInt32.max))"
         defer { try? FileManager.default.removeItem(atPath: dir) }
