@@ -92,6 +92,9 @@ public enum Schema {
         """
         ALTER TABLE event ADD COLUMN block_hash TEXT;
         """,
+        // Migration 5 (4 -> 5 once the lead's migration 4, `event.alarms`, is merged
+        // before it): the series change log, `ChangeLog.migration` (EventStore+ChangeLog).
+        ChangeLog.migration,
     ]
 
     /// The version a fully migrated database has.
