@@ -14,8 +14,9 @@ public enum ChangeLog {
 
     /// The schema migration that creates the log.
     ///
-    /// `serial` is AUTOINCREMENT so that a serial is never reused after pruning; the
-    /// highest one given is `sqlite_sequence`'s. `calendar` or `uid` NULL means "more
+    /// `serial` is the rowid: the next entry takes the highest plus one, and pruning
+    /// always keeps the newest entry, so serials only grow (not AUTOINCREMENT, whose
+    /// `sqlite_sequence` update per row cost a bulk import about a fifth more). `calendar` or `uid` NULL means "more
     /// than one series may have changed" (a calendar removed or renamed; the event rows
     /// a calendar's removal cascades to, whose calendar is gone by then): readers rescan.
     /// `meta.series_change_log` names this log (a random id): a database file replaced
@@ -26,7 +27,7 @@ public enum ChangeLog {
     /// re-pointing rows at another source logs nothing.
     static let migration = """
         CREATE TABLE series_change (
-            serial INTEGER PRIMARY KEY AUTOINCREMENT,
+            serial INTEGER PRIMARY KEY,
             calendar TEXT,
             uid TEXT
         );
@@ -67,10 +68,11 @@ public enum ChangeLog {
         END;
         """
 
-    /// Deletes the entries more than `meta.series_change_capacity` before `serial` and
-    /// records the highest deleted serial as the floor (never lowering it).
+    /// Deletes the entries more than `meta.series_change_capacity` (at least 1, so the
+    /// newest stays and serials keep growing) before `serial` and records the highest
+    /// deleted serial as the floor (never lowering it).
     static func pruneSQL(serial: String) -> String {
-        let cut = "(\(serial) - CAST((SELECT value FROM meta WHERE key = 'series_change_capacity') AS INTEGER))"
+        let cut = "(\(serial) - max(1, CAST((SELECT value FROM meta WHERE key = 'series_change_capacity') AS INTEGER)))"
         return """
             DELETE FROM series_change WHERE serial <= \(cut);
             UPDATE meta SET value = CAST(max(CAST(value AS INTEGER), \(cut)) AS TEXT)

@@ -5,7 +5,7 @@ extension EventStore {
     /// positions.
     public func changeLogPosition() throws -> ChangeLogPosition? {
         guard let log = try db.scalarText("SELECT value FROM meta WHERE key = 'series_change_log'") else { return nil }
-        let serial = try db.scalarInt("SELECT seq FROM sqlite_sequence WHERE name = 'series_change'") ?? 0
+        let serial = try db.scalarInt("SELECT max(serial) FROM series_change") ?? 0
         return ChangeLogPosition(log: log, serial: serial)
     }
 
@@ -32,10 +32,11 @@ extension EventStore {
         return wholeCalendar ? nil : names
     }
 
-    /// Deletes the log's entries but the last `keeping` (the triggers do this once per
+    /// Deletes the log's entries but the last `keeping` (at least one; the triggers do this once per
     /// `ChangeLog.pruneEvery` entries with `ChangeLog.defaultCapacity`); readers that had
     /// not seen them fall back to comparing fingerprints.
     public func pruneChangeLog(keeping: Int) throws {
+        let keeping = max(1, keeping)
         try db.inTransaction {
             guard let position = try changeLogPosition() else { return }
             try db.execute("UPDATE meta SET value = '\(keeping)' WHERE key = 'series_change_capacity'")
