@@ -16,7 +16,7 @@ public enum ChangeLog {
     ///
     /// `serial` is the rowid: the next entry takes the highest plus one, and pruning
     /// always keeps the newest entry, so serials only grow (not AUTOINCREMENT, whose
-    /// `sqlite_sequence` update per row cost a bulk import about a fifth more). `calendar` or `uid` NULL means "more
+    /// `sqlite_sequence` update would be one more write per row an import writes). `calendar` or `uid` NULL means "more
     /// than one series may have changed" (a calendar removed or renamed; the event rows
     /// a calendar's removal cascades to, whose calendar is gone by then): readers rescan.
     /// `meta.series_change_log` names this log (a random id): a database file replaced
