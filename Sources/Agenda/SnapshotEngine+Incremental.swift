@@ -7,34 +7,17 @@ extension SnapshotEngine {
     /// date once, costs about the same.
     static func incrementalLimit(series: Int) -> Int { max(64, series / 8) }
 
-    /// Brings `memo` (the view's last build, same window and date) to the store's state
-    /// in `fingerprints`: the series whose fingerprint changed, appeared or vanished are
-    /// taken out and put in again, and only the dates their old and new items lie on are
-    /// sorted and made into sections again. The digest is computed over all sections.
-    /// Returns nil (and leaves `memo` as it was) when too much changed.
-    func update(_ memo: inout ViewMemo, _ view: View, fingerprints: [SeriesFingerprint], zone: Zone,
+    /// Brings `memo` (the view's last build, same window and date) to the store's state:
+    /// the series of `delta` are taken out and put in again, and only the dates their
+    /// old and new items lie on are sorted and made into sections again. The digest is
+    /// computed over all sections. Returns nil (and leaves `memo` as it was) when too
+    /// much changed.
+    func update(_ memo: inout ViewMemo, _ view: View, delta: ViewMemo.Delta, zone: Zone,
                 store: EventStore) throws -> (snapshot: AgendaSnapshot, change: SnapshotChange)? {
         guard let base = memo.snapshot else { return nil }
-        let limit = Self.incrementalLimit(series: fingerprints.count)
-        var changed: [SeriesFingerprint] = []
-        var present = 0
-        for f in fingerprints {
-            let id = ViewMemo.SeriesID(calendar: f.calendar, uid: f.uid)
-            if let old = memo.series[id] {
-                present += 1
-                if old.fingerprint == f.fingerprint { continue }
-            }
-            changed.append(f)
-            if changed.count > limit { return nil }
-        }
-        // Series of the last build that are not in the window any more.
-        var vanished: [ViewMemo.SeriesID] = []
-        if present < memo.series.count {
-            let current = Set(fingerprints.map { ViewMemo.SeriesID(calendar: $0.calendar, uid: $0.uid) })
-            vanished = memo.series.keys.filter { !current.contains($0) }
-            if changed.count + vanished.count > limit { return nil }
-        }
-        lastReused = fingerprints.count - changed.count
+        let (changed, vanished) = (delta.changed, delta.vanished)
+        if changed.count + vanished.count > Self.incrementalLimit(series: max(memo.series.count, delta.series)) { return nil }
+        lastReused = max(0, memo.series.count - changed.count - vanished.count)
         if changed.isEmpty && vanished.isEmpty { return (base, SnapshotChange(baseDigest: base.digest, sectionIDs: [])) }
 
         var dirty = Set<Int>()

@@ -36,6 +36,11 @@ public final class SnapshotEngine {
     /// Whether a build may start from the view's previous build (tests turn it off to
     /// compare with whole builds; `SnapshotBuilder.build` never has a previous build).
     public var incremental = true
+    /// Whether an incremental build asks the store's change log which series changed
+    /// (else it compares every series' fingerprint: the fallback, and the tests' oracle).
+    public var useChangeLog = true
+    /// Whether the last `build` found its changed series through the change log.
+    public internal(set) var lastUsedChangeLog = false
     /// Most series kept across builds.
     public var capacity = 200_000
     /// Most items one snapshot may hold: building a larger one throws `ViewError` (a
@@ -64,16 +69,38 @@ public final class SnapshotEngine {
 
     private func build(_ view: View, window: SnapshotBuilder.Window, first: CivilDate, today: CivilDate, zone: Zone,
                        store: EventStore) throws -> AgendaSnapshot {
-        let fingerprints = try store.seriesFingerprints(fromMinute: floorDiv(window.from, 60) - 1,
-                                                        toMinute: floorDiv(window.to, 60) + 2, calendars: view.calendars)
+        let fromMinute = floorDiv(window.from, 60) - 1, toMinute = floorDiv(window.to, 60) + 2
+        // Read in the same transaction as the rows: the state this build is of.
+        let position = try store.changeLogPosition()
+        var fingerprints: [SeriesFingerprint]?
+        func scan() throws -> [SeriesFingerprint] {
+            if let fingerprints { return fingerprints }
+            let all = try store.seriesFingerprints(fromMinute: fromMinute, toMinute: toMinute, calendars: view.calendars)
+            fingerprints = all
+            return all
+        }
         lastExpanded = 0
         lastReused = 0
         lastChange = nil
+        lastUsedChangeLog = false
         // Taken out while it changes, so that it is never copied; put back when done.
         if incremental, let memo = memos.removeValue(forKey: view), memo.window == window, memo.today == today {
             var memo = memo
-            if let result = try update(&memo, view, fingerprints: fingerprints, zone: zone, store: store) {
+            let delta: ViewMemo.Delta?
+            // The change log names the series changed since the memo's build; when it
+            // cannot tell (first build, another file, pruned), compare every fingerprint.
+            if useChangeLog, let old = memo.position, let position,
+               let names = try store.changedSeries(since: old, upTo: position) {
+                lastUsedChangeLog = true
+                delta = names.count > Self.incrementalLimit(series: memo.series.count) ? nil
+                    : memo.delta(names: names, fingerprints: try store.seriesFingerprints(
+                        of: names, fromMinute: fromMinute, toMinute: toMinute, calendars: view.calendars))
+            } else {
+                delta = memo.delta(fingerprints: try scan())
+            }
+            if let delta, let result = try update(&memo, view, delta: delta, zone: zone, store: store) {
                 memo.lastUsed = generation
+                memo.position = position
                 memos[view] = memo
                 lastChange = result.change
                 evict()
@@ -81,7 +108,8 @@ public final class SnapshotEngine {
             }
         }
         var memo = ViewMemo(window: window, today: today, first: first, generation: generation)
-        for f in fingerprints {
+        memo.position = position
+        for f in try scan() {
             let items = try expansion(of: f, view: view, window: window, zone: zone, total: memo.total, store: store)
             memo.add(ViewMemo.SeriesID(calendar: f.calendar, uid: f.uid), fingerprint: f.fingerprint, items: items)
         }

@@ -1,3 +1,4 @@
+import EventStore
 import ICalendar
 
 /// What `SnapshotEngine` remembers of a view's last build, so that the next build with
@@ -30,6 +31,8 @@ struct ViewMemo {
     var total = 0
     /// The snapshot of the last build.
     var snapshot: AgendaSnapshot?
+    /// The store's change log position the memo is of (nil: the store has no log).
+    var position: ChangeLogPosition?
     /// The engine generation that last used it.
     var lastUsed: Int
 

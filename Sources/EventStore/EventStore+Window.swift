@@ -27,6 +27,13 @@ extension EventStore {
         }
     }
 
+    /// Whether a row of span class `spanClass` spanning `[first, last]` minutes is one
+    /// `forEachRowInWindow` gives for `[fromMinute, toMinute)`: the same bounds, per row.
+    static func inWindow(spanClass k: Int64, first: Int64, last: Int64, fromMinute: Int64, toMinute: Int64) -> Bool {
+        let lower = k == Int64(SpanClass.open) ? Int64.min : fromMinute - SpanClass.reach(Int(k))
+        return first >= lower && first < toMinute && last > fromMinute
+    }
+
     /// Calls `body` with every override (as `columns`) of the series `uid` in `calendarID`,
     /// wherever it lies.
     func forEachOverride<C: ResultColumns>(_ columns: C.Type, calendarID: Int64, uid: String,

@@ -98,6 +98,8 @@ public enum Schema {
         """
         ALTER TABLE event ADD COLUMN alarms TEXT;
         """,
+        // 4 -> 5: the series change log, `ChangeLog.migration` (EventStore+ChangeLog).
+        ChangeLog.migration,
     ]
 
     /// The version a fully migrated database has.

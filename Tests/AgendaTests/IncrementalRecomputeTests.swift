@@ -22,11 +22,12 @@ import TestSupport
     /// Builds every view incrementally and whole, compares them, and checks the change
     /// the engine reports against the previous snapshot of the view.
     func checkAll(_ engine: SnapshotEngine, _ s: ScratchStore, now: Int64, previous: inout [View: AgendaSnapshot],
-                  round: Int, edits: [String]) throws -> Int {
+                  round: Int, edits: [String], observe: (SnapshotEngine) -> Void = { _ in }) throws -> Int {
         var incremental = 0
         for view in Self.views {
             let built = try engine.build(view, store: s.store, now: now)
             let change = engine.lastChange
+            observe(engine)
             let whole = try SnapshotBuilder.build(view, store: s.store, now: now)
             #expect(built == whole, "round \(round) \(edits) view \(view.json.canonicalString())\nincremental: \(built.sectionsText)\nwhole:       \(whole.sectionsText)")
             #expect(built.digest == whole.digest)
@@ -69,6 +70,56 @@ import TestSupport
         }
         // Most builds started from the last one (not a whole rebuild each time).
         #expect(incremental > 60 * Self.views.count / 2)
+    }
+
+    /// The same property through the change log (the engine asks the store which series
+    /// changed since each view's last build), with two calendars, deletes, a calendar
+    /// removed and added again (`eventctl remove`), a pruned log and a replaced database
+    /// file: the last three make the engine fall back to comparing every fingerprint.
+    @Test(arguments: [UInt64(5), 6, 7])
+    func changeLogPathEqualsWholeRebuild(seed: UInt64) throws {
+        var s = try ScratchStore()
+        let engine = SnapshotEngine()
+        var work = RandomAgendaEdits(seed: seed, base: (2026, 11, 25))
+        var home = RandomAgendaEdits(seed: seed &+ 100, base: (2026, 11, 26))
+        var homeRemoved = false
+        var previous: [View: AgendaSnapshot] = [:]
+        var now = utc(2026, 11, 28, 20)
+        var throughLog = 0, fallbacks = 0
+        for round in 0..<60 {
+            var edits = work.edit(1 + Int(seed + UInt64(round)) % 3)
+            edits += home.edit(round % 2)
+            try s.load(work.events, calendar: "work")
+            if round % 11 == 5 {
+                try s.store.removeCalendar("home")
+                homeRemoved = true
+                edits.append("remove home")
+            } else {
+                try s.load(home.events, calendar: "home")
+                homeRemoved = false
+            }
+            if round % 13 == 7 {
+                try s.store.pruneChangeLog(keeping: 0)
+                edits.append("prune")
+            }
+            if round == 30 {
+                // Another file with the same events at the path (reopened, engine kept).
+                let replacement = try ScratchStore()
+                try replacement.load(work.events, calendar: "work")
+                if !homeRemoved { try replacement.load(home.events, calendar: "home") }
+                s = replacement
+                edits.append("replaced file")
+            }
+            if round % 7 == 6 { now += 3 * 3600 + 1234 }
+            _ = try checkAll(engine, s, now: now, previous: &previous, round: round, edits: edits) { engine in
+                guard engine.lastChange != nil else { return }
+                if engine.lastUsedChangeLog { throughLog += 1 } else { fallbacks += 1 }
+            }
+        }
+        // Most builds went through the log; the removals, prunes and the replaced file
+        // made some compare fingerprints instead.
+        #expect(throughLog > 60 * Self.views.count / 3)
+        #expect(fallbacks > 0)
     }
 
     @Test func unchangedStoreReusesTheSnapshot() throws {
