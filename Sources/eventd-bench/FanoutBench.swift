@@ -45,11 +45,11 @@ enum FanoutBench {
         // Idle: nothing changes, the timer fires every second, heartbeats go out.
         Thread.sleep(forTimeInterval: 1.5)
         let idleSeconds = Double(options.int("--idle-seconds") ?? 10)
-        let cpu0 = cpuSeconds(pid: daemon.processIdentifier)
+        let cpu0 = threadCPU(pid: daemon.processIdentifier)
         Thread.sleep(forTimeInterval: idleSeconds)
-        let cpu1 = cpuSeconds(pid: daemon.processIdentifier)
+        let cpu1 = threadCPU(pid: daemon.processIdentifier)
         // The whole daemon's CPU (every thread: timer ticks, the event loop) per second.
-        let idleMS = (cpu1 - cpu0) / idleSeconds * 1000
+        let idleMS = cpuSeconds(from: cpu0, to: cpu1) / idleSeconds * 1000
 
         // One event changes; refresh; time until each subscriber has its diff.
         let store = try EventStore(path: db)
@@ -114,17 +114,27 @@ enum FanoutBench {
     }
 
     /// CPU time of every thread of `pid` (nanosecond precision from schedstat).
-    static func cpuSeconds(pid: Int32) -> Double {
+    /// CPU seconds of each of the process's threads (`/proc/PID/task/TID/schedstat`).
+    static func threadCPU(pid: Int32) -> [String: Double] {
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
-        var total = 0.0
+        var times: [String: Double] = [:]
         for task in tasks {
             if let text = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/schedstat", encoding: .utf8),
                let ns = text.split(separator: " ").first.flatMap({ Double($0) }) {
-                total += ns / 1e9
+                times[task] = ns / 1e9
             }
         }
-        return total
+        return times
     }
+
+    /// The CPU seconds the process's threads spent between two `threadCPU` readings. A
+    /// thread that ended in between is gone from the second reading: counted up to the
+    /// first (a plain difference of sums would go negative).
+    static func cpuSeconds(from before: [String: Double], to after: [String: Double]) -> Double {
+        after.reduce(0) { $0 + $1.value - (before[$1.key] ?? 0) }
+    }
+
+    static func cpuSeconds(pid: Int32) -> Double { threadCPU(pid: pid).values.reduce(0, +) }
 
     static func peakRSS(pid: Int32) -> Double {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return 0 }
