@@ -18,9 +18,9 @@ public struct Reminder: Equatable, Sendable {
 
     /// `in 10 min · 14:00–15:00 · Room 4` (times in `zone`), as at `now`.
     public func describe(now: Int64, zone: Zone) -> String {
-        let minutes = max(0, (event.start - now + 59) / 60)
-        var parts = [minutes == 0 ? "now" : minutes < 60 ? "in \(minutes) min" : "in \(minutes / 60) h \(minutes % 60) min"]
-        parts.append(Self.clock(event.start, zone) + "–" + Self.clock(event.end, zone))
+        // The status bar's wording: the same countdown and times a user sees there.
+        var parts = [event.start <= now ? "now" : "in " + BarGlance.phrase(event.start - now)]
+        parts.append(BarGlance.clock(event.start, zone) + "–" + BarGlance.clock(event.end, zone))
         if let location = event.location { parts.append(location) }
         return parts.joined(separator: " · ")
     }
@@ -28,10 +28,6 @@ public struct Reminder: Equatable, Sendable {
     /// Set by the planner when it hands the reminder out, so a `Notifier` needs no zone.
     public var body: String = ""
 
-    static func clock(_ instant: Int64, _ zone: Zone) -> String {
-        let t = zone.local(atUTC: instant)
-        return (t.hour < 10 ? "0" : "") + "\(t.hour):" + (t.minute < 10 ? "0" : "") + "\(t.minute)"
-    }
 
     public init(event: BarEvent, before: Int64) {
         self.event = event

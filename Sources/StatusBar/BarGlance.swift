@@ -96,17 +96,17 @@ public struct BarGlance: Equatable, Sendable {
         return Entry(time: from + "–" + to, summary: e.summary, location: e.location)
     }
 
-    /// `HH:MM` in `zone`.
-    static func clock(_ instant: Int64, _ zone: Zone) -> String {
+    /// `HH:MM` in `zone` (also the wording of reminders).
+    public static func clock(_ instant: Int64, _ zone: Zone) -> String {
         let t = zone.local(atUTC: instant)
         return (t.hour < 10 ? "0" : "") + "\(t.hour):" + (t.minute < 10 ? "0" : "") + "\(t.minute)"
     }
 
     /// Whole minutes, rounded up: a countdown says "1 min" until the moment itself.
-    static func minutes(_ seconds: Int64) -> Int64 { seconds <= 0 ? 0 : (seconds + 59) / 60 }
+    public static func minutes(_ seconds: Int64) -> Int64 { seconds <= 0 ? 0 : (seconds + 59) / 60 }
 
     /// `25 min`, `1 h`, `2 h 5 min`.
-    static func phrase(_ seconds: Int64) -> String {
+    public static func phrase(_ seconds: Int64) -> String {
         let m = minutes(seconds)
         if m < 60 { return "\(m) min" }
         return m % 60 == 0 ? "\(m / 60) h" : "\(m / 60) h \(m % 60) min"

@@ -84,14 +84,22 @@ struct RemindCommand: Subcommand {
         let store: EventStore?
         var events: [BarEvent] = []
         var alarms: [String: [Int64]] = [:]
+        var alarmsFailing = false
         var zone = Zone.utc
 
         mutating func changed(_ events: [BarEvent], zone: Zone, now: Int64) throws {
             self.events = events
             self.zone = zone
             if let store {
-                // A failed read keeps the alarms last read (the database may be mid-replace).
-                if let read = try? store.alarms(uids: events.map(\.uid)) { alarms = read }
+                // A failed read keeps the alarms last read (the database may be mid-replace),
+                // and says why once, not at every change.
+                do {
+                    alarms = try store.alarms(uids: events.map(\.uid))
+                    alarmsFailing = false
+                } catch {
+                    if !alarmsFailing { printError("cannot read the events' alarms (keeping the last read): \(error)") }
+                    alarmsFailing = true
+                }
             }
             try fire(now)
         }
