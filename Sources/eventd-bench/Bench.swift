@@ -49,6 +49,7 @@ enum Bench {
             case "sources": try SourcesBench.run(&options)
             case "memory": try MemoryBench.run(&options)
             case "generate": try generate(&options)
+            case "echo-feed": try EchoFeed.serve(&options)
             case "-h", "--help": print(usage)
             default:
                 FileHandle.standardError.write(Data("eventd-bench: unknown subcommand '\(command)'\n".utf8))
@@ -96,13 +97,15 @@ enum Bench {
 
 extension Bench {
     /// Starts the `eventd` next to this binary on `db` and `socketPath` with `arguments`,
-    /// at the benchmarks' fixed date, and waits (at most 10 s) for its socket.
+    /// at the benchmarks' fixed date, and waits (at most 10 s) for its socket. Its log
+    /// goes to this process's stderr at `warning`, or at `EVENTD_BENCH_LOG_LEVEL`.
     static func startDaemon(db: String, socketPath: String, arguments: [String]) throws -> Process {
         let daemonPath = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("eventd").path
         let daemon = Process()
         daemon.executableURL = URL(fileURLWithPath: daemonPath)
-        daemon.arguments = ["--db", db, "--socket", socketPath, "--log-level", "warning"] + arguments
         var env = ProcessInfo.processInfo.environment
+        let level = env["EVENTD_BENCH_LOG_LEVEL"] ?? "warning"
+        daemon.arguments = ["--db", db, "--socket", socketPath, "--log-level", level] + arguments
         env["EVENTD_FAKE_NOW"] = "2026-11-29T12:00:00Z"
         daemon.environment = env
         try daemon.run()

@@ -7,6 +7,30 @@ import Support
 /// sent. The benchmark reads it exactly as it reads eventd, so its latencies are the
 /// floor that the client and the kernel cost, and the rest of the real figure is eventd's.
 enum EchoFeed {
+    /// `eventd-bench echo-feed --socket P --subscribers N --snapshot-bytes B --diff-bytes D`:
+    /// the server in a process of its own, as eventd is (in the benchmark's process, its
+    /// 10,000 accepted sockets and the client's 10,000 would share one descriptor limit).
+    static func serve(_ options: inout Options) throws {
+        guard let path = options.value("--socket"), let subscribers = options.int("--subscribers"),
+              let snapshotBytes = options.int("--snapshot-bytes"), let diffBytes = options.int("--diff-bytes") else {
+            throw BenchError("echo-feed needs --socket, --subscribers, --snapshot-bytes and --diff-bytes")
+        }
+        let thread = try start(path: path, subscribers: subscribers, snapshotBytes: snapshotBytes, diffBytes: diffBytes)
+        while !thread.isFinished { Thread.sleep(forTimeInterval: 0.01) }
+    }
+
+    /// Runs `serve` in a child process (this binary) and waits (at most 10 s) for its socket.
+    static func spawn(path: String, subscribers: Int, snapshotBytes: Int, diffBytes: Int) throws -> Process {
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+        child.arguments = ["echo-feed", "--socket", path, "--subscribers", "\(subscribers)",
+                           "--snapshot-bytes", "\(snapshotBytes)", "--diff-bytes", "\(diffBytes)"]
+        try child.run()
+        var waited = 0.0
+        while !FileManager.default.fileExists(atPath: path), waited < 10 { Thread.sleep(forTimeInterval: 0.05); waited += 0.05 }
+        return child
+    }
+
     /// Starts the echo server on `path` for `subscribers` subscriptions and a control
     /// connection; returns when it listens. The thread ends after the diff went out.
     static func start(path: String, subscribers: Int, snapshotBytes: Int, diffBytes: Int) throws -> Thread {
@@ -22,7 +46,10 @@ enum EchoFeed {
             var clients: [Int32] = []
             for _ in 0..<subscribers {
                 let fd = accept(listener, nil, nil)
-                guard fd >= 0 else { return }
+                guard fd >= 0 else {
+                    FileHandle.standardError.write(Data("eventd-bench echo-feed: accept: \(String(cString: strerror(errno)))\n".utf8))
+                    return
+                }
                 _ = readLine(fd)
                 clients.append(fd)
             }

@@ -93,7 +93,8 @@ enum FanoutBench {
     /// The client's own cost: the same subscribers and reads against `EchoFeed`.
     static func echoFloor(subscribers: Int, snapshotBytes: Int, diffBytes: Int,
                           path: String) throws -> (snapshotSeconds: Double, latencies: [Double]) {
-        let server = try EchoFeed.start(path: path, subscribers: subscribers, snapshotBytes: snapshotBytes, diffBytes: diffBytes)
+        let server = try EchoFeed.spawn(path: path, subscribers: subscribers, snapshotBytes: snapshotBytes, diffBytes: diffBytes)
+        defer { if server.isRunning { server.terminate() } }
         var sockets: [FeedSocket] = []
         for _ in 0..<subscribers {
             let s = try FeedSocket(path: path)
@@ -109,7 +110,7 @@ enum FanoutBench {
         let sent = Bench.now()
         try control.send(["op": "refresh"])
         let latencies = try readers.waitForAll(marker: "\"type\":\"diff\"", timeout: 120).map { ($0 - sent) * 1000 }.sorted()
-        while server.isExecuting { Thread.sleep(forTimeInterval: 0.01) }
+        server.waitUntilExit()
         return (snapshotSeconds, latencies)
     }
 
