@@ -69,6 +69,9 @@ enum RecomputeJob: Sendable, Equatable {
     case reopen
     /// Answer a `snapshot` request, read-your-writes.
     case oneShot(View, token: Int)
+    /// Encode the view's current state as a snapshot message: a subscriber needs one and
+    /// the hub holds none (it drops its copy when a diff makes it stale).
+    case encodeSnapshot(View)
     /// The wall clock stepped or the zone changed: check every view's date now.
     case clockChanged
     case stop

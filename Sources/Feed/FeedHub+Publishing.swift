@@ -23,6 +23,8 @@ extension FeedHub {
             processInput(id)
         case .published(let view, let publication):
             publish(view, publication)
+        case .snapshot(let view, let seq, let message):
+            snapshotEncoded(view, seq: seq, message: message)
         case .failed(let view, let message):
             failView(view, message)
         }
@@ -51,7 +53,9 @@ extension FeedHub {
         }
         guard var feed = views[view] else { return }
         feed.seq = p.seq
+        // A diff makes the held snapshot stale: dropped, encoded again when needed.
         feed.snapshotMessage = p.snapshotMessage
+        if p.snapshotMessage != nil { feed.snapshotRequested = false }
         if let diff = p.diffMessage {
             feed.history.append((p.seq, diff))
             if feed.history.count > config.history { feed.history.removeFirst(feed.history.count - config.history) }
@@ -61,9 +65,11 @@ extension FeedHub {
             guard let subscription = connections[id]?.subscription else { continue }
             switch subscription {
             case .awaitingFirstSnapshot(_, let resync):
+                // A diff alone serves nobody waiting: the snapshot they wait for follows.
+                guard let snapshot = p.snapshotMessage else { continue }
                 connections[id]!.subscription = .live(view)
                 if let resync { send(Messages.resync(resync), to: id) }
-                sendSubscriptionData(p.snapshotMessage, kind: .snapshot, to: id)
+                sendSubscriptionData(snapshot, kind: .snapshot, to: id)
             case .live:
                 if connections[id]!.outbox.hasUnstartedSnapshot {
                     connections[id]!.outbox.dropUnstarted()
@@ -71,13 +77,34 @@ extension FeedHub {
                     connections[id]!.subscription = .owed(view, reason: nil)
                 } else if let diff = p.diffMessage {
                     sendSubscriptionData(diff, kind: .diff, to: id)
-                } else {
+                } else if let snapshot = p.snapshotMessage {
                     // A first snapshot for a view it already had (recreated): start over.
-                    sendSubscriptionData(p.snapshotMessage, kind: .snapshot, to: id)
+                    sendSubscriptionData(snapshot, kind: .snapshot, to: id)
                 }
             case .owed, .none:
                 break // owed: gets the current snapshot when it reads again
             }
+        }
+    }
+
+    /// The snapshot message a subscriber was waiting for: held while it is current, and
+    /// queued for everyone of the view still waiting.
+    private mutating func snapshotEncoded(_ view: View, seq: Int64, message: [UInt8]) {
+        guard views[view] != nil else { return }
+        views[view]!.snapshotRequested = false
+        guard views[view]!.seq == seq else {
+            // Of another state than the hub's (cannot happen: the recomputer's outputs
+            // arrive in order): ask again for whoever still waits.
+            if let waiting = views[view]!.subscribers.first(where: { connections[$0]?.subscription == .awaitingFirstSnapshot(view, resync: nil) }) {
+                serveSnapshot(of: view, to: waiting)
+            }
+            return
+        }
+        views[view]!.snapshotMessage = message
+        for id in views[view]!.subscribers {
+            guard case .awaitingFirstSnapshot(_, let resync)? = connections[id]?.subscription else { continue }
+            if let resync { send(Messages.resync(resync), to: id) }
+            serveSnapshot(of: view, to: id)
         }
     }
 }

@@ -138,7 +138,23 @@ extension FeedHub {
                 send(Messages.resync("expired"), to: id)
             }
         }
-        sendSubscriptionData(feed.snapshotMessage, kind: .snapshot, to: id)
+        serveSnapshot(of: view, to: id)
+    }
+
+    /// Queues the view's current snapshot for `id` (live from then on), or, when the hub
+    /// holds none, has it encoded and keeps `id` waiting for it.
+    mutating func serveSnapshot(of view: View, to id: ConnectionID) {
+        guard connections[id] != nil, let feed = views[view] else { return }
+        if let message = feed.snapshotMessage {
+            connections[id]!.subscription = .live(view)
+            sendSubscriptionData(message, kind: .snapshot, to: id)
+            return
+        }
+        connections[id]!.subscription = .awaitingFirstSnapshot(view, resync: nil)
+        if !feed.snapshotRequested {
+            views[view]!.snapshotRequested = true
+            effects.append(.recompute(.encodeSnapshot(view)))
+        }
     }
 
     mutating func unsubscribe(_ id: ConnectionID, from view: View) {

@@ -11,7 +11,12 @@ struct FeedHub {
     /// A view's published state, shared by all its subscribers.
     struct ViewFeed {
         var seq: Int64 = 0
-        var snapshotMessage: [UInt8] = []
+        /// The current state (`seq`) as a snapshot message, while it is current: a diff
+        /// drops it (once no queue holds it, its memory is gone) and the next subscriber
+        /// that needs one has it encoded again (`snapshotRequested`).
+        var snapshotMessage: [UInt8]?
+        /// An `encodeSnapshot` job is out for this view.
+        var snapshotRequested = false
         var history: [(seq: Int64, bytes: [UInt8])] = []
         var subscribers = Set<ConnectionID>()
         /// When the last subscriber left (monotonic), for the grace period.
@@ -145,9 +150,8 @@ struct FeedHub {
         }
         if case .owed(let view, let reason) = connections[id]!.subscription, let feed = views[view], feed.seq > 0 {
             // It reads again: what it missed, as one fresh snapshot.
-            connections[id]!.subscription = .live(view)
             if let reason { enqueue(Messages.resync(reason), kind: .answer, to: id) }
-            enqueue(feed.snapshotMessage, kind: .snapshot, to: id)
+            serveSnapshot(of: view, to: id)
             effects.append(.flush(id))
             return
         }

@@ -30,8 +30,7 @@ extension RecomputeWorker {
                 state.snapshot = snapshot
                 views[view] = state
                 let diff = Messages.diff(epoch: epoch, seq: state.seq, new: snapshot, changes: changes)
-                output(.published(view, ViewPublication(seq: state.seq,
-                                                        snapshotMessage: Messages.snapshot(epoch: epoch, seq: state.seq, snapshot: snapshot),
+                output(.published(view, ViewPublication(seq: state.seq, snapshotMessage: nil,
                                                         diffMessage: diff, recomputedAt: lastRecompute,
                                                         durationMS: lastDuration * 1000)))
                 log.info("view \(view.timeZone)/\(view.days)d: seq \(state.seq), \(changes.changeCount) change(s) in \(Int(lastDuration * 1000)) ms")

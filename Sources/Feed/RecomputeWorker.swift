@@ -7,9 +7,11 @@ import Support
 
 /// What the recomputer tells the event loop.
 enum RecomputeOutput: Sendable {
-    /// A view's new state: the message for new subscribers, and the diff from the
-    /// previous state (nil for the first snapshot).
+    /// A view's new state: its first snapshot, or the diff from the previous state.
     case published(View, ViewPublication)
+    /// The view's current state (`seq`) as a snapshot message, asked for by
+    /// `RecomputeJob.encodeSnapshot`.
+    case snapshot(View, seq: Int64, message: [UInt8])
     /// The answer to a one-shot `snapshot` request.
     case oneShot(token: Int, message: [UInt8])
     /// Facts for `status` and view validation.
@@ -22,7 +24,11 @@ enum RecomputeOutput: Sendable {
 /// One state of a view.
 struct ViewPublication: Sendable {
     var seq: Int64
-    var snapshotMessage: [UInt8]
+    /// The state as a snapshot message: with a first snapshot only. A diff's state is
+    /// encoded when a subscriber needs it (`RecomputeJob.encodeSnapshot`), not with every
+    /// diff: encoding a year-long view is tens of megabytes and milliseconds that would
+    /// come before the diff reaches anyone, and kept beside the previous one.
+    var snapshotMessage: [UInt8]?
     var diffMessage: [UInt8]?
     /// When the recompute that made it started (wall clock) and how long it took: the
     /// hub's `status` is then never behind what a subscriber has been sent.
@@ -117,6 +123,14 @@ final class RecomputeWorker {
                     break // the date check below runs on every wake-up
                 case .oneShot(let view, let token):
                     answerOneShot(view, token: token)
+                case .encodeSnapshot(let view):
+                    if let state = views[view] {
+                        output(.snapshot(view, seq: state.seq, message: Messages.snapshot(epoch: epoch, seq: state.seq, snapshot: state.snapshot)))
+                    } else {
+                        // Not active here (cannot happen while the hub has subscribers
+                        // for it): build it, which publishes a first snapshot.
+                        activated.append(view)
+                    }
                 }
             }
             for view in activated where views[view] == nil { recompute(view, force: true) }

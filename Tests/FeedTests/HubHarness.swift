@@ -22,6 +22,12 @@ struct HubHarness {
     var logs: [String] = []
     var stoppedListening = false
     var exited = false
+    /// Whether `encodeSnapshot` jobs are answered as soon as the event that asked ends,
+    /// as a recomputer with nothing else to do would (false: a test answers them).
+    var answersEncodes = true
+    /// The last state published of each view (what the recomputer would encode).
+    var published: [View: Int64] = [:]
+    private var encodes: [View] = []
     private var nextID = 1
 
     static let epoch = "e1"
@@ -45,6 +51,16 @@ struct HubHarness {
             queue.append(contentsOf: perform(queue[i]))
             i += 1
         }
+        if answersEncodes { answerEncodes() }
+    }
+
+    /// Answers the `encodeSnapshot` jobs asked for so far with the view's last published state.
+    mutating func answerEncodes() {
+        while !encodes.isEmpty {
+            let view = encodes.removeFirst()
+            guard let seq = published[view] else { continue }
+            handle(.recomputed(.snapshot(view, seq: seq, message: Self.snapshotLine(seq: seq))))
+        }
     }
 
     private mutating func perform(_ effect: FeedEffect) -> [FeedEffect] {
@@ -55,7 +71,9 @@ struct HubHarness {
             closed.insert(id)
         case .stopReading(let id): readingStopped.insert(id)
         case .close(let id): closed.insert(id)
-        case .recompute(let job): jobs.append(job)
+        case .recompute(let job):
+            jobs.append(job)
+            if case .encodeSnapshot(let view) = job { encodes.append(view) }
         case .syncSources(let names, let token): syncs.append((names, token))
         case .reloadSources: reloads += 1
         case .reopenSources: reopens += 1
@@ -93,6 +111,7 @@ struct HubHarness {
             queue.append(contentsOf: perform(queue[i]))
             i += 1
         }
+        if answersEncodes { answerEncodes() }
     }
 
     mutating func connect(room bytes: Int? = nil) -> ConnectionID {
@@ -120,10 +139,12 @@ struct HubHarness {
 
     // MARK: - The recomputer's side
 
-    /// Publishes state `seq` of `view` (its first when `diff` is false).
+    /// Publishes state `seq` of `view`: its first snapshot when `diff` is false, else a
+    /// diff alone (as the recomputer does: the snapshot is encoded when asked for).
     mutating func publish(_ view: View, seq: Int64, diff: Bool = true) {
+        published[view] = seq
         handle(.recomputed(.published(view, ViewPublication(
-            seq: seq, snapshotMessage: Self.snapshotLine(seq: seq),
+            seq: seq, snapshotMessage: diff ? nil : Self.snapshotLine(seq: seq),
             diffMessage: diff ? Self.diffLine(seq: seq) : nil))))
     }
 
