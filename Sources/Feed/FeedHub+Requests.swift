@@ -142,12 +142,16 @@ extension FeedHub {
     }
 
     /// Queues the view's current snapshot for `id` (live from then on), or, when the hub
-    /// holds none, has it encoded and keeps `id` waiting for it.
+    /// holds none, has it encoded and keeps `id` waiting for it. A snapshot is a fresh
+    /// start, queued whatever waits before it (an answer, a `resync`): were it held to
+    /// --client-buffer like diffs, a snapshot larger than the buffer would overflow after
+    /// every `resync` and never go out.
     mutating func serveSnapshot(of view: View, to id: ConnectionID) {
         guard connections[id] != nil, let feed = views[view] else { return }
         if let message = feed.snapshotMessage {
             connections[id]!.subscription = .live(view)
-            sendSubscriptionData(message, kind: .snapshot, to: id)
+            enqueue(message, kind: .snapshot, to: id)
+            effects.append(.flush(id))
             return
         }
         connections[id]!.subscription = .awaitingFirstSnapshot(view, resync: nil)

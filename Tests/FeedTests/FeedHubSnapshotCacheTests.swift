@@ -117,4 +117,30 @@ import Testing
         #expect(h.kinds(slow) == ["snapshot@2"])
         #expect(h.closed.contains(slow))
     }
+
+    /// A snapshot larger than --client-buffer still goes out after the `resync` of an
+    /// overflow (once: an overflow check on it would drop it and owe it again, forever).
+    @Test func aSnapshotLargerThanTheBufferGoesOutOnceAfterTheResync() {
+        var h = HubHarness { $0.clientBuffer = 4096 }
+        h.answersEncodes = false
+        let slow = h.connect(room: 0)
+        h.request(slow, subscribe)
+        h.publish(view, seq: 1, diff: false)
+        h.makeRoom(slow)
+        _ = h.kinds(slow)
+        h.room[slow] = 0
+        for seq in 2...200 { h.publish(view, seq: Int64(seq)) } // its diffs pass the buffer
+        #expect(h.hub.connections[slow]!.subscription == .owed(view, reason: "overflow"))
+        _ = h.takeJobs()
+        // Another subscriber has the current state encoded: the hub holds it.
+        let other = h.connect()
+        h.request(other, subscribe)
+        #expect(h.takeJobs() == [.encodeSnapshot(view)])
+        h.handle(.recomputed(.snapshot(view, seq: 200, message: HubHarness.snapshotLine(seq: 200, padding: 20_000))))
+        #expect(h.kinds(other) == ["hello", "snapshot@200"])
+        h.makeRoom(slow)
+        let got = h.kinds(slow).filter { !$0.hasPrefix("diff") }
+        #expect(got == ["resync:overflow", "snapshot@200"], "\(got.prefix(8))")
+        #expect(h.takeJobs().isEmpty)
+    }
 }
