@@ -19,7 +19,8 @@ enum Bench {
       diff [--items N] [--sections S] [--stdlib-runs R]
                                               Our sectioned diff against Swift's
                                               CollectionDifference on 100,000 items.
-      fanout [--subscribers N] [--events N]     1,000 subscribers on one view of the
+      fanout [--subscribers N] [--events N] [--days D] [--idle-seconds S]
+                                              1,000 subscribers on one 14-day view of the
                                               100,000-event store: diff latency after
                                               one change, daemon RSS, idle tick CPU.
       sources [--only reimport|url|vdir] [--sources N] [--rounds R] [--files F] [--changes C]

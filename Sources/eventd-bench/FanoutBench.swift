@@ -4,8 +4,8 @@ import EventStore
 import Feed
 import Support
 
-/// `eventd-bench fanout`: 1,000 subscribers (`--subscribers`) on one view of the
-/// 100,000-event store; one event changes and a refresh is sent; how long until each
+/// `eventd-bench fanout`: 1,000 subscribers (`--subscribers`) on one 14-day view
+/// (`--days`) of the 100,000-event store; one event changes and a refresh is sent; how long until each
 /// subscriber has the diff, the daemon's peak RSS, and its CPU while idle; then the same
 /// reads against an echo server, the client's own floor.
 enum FanoutBench {
@@ -27,7 +27,8 @@ enum FanoutBench {
 
         // Subscribe everyone to one view and wait for every snapshot; a probe subscriber
         // (read after each phase) tells how large the snapshot and the diff are.
-        let view: JSONValue = ["tz": "Europe/Berlin", "days": 14]
+        let days = options.int("--days") ?? 14
+        let view: JSONValue = ["tz": "Europe/Berlin", "days": .int(Int64(days))]
         var sockets: [FeedSocket] = []
         for _ in 0..<subscribers {
             let s = try FeedSocket(path: socketPath)
@@ -73,7 +74,7 @@ enum FanoutBench {
         let floor = try Self.echoFloor(subscribers: subscribers, snapshotBytes: snapshotBytes, diffBytes: diffBytes,
                                        path: dir.appendingPathComponent("echo.sock").path)
         func pct(_ values: [Double], _ p: Double) -> Double { values[min(values.count - 1, Int(Double(values.count) * p))] }
-        print("subscribers=\(subscribers) store_events=\(events) all_snapshots_seconds=\(Bench.format(snapshotSeconds)) "
+        print("subscribers=\(subscribers) store_events=\(events) days=\(days) all_snapshots_seconds=\(Bench.format(snapshotSeconds)) "
               + "snapshot_bytes=\(snapshotBytes) diff_bytes=\(diffBytes)")
         print(String(format: "p50_ms=%.1f p99_ms=%.1f max_ms=%.1f rss_mib=%.1f idle_cpu_ms_per_s=%.3f",
                      pct(latencies, 0.5), pct(latencies, 0.99), latencies.last ?? 0, rss, idleMS))
