@@ -1,22 +1,6 @@
 import ICalendar
 import Support
 
-/// One item of a section: an event occurrence on one date, or a placeholder.
-public struct AgendaItem: Sendable, Equatable {
-    /// Stable id (SPEC.md section 3).
-    public var id: String
-    /// The item as canonical JSON (its content, for diffs and digests).
-    public var json: [UInt8]
-    /// Sort keys: all-day first, then start, end, summary, id.
-    var allDay: Bool
-    var sortStart: Int64
-    var sortEnd: Int64
-    var summary: String
-
-    /// The item as a JSON value (for tools that want fields).
-    public var value: JSONValue { (try? JSONValue.parse(json)) ?? .null }
-}
-
 /// One local date of the view.
 public struct AgendaSection: Sendable, Equatable {
     /// The local date.

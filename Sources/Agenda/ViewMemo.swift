@@ -52,13 +52,14 @@ struct ViewMemo {
         for (day, item) in items { perDay[day - window.firstDay].append(item) }
     }
 
-    /// Takes a series' items out; returns the date offsets they were on and adds their ids to `gone`.
-    mutating func remove(_ id: SeriesID, gone: inout Set<String>, dirty: inout Set<Int>) {
+    /// Takes a series' items out; returns the date offsets they were on and adds the
+    /// items to `gone` (by identity: `perDay` holds the same records).
+    mutating func remove(_ id: SeriesID, gone: inout Set<ObjectIdentifier>, dirty: inout Set<Int>) {
         guard let old = series.removeValue(forKey: id) else { return }
         total -= old.items.count
         for (day, item) in old.items {
             dirty.insert(day - window.firstDay)
-            gone.insert(item.id)
+            gone.insert(item.identity)
         }
     }
 

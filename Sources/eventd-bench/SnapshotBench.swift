@@ -45,6 +45,8 @@ enum SnapshotBench {
         times.sort()
         print("store_events=\(events) days=\(days) sections=\(snapshot?.sections.count ?? 0) median_seconds=\(Bench.format(times[times.count / 2]))")
         print("seconds=\(Bench.format(times[0])) items=\(items) digest=\(snapshot?.digest.prefix(16) ?? "")")
+        // --one-changed no: only the cold and warm builds (a profile of the warm rebuild alone).
+        guard options.value("--one-changed") != "no" else { return }
         try oneChanged(store: store, view: view, now: now, runs: runs, profileUnchanged: options.int("--profile-unchanged") ?? 0)
     }
 
