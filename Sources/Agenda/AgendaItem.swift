@@ -61,6 +61,9 @@ public struct AgendaItem: Sendable, Equatable {
         var summaryRange: Range<Int> { Int(summaryStart)..<Int(summaryEnd) }
         /// The summary's bytes when its JSON form differs (escapes); nil almost always.
         let summary: [UInt8]?
+        /// The summary's first 8 bytes, big-endian, zero-padded: when two differ, they
+        /// order the summaries as their bytes do (sorting reads no bytes then).
+        let summaryPrefix: UInt64
         let allDay: Bool
 
         init(json: [UInt8], idRange: Range<Int>, summaryRange: Range<Int>, summary: [UInt8]?, allDay: Bool,
@@ -69,6 +72,16 @@ public struct AgendaItem: Sendable, Equatable {
             idStart = UInt32(idRange.lowerBound); idEnd = UInt32(idRange.upperBound)
             summaryStart = UInt32(summaryRange.lowerBound); summaryEnd = UInt32(summaryRange.upperBound)
             self.summary = summary
+            var prefix: UInt64 = 0
+            func take(_ bytes: UnsafeBufferPointer<UInt8>) {
+                for k in 0..<8 { prefix = prefix << 8 | UInt64(k < bytes.count ? bytes[k] : 0) }
+            }
+            if let summary {
+                summary.withUnsafeBufferPointer(take)
+            } else {
+                json.withUnsafeBufferPointer { take(UnsafeBufferPointer(rebasing: $0[summaryRange])) }
+            }
+            summaryPrefix = prefix
             self.allDay = allDay
             self.sortStart = sortStart
             self.sortEnd = sortEnd

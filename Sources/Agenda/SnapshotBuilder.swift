@@ -102,13 +102,17 @@ public enum SnapshotBuilder {
         var keys = [SortKey]()
         keys.reserveCapacity(items.count)
         for (n, item) in items.enumerated() {
-            keys.append(SortKey(allDay: item.allDay, start: item.sortStart, end: item.sortEnd, index: Int32(n)))
+            keys.append(SortKey(allDay: item.allDay, start: item.sortStart, end: item.sortEnd,
+                                summaryPrefix: item.record.summaryPrefix, index: Int32(n)))
         }
-        keys.sort { a, b in
-            if a.allDay != b.allDay { return a.allDay }
-            if a.start != b.start { return a.start < b.start }
-            if a.end != b.end { return a.end < b.end }
-            return tieOrder(items[Int(a.index)], items[Int(b.index)])
+        items.withUnsafeBufferPointer { items in
+            keys.sort { a, b in
+                if a.allDay != b.allDay { return a.allDay }
+                if a.start != b.start { return a.start < b.start }
+                if a.end != b.end { return a.end < b.end }
+                if a.summaryPrefix != b.summaryPrefix { return a.summaryPrefix < b.summaryPrefix }
+                return tieOrder(items[Int(a.index)], items[Int(b.index)])
+            }
         }
         items = keys.map { items[Int($0.index)] }
     }
@@ -117,13 +121,15 @@ public enum SnapshotBuilder {
     private struct SortKey {
         var start: Int64
         var end: Int64
+        var summaryPrefix: UInt64
         var index: Int32
         var allDay: Bool
 
-        init(allDay: Bool, start: Int64, end: Int64, index: Int32) {
+        init(allDay: Bool, start: Int64, end: Int64, summaryPrefix: UInt64, index: Int32) {
             self.allDay = allDay
             self.start = start
             self.end = end
+            self.summaryPrefix = summaryPrefix
             self.index = index
         }
     }

@@ -36,13 +36,15 @@ struct ViewMemo {
     /// The engine generation that last used it.
     var lastUsed: Int
 
-    init(window: SnapshotBuilder.Window, today: CivilDate, first: CivilDate, generation: Int) {
+    /// `seriesCapacity`: how many series the build will add (no rehashing while it does).
+    init(window: SnapshotBuilder.Window, today: CivilDate, first: CivilDate, generation: Int, seriesCapacity: Int = 0) {
         self.window = window
         self.today = today
         self.first = first
         perDay = Array(repeating: [], count: window.days)
         sections = Array(repeating: nil, count: window.days)
         lastUsed = generation
+        series.reserveCapacity(seriesCapacity)
     }
 
     /// Records a series' items (the series was not recorded, or was taken out).
