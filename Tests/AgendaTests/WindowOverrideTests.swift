@@ -5,7 +5,7 @@ import TestSupport
 
 /// A recurring master in the window brings every override of its series, also those
 /// whose original and new times both lie outside the window (the window's fingerprints
-/// find them with one join per span class), so that the window scan and the change
+/// find them with one query over the recurring series), so that the window scan and the change
 /// log's named read fingerprint a series alike; an override that moves an instance out
 /// of the window removes it.
 @Suite struct WindowOverrideTests {
