@@ -80,40 +80,29 @@ public struct AgendaSnapshot: Sendable, Equatable {
         sections.reduce(2) { $0 + 80 + $1.items.reduce(0) { $0 + $1.json.count + 1 } }
     }
 
-    /// The digest of a sections array: SHA-256 fed through one 64 KiB buffer that the
-    /// headers and items are copied into (one hash call per 64 KiB, not one per item),
-    /// never the whole array at once (a year-long view's JSON is tens of megabytes).
+    /// The digest of a sections array: SHA-256 fed section by section and item by item
+    /// (each item's bytes where they are: no copy), never the whole array at once (a
+    /// year-long view's JSON is tens of megabytes).
     public static func digest(of sections: [AgendaSection]) -> String {
         var sha = SHA256()
-        let capacity = 1 << 16
-        var buffer = [UInt8]()
-        buffer.reserveCapacity(capacity)
-        func feed(_ bytes: UnsafeBufferPointer<UInt8>) {
-            if buffer.count + bytes.count > capacity {
-                buffer.withUnsafeBytes { sha.update($0) }
-                buffer.removeAll(keepingCapacity: true)
-                if bytes.count > capacity { sha.update(UnsafeRawBufferPointer(bytes)); return }
-            }
-            buffer.append(contentsOf: bytes)
-        }
-        func feed(_ bytes: [UInt8]) { bytes.withUnsafeBufferPointer { feed($0) } }
-        feed(Self.openBracket)
+        sha.update(Self.openBracket)
         for (n, s) in sections.enumerated() {
-            if n > 0 { feed(Self.comma) }
+            if n > 0 { sha.update(Self.comma) }
             // The header of a section without items, cut at its empty `items` array: the
             // bytes around the items are then exactly the writer's (the date and label
             // before it hold no "[").
             let empty = AgendaSection(date: s.date, label: s.label, items: []).json
             let open = empty.firstIndex(of: UInt8(ascii: "["))! + 1
-            empty.withUnsafeBufferPointer { feed(UnsafeBufferPointer(rebasing: $0[..<open])) }
-            for (k, item) in s.items.enumerated() {
-                if k > 0 { feed(Self.comma) }
-                item.record.json.withUnsafeBufferPointer { feed($0) }
+            empty.withUnsafeBytes { sha.update(UnsafeRawBufferPointer(rebasing: $0[..<open])) }
+            s.items.withUnsafeBufferPointer { items in
+                for k in items.indices {
+                    if k > 0 { sha.update(Self.comma) }
+                    items[k].record.json.withUnsafeBytes { sha.update($0) }
+                }
             }
-            empty.withUnsafeBufferPointer { feed(UnsafeBufferPointer(rebasing: $0[open...])) }
+            empty.withUnsafeBytes { sha.update(UnsafeRawBufferPointer(rebasing: $0[open...])) }
         }
-        feed(Self.closeBracket)
-        buffer.withUnsafeBytes { sha.update($0) }
+        sha.update(Self.closeBracket)
         let hex = Array("0123456789abcdef".utf8)
         return String(decoding: sha.finalize().flatMap { [hex[Int($0 >> 4)], hex[Int($0 & 15)]] }, as: UTF8.self)
     }
