@@ -1,22 +1,6 @@
 import ICalendar
 import Support
 
-/// One item of a section: an event occurrence on one date, or a placeholder.
-public struct AgendaItem: Sendable, Equatable {
-    /// Stable id (SPEC.md section 3).
-    public var id: String
-    /// The item as canonical JSON (its content, for diffs and digests).
-    public var json: [UInt8]
-    /// Sort keys: all-day first, then start, end, summary, id.
-    var allDay: Bool
-    var sortStart: Int64
-    var sortEnd: Int64
-    var summary: String
-
-    /// The item as a JSON value (for tools that want fields).
-    public var value: JSONValue { (try? JSONValue.parse(json)) ?? .null }
-}
-
 /// One local date of the view.
 public struct AgendaSection: Sendable, Equatable {
     /// The local date.
@@ -96,8 +80,9 @@ public struct AgendaSnapshot: Sendable, Equatable {
         sections.reduce(2) { $0 + 80 + $1.items.reduce(0) { $0 + $1.json.count + 1 } }
     }
 
-    /// The digest of a sections array: SHA-256 fed section by section and item by item,
-    /// never the whole array at once (a year-long view's JSON is tens of megabytes).
+    /// The digest of a sections array: SHA-256 fed section by section and item by item
+    /// (each item's bytes where they are: no copy), never the whole array at once (a
+    /// year-long view's JSON is tens of megabytes).
     public static func digest(of sections: [AgendaSection]) -> String {
         var sha = SHA256()
         sha.update(Self.openBracket)
@@ -109,9 +94,11 @@ public struct AgendaSnapshot: Sendable, Equatable {
             let empty = AgendaSection(date: s.date, label: s.label, items: []).json
             let open = empty.firstIndex(of: UInt8(ascii: "["))! + 1
             empty.withUnsafeBytes { sha.update(UnsafeRawBufferPointer(rebasing: $0[..<open])) }
-            for (k, item) in s.items.enumerated() {
-                if k > 0 { sha.update(Self.comma) }
-                item.json.withUnsafeBytes { sha.update($0) }
+            s.items.withUnsafeBufferPointer { items in
+                for k in items.indices {
+                    if k > 0 { sha.update(Self.comma) }
+                    items[k].record.json.withUnsafeBytes { sha.update($0) }
+                }
             }
             empty.withUnsafeBytes { sha.update(UnsafeRawBufferPointer(rebasing: $0[open...])) }
         }

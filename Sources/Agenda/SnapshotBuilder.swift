@@ -1,4 +1,5 @@
 import EventStore
+import Glibc
 import ICalendar
 import Support
 
@@ -94,10 +95,43 @@ public enum SnapshotBuilder {
 
     // MARK: - Items
 
-    /// Sorts by `itemOrder`, moving each item once (sorting indices, not the items).
+    /// Sorts by `itemOrder`. The integer keys are compared from one contiguous array; the
+    /// summaries' and ids' bytes are read only between items that tie on them.
     static func sortItems(_ items: inout [AgendaItem]) {
-        let order = items.indices.sorted { itemOrder(items[$0], items[$1]) }
-        items = order.map { items[$0] }
+        guard items.count > 1 else { return }
+        var keys = [SortKey]()
+        keys.reserveCapacity(items.count)
+        for (n, item) in items.enumerated() {
+            keys.append(SortKey(allDay: item.allDay, start: item.sortStart, end: item.sortEnd,
+                                summaryPrefix: item.record.summaryPrefix, index: Int32(n)))
+        }
+        items.withUnsafeBufferPointer { items in
+            keys.sort { a, b in
+                if a.allDay != b.allDay { return a.allDay }
+                if a.start != b.start { return a.start < b.start }
+                if a.end != b.end { return a.end < b.end }
+                if a.summaryPrefix != b.summaryPrefix { return a.summaryPrefix < b.summaryPrefix }
+                return tieOrder(items[Int(a.index)], items[Int(b.index)])
+            }
+        }
+        items = keys.map { items[Int($0.index)] }
+    }
+
+    /// An item's integer sort keys and its place in the list being sorted.
+    private struct SortKey {
+        var start: Int64
+        var end: Int64
+        var summaryPrefix: UInt64
+        var index: Int32
+        var allDay: Bool
+
+        init(allDay: Bool, start: Int64, end: Int64, summaryPrefix: UInt64, index: Int32) {
+            self.allDay = allDay
+            self.start = start
+            self.end = end
+            self.summaryPrefix = summaryPrefix
+            self.index = index
+        }
     }
 
     /// SPEC ordering: all-day first, then start, end, summary, id (byte order).
@@ -105,10 +139,25 @@ public enum SnapshotBuilder {
         if a.allDay != b.allDay { return a.allDay }
         if a.sortStart != b.sortStart { return a.sortStart < b.sortStart }
         if a.sortEnd != b.sortEnd { return a.sortEnd < b.sortEnd }
-        // Byte-wise: String's == treats canonically equivalent summaries ("é" and "e\u{301}")
-        // as equal, which would make this order intransitive.
-        if !a.summary.utf8.elementsEqual(b.summary.utf8) { return a.summary.utf8.lexicographicallyPrecedes(b.summary.utf8) }
-        return a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
+        return tieOrder(a, b)
+    }
+
+    /// Summary, then id, byte-wise: String's == treats canonically equivalent summaries
+    /// ("é" and "e\u{301}") as equal, which would make the order intransitive.
+    private static func tieOrder(_ a: AgendaItem, _ b: AgendaItem) -> Bool {
+        let summary = a.withSummaryBytes { sa in b.withSummaryBytes { sb in compareBytes(sa, sb) } }
+        if summary != 0 { return summary < 0 }
+        return a.withIDBytes { ia in b.withIDBytes { ib in compareBytes(ia, ib) } } < 0
+    }
+
+    /// memcmp order, a shorter prefix first.
+    private static func compareBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
+        let n = min(a.count, b.count)
+        if n > 0, let pa = a.baseAddress, let pb = b.baseAddress {
+            let c = memcmp(pa, pb, n)
+            if c != 0 { return Int(c) }
+        }
+        return a.count - b.count
     }
 
     static func label(_ date: CivilDate, today: CivilDate) -> String? {
@@ -155,10 +204,14 @@ public enum SnapshotBuilder {
     }
 
     static func placeholder(_ date: CivilDate) -> AgendaItem {
-        let id = "placeholder:" + date.iso
         var w = JSONWriter()
-        w.beginObject(); w.key("id"); w.string(id); w.key("kind"); w.string("placeholder"); w.endObject()
-        return AgendaItem(id: id, json: w.takeBytes(), allDay: true, sortStart: 0, sortEnd: 0, summary: "")
+        w.beginObject(); w.key("id")
+        let idStart = w.bytes.count + 1
+        w.string("placeholder:" + date.iso)
+        let idRange = idStart..<(w.bytes.count - 1)
+        w.key("kind"); w.string("placeholder"); w.endObject()
+        return AgendaItem(json: w.takeBytes(), idRange: idRange, summaryRange: 0..<0, summary: nil, allDay: true,
+                          sortStart: 0, sortEnd: 0)
     }
 
     static func makeItem(id: String, calendar: String, record: EventRecord, occurrence o: Occurrence, rid: String?,
@@ -179,17 +232,25 @@ public enum SnapshotBuilder {
         w.key("continues_from_previous_day"); w.bool(fromPrevious)
         w.key("continues_to_next_day"); w.bool(toNext)
         w.key("end"); w.string(end)
-        w.key("id"); w.string(id)
+        w.key("id")
+        let idStart = w.bytes.count + 1
+        w.string(id)
+        let idRange = idStart..<(w.bytes.count - 1)
         w.key("kind"); w.string("event")
         w.key("location"); optional(&w, record.location)
         w.key("recurrence_id"); optional(&w, rid)
         w.key("start"); w.string(start)
         w.key("status"); optional(&w, record.status.map { $0 == .cancelled ? "cancelled" : $0.rawValue })
-        w.key("summary"); optional(&w, record.summary)
+        w.key("summary")
+        let summaryStart = w.bytes.count + 1
+        optional(&w, record.summary)
+        // Escaping only lengthens: the same length means the JSON form is the bytes.
+        let verbatim = record.summary.map { w.bytes.count - 1 - summaryStart == $0.utf8.count } ?? true
+        let summaryRange = record.summary == nil || !verbatim ? 0..<0 : summaryStart..<(w.bytes.count - 1)
         w.key("uid"); w.string(record.uid)
         w.endObject()
-        return AgendaItem(id: id, json: w.takeBytes(), allDay: allDay, sortStart: o.start, sortEnd: o.end,
-                          summary: record.summary ?? "")
+        return AgendaItem(json: w.takeBytes(), idRange: idRange, summaryRange: summaryRange,
+                          summary: verbatim ? nil : record.summary.map { Array($0.utf8) }, allDay: allDay, sortStart: o.start, sortEnd: o.end)
     }
 
     static func optional(_ w: inout JSONWriter, _ value: String?) {

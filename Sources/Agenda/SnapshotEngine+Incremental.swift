@@ -21,11 +21,11 @@ extension SnapshotEngine {
         if changed.isEmpty && vanished.isEmpty { return (base, SnapshotChange(baseDigest: base.digest, sectionIDs: [])) }
 
         var dirty = Set<Int>()
-        var gone = Set<String>()
+        var gone = Set<ObjectIdentifier>()
         for id in vanished { memo.remove(id, gone: &gone, dirty: &dirty) }
         for f in changed { memo.remove(ViewMemo.SeriesID(calendar: f.calendar, uid: f.uid), gone: &gone, dirty: &dirty) }
         if !gone.isEmpty {
-            for offset in dirty { memo.perDay[offset].removeAll { gone.contains($0.id) } }
+            for offset in dirty { memo.perDay[offset].removeAll { gone.contains($0.identity) } }
         }
         for f in changed {
             let items = try expansion(of: f, view: view, window: memo.window, zone: zone, total: memo.total, store: store)

@@ -107,9 +107,10 @@ public final class SnapshotEngine {
                 return result.snapshot
             }
         }
-        var memo = ViewMemo(window: window, today: today, first: first, generation: generation)
+        let all = try scan()
+        var memo = ViewMemo(window: window, today: today, first: first, generation: generation, seriesCapacity: all.count)
         memo.position = position
-        for f in try scan() {
+        for f in all {
             let items = try expansion(of: f, view: view, window: window, zone: zone, total: memo.total, store: store)
             memo.add(ViewMemo.SeriesID(calendar: f.calendar, uid: f.uid), fingerprint: f.fingerprint, items: items)
         }

@@ -36,13 +36,15 @@ struct ViewMemo {
     /// The engine generation that last used it.
     var lastUsed: Int
 
-    init(window: SnapshotBuilder.Window, today: CivilDate, first: CivilDate, generation: Int) {
+    /// `seriesCapacity`: how many series the build will add (no rehashing while it does).
+    init(window: SnapshotBuilder.Window, today: CivilDate, first: CivilDate, generation: Int, seriesCapacity: Int = 0) {
         self.window = window
         self.today = today
         self.first = first
         perDay = Array(repeating: [], count: window.days)
         sections = Array(repeating: nil, count: window.days)
         lastUsed = generation
+        series.reserveCapacity(seriesCapacity)
     }
 
     /// Records a series' items (the series was not recorded, or was taken out).
@@ -52,13 +54,14 @@ struct ViewMemo {
         for (day, item) in items { perDay[day - window.firstDay].append(item) }
     }
 
-    /// Takes a series' items out; returns the date offsets they were on and adds their ids to `gone`.
-    mutating func remove(_ id: SeriesID, gone: inout Set<String>, dirty: inout Set<Int>) {
+    /// Takes a series' items out; returns the date offsets they were on and adds the
+    /// items to `gone` (by identity: `perDay` holds the same records).
+    mutating func remove(_ id: SeriesID, gone: inout Set<ObjectIdentifier>, dirty: inout Set<Int>) {
         guard let old = series.removeValue(forKey: id) else { return }
         total -= old.items.count
         for (day, item) in old.items {
             dirty.insert(day - window.firstDay)
-            gone.insert(item.id)
+            gone.insert(item.identity)
         }
     }
 

@@ -1,3 +1,4 @@
+import CSQLite
 import ICalendar
 
 /// The identity and content fingerprint of a series in a window, without its data:
@@ -17,41 +18,110 @@ extension EventStore {
     /// The series that can occur in `[fromMinute, toMinute)`, as fingerprints only
     /// (row ids and content hashes; no event data is decoded). A recurring master
     /// brings all its overrides.
+    ///
+    /// Read on every whole build, so it makes one String per row (the UID, its group's
+    /// key) and no array per series: rows go to one flat list, sorted by series then id.
+    /// The overrides of the window's recurring masters come from one join per span class
+    /// (SQLite follows the UNIQUE index), not one query per master.
     public func seriesFingerprints(fromMinute: Int64, toMinute: Int64, calendars: [String]? = nil) throws -> [SeriesFingerprint] {
         let calendarIDs = try calendarIDs(restrictedTo: calendars)
         if calendarIDs.isEmpty { return [] }
         typealias Column = EventColumns.Fingerprint
-        var groups: [SeriesKey: (rows: [(Int64, UInt64)], recurring: Bool)] = [:]
-        var order: [SeriesKey] = []
-        var seen = Set<Int64>()
+        var group: [SeriesKey: Int32] = [:]
+        group.reserveCapacity(8192)
+        var keys: [SeriesKey] = []
+        var rows: [(group: Int32, id: Int64, hash: UInt64)] = []
+        rows.reserveCapacity(8192)
         func take(_ row: Row) {
-            let id = row.int(Column.id)
             let calendarID = row.int(Column.calendarID)
-            guard calendarIDs[calendarID] != nil, seen.insert(id).inserted else { return }
+            guard calendarIDs[calendarID] != nil else { return }
             let key = SeriesKey(calendar: calendarID, uid: row.text(Column.uid))
-            if groups[key] == nil { order.append(key); groups[key] = ([], false) }
-            groups[key]!.rows.append((id, UInt64(row.text(Column.contentHash), radix: 16) ?? 0))
-            if row.int(Column.isRecurringMaster) != 0 { groups[key]!.recurring = true }
+            let n: Int32
+            if let known = group[key] {
+                n = known
+            } else {
+                n = Int32(keys.count)
+                group[key] = n
+                keys.append(key)
+            }
+            rows.append((n, row.int(Column.id), Self.hexHash(row, Column.contentHash.rawValue)))
         }
         try forEachRowInWindow(Column.self, fromMinute: fromMinute, toMinute: toMinute) { take($0) }
-        for key in order where groups[key]!.recurring {
-            try forEachOverride(Column.self, calendarID: key.calendar, uid: key.uid) { take($0) }
+        try forEachOverrideOfWindowMasters(fromMinute: fromMinute, toMinute: toMinute) { take($0) }
+        // A row can come twice (in the window, and as an override of a master in it).
+        rows.sort { $0.group != $1.group ? $0.group < $1.group : $0.id < $1.id }
+        var out: [SeriesFingerprint] = []
+        out.reserveCapacity(keys.count)
+        var i = 0
+        while i < rows.count {
+            let g = rows[i].group
+            var ids: [Int64] = []
+            var fp = Self.fingerprintSeed
+            while i < rows.count, rows[i].group == g {
+                if ids.last != rows[i].id {
+                    ids.append(rows[i].id)
+                    fp = Self.fingerprintStep(fp, id: rows[i].id, hash: rows[i].hash)
+                }
+                i += 1
+            }
+            let key = keys[Int(g)]
+            out.append(SeriesFingerprint(calendar: calendarIDs[key.calendar]!, uid: key.uid, rowIDs: ids, fingerprint: fp))
         }
-        return order.map { key in
-            Self.fingerprint(calendar: calendarIDs[key.calendar]!, uid: key.uid, rows: groups[key]!.rows)
+        return out
+    }
+
+    /// The overrides (as `EventColumns.Fingerprint`, wherever they lie) of every
+    /// recurring master that `forEachRowInWindow` gives for `[fromMinute, toMinute)`.
+    func forEachOverrideOfWindowMasters(fromMinute: Int64, toMinute: Int64, _ body: (Row) throws -> Void) throws {
+        let st = try db.statement("""
+            SELECT o.id, o.calendar_id, o.uid, o.content_hash, 0
+            FROM event AS m JOIN event AS o
+              ON o.calendar_id = m.calendar_id AND o.uid = m.uid AND o.recurrence_id <> ''
+            WHERE m.span_class = ? AND m.first_minute >= ? AND m.first_minute < ? AND m.last_minute > ?
+              AND m.recurrence_id = '' AND (m.rrule IS NOT NULL OR m.rdates IS NOT NULL)
+            """)
+        for k in Array(0...SpanClass.largest) + [SpanClass.open] {
+            let lower = k == SpanClass.open ? Int64.min : fromMinute - SpanClass.reach(k)
+            try st.forEachRow([.int(Int64(k)), .int(lower), .int(toMinute), .int(fromMinute)], body)
         }
+    }
+
+    /// A content hash column (hex) as an integer, read from SQLite's bytes (0 when not hex).
+    static func hexHash(_ row: Row, _ column: Int32) -> UInt64 {
+        guard let p = sqlite3_column_text(row.handle, column) else { return 0 }
+        let n = Int(sqlite3_column_bytes(row.handle, column))
+        guard n > 0, n <= 16 else { return UInt64(row.text(column), radix: 16) ?? 0 }
+        var v: UInt64 = 0
+        for k in 0..<n {
+            let c = p[k]
+            let d: UInt8
+            switch c {
+            case 0x30...0x39: d = c - 0x30
+            case 0x61...0x66: d = c - 0x61 + 10
+            case 0x41...0x46: d = c - 0x41 + 10
+            default: return 0
+            }
+            v = v << 4 | UInt64(d)
+        }
+        return v
     }
 
     /// The fingerprint of a series made of `rows` (row id, content hash), in any order.
     static func fingerprint(calendar: String, uid: String, rows: [(Int64, UInt64)]) -> SeriesFingerprint {
         let rows = rows.sorted { $0.0 < $1.0 }
-        var fp: UInt64 = 0xcbf2_9ce4_8422_2325
-        for (id, hash) in rows {
-            fp = (fp ^ UInt64(bitPattern: id)) &* 0x0000_0100_0000_01B3
-            fp = (fp ^ hash) &* 0x0000_0100_0000_01B3
-            fp ^= fp >> 29
-        }
+        var fp = fingerprintSeed
+        for (id, hash) in rows { fp = fingerprintStep(fp, id: id, hash: hash) }
         return SeriesFingerprint(calendar: calendar, uid: uid, rowIDs: rows.map(\.0), fingerprint: fp)
+    }
+
+    static let fingerprintSeed: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    /// One row (id, content hash) into a series' fingerprint, rows in id order.
+    @inline(__always)
+    static func fingerprintStep(_ fp: UInt64, id: Int64, hash: UInt64) -> UInt64 {
+        var fp = (fp ^ UInt64(bitPattern: id)) &* 0x0000_0100_0000_01B3
+        fp = (fp ^ hash) &* 0x0000_0100_0000_01B3
+        return fp ^ (fp >> 29)
     }
 
     /// The fingerprints of the series `names` that can occur in `[fromMinute, toMinute)`,
@@ -75,7 +145,7 @@ extension EventStore {
             var overrides: [(Int64, UInt64)] = []
             var recurring = false
             try st.forEachRow([.int(calendarID), .text(name.uid)]) { row in
-                let entry = (row.int(Column.id), UInt64(row.text(Column.contentHash), radix: 16) ?? 0)
+                let entry = (row.int(Column.id), Self.hexHash(row, Column.contentHash.rawValue))
                 let isOverride = row.int(extra + 3) != 0
                 if isOverride { overrides.append(entry) }
                 guard Self.inWindow(spanClass: row.int(extra), first: row.int(extra + 1), last: row.int(extra + 2),

@@ -45,6 +45,9 @@ enum SnapshotBench {
         times.sort()
         print("store_events=\(events) days=\(days) sections=\(snapshot?.sections.count ?? 0) median_seconds=\(Bench.format(times[times.count / 2]))")
         print("seconds=\(Bench.format(times[0])) items=\(items) digest=\(snapshot?.digest.prefix(16) ?? "")")
+        try scanAlone(store: store, view: view, runs: runs)
+        // --one-changed no: only the cold and warm builds (a profile of the warm rebuild alone).
+        guard options.value("--one-changed") != "no" else { return }
         try oneChanged(store: store, view: view, now: now, runs: runs, profileUnchanged: options.int("--profile-unchanged") ?? 0)
     }
 
@@ -86,6 +89,23 @@ enum SnapshotBench {
         // --profile-unchanged N: that many more builds with nothing changed, for a profiler.
         for _ in 0..<(profileUnchanged) { _ = try engine.build(view, store: store, now: now) }
         print("unchanged_seconds=\(Bench.format(unchanged[0])) unchanged_median_seconds=\(Bench.format(unchanged[unchanged.count / 2]))")
+    }
+
+    /// The window query alone (the fingerprints of every series of the window, as the
+    /// warm rebuild reads them): the part of the warm figure that is SQLite's.
+    static func scanAlone(store: EventStore, view: View, runs: Int) throws {
+        guard let zone = Zone.system(view.timeZone), let first = view.from else { return }
+        let from = zone.instant(forLocal: CivilDateTime(date: first))
+        let to = zone.instant(forLocal: CivilDateTime(date: first.adding(days: view.days)))
+        var times: [Double] = []
+        var series = 0
+        for _ in 0..<runs {
+            let t0 = Bench.now()
+            series = try store.read { try store.seriesFingerprints(fromMinute: from / 60 - 1, toMinute: to / 60 + 2).count }
+            times.append(Bench.now() - t0)
+        }
+        times.sort()
+        print("scan_seconds=\(Bench.format(times[0])) scan_median_seconds=\(Bench.format(times[times.count / 2])) scan_series=\(series)")
     }
 
     /// A VCALENDAR around content lines, CRLF-terminated.
