@@ -109,7 +109,7 @@ extension ImportWriter {
 
     func insert(calendarID: Int64, sourceID: Int64, record: EventRecord, key: EventKey, hash: String,
                 startEncoded: String) throws -> Int64 {
-        let st = try db.statement(Self.insertSQL)
+        let st = insertStatement
         try st.bindInt(calendarID, at: 1)
         try st.bindInt(sourceID, at: 2)
         try bindEvent(st, record, key: key, hash: hash, startEncoded: startEncoded, first: 3)
@@ -118,7 +118,7 @@ extension ImportWriter {
     }
 
     func update(id: Int64, sourceID: Int64, record: EventRecord, key: EventKey, hash: String, startEncoded: String) throws {
-        let st = try db.statement(Self.updateSQL)
+        let st = updateStatement
         try st.bindInt(sourceID, at: 1)
         try bindEvent(st, record, key: key, hash: hash, startEncoded: startEncoded, first: 2)
         try st.bindInt(id, at: 2 + EventColumns.Written.count)

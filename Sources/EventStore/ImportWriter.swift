@@ -18,6 +18,11 @@ struct ImportWriter {
     var written = 0
     /// The slot of each stored block digest of the calendar being imported (`knownBlocks`).
     var blockSlots: [BlockDigest: Slot] = [:]
+    /// The per-row statements, prepared once: `Connection.statement` finds a cached one
+    /// by hashing its SQL text, which per row cost more than binding.
+    let insertStatement: Statement
+    let updateStatement: Statement
+    let keyCheckStatement: Statement
 
     /// An event's identity in its calendar: UID and `recurrenceKey`.
     struct EventKey: Hashable {
@@ -28,6 +33,9 @@ struct ImportWriter {
     init(db: Connection, now: Int64) throws {
         self.db = db
         self.now = now
+        insertStatement = try db.statement(Self.insertSQL)
+        updateStatement = try db.statement(Self.updateSQL)
+        keyCheckStatement = try db.statement("SELECT uid = ? AND recurrence_id = ? FROM event WHERE id = ?")
     }
 
     // MARK: - Writing one file
@@ -136,7 +144,7 @@ struct ImportWriter {
 
     /// Whether the stored row `id` has `key` (a key-hash hit is confirmed here).
     func storedRow(_ id: Int64, has key: EventKey) throws -> Bool {
-        let st = try db.statement("SELECT uid = ? AND recurrence_id = ? FROM event WHERE id = ?")
+        let st = keyCheckStatement
         defer { sqlite3_reset(st.handle) }
         try st.bindText(key.uid, at: 1)
         try st.bindText(key.rid, at: 2)
