@@ -48,7 +48,7 @@ let package = Package(
         .target(name: "CommandLineKit", dependencies: ["Agenda", "EventStore", "Feed", "ICalendar", "LiveSources", "Support", "WebGateway"]),
 
         // MARK: - Executables
-        .executableTarget(name: "eventctl", dependencies: ["CommandLineKit", "Agenda", "EventStore", "Feed", "ICalendar", "LiveSources", "Reminders", "SectionedDiff", "StatusBar", "Support"]),
+        .executableTarget(name: "eventctl", dependencies: ["CommandLineKit", "Agenda", "CLinux", "EventStore", "Feed", "ICalendar", "LiveSources", "Reminders", "SectionedDiff", "StatusBar", "Support"]),
         .executableTarget(name: "eventd", dependencies: ["CommandLineKit", "Feed", "Agenda", "Support"]),
         .executableTarget(name: "eventd-web", dependencies: ["CommandLineKit", "WebGateway", "Support"]),
         .executableTarget(name: "eventd-bench",

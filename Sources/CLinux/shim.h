@@ -4,6 +4,7 @@
 #include <sys/epoll.h>
 #include <sys/timerfd.h>
 #include <time.h>
+#include <malloc.h>
 
 /// The timerfd flags are an anonymous enum in glibc; give Swift plain constants.
 static const int eventd_tfd_timer_abstime = TFD_TIMER_ABSTIME;

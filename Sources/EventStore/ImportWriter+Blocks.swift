@@ -6,19 +6,19 @@ struct BlockSkipConflict: Error {}
 
 extension ImportWriter {
     /// The block digests stored for the calendar `name`'s rows (empty when it does not
-    /// exist yet), remembering each digest's key for `confirmUnchanged`.
+    /// exist yet), remembering each digest's slot for `confirmUnchanged`.
     ///
     /// A digest identifies the record its block reads to (`BlockDigest`), so a block
     /// with a stored digest would read to exactly the row that stored it: an import
     /// finds that row's key unchanged, whichever source owns it.
     mutating func knownBlocks(calendar name: String) throws -> Set<BlockDigest> {
-        blockKeys = [:]
+        blockSlots = [:]
         guard let calendarID = try db.scalarInt("SELECT id FROM calendar WHERE name = ?", [.text(name)]) else { return [] }
         try loadExisting(calendarID)
         var known = Set<BlockDigest>()
-        for (key, row) in existing[calendarID] ?? [:] {
+        for (slot, row) in (existing[calendarID]?.rows ?? []).enumerated() where !row.removed {
             guard let block = row.block else { continue }
-            blockKeys[block] = key
+            blockSlots[block] = Slot(slot)
             known.insert(block)
         }
         return known
@@ -35,13 +35,12 @@ extension ImportWriter {
             // with equal SEQUENCE and modified time: the later one wins the tie and is the
             // same content, so it counts unchanged too, as `add` would. If another block of
             // the file rewrote the row, the duplicate rule needs this block's record.
-            guard let key = blockKeys[digest], let index = file.rows.index(forKey: key),
-                  file.rows.values[index].block == digest else {
+            guard let slot = blockSlots[digest], !file.rows[slot].removed, file.rows[slot].block == digest else {
                 throw BlockSkipConflict()
             }
-            file.rows.values[index].seenHere = true
-            file.seen.append(key)
-            if file.replace { file.touched.insert(file.rows.values[index].id) }
+            file.rows[slot].seenHere = true
+            file.seen.append(slot)
+            if file.replace { file.touched.insert(file.rows[slot].id) }
             file.result.unchanged += 1
             file.result.reusedBlocks += 1
         }

@@ -1,3 +1,4 @@
+import CSQLite
 import ICalendar
 
 extension ImportWriter {
@@ -32,20 +33,28 @@ extension ImportWriter {
 
     mutating func loadExisting(_ calendarID: Int64) throws {
         guard existing[calendarID] == nil else { return }
-        var rows: [EventKey: ExistingRow] = [:]
-        var bySource: [Int64: Set<EventKey>] = [:]
+        var rows = ImportRowIndex()
+        if let count = try db.scalarInt("SELECT count(*) FROM event WHERE calendar_id = ?", [.int(calendarID)]) {
+            rows.reserve(Int(count))
+        }
         typealias Column = EventColumns.Existing
         try db.statement("SELECT \(Column.selectList) FROM event WHERE calendar_id = ?")
             .forEachRow([.int(calendarID)]) { row in
-                let key = EventKey(uid: row.text(Column.uid), rid: row.text(Column.recurrenceID))
-                let sourceID = row.int(Column.sourceID)
-                rows[key] = ExistingRow(id: row.int(Column.id), sourceID: sourceID, sequence: Int(row.int(Column.sequence)),
-                                        modified: row.optionalInt(Column.modified), hash: row.text(Column.contentHash),
-                                        block: row.optionalText(Column.blockHash).flatMap { BlockDigest(hex: $0) })
-                bySource[sourceID, default: []].insert(key)
+                // Hashed from SQLite's bytes: no String per key.
+                let keyHash = row.withTextBytes(Column.uid.rawValue) { uid in
+                    row.withTextBytes(Column.recurrenceID.rawValue) { rid in ImportRowIndex.keyHash(uid: uid, rid: rid) }
+                }
+                let hash = row.withTextBytes(Column.contentHash.rawValue) { ImportRowIndex.contentHash(hexBytes: $0) }
+                let block = row.isNull(Column.blockHash) ? nil
+                    : row.withTextBytes(Column.blockHash.rawValue) { BlockDigest(hexBytes: $0) }
+                // Keys are unique in a calendar: the key text is needed only for a hash
+                // that another stored key has, read then.
+                rows.append(ImportRowIndex.Row(id: row.int(Column.id), sourceID: row.int(Column.sourceID),
+                                               modified: row.optionalInt(Column.modified), hash: hash, keyHash: keyHash,
+                                               block: block, sequence: Int(row.int(Column.sequence))),
+                            key: EventKey(uid: row.text(Column.uid), rid: row.text(Column.recurrenceID)))
             }
         existing[calendarID] = rows
-        owned[calendarID] = bySource
     }
 
     /// Binds every `EventColumns.Written` column of `r`, the first at parameter `first`.
@@ -75,9 +84,19 @@ extension ImportWriter {
             case .defaultTZ: try st.bindText(r.defaultZone, at: at)
             case .contentHash: try st.bindText(hash, at: at)
             case .vevent: try st.bindText(r.text, at: at)
-            case .blockHash: try st.bindText(r.blockDigest?.hex, at: at)
+            case .blockHash: try bindDigest(st, r.blockDigest, at: at)
             case .alarms: try st.bindText(r.alarms.isEmpty ? nil : r.alarms.map(String.init).joined(separator: ","), at: at)
             }
+        }
+    }
+
+    /// Binds `digest`'s storage form (or NULL) from a stack buffer: no `String` per row.
+    func bindDigest(_ st: Statement, _ digest: BlockDigest?, at index: Int32) throws {
+        guard let digest else { return try st.bindInt(nil, at: index) }
+        try withUnsafeTemporaryAllocation(byteCount: 32, alignment: 1) { buffer in
+            digest.writeHex(into: buffer)
+            try check(sqlite3_bind_text(st.handle, index, buffer.baseAddress!.assumingMemoryBound(to: CChar.self), 32,
+                                        eventd_sqlite_transient()), db.handle, sql: st.sql)
         }
     }
 
@@ -90,7 +109,7 @@ extension ImportWriter {
 
     func insert(calendarID: Int64, sourceID: Int64, record: EventRecord, key: EventKey, hash: String,
                 startEncoded: String) throws -> Int64 {
-        let st = try db.statement(Self.insertSQL)
+        let st = insertStatement
         try st.bindInt(calendarID, at: 1)
         try st.bindInt(sourceID, at: 2)
         try bindEvent(st, record, key: key, hash: hash, startEncoded: startEncoded, first: 3)
@@ -99,7 +118,7 @@ extension ImportWriter {
     }
 
     func update(id: Int64, sourceID: Int64, record: EventRecord, key: EventKey, hash: String, startEncoded: String) throws {
-        let st = try db.statement(Self.updateSQL)
+        let st = updateStatement
         try st.bindInt(sourceID, at: 1)
         try bindEvent(st, record, key: key, hash: hash, startEncoded: startEncoded, first: 2)
         try st.bindInt(id, at: 2 + EventColumns.Written.count)

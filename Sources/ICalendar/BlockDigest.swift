@@ -43,6 +43,41 @@ public struct BlockDigest: Hashable, Sendable {
         return pad(high) + pad(low)
     }
 
+    /// The storage form written into `out` (32 bytes), without making a `String`.
+    public func writeHex(into out: UnsafeMutableRawBufferPointer) {
+        let digits: StaticString = "0123456789abcdef"
+        digits.withUTF8Buffer { digits in
+            for i in 0..<16 {
+                out[i] = digits[Int(high >> UInt64(60 - 4 * i) & 0xF)]
+                out[16 + i] = digits[Int(low >> UInt64(60 - 4 * i) & 0xF)]
+            }
+        }
+    }
+
+    /// Reads the storage form from bytes; nil when they are not 32 hex digits.
+    public init?(hexBytes bytes: UnsafeRawBufferPointer) {
+        guard bytes.count == 32, let high = Self.hexValue(UnsafeRawBufferPointer(rebasing: bytes[0..<16])),
+              let low = Self.hexValue(UnsafeRawBufferPointer(rebasing: bytes[16..<32])) else { return nil }
+        self.init(high: high, low: low)
+    }
+
+    /// Up to 16 hex digits (either case) as their value; nil when any byte is not one.
+    public static func hexValue(_ bytes: UnsafeRawBufferPointer) -> UInt64? {
+        guard bytes.count <= 16 else { return nil }
+        var value: UInt64 = 0
+        for byte in bytes {
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            value = value << 4 | UInt64(digit)
+        }
+        return value
+    }
+
     /// Reads the storage form; nil when it is not 32 hex digits.
     public init?(hex: String) {
         let utf8 = hex.utf8

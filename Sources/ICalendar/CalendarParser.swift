@@ -117,6 +117,7 @@ public enum CalendarParser {
         // Every zone the file defines is declared in the header (only those used are kept
         // in the returned metadata).
         var header = result
+        header.blockCount = scanned.events.count
         for context in contexts {
             for (_, entry) in context.fileZones { header.timezones[entry.zone.key] = (entry.zone.identifier, entry.text) }
         }

@@ -27,6 +27,9 @@ public struct ParsedCalendar: Sendable {
     public var calendarName: String?
     /// `X-WR-TIMEZONE`, if present.
     public var defaultTimeZone: String?
+    /// The number of VEVENT blocks in the file (set in a streamed parse's header, so a
+    /// consumer can size its tables once).
+    public var blockCount: Int = 0
 
     /// An empty result.
     public init() {}

@@ -1,4 +1,5 @@
 import Foundation
+import CLinux
 import CommandLineKit
 import EventStore
 import ICalendar
@@ -59,6 +60,12 @@ struct ImportCommand: Subcommand {
     }
 
     func run(_ env: CommandEnvironment) throws {
+        // Blocks of 1 MiB and more (the file's bytes, the parser's line and block tables,
+        // the writer's row index) from mmap, given back to the kernel when freed. glibc's
+        // default raises this threshold to the size of each such block freed, so the
+        // large temporaries of the parse stayed in the heap and the peak RSS carried
+        // them (issue 12: 144 MiB instead of 107 MiB for the 100k-event file).
+        _ = mallopt(M_MMAP_THRESHOLD, 1 << 20)
         var inputs: [ImportInput] = []
         for file in files {
             inputs.append(try readInput(file))
