@@ -102,8 +102,8 @@ public enum SnapshotBuilder {
         var keys = [SortKey]()
         keys.reserveCapacity(items.count)
         for (n, item) in items.enumerated() {
-            keys.append(SortKey(allDay: item.allDay, start: item.sortStart, end: item.sortEnd,
-                                summaryPrefix: item.record.summaryPrefix, index: Int32(n)))
+            keys.append(SortKey(start: item.sortStart, end: item.sortEnd, summaryPrefix: item.record.summaryPrefix,
+                                index: Int32(n), allDay: item.allDay))
         }
         items.withUnsafeBufferPointer { items in
             keys.sort { a, b in
@@ -124,14 +124,6 @@ public enum SnapshotBuilder {
         var summaryPrefix: UInt64
         var index: Int32
         var allDay: Bool
-
-        init(allDay: Bool, start: Int64, end: Int64, summaryPrefix: UInt64, index: Int32) {
-            self.allDay = allDay
-            self.start = start
-            self.end = end
-            self.summaryPrefix = summaryPrefix
-            self.index = index
-        }
     }
 
     /// SPEC ordering: all-day first, then start, end, summary, id (byte order).

@@ -1,4 +1,3 @@
-import CSQLite
 import ICalendar
 
 /// The identity and content fingerprint of a series in a window, without its data:
@@ -86,24 +85,10 @@ extension EventStore {
         }
     }
 
-    /// A content hash column (hex) as an integer, read from SQLite's bytes (0 when not hex).
+    /// A content hash column (hex) as an integer, read from SQLite's bytes (0 when not
+    /// at most 16 hex digits).
     static func hexHash(_ row: Row, _ column: Int32) -> UInt64 {
-        guard let p = sqlite3_column_text(row.handle, column) else { return 0 }
-        let n = Int(sqlite3_column_bytes(row.handle, column))
-        guard n > 0, n <= 16 else { return UInt64(row.text(column), radix: 16) ?? 0 }
-        var v: UInt64 = 0
-        for k in 0..<n {
-            let c = p[k]
-            let d: UInt8
-            switch c {
-            case 0x30...0x39: d = c - 0x30
-            case 0x61...0x66: d = c - 0x61 + 10
-            case 0x41...0x46: d = c - 0x41 + 10
-            default: return 0
-            }
-            v = v << 4 | UInt64(d)
-        }
-        return v
+        row.withTextBytes(column) { BlockDigest.hexValue($0) } ?? 0
     }
 
     /// The fingerprint of a series made of `rows` (row id, content hash), in any order.

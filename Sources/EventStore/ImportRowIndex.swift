@@ -128,11 +128,3 @@ struct ImportRowIndex {
         for slot in seen { rows[Int(slot)].seenHere = false }
     }
 }
-
-extension Row {
-    /// `column`'s text bytes, without making a `String` (valid only inside `body`).
-    func withTextBytes<T>(_ column: Int32, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
-        guard let p = sqlite3_column_text(handle, column) else { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
-        return try body(UnsafeRawBufferPointer(start: p, count: Int(sqlite3_column_bytes(handle, column))))
-    }
-}

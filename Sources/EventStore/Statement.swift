@@ -141,6 +141,11 @@ public struct Row {
         let n = Int(sqlite3_column_bytes(handle, column))
         return String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)
     }
+    /// `column`'s text bytes, without making a `String` (valid only inside `body`).
+    func withTextBytes<T>(_ column: Int32, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+        guard let p = sqlite3_column_text(handle, column) else { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        return try body(UnsafeRawBufferPointer(start: p, count: Int(sqlite3_column_bytes(handle, column))))
+    }
     /// `column` as text, nil for NULL.
     public func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
     /// `column` as an integer, nil for NULL.

@@ -66,10 +66,7 @@ extension FeedHub {
             switch subscription {
             case .awaitingFirstSnapshot(_, let resync):
                 // A diff alone serves nobody waiting: the snapshot they wait for follows.
-                guard let snapshot = p.snapshotMessage else { continue }
-                connections[id]!.subscription = .live(view)
-                if let resync { send(Messages.resync(resync), to: id) }
-                sendSubscriptionData(snapshot, kind: .snapshot, to: id)
+                if p.snapshotMessage != nil { serveSnapshot(of: view, to: id, resync: resync) }
             case .live:
                 if connections[id]!.outbox.hasUnstartedSnapshot {
                     connections[id]!.outbox.dropUnstarted()
@@ -92,19 +89,17 @@ extension FeedHub {
     private mutating func snapshotEncoded(_ view: View, seq: Int64, message: [UInt8]) {
         guard views[view] != nil else { return }
         views[view]!.snapshotRequested = false
+        let waiting = views[view]!.subscribers.compactMap { id -> (ConnectionID, String?)? in
+            guard case .awaitingFirstSnapshot(_, let resync)? = connections[id]?.subscription else { return nil }
+            return (id, resync)
+        }
         guard views[view]!.seq == seq else {
             // Of another state than the hub's (cannot happen: the recomputer's outputs
-            // arrive in order): ask again for whoever still waits.
-            if let waiting = views[view]!.subscribers.first(where: { connections[$0]?.subscription == .awaitingFirstSnapshot(view, resync: nil) }) {
-                serveSnapshot(of: view, to: waiting)
-            }
+            // arrive in order): asked for again while anyone waits.
+            if !waiting.isEmpty { requestSnapshot(of: view) }
             return
         }
         views[view]!.snapshotMessage = message
-        for id in views[view]!.subscribers {
-            guard case .awaitingFirstSnapshot(_, let resync)? = connections[id]?.subscription else { continue }
-            if let resync { send(Messages.resync(resync), to: id) }
-            serveSnapshot(of: view, to: id)
-        }
+        for (id, resync) in waiting { serveSnapshot(of: view, to: id, resync: resync) }
     }
 }

@@ -141,24 +141,29 @@ extension FeedHub {
         serveSnapshot(of: view, to: id)
     }
 
-    /// Queues the view's current snapshot for `id` (live from then on), or, when the hub
-    /// holds none, has it encoded and keeps `id` waiting for it. A snapshot is a fresh
-    /// start, queued whatever waits before it (an answer, a `resync`): were it held to
-    /// --client-buffer like diffs, a snapshot larger than the buffer would overflow after
-    /// every `resync` and never go out.
-    mutating func serveSnapshot(of view: View, to id: ConnectionID) {
+    /// Queues `resync` (when given) and the view's current snapshot for `id` (live from
+    /// then on), or, when the hub holds no snapshot, has it encoded and keeps `id` waiting
+    /// for both. A snapshot is a fresh start, queued whatever waits before it (an answer,
+    /// the `resync`): were it held to --client-buffer like diffs, a snapshot larger than
+    /// the buffer would overflow after every `resync` and never go out.
+    mutating func serveSnapshot(of view: View, to id: ConnectionID, resync: String? = nil) {
         guard connections[id] != nil, let feed = views[view] else { return }
-        if let message = feed.snapshotMessage {
-            connections[id]!.subscription = .live(view)
-            enqueue(message, kind: .snapshot, to: id)
-            effects.append(.flush(id))
+        guard let message = feed.snapshotMessage else {
+            connections[id]!.subscription = .awaitingFirstSnapshot(view, resync: resync)
+            requestSnapshot(of: view)
             return
         }
-        connections[id]!.subscription = .awaitingFirstSnapshot(view, resync: nil)
-        if !feed.snapshotRequested {
-            views[view]!.snapshotRequested = true
-            effects.append(.recompute(.encodeSnapshot(view)))
-        }
+        connections[id]!.subscription = .live(view)
+        if let resync { enqueue(Messages.resync(resync), kind: .answer, to: id) }
+        enqueue(message, kind: .snapshot, to: id)
+        effects.append(.flush(id))
+    }
+
+    /// Asks the recomputer for the view's current snapshot message, unless it already was.
+    mutating func requestSnapshot(of view: View) {
+        guard views[view] != nil, !views[view]!.snapshotRequested else { return }
+        views[view]!.snapshotRequested = true
+        effects.append(.recompute(.encodeSnapshot(view)))
     }
 
     mutating func unsubscribe(_ id: ConnectionID, from view: View) {

@@ -150,9 +150,7 @@ struct FeedHub {
         }
         if case .owed(let view, let reason) = connections[id]!.subscription, let feed = views[view], feed.seq > 0 {
             // It reads again: what it missed, as one fresh snapshot.
-            if let reason { enqueue(Messages.resync(reason), kind: .answer, to: id) }
-            serveSnapshot(of: view, to: id)
-            effects.append(.flush(id))
+            serveSnapshot(of: view, to: id, resync: reason)
             return
         }
         // Requests held back while it did not read go on now.
