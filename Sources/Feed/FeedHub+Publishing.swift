@@ -74,9 +74,10 @@ extension FeedHub {
                     connections[id]!.subscription = .owed(view, reason: nil)
                 } else if let diff = p.diffMessage {
                     sendSubscriptionData(diff, kind: .diff, to: id)
-                } else if let snapshot = p.snapshotMessage {
+                } else if p.snapshotMessage != nil {
                     // A first snapshot for a view it already had (recreated): start over.
-                    sendSubscriptionData(snapshot, kind: .snapshot, to: id)
+                    connections[id]!.outbox.dropUnstarted()
+                    serveSnapshot(of: view, to: id)
                 }
             case .owed, .none:
                 break // owed: gets the current snapshot when it reads again
@@ -86,7 +87,7 @@ extension FeedHub {
 
     /// The snapshot message a subscriber was waiting for: held while it is current, and
     /// queued for everyone of the view still waiting.
-    private mutating func snapshotEncoded(_ view: View, seq: Int64, message: [UInt8]) {
+    private mutating func snapshotEncoded(_ view: View, seq: Int64, message: SnapshotMessage) {
         guard views[view] != nil else { return }
         views[view]!.snapshotRequested = false
         let waiting = views[view]!.subscribers.compactMap { id -> (ConnectionID, String?)? in

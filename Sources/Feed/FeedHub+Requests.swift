@@ -155,7 +155,7 @@ extension FeedHub {
         }
         connections[id]!.subscription = .live(view)
         if let resync { enqueue(Messages.resync(resync), kind: .answer, to: id) }
-        enqueue(message, kind: .snapshot, to: id)
+        enqueue(message, to: id)
         effects.append(.flush(id))
     }
 

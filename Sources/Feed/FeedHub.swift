@@ -12,9 +12,9 @@ struct FeedHub {
     struct ViewFeed {
         var seq: Int64 = 0
         /// The current state (`seq`) as a snapshot message, while it is current: a diff
-        /// drops it (once no queue holds it, its memory is gone) and the next subscriber
-        /// that needs one has it encoded again (`snapshotRequested`).
-        var snapshotMessage: [UInt8]?
+        /// drops it (once no queue holds it, its items are gone unless still current) and
+        /// the next subscriber that needs one has it made again (`snapshotRequested`).
+        var snapshotMessage: SnapshotMessage?
         /// An `encodeSnapshot` job is out for this view.
         var snapshotRequested = false
         var history: [(seq: Int64, bytes: [UInt8])] = []
@@ -199,11 +199,20 @@ struct FeedHub {
     }
 
     mutating func enqueue(_ bytes: [UInt8], kind: Outbox.Kind, to id: ConnectionID) {
+        enqueue(to: id) { $0.append(bytes, kind: kind) }
+    }
+
+    /// Queues a snapshot (written piece by piece).
+    mutating func enqueue(_ snapshot: SnapshotMessage, to id: ConnectionID) {
+        enqueue(to: id) { $0.append(snapshot) }
+    }
+
+    private mutating func enqueue(to id: ConnectionID, _ add: (inout Outbox) -> Void) {
         guard connections[id] != nil else { return }
         // The stall clock starts when data starts waiting; owed data counts as waiting,
         // so a pong queued meanwhile does not restart it.
         if !connections[id]!.hasUnreadData { connections[id]!.lastDrain = now.monotonic }
-        connections[id]!.outbox.append(bytes, kind: kind)
+        add(&connections[id]!.outbox)
         connections[id]!.lastSent = now.monotonic
         // Whatever it is waiting for now (a stall, or a heartbeat after this), it is
         // looked at again no later than the earlier of the two.

@@ -232,25 +232,34 @@ final class FeedLoop {
         carryOut(writeOut(id))
     }
 
-    /// Writes what the socket takes of the connection's queue; returns the hub's answer.
+    /// Writes what the socket takes of the connection's queue; returns the hub's answers.
+    /// When the kernel took a snapshot's whole piece, the hub is told (it takes the next
+    /// piece) and writing goes on while the socket takes more.
     private func writeOut(_ id: ConnectionID) -> [FeedEffect] {
-        guard let fd = descriptors[id], let (written, broken) = send(queueOf: id, to: fd) else { return [] }
-        let event: FeedEvent = broken ? .failed(id, reason: "write failed") : .wrote(id, count: written)
-        return hub.handle(event, at: clocks.now())
+        var effects: [FeedEffect] = []
+        while let fd = descriptors[id], let result = send(queueOf: id, to: fd) {
+            let event: FeedEvent = result.broken ? .failed(id, reason: "write failed") : .wrote(id, count: result.written)
+            effects += hub.handle(event, at: clocks.now())
+            guard result.pieceDone, !result.broken else { break }
+        }
+        return effects
     }
 
     /// (Its own function so that the copy of the queue is gone before the hub changes it.)
     ///
     /// One `sendmsg` per call with up to `maxVectors` queued messages as its vectors, the
     /// shared bytes themselves (a diff encoded once is never copied per subscriber); more
-    /// only if the kernel took all of them and more wait.
-    private func send(queueOf id: ConnectionID, to fd: Int32) -> (written: Int, broken: Bool)? {
+    /// only if the kernel took all of them and more wait. It stops after a snapshot's
+    /// piece that others follow (`pieceDone` when the kernel took all of it): the next
+    /// piece is the hub's to take.
+    private func send(queueOf id: ConnectionID, to fd: Int32) -> (written: Int, broken: Bool, pieceDone: Bool)? {
         guard let outbox = hub.output(id) else { return nil }
         var written = 0
         var pending = outbox.pending[...]
         var offset = outbox.offset
         while !pending.isEmpty {
-            let batch = pending.prefix(Self.maxVectors)
+            var batch = pending.prefix(Self.maxVectors)
+            if let cut = batch.firstIndex(where: { $0.hasMorePieces }) { batch = batch[...cut] }
             var vectors: [iovec] = []
             vectors.reserveCapacity(batch.count)
             let n = Self.withVectors(batch, first: offset, into: &vectors) { iov in
@@ -261,7 +270,7 @@ final class FeedLoop {
             }
             if n < 0 {
                 if errno == EINTR { continue }
-                return (written, errno != EAGAIN && errno != EWOULDBLOCK)
+                return (written, errno != EAGAIN && errno != EWOULDBLOCK, false)
             }
             written += n
             // Advance over what the kernel took.
@@ -271,10 +280,11 @@ final class FeedLoop {
                 left -= first.bytes.count
                 pending = pending.dropFirst()
             }
-            if left > 0 { return (written, false) } // the socket is full part-way through a message
+            if left > 0 { return (written, false, false) } // the socket is full part-way through a message
+            if batch.last!.hasMorePieces { return (written, false, true) }
             if batch.count < Self.maxVectors { break }
         }
-        return (written, false)
+        return (written, false, false)
     }
 
     /// Queued messages per `sendmsg` (well under `IOV_MAX`, 1024).

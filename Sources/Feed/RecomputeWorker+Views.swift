@@ -38,7 +38,7 @@ extension RecomputeWorker {
                 let seq = seqFloor + 1
                 seqFloor = seq
                 views[view] = ViewState(snapshot: snapshot, seq: seq)
-                output(.published(view, ViewPublication(seq: seq, snapshotMessage: Messages.snapshot(epoch: epoch, seq: seq, snapshot: snapshot),
+                output(.published(view, ViewPublication(seq: seq, snapshotMessage: SnapshotMessage(epoch: epoch, seq: seq, snapshot: snapshot),
                                                         diffMessage: nil, recomputedAt: lastRecompute,
                                                         durationMS: lastDuration * 1000)))
                 log.info("view \(view.timeZone)/\(view.days)d: first snapshot in \(Int(lastDuration * 1000)) ms")

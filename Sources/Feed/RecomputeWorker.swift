@@ -11,7 +11,7 @@ enum RecomputeOutput: Sendable {
     case published(View, ViewPublication)
     /// The view's current state (`seq`) as a snapshot message, asked for by
     /// `RecomputeJob.encodeSnapshot`.
-    case snapshot(View, seq: Int64, message: [UInt8])
+    case snapshot(View, seq: Int64, message: SnapshotMessage)
     /// The answer to a one-shot `snapshot` request.
     case oneShot(token: Int, message: [UInt8])
     /// Facts for `status` and view validation.
@@ -25,10 +25,9 @@ enum RecomputeOutput: Sendable {
 struct ViewPublication: Sendable {
     var seq: Int64
     /// The state as a snapshot message: with a first snapshot only. A diff's state is
-    /// encoded when a subscriber needs it (`RecomputeJob.encodeSnapshot`), not with every
-    /// diff: encoding a year-long view is tens of megabytes and milliseconds that would
-    /// come before the diff reaches anyone, and kept beside the previous one.
-    var snapshotMessage: [UInt8]?
+    /// made a message when a subscriber needs it (`RecomputeJob.encodeSnapshot`), not
+    /// with every diff: the hub would otherwise keep the previous state's items alive.
+    var snapshotMessage: SnapshotMessage?
     var diffMessage: [UInt8]?
     /// When the recompute that made it started (wall clock) and how long it took: the
     /// hub's `status` is then never behind what a subscriber has been sent.
@@ -125,7 +124,7 @@ final class RecomputeWorker {
                     answerOneShot(view, token: token)
                 case .encodeSnapshot(let view):
                     if let state = views[view] {
-                        output(.snapshot(view, seq: state.seq, message: Messages.snapshot(epoch: epoch, seq: state.seq, snapshot: state.snapshot)))
+                        output(.snapshot(view, seq: state.seq, message: SnapshotMessage(epoch: epoch, seq: state.seq, snapshot: state.snapshot)))
                     } else {
                         // Not active here (cannot happen while the hub has subscribers
                         // for it): build it, which publishes a first snapshot.

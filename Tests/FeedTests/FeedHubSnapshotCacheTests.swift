@@ -78,10 +78,10 @@ import Testing
         _ = h.kinds(b)
         h.request(b, subscribe)
         _ = h.takeJobs()
-        h.handle(.recomputed(.snapshot(view, seq: 1, message: HubHarness.snapshotLine(seq: 1))))
+        h.handle(.recomputed(.snapshot(view, seq: 1, message: HubHarness.snapshotMessage(seq: 1))))
         #expect(h.kinds(b).isEmpty)
         #expect(h.takeJobs() == [.encodeSnapshot(view)])
-        h.handle(.recomputed(.snapshot(view, seq: 2, message: HubHarness.snapshotLine(seq: 2))))
+        h.handle(.recomputed(.snapshot(view, seq: 2, message: HubHarness.snapshotMessage(seq: 2))))
         #expect(h.kinds(b) == ["snapshot@2"])
     }
 
@@ -136,7 +136,7 @@ import Testing
         let other = h.connect()
         h.request(other, subscribe)
         #expect(h.takeJobs() == [.encodeSnapshot(view)])
-        h.handle(.recomputed(.snapshot(view, seq: 200, message: HubHarness.snapshotLine(seq: 200, padding: 20_000))))
+        h.handle(.recomputed(.snapshot(view, seq: 200, message: HubHarness.snapshotMessage(seq: 200, padding: 20_000))))
         #expect(h.kinds(other) == ["hello", "snapshot@200"])
         h.makeRoom(slow)
         let got = h.kinds(slow).filter { !$0.hasPrefix("diff") }

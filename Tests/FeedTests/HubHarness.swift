@@ -59,7 +59,7 @@ struct HubHarness {
         while !encodes.isEmpty {
             let view = encodes.removeFirst()
             guard let seq = published[view] else { continue }
-            handle(.recomputed(.snapshot(view, seq: seq, message: Self.snapshotLine(seq: seq))))
+            handle(.recomputed(.snapshot(view, seq: seq, message: Self.snapshotMessage(seq: seq))))
         }
     }
 
@@ -85,21 +85,33 @@ struct HubHarness {
         return []
     }
 
-    /// What the loop does when a socket is writable: write what it takes, tell the hub.
+    /// What the loop does when a socket is writable: write what it takes, tell the hub;
+    /// after a snapshot's piece that others follow, tell the hub (it takes the next
+    /// piece) and go on while the socket takes more.
     private mutating func write(_ id: ConnectionID) -> [FeedEffect] {
-        guard !closed.contains(id), let outbox = hub.output(id) else { return [] }
-        var budget = room[id] ?? .max
-        var written: [UInt8] = []
-        var offset = outbox.offset
-        for message in outbox.pending where budget > 0 {
-            let take = min(budget, message.bytes.count - offset)
-            written += message.bytes[offset..<offset + take]
-            budget -= take
-            offset = 0
+        var effects: [FeedEffect] = []
+        while !closed.contains(id), let outbox = hub.output(id) {
+            var budget = room[id] ?? .max
+            var written: [UInt8] = []
+            var offset = outbox.offset
+            var pieceDone = false
+            for message in outbox.pending where budget > 0 {
+                let remaining = message.bytes.count - offset
+                let take = min(budget, remaining)
+                written += message.bytes[offset..<offset + take]
+                budget -= take
+                offset = 0
+                if message.hasMorePieces {
+                    pieceDone = take == remaining
+                    break
+                }
+            }
+            if room[id] != nil { room[id]! -= written.count }
+            inbox[id, default: []] += written
+            effects += hub.handle(.wrote(id, count: written.count), at: now)
+            guard pieceDone else { break }
         }
-        if room[id] != nil { room[id]! -= written.count }
-        inbox[id, default: []] += written
-        return hub.handle(.wrote(id, count: written.count), at: now)
+        return effects
     }
 
     /// The client's socket has room again (`room` bytes, nil: unlimited): the loop writes.
@@ -144,8 +156,14 @@ struct HubHarness {
     mutating func publish(_ view: View, seq: Int64, diff: Bool = true) {
         published[view] = seq
         handle(.recomputed(.published(view, ViewPublication(
-            seq: seq, snapshotMessage: diff ? nil : Self.snapshotLine(seq: seq),
+            seq: seq, snapshotMessage: diff ? nil : Self.snapshotMessage(seq: seq),
             diffMessage: diff ? Self.diffLine(seq: seq) : nil))))
+    }
+
+    /// `snapshotLine` as the feed holds it: in pieces of `pieceSize` bytes (small, so
+    /// that every test writes snapshots piece by piece).
+    static func snapshotMessage(seq: Int64, padding: Int = 0, pieceSize: Int = 1000) -> SnapshotMessage {
+        SnapshotMessage(bytes: snapshotLine(seq: seq, padding: padding), pieceSize: pieceSize)
     }
 
     static func snapshotLine(seq: Int64, padding: Int = 0) -> [UInt8] {

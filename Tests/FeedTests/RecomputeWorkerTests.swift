@@ -72,7 +72,7 @@ import Support
         let r = try Running(wallStart: lateEvening - 3600)
         r.recomputer.submit(.activate(view))
         let first = try #require(r.publication())
-        #expect(Self.sections(first.snapshotMessage ?? []) == ["2026-11-29", "2026-11-30"])
+        #expect(Self.sections(first.snapshotMessage?.bytes ?? []) == ["2026-11-29", "2026-11-30"])
         r.fake.step(3600 + 60) // now 00:00:30 the next day
         r.recomputer.submit(.clockChanged)
         let rolled = try #require(r.publication(), "no new state within 1 s of the step")
@@ -81,7 +81,7 @@ import Support
         r.recomputer.submit(.encodeSnapshot(view))
         let encoded = try #require(r.next { if case .snapshot(_, let seq, let message) = $0 { return (seq, message) }; return nil })
         #expect(encoded.0 == rolled.seq)
-        #expect(Self.sections(encoded.1) == ["2026-11-30", "2026-12-01"])
+        #expect(Self.sections(encoded.1.bytes) == ["2026-11-30", "2026-12-01"])
     }
 
     @Test func aStepBackDoesNotHoldRefreshesBack() throws {

@@ -1,0 +1,89 @@
+import Agenda
+import Synchronization
+
+/// One snapshot message (SPEC.md section 4), written in pieces as sockets take them
+/// instead of encoded whole: a year-long view's message is tens of megabytes, and its
+/// items' JSON already exists (the recomputer's state holds it), so the message is only
+/// the items' bytes between a head, separators and a tail.
+///
+/// Piece `k` is encoded when a queue first needs it and shared with every queue that
+/// needs it while any still holds it (a weak cache): subscribers that read at about the
+/// same pace share each piece's bytes, as they would share a whole message, and once no
+/// queue holds a piece its memory is gone. Pieces end at item boundaries, so a piece is
+/// about `pieceSize` bytes (more when one item is larger). The pieces joined are exactly
+/// `Messages.snapshot`'s bytes.
+final class SnapshotMessage: Sendable {
+    /// About how many bytes a piece holds: a few socket buffers' worth, so that writing a
+    /// piece takes a few wake-ups, and the pieces in flight stay small.
+    static let defaultPieceSize = 128 * 1024
+
+    /// The whole message's length in bytes.
+    let byteCount: Int
+    /// How many pieces the message is written in (at least one).
+    let pieceCount: Int
+    private let source: Source
+    private let cache = Mutex<[Int: WeakPiece]>([:])
+
+    private enum Source: Sendable {
+        /// Bytes already encoded (a message from elsewhere, or a test's), cut every `size` bytes.
+        case bytes([UInt8], size: Int)
+        /// A snapshot's sections between the message's head and tail; piece `k` runs from
+        /// `cuts[k]` to `cuts[k + 1]` (or the end).
+        case sections(SnapshotPieces)
+    }
+
+    /// A snapshot of a view at `seq`, encoded piece by piece.
+    init(epoch: String, seq: Int64, snapshot: AgendaSnapshot, pieceSize: Int = defaultPieceSize) {
+        let pieces = SnapshotPieces(epoch: epoch, seq: seq, snapshot: snapshot, pieceSize: pieceSize)
+        byteCount = pieces.byteCount
+        pieceCount = pieces.cuts.count
+        source = .sections(pieces)
+    }
+
+    /// Bytes already encoded, written in pieces of `pieceSize` bytes.
+    init(bytes: [UInt8], pieceSize: Int = defaultPieceSize) {
+        byteCount = bytes.count
+        pieceCount = max(1, (bytes.count + pieceSize - 1) / pieceSize)
+        source = .bytes(bytes, size: pieceSize)
+    }
+
+    /// Piece `k` (`0..<pieceCount`): the same object for every caller while anyone holds it.
+    func piece(_ k: Int) -> SnapshotPiece {
+        precondition(k >= 0 && k < pieceCount, "piece \(k) of \(pieceCount)")
+        return cache.withLock { cache in
+            if let held = cache[k]?.piece { return held }
+            let made = SnapshotPiece(bytes: encode(k))
+            cache[k] = WeakPiece(piece: made)
+            return made
+        }
+    }
+
+    /// The whole message (for tests and tools; the feed writes it piece by piece).
+    var bytes: [UInt8] {
+        var all: [UInt8] = []
+        all.reserveCapacity(byteCount)
+        for k in 0..<pieceCount { all += piece(k).bytes }
+        return all
+    }
+
+    private func encode(_ k: Int) -> [UInt8] {
+        switch source {
+        case .bytes(let bytes, let size):
+            return Array(bytes[min(bytes.count, k * size)..<min(bytes.count, (k + 1) * size)])
+        case .sections(let pieces):
+            return pieces.encode(k)
+        }
+    }
+}
+
+/// One piece of a `SnapshotMessage`, shared by the queues writing it.
+final class SnapshotPiece: Sendable {
+    let bytes: [UInt8]
+
+    init(bytes: [UInt8]) { self.bytes = bytes }
+}
+
+/// The cache's hold on a piece: it does not keep the piece alive.
+private struct WeakPiece {
+    weak var piece: SnapshotPiece?
+}
