@@ -7,9 +7,11 @@ import Synchronization
 /// the items' bytes between a head, separators and a tail.
 ///
 /// Piece `k` is encoded when a queue first needs it and shared with every queue that
-/// needs it while any still holds it (a weak cache): subscribers that read at about the
-/// same pace share each piece's bytes, as they would share a whole message, and once no
-/// queue holds a piece its memory is gone. Pieces end at item boundaries, so a piece is
+/// needs it while any still holds it (a weak cache), and the last few pieces made are
+/// kept besides: a socket takes more than a piece per wake-up, so a queue often lets a
+/// piece go before the next subscriber in the same round reaches it. Subscribers that
+/// read at about the same pace then share each piece's bytes, as they would share a
+/// whole message, and the memory of pieces nobody reads any more is gone. Pieces end at item boundaries, so a piece is
 /// about `pieceSize` bytes (more when one item is larger). The pieces joined are exactly
 /// `Messages.snapshot`'s bytes.
 final class SnapshotMessage: Sendable {
@@ -22,7 +24,10 @@ final class SnapshotMessage: Sendable {
     /// How many pieces the message is written in (at least one).
     let pieceCount: Int
     private let source: Source
-    private let cache = Mutex<[Int: WeakPiece]>([:])
+    private let cache = Mutex(PieceCache())
+
+    /// How many of the pieces made last are kept while no queue holds them.
+    static let keptPieces = 4
 
     private enum Source: Sendable {
         /// Bytes already encoded (a message from elsewhere, or a test's), cut every `size` bytes.
@@ -51,9 +56,11 @@ final class SnapshotMessage: Sendable {
     func piece(_ k: Int) -> SnapshotPiece {
         precondition(k >= 0 && k < pieceCount, "piece \(k) of \(pieceCount)")
         return cache.withLock { cache in
-            if let held = cache[k]?.piece { return held }
+            if let held = cache.held[k]?.piece { return held }
             let made = SnapshotPiece(bytes: encode(k))
-            cache[k] = WeakPiece(piece: made)
+            cache.held[k] = WeakPiece(piece: made)
+            if cache.recent.count == Self.keptPieces { cache.recent.removeFirst() }
+            cache.recent.append(made)
             return made
         }
     }
@@ -81,6 +88,13 @@ final class SnapshotPiece: Sendable {
     let bytes: [UInt8]
 
     init(bytes: [UInt8]) { self.bytes = bytes }
+}
+
+/// The pieces of one message that exist: every one any queue holds (weakly), and the
+/// last few made (strongly).
+private struct PieceCache {
+    var held: [Int: WeakPiece] = [:]
+    var recent: [SnapshotPiece] = []
 }
 
 /// The cache's hold on a piece: it does not keep the piece alive.
