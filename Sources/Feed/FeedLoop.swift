@@ -172,7 +172,16 @@ final class FeedLoop {
     private func takeMessages() {
         for message in mailbox.takeAll() {
             switch message {
-            case .recomputed(let output): apply(.recomputed(output))
+            case .recomputed(let output):
+                guard case .published(let view, let publication) = output, log.enabled(.debug) else {
+                    apply(.recomputed(output))
+                    continue
+                }
+                // How long handing one state to every subscriber takes (the fan-out).
+                let started = clocks.monotonic()
+                apply(.recomputed(output))
+                let ms = (clocks.monotonic() - started) * 1000
+                log.debug("view \(view.timeZone)/\(view.days)d: seq \(publication.seq) handed out in \(Int(ms)) ms")
             case .sources(let report): apply(.sources(report))
             case .shutdown: apply(.shutdown)
             case .reopen: apply(.reopen)
