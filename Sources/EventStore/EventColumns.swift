@@ -22,6 +22,14 @@ enum EventColumns {
         }
     }
 
+    /// What the window scan of `seriesFingerprints` reads: only columns of the window
+    /// index, so that the scan never reads a table row (schema migration 5 -> 6).
+    enum WindowFingerprint: Int32, ResultColumns {
+        case id, calendarID, uid, contentHash
+
+        static let selectList = makeSelectList()
+    }
+
     /// A calendar's existing rows, as an import compares them.
     enum Existing: Int32, ResultColumns {
         case id, sourceID, uid, recurrenceID, sequence, modified, contentHash, blockHash

@@ -25,7 +25,7 @@ extension EventStore {
     public func seriesFingerprints(fromMinute: Int64, toMinute: Int64, calendars: [String]? = nil) throws -> [SeriesFingerprint] {
         let calendarIDs = try calendarIDs(restrictedTo: calendars)
         if calendarIDs.isEmpty { return [] }
-        typealias Column = EventColumns.Fingerprint
+        typealias Column = EventColumns.WindowFingerprint
         var group: [SeriesKey: Int32] = [:]
         group.reserveCapacity(8192)
         var keys: [SeriesKey] = []
@@ -69,16 +69,20 @@ extension EventStore {
         return out
     }
 
+    /// One span class of `forEachOverrideOfWindowMasters`: the masters' side reads only
+    /// the partial index `event_recurring_window` (its WHERE is this query's, word for word).
+    static let windowMastersOverridesQuery = """
+        SELECT o.id, o.calendar_id, o.uid, o.content_hash, 0
+        FROM event AS m JOIN event AS o
+          ON o.calendar_id = m.calendar_id AND o.uid = m.uid AND o.recurrence_id <> ''
+        WHERE m.span_class = ? AND m.first_minute >= ? AND m.first_minute < ? AND m.last_minute > ?
+          AND m.recurrence_id = '' AND (m.rrule IS NOT NULL OR m.rdates IS NOT NULL)
+        """
+
     /// The overrides (as `EventColumns.Fingerprint`, wherever they lie) of every
     /// recurring master that `forEachRowInWindow` gives for `[fromMinute, toMinute)`.
     func forEachOverrideOfWindowMasters(fromMinute: Int64, toMinute: Int64, _ body: (Row) throws -> Void) throws {
-        let st = try db.statement("""
-            SELECT o.id, o.calendar_id, o.uid, o.content_hash, 0
-            FROM event AS m JOIN event AS o
-              ON o.calendar_id = m.calendar_id AND o.uid = m.uid AND o.recurrence_id <> ''
-            WHERE m.span_class = ? AND m.first_minute >= ? AND m.first_minute < ? AND m.last_minute > ?
-              AND m.recurrence_id = '' AND (m.rrule IS NOT NULL OR m.rdates IS NOT NULL)
-            """)
+        let st = try db.statement(Self.windowMastersOverridesQuery)
         for k in Array(0...SpanClass.largest) + [SpanClass.open] {
             let lower = k == SpanClass.open ? Int64.min : fromMinute - SpanClass.reach(k)
             try st.forEachRow([.int(Int64(k)), .int(lower), .int(toMinute), .int(fromMinute)], body)

@@ -17,14 +17,19 @@ extension EventStore {
     /// A row may come more than once.
     func forEachRowInWindow<C: ResultColumns>(_ columns: C.Type, fromMinute: Int64, toMinute: Int64,
                                               _ body: (Row) throws -> Void) throws {
-        let window = try db.statement("""
-            SELECT \(C.selectList) FROM event
-            WHERE span_class = ? AND first_minute >= ? AND first_minute < ? AND last_minute > ?
-            """)
+        let window = try db.statement(Self.windowQuery(C.self))
         for k in Array(0...SpanClass.largest) + [SpanClass.open] {
             let lower = k == SpanClass.open ? Int64.min : fromMinute - SpanClass.reach(k)
             try window.forEachRow([.int(Int64(k)), .int(lower), .int(toMinute), .int(fromMinute)], body)
         }
+    }
+
+    /// The query of one span class's range scan, reading `columns`.
+    static func windowQuery<C: ResultColumns>(_ columns: C.Type) -> String {
+        """
+        SELECT \(C.selectList) FROM event
+        WHERE span_class = ? AND first_minute >= ? AND first_minute < ? AND last_minute > ?
+        """
     }
 
     /// Whether a row of span class `spanClass` spanning `[first, last]` minutes is one

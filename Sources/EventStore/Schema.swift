@@ -100,6 +100,19 @@ public enum Schema {
         """,
         // 4 -> 5: the series change log, `ChangeLog.migration` (EventStore+ChangeLog).
         ChangeLog.migration,
+        // 5 -> 6: window indexes that cover the recompute's queries, so that finding the
+        // series of a window reads only index pages (no table row per event): the window
+        // index carries what a fingerprint needs (`EventColumns.WindowFingerprint`), and
+        // a partial index of the recurring masters carries what the join to their
+        // overrides tests (`forEachOverrideOfWindowMasters`; the WHERE must stay the
+        // query's, word for word, for SQLite to use it).
+        """
+        DROP INDEX event_window;
+        CREATE INDEX event_window ON event(span_class, first_minute, last_minute, calendar_id, uid, content_hash);
+        CREATE INDEX event_recurring_window
+            ON event(span_class, first_minute, last_minute, calendar_id, uid, recurrence_id, rrule, rdates)
+            WHERE recurrence_id = '' AND (rrule IS NOT NULL OR rdates IS NOT NULL);
+        """,
     ]
 
     /// The version a fully migrated database has.
