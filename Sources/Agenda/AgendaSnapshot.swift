@@ -85,31 +85,40 @@ public struct AgendaSnapshot: Sendable, Equatable {
     /// year-long view's JSON is tens of megabytes).
     public static func digest(of sections: [AgendaSection]) -> String {
         var sha = SHA256()
-        sha.update(Self.openBracket)
-        for (n, s) in sections.enumerated() {
-            if n > 0 { sha.update(Self.comma) }
-            // The header of a section without items, cut at its empty `items` array: the
-            // bytes around the items are then exactly the writer's (the date and label
-            // before it hold no "[").
-            let empty = AgendaSection(date: s.date, label: s.label, items: []).json
-            let open = empty.firstIndex(of: UInt8(ascii: "["))! + 1
-            empty.withUnsafeBytes { sha.update(UnsafeRawBufferPointer(rebasing: $0[..<open])) }
-            s.items.withUnsafeBufferPointer { items in
-                for k in items.indices {
-                    if k > 0 { sha.update(Self.comma) }
-                    items[k].record.json.withUnsafeBytes { sha.update($0) }
-                }
+        sha.update(openBracket)
+        for (n, s) in sections.enumerated() { hashSection(s, first: n == 0, into: &sha) }
+        return finishDigest(sha)
+    }
+
+    /// Feeds one section of a sections array into `sha` (after a comma unless `first`).
+    static func hashSection(_ s: AgendaSection, first: Bool, into sha: inout SHA256) {
+        if !first { sha.update(comma) }
+        // The header of a section without items, cut at its empty `items` array: the
+        // bytes around the items are then exactly the writer's (the date and label
+        // before it hold no "[").
+        let empty = AgendaSection(date: s.date, label: s.label, items: []).json
+        let open = empty.firstIndex(of: UInt8(ascii: "["))! + 1
+        empty.withUnsafeBytes { sha.update(UnsafeRawBufferPointer(rebasing: $0[..<open])) }
+        s.items.withUnsafeBufferPointer { items in
+            for k in items.indices {
+                if k > 0 { sha.update(comma) }
+                items[k].record.json.withUnsafeBytes { sha.update($0) }
             }
-            empty.withUnsafeBytes { sha.update(UnsafeRawBufferPointer(rebasing: $0[open...])) }
         }
-        sha.update(Self.closeBracket)
+        empty.withUnsafeBytes { sha.update(UnsafeRawBufferPointer(rebasing: $0[open...])) }
+    }
+
+    /// The hex digest of a sections array whose "[" and sections `sha` was fed.
+    static func finishDigest(_ sha: SHA256) -> String {
+        var sha = sha
+        sha.update(closeBracket)
         let hex = Array("0123456789abcdef".utf8)
         return String(decoding: sha.finalize().flatMap { [hex[Int($0 >> 4)], hex[Int($0 & 15)]] }, as: UTF8.self)
     }
 
-    private static let openBracket: [UInt8] = [UInt8(ascii: "[")]
-    private static let comma: [UInt8] = [UInt8(ascii: ",")]
-    private static let closeBracket: [UInt8] = [UInt8(ascii: "]")]
+    static let openBracket: [UInt8] = [UInt8(ascii: "[")]
+    static let comma: [UInt8] = [UInt8(ascii: ",")]
+    static let closeBracket: [UInt8] = [UInt8(ascii: "]")]
 
     /// `{"view": …, "digest": …, "sections": […]}` exactly as `eventctl agenda --json` prints it.
     public var agendaJSON: [UInt8] {

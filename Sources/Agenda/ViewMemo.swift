@@ -1,5 +1,6 @@
 import EventStore
 import ICalendar
+import Support
 
 /// What `SnapshotEngine` remembers of a view's last build, so that the next build with
 /// the same window and date touches only the series whose fingerprint changed and the
@@ -35,6 +36,10 @@ struct ViewMemo {
     var position: ChangeLogPosition?
     /// The engine generation that last used it.
     var lastUsed: Int
+    /// The digest's SHA-256 state before each date's section (and after the last), and
+    /// whether any section came before: a build hashes again only from its first
+    /// changed date (SHA-256 goes on from a kept state; it cannot skip ahead).
+    private var digestMarks: [(sha: SHA256, noneBefore: Bool)] = []
 
     /// `seriesCapacity`: how many series the build will add (no rehashing while it does).
     init(window: SnapshotBuilder.Window, today: CivilDate, first: CivilDate, generation: Int, seriesCapacity: Int = 0) {
@@ -67,7 +72,9 @@ struct ViewMemo {
 
     /// Sorts the dates at `offsets`, makes their sections, and the snapshot from all sections.
     mutating func finish(_ view: View, offsets: some Sequence<Int>) -> AgendaSnapshot {
+        var firstChanged = sections.count
         for offset in offsets {
+            firstChanged = min(firstChanged, offset)
             let date = first.adding(days: offset)
             var items = perDay[offset]
             if items.isEmpty {
@@ -83,8 +90,31 @@ struct ViewMemo {
             sections[offset] = AgendaSection(date: date, label: SnapshotBuilder.label(date, today: today), items: items)
         }
         let list = sections.compactMap { $0 }
-        let result = AgendaSnapshot(view: view, sections: list, digest: AgendaSnapshot.digest(of: list), today: today)
+        let result = AgendaSnapshot(view: view, sections: list, digest: digest(from: firstChanged), today: today)
         snapshot = result
         return result
+    }
+
+    /// The digest of all sections (`AgendaSnapshot.digest(of:)`), fed again from date
+    /// offset `from` on: the dates before it are as the last build hashed them.
+    private mutating func digest(from: Int) -> String {
+        var sha: SHA256
+        var noneBefore: Bool
+        if from > 0, digestMarks.count == sections.count + 1 {
+            (sha, noneBefore) = digestMarks[from]
+        } else {
+            sha = SHA256()
+            sha.update(AgendaSnapshot.openBracket)
+            noneBefore = true
+            digestMarks = Array(repeating: (sha, true), count: sections.count + 1)
+        }
+        for offset in from..<sections.count {
+            digestMarks[offset] = (sha, noneBefore)
+            guard let section = sections[offset] else { continue }
+            AgendaSnapshot.hashSection(section, first: noneBefore, into: &sha)
+            noneBefore = false
+        }
+        digestMarks[sections.count] = (sha, noneBefore)
+        return AgendaSnapshot.finishDigest(sha)
     }
 }

@@ -46,6 +46,7 @@ enum SnapshotBench {
         print("store_events=\(events) days=\(days) sections=\(snapshot?.sections.count ?? 0) median_seconds=\(Bench.format(times[times.count / 2]))")
         print("seconds=\(Bench.format(times[0])) items=\(items) digest=\(snapshot?.digest.prefix(16) ?? "")")
         try scanAlone(store: store, view: view, runs: runs)
+        if let snapshot { digestAlone(snapshot, runs: runs) }
         // --one-changed no: only the cold and warm builds (a profile of the warm rebuild alone).
         guard options.value("--one-changed") != "no" else { return }
         try oneChanged(store: store, view: view, now: now, runs: runs, profileUnchanged: options.int("--profile-unchanged") ?? 0)
@@ -57,11 +58,15 @@ enum SnapshotBench {
     /// Also the incremental build with nothing changed (the window query and comparison).
     static func oneChanged(store: EventStore, view: View, now: Int64, runs: Int, profileUnchanged: Int = 0) throws {
         let engine = SnapshotEngine()
+        // The first two dates of the window (the whole digest is computed again), or
+        // for the `late` figure its last two (the digest goes on from the kept state
+        // before them).
+        var late = false
         func importMoving(_ k: Int) throws {
-            let day = 29 + k % 2 // 2026-11-29 or -30
+            let day = late ? "202612\(27 + k % 2)" : "202611\(29 + k % 2)"
             let text = icsCalendar(["BEGIN:VEVENT", "UID:bench-moving", "DTSTAMP:20260101T000000Z",
-                                    "DTSTART;TZID=Europe/Berlin:202611\(day)T0930\(k % 6)0",
-                                    "DTEND;TZID=Europe/Berlin:202611\(day)T1030\(k % 6)0",
+                                    "DTSTART;TZID=Europe/Berlin:\(day)T0930\(k % 6)0",
+                                    "DTEND;TZID=Europe/Berlin:\(day)T1030\(k % 6)0",
                                     "SUMMARY:moving \(k)", "END:VEVENT"])
             _ = try store.importCalendars([ImportInput(path: "/bench/moving.ics", displayName: "moving",
                                                        bytes: Array(text.utf8), calendar: "bench")])
@@ -86,6 +91,16 @@ enum SnapshotBench {
         unchanged.sort()
         print("one_changed_seconds=\(Bench.format(changed[0])) one_changed_median_seconds=\(Bench.format(changed[changed.count / 2])) "
               + "changed_sections=\(sections) expanded=\(engine.lastExpanded)")
+        late = true
+        var lateChanged: [Double] = []
+        for k in 1...runs {
+            try importMoving(k)
+            let t0 = Bench.now()
+            _ = try engine.build(view, store: store, now: now)
+            lateChanged.append(Bench.now() - t0)
+        }
+        lateChanged.sort()
+        print("one_changed_late_seconds=\(Bench.format(lateChanged[0])) one_changed_late_median_seconds=\(Bench.format(lateChanged[lateChanged.count / 2]))")
         // --profile-unchanged N: that many more builds with nothing changed, for a profiler.
         for _ in 0..<(profileUnchanged) { _ = try engine.build(view, store: store, now: now) }
         print("unchanged_seconds=\(Bench.format(unchanged[0])) unchanged_median_seconds=\(Bench.format(unchanged[unchanged.count / 2]))")
@@ -106,6 +121,19 @@ enum SnapshotBench {
         }
         times.sort()
         print("scan_seconds=\(Bench.format(times[0])) scan_median_seconds=\(Bench.format(times[times.count / 2])) scan_series=\(series)")
+    }
+
+    /// The snapshot's digest alone (SHA-256 over its sections' JSON, which every build
+    /// computes): the part of each figure that is hashing.
+    static func digestAlone(_ snapshot: AgendaSnapshot, runs: Int) {
+        var times: [Double] = []
+        for _ in 0..<runs {
+            let t0 = Bench.now()
+            precondition(AgendaSnapshot.digest(of: snapshot.sections) == snapshot.digest)
+            times.append(Bench.now() - t0)
+        }
+        times.sort()
+        print("digest_seconds=\(Bench.format(times[0])) digest_bytes=\(snapshot.sectionsJSON.count)")
     }
 
     /// A VCALENDAR around content lines, CRLF-terminated.
