@@ -126,9 +126,10 @@ public final class SnapshotEngine {
                    total: Int, store: EventStore) throws -> [(day: Int, item: AgendaItem)] {
         let key = Key(fingerprint: f.fingerprint, calendar: f.calendar, uid: f.uid, zone: view.timeZone, window: window)
         var items: [(day: Int, item: AgendaItem)]?
-        if let entry = cache[key] {
-            items = entry.items
-            cache[key]!.lastUsed = generation
+        if let index = cache.index(forKey: key) {
+            // Through the index: one hash of the key's strings, not two.
+            items = cache.values[index].items
+            cache.values[index].lastUsed = generation
             lastReused += 1
         } else {
             let series = try store.series(rowIDs: f.rowIDs)
