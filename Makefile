@@ -77,6 +77,7 @@ bench: release
 	$(RELEASE_BIN)/eventd-bench sources
 	# Issue 12's fan-out: 10,000 subscribers need 10,000 descriptors on each side; the
 	# 30-day view is the issue's RSS figure.
+	ulimit -n $$(ulimit -Hn) && $(RELEASE_BIN)/eventd-bench fanout --subscribers 5000 --idle-seconds 5
 	ulimit -n $$(ulimit -Hn) && $(RELEASE_BIN)/eventd-bench fanout --subscribers 10000 --idle-seconds 5
 	ulimit -n $$(ulimit -Hn) && $(RELEASE_BIN)/eventd-bench fanout --subscribers 10000 --idle-seconds 5 --days 30
 

@@ -109,10 +109,11 @@ func loadWithStalledSubscriber() async throws {
         checks.check(slowCaughtUp, "the slow subscriber differs from a fresh snapshot (seq \(slowFresh["seq"]?.description ?? "?"))")
         checks.check(slow.readers[0].open, "the slow subscriber was disconnected (\(slow.readers[0].closedReason ?? "?"))")
         checks.check(slow.problemCount == 0, "slow subscriber problems: \(slow.problems.prefix(5))")
-        // Its first snapshot alone exceeds what the kernel and its buffer hold: it must overflow.
-        if slowSnapshotBytes > 212_992 + clientBuffer + 65_536 {
-            checks.check(slow.totalResyncs("overflow") >= 1, "the slow subscriber never got resync (overflow); snapshot \(slowSnapshotBytes) bytes")
-        }
+        // Its snapshot is larger than its buffer, but a snapshot is written in pieces and
+        // only the piece in flight counts against --client-buffer: it overflows (and is
+        // resynced) only when the diffs queued behind that piece pass the buffer, so
+        // whether it did depends on the pace; what it must do either way is catch up
+        // (above) with every digest right, never cut off while it reads.
         rss.stop()
 
         // The stalled subscriber: disconnected after --stall-timeout (or, had it read, resync overflow).
