@@ -81,31 +81,32 @@ public struct AgendaSnapshot: Sendable, Equatable {
     }
 
     /// The digest of a sections array: SHA-256 fed section by section and item by item
-    /// (each item's bytes where they are: no copy), never the whole array at once (a
-    /// year-long view's JSON is tens of megabytes).
+    /// (through `BufferedDigest`), never the whole array at once (a year-long view's
+    /// JSON is tens of megabytes).
     public static func digest(of sections: [AgendaSection]) -> String {
         var sha = SHA256()
         sha.update(openBracket)
-        for (n, s) in sections.enumerated() { hashSection(s, first: n == 0, into: &sha) }
-        return finishDigest(sha)
+        let digest = BufferedDigest(continuing: sha)
+        for (n, s) in sections.enumerated() { hashSection(s, first: n == 0, into: digest) }
+        return finishDigest(digest.state())
     }
 
-    /// Feeds one section of a sections array into `sha` (after a comma unless `first`).
-    static func hashSection(_ s: AgendaSection, first: Bool, into sha: inout SHA256) {
-        if !first { sha.update(comma) }
+    /// Feeds one section of a sections array into `digest` (after a comma unless `first`).
+    static func hashSection(_ s: AgendaSection, first: Bool, into digest: BufferedDigest) {
+        if !first { digest.update(comma) }
         // The header of a section without items, cut at its empty `items` array: the
         // bytes around the items are then exactly the writer's (the date and label
         // before it hold no "[").
         let empty = AgendaSection(date: s.date, label: s.label, items: []).json
         let open = empty.firstIndex(of: UInt8(ascii: "["))! + 1
-        empty.withUnsafeBytes { sha.update(UnsafeRawBufferPointer(rebasing: $0[..<open])) }
+        empty.withUnsafeBytes { digest.update(UnsafeRawBufferPointer(rebasing: $0[..<open])) }
         s.items.withUnsafeBufferPointer { items in
             for k in items.indices {
-                if k > 0 { sha.update(comma) }
-                items[k].record.json.withUnsafeBytes { sha.update($0) }
+                if k > 0 { digest.update(comma) }
+                items[k].record.json.withUnsafeBytes { digest.update($0) }
             }
         }
-        empty.withUnsafeBytes { sha.update(UnsafeRawBufferPointer(rebasing: $0[open...])) }
+        empty.withUnsafeBytes { digest.update(UnsafeRawBufferPointer(rebasing: $0[open...])) }
     }
 
     /// The hex digest of a sections array whose "[" and sections `sha` was fed.

@@ -108,13 +108,14 @@ struct ViewMemo {
             noneBefore = true
             digestMarks = Array(repeating: (sha, true), count: sections.count + 1)
         }
+        let digest = BufferedDigest(continuing: sha)
         for offset in from..<sections.count {
-            digestMarks[offset] = (sha, noneBefore)
+            digestMarks[offset] = (digest.state(), noneBefore)
             guard let section = sections[offset] else { continue }
-            AgendaSnapshot.hashSection(section, first: noneBefore, into: &sha)
+            AgendaSnapshot.hashSection(section, first: noneBefore, into: digest)
             noneBefore = false
         }
-        digestMarks[sections.count] = (sha, noneBefore)
-        return AgendaSnapshot.finishDigest(sha)
+        digestMarks[sections.count] = (digest.state(), noneBefore)
+        return AgendaSnapshot.finishDigest(digest.state())
     }
 }
