@@ -32,6 +32,12 @@ final class BufferedDigest {
         count += bytes.count
     }
 
+    /// Makes room for `count` more bytes when they would fit in an empty buffer (the
+    /// pieces that follow are then copied without a hash between them).
+    func reserve(_ count: Int) {
+        if count <= buffer.count, self.count + count > buffer.count { flush() }
+    }
+
     func update(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { update($0) }
     }
