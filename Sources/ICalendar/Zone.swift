@@ -57,7 +57,11 @@ public final class Zone: @unchecked Sendable, CustomStringConvertible { // @unch
     ///
     /// Accepts libical's and Mozilla's prefixed forms (`/freeassociation.sourceforge.net/Europe/Berlin`).
     public static func system(_ name: String) -> Zone? {
-        LibICal.locked {
+        // A plain name seen before (nearly every call: an import asks once per event):
+        // from the cache alone, without libical's lock or a cleaned copy of the name.
+        // Prefixed names are cached only cleaned (their middle parts are arbitrary).
+        if let cached = systemCache.withLock({ $0[name] }) { return cached }
+        return LibICal.locked {
             let cleaned = Zone.stripPrefix(name)
             if let cached = systemCache.withLock({ $0[cleaned] }) { return cached }
             if cleaned == "UTC" || cleaned == "Etc/UTC" || cleaned == "Z" || cleaned == "GMT" { return Zone.utc }

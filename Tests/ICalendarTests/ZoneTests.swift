@@ -59,6 +59,13 @@ import Testing
         #expect(Zone.system("../../etc/passwd") == nil)
         #expect(Zone.system("/freeassociation.sourceforge.net/Europe/Berlin")?.identifier == "Europe/Berlin")
         #expect(Zone.system("/mozilla.org/20050126_1/America/New_York")?.identifier == "America/New_York")
+        // Plain and prefixed names of a zone share one object, whichever is asked first
+        // (the plain name's fast path reads the cache the prefixed ones fill).
+        let prefixed = Zone.system("/mozilla.org/20050126_1/Asia/Kolkata")
+        #expect(prefixed != nil && prefixed === Zone.system("Asia/Kolkata"))
+        #expect(Zone.system("Asia/Kolkata") === Zone.system("/freeassociation.sourceforge.net/Asia/Kolkata"))
+        #expect(Zone.system("Etc/UTC") === Zone.utc)
+        #expect(Zone.system("Mars/Olympus_Mons") == nil, "a name that failed once fails again")
     }
 
     @Test func localRoundTrip() throws {
