@@ -84,9 +84,7 @@ public struct AgendaSnapshot: Sendable, Equatable {
     /// (through `BufferedDigest`), never the whole array at once (a year-long view's
     /// JSON is tens of megabytes).
     public static func digest(of sections: [AgendaSection]) -> String {
-        var sha = SHA256()
-        sha.update(openBracket)
-        let digest = BufferedDigest(continuing: sha)
+        let digest = BufferedDigest(continuing: digestStart)
         for (n, s) in sections.enumerated() { hashSection(s, first: n == 0, into: digest) }
         return finishDigest(digest.state())
     }
@@ -133,7 +131,13 @@ public struct AgendaSnapshot: Sendable, Equatable {
     /// How many items `hashSection` looks up before hashing them.
     static let digestGroup = 64
 
-    static let openBracket: [UInt8] = [UInt8(ascii: "[")]
+    /// The hasher of a sections array before its first section: fed its "[".
+    static let digestStart: SHA256 = {
+        var sha = SHA256()
+        sha.update([UInt8(ascii: "[")])
+        return sha
+    }()
+
     static let comma: [UInt8] = [UInt8(ascii: ",")]
     static let closeBracket: [UInt8] = [UInt8(ascii: "]")]
 

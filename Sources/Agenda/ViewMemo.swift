@@ -103,8 +103,7 @@ struct ViewMemo {
         if from > 0, digestMarks.count == sections.count + 1 {
             (sha, noneBefore) = digestMarks[from]
         } else {
-            sha = SHA256()
-            sha.update(AgendaSnapshot.openBracket)
+            sha = AgendaSnapshot.digestStart
             noneBefore = true
             digestMarks = Array(repeating: (sha, true), count: sections.count + 1)
         }
@@ -115,7 +114,8 @@ struct ViewMemo {
             AgendaSnapshot.hashSection(section, first: noneBefore, into: digest)
             noneBefore = false
         }
-        digestMarks[sections.count] = (digest.state(), noneBefore)
-        return AgendaSnapshot.finishDigest(digest.state())
+        let all = digest.state()
+        digestMarks[sections.count] = (all, noneBefore)
+        return AgendaSnapshot.finishDigest(all)
     }
 }

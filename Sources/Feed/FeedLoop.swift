@@ -173,15 +173,12 @@ final class FeedLoop {
         for message in mailbox.takeAll() {
             switch message {
             case .recomputed(let output):
-                guard case .published(let view, let publication) = output, log.enabled(.debug) else {
-                    apply(.recomputed(output))
-                    continue
-                }
-                // How long handing one state to every subscriber takes (the fan-out).
                 let started = clocks.monotonic()
                 apply(.recomputed(output))
-                let ms = (clocks.monotonic() - started) * 1000
-                log.debug("view \(view.timeZone)/\(view.days)d: seq \(publication.seq) handed out in \(Int(ms)) ms")
+                // How long handing one state to every subscriber took (the fan-out).
+                if case .published(let view, let publication) = output {
+                    log.debug("view \(view.timeZone)/\(view.days)d: seq \(publication.seq) handed out in \(Int((clocks.monotonic() - started) * 1000)) ms")
+                }
             case .sources(let report): apply(.sources(report))
             case .shutdown: apply(.shutdown)
             case .reopen: apply(.reopen)

@@ -27,9 +27,6 @@ public final class Logger: Sendable {
 
     public init(level: LogLevel) { threshold = level }
 
-    /// Whether messages at `level` are written (to skip measuring what nobody will see).
-    public func enabled(_ level: LogLevel) -> Bool { level >= threshold }
-
     public func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
         guard level >= threshold else { return }
         // One line, and nothing a terminal (eventd in the foreground) would obey:
