@@ -135,7 +135,14 @@ final class Sandbox: @unchecked Sendable {
         for log in lock.withLock({ logs }) {
             guard let text = try? String(contentsOfFile: log, encoding: .utf8) else { continue }
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-            print("---- \(log) (last 60 of \(lines.count) lines)\n" + lines.suffix(60).joined(separator: "\n"))
+            // A crash report's cause (the trap's message) comes first and its backtrace
+            // after, so a long log shows its start as well as its end.
+            guard lines.count > 100 else {
+                print("---- \(log) (\(lines.count) lines)\n" + lines.joined(separator: "\n"))
+                continue
+            }
+            print("---- \(log) (first 20 and last 60 of \(lines.count) lines)\n" + lines.prefix(20).joined(separator: "\n")
+                  + "\n...\n" + lines.suffix(60).joined(separator: "\n"))
         }
     }
 
