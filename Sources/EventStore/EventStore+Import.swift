@@ -49,6 +49,7 @@ extension EventStore {
         let totalBytes = max(1, inputs.reduce(0) { $0 + $1.bytes.count })
         return try db.inTransaction {
             var writer = try ImportWriter(db: db, now: now)
+            writer.bulkLoadFromBlocks = options.bulkLoadFromBlocks
             var results: [FileImportResult] = []
             var doneBytes = 0
             // Looked up again under the write lock: another import may have run since.
@@ -70,6 +71,8 @@ extension EventStore {
             if options.replace {
                 try writer.removeUntouched(results: &results)
             }
+            // Before the commit: the indexes and trigger a bulk load dropped.
+            try writer.endBulkLoad()
             return results
         }
     }

@@ -11,6 +11,11 @@ public struct ImportOptions: Sendable {
     /// costs a pass over its rows, which a small file's parse does not repay (a vdir of
     /// 10,000 one-event files would pay it 10,000 times). Tests lower it.
     var reuseBlocksFromBytes = 256 << 10
+    /// A file of at least this many VEVENTs, and at least as many as the event table
+    /// holds, is loaded in bulk (`ImportWriter+BulkLoad`). Tests move it.
+    var bulkLoadFromBlocks = defaultBulkLoadFromBlocks
+    /// 4,096: below that, rebuilding the indexes saves too little to notice.
+    static let defaultBulkLoadFromBlocks = 4096
 
     /// Creates options (both off by default).
     public init(replace: Bool = false, strict: Bool = false) {

@@ -57,46 +57,38 @@ extension ImportWriter {
         existing[calendarID] = rows
     }
 
-    /// Binds every `EventColumns.Written` column of `r`, the first at parameter `first`.
+    /// Binds every `EventColumns.Written` column of `r`, the first at parameter `first`:
+    /// integers at once, texts through `textArena` (bound when it runs the statement).
     func bindEvent(_ st: Statement, _ r: EventRecord, key: EventKey, hash: String, startEncoded: String, first: Int32) throws {
+        let texts = textArena
         for column in EventColumns.Written.all {
             let at = first + column.rawValue
             switch column {
-            case .uid: try st.bindText(r.uid, at: at)
-            case .recurrenceID: try st.bindText(key.rid, at: at)
+            case .uid: try texts.add(r.uid, at: at, of: st)
+            case .recurrenceID: try texts.add(key.rid, at: at, of: st)
             case .thisAndFuture: try st.bindInt(r.thisAndFuture ? 1 : 0, at: at)
-            case .dtstart: try st.bindText(startEncoded, at: at)
+            case .dtstart: try texts.add(startEncoded, at: at, of: st)
             case .allDay: try st.bindInt(r.isAllDay ? 1 : 0, at: at)
             case .durationDays: try st.bindInt(Int64(r.durationDays), at: at)
             case .durationSeconds: try st.bindInt(r.durationSeconds, at: at)
-            case .rrule: try st.bindText(r.rrule, at: at)
-            case .rdates: try st.bindText(r.rdates.isEmpty ? nil : r.rdates.map(\.encoded).joined(separator: ","), at: at)
-            case .exdates: try st.bindText(r.exdates.isEmpty ? nil : r.exdates.map(\.encoded).joined(separator: ","), at: at)
-            case .status: try st.bindText(r.status?.rawValue, at: at)
-            case .summary: try st.bindText(r.summary, at: at)
-            case .location: try st.bindText(r.location, at: at)
+            case .rrule: try texts.add(r.rrule, at: at, of: st)
+            case .rdates: try texts.add(r.rdates.isEmpty ? nil : r.rdates.map(\.encoded).joined(separator: ","), at: at, of: st)
+            case .exdates: try texts.add(r.exdates.isEmpty ? nil : r.exdates.map(\.encoded).joined(separator: ","), at: at, of: st)
+            case .status: try texts.add(r.status?.rawValue, at: at, of: st)
+            case .summary: try texts.add(r.summary, at: at, of: st)
+            case .location: try texts.add(r.location, at: at, of: st)
             case .sequence: try st.bindInt(Int64(r.sequence), at: at)
             case .modified: try st.bindInt(r.modified, at: at)
             case .importSerial: try st.bindInt(now, at: at)
             case .firstMinute: try st.bindInt(r.firstMinute, at: at)
             case .lastMinute: try st.bindInt(r.lastMinute, at: at)
             case .spanClass: try st.bindInt(Int64(SpanClass.of(first: r.firstMinute, last: r.lastMinute)), at: at)
-            case .defaultTZ: try st.bindText(r.defaultZone, at: at)
-            case .contentHash: try st.bindText(hash, at: at)
-            case .vevent: try st.bindText(r.text, at: at)
-            case .blockHash: try bindDigest(st, r.blockDigest, at: at)
-            case .alarms: try st.bindText(r.alarms.isEmpty ? nil : r.alarms.map(String.init).joined(separator: ","), at: at)
+            case .defaultTZ: try texts.add(r.defaultZone, at: at, of: st)
+            case .contentHash: try texts.add(hash, at: at, of: st)
+            case .vevent: try texts.add(r.text, at: at, of: st)
+            case .blockHash: try texts.add(r.blockDigest, at: at, of: st)
+            case .alarms: try texts.add(r.alarms.isEmpty ? nil : r.alarms.map(String.init).joined(separator: ","), at: at, of: st)
             }
-        }
-    }
-
-    /// Binds `digest`'s storage form (or NULL) from a stack buffer: no `String` per row.
-    func bindDigest(_ st: Statement, _ digest: BlockDigest?, at index: Int32) throws {
-        guard let digest else { return try st.bindInt(nil, at: index) }
-        try withUnsafeTemporaryAllocation(byteCount: 32, alignment: 1) { buffer in
-            digest.writeHex(into: buffer)
-            try check(sqlite3_bind_text(st.handle, index, buffer.baseAddress!.assumingMemoryBound(to: CChar.self), 32,
-                                        eventd_sqlite_transient()), db.handle, sql: st.sql)
         }
     }
 
@@ -113,7 +105,7 @@ extension ImportWriter {
         try st.bindInt(calendarID, at: 1)
         try st.bindInt(sourceID, at: 2)
         try bindEvent(st, record, key: key, hash: hash, startEncoded: startEncoded, first: 3)
-        try st.runBound()
+        try textArena.run(st)
         return db.lastInsertRowID
     }
 
@@ -122,6 +114,6 @@ extension ImportWriter {
         try st.bindInt(sourceID, at: 1)
         try bindEvent(st, record, key: key, hash: hash, startEncoded: startEncoded, first: 2)
         try st.bindInt(id, at: 2 + EventColumns.Written.count)
-        try st.runBound()
+        try textArena.run(st)
     }
 }

@@ -18,11 +18,17 @@ struct ImportWriter {
     var written = 0
     /// The slot of each stored block digest of the calendar being imported (`knownBlocks`).
     var blockSlots: [BlockDigest: Slot] = [:]
+    /// Files of at least this many VEVENTs may be loaded in bulk (`ImportWriter+BulkLoad`).
+    var bulkLoadFromBlocks = ImportOptions.defaultBulkLoadFromBlocks
+    /// Set while the run loads in bulk.
+    var bulkLoad: BulkLoad?
     /// The per-row statements, prepared once: `Connection.statement` finds a cached one
     /// by hashing its SQL text, which per row cost more than binding.
     let insertStatement: Statement
     let updateStatement: Statement
     let keyCheckStatement: Statement
+    /// The texts of the row being written (`BoundTextArena`).
+    let textArena = BoundTextArena()
 
     /// An event's identity in its calendar: UID and `recurrenceKey`.
     struct EventKey: Hashable {
@@ -59,6 +65,7 @@ struct ImportWriter {
     mutating func begin(_ input: ImportInput, _ header: ParsedCalendar, fileHash: String) throws -> FileState {
         let calendarID = try calendarID(named: input.calendar)
         fileIndexByCalendar[calendarID] = fileIndexByCalendar[calendarID] ?? 0
+        try considerBulkLoad(blockCount: header.blockCount, calendarID: calendarID, minimumBlocks: bulkLoadFromBlocks)
         for (key, zone) in header.timezones {
             try db.statement("INSERT OR IGNORE INTO timezone(key, tzid, definition) VALUES (?, ?, ?)")
                 .run([.text(key), .text(zone.tzid), .text(zone.text)])

@@ -45,7 +45,10 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
     /// `YYYY-MM-DD`.
     public var iso: String { pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) }
     /// `YYYYMMDD` (iCalendar DATE form).
-    public var basic: String { pad(year, 4) + pad(month, 2) + pad(day, 2) }
+    public var basic: String {
+        guard fitsBasicWidths else { return pad(year, 4) + pad(month, 2) + pad(day, 2) }
+        return String(unsafeUninitializedCapacity: 8) { writeBasic(to: $0.baseAddress!); return 8 }
+    }
 
     /// Parses `YYYY-MM-DD`.
     public init?(iso text: String) {
@@ -103,7 +106,10 @@ public struct CivilDateTime: Hashable, Comparable, Sendable, CustomStringConvert
     }
 
     /// `YYYYMMDDTHHMMSS`.
-    public var basic: String { date.basic + "T" + pad(hour, 2) + pad(minute, 2) + pad(second, 2) }
+    public var basic: String {
+        guard fitsBasicWidths else { return date.basic + "T" + pad(hour, 2) + pad(minute, 2) + pad(second, 2) }
+        return String(unsafeUninitializedCapacity: 15) { writeBasic(to: $0.baseAddress!); return 15 }
+    }
     /// `YYYYMMDDTHHMMSS`.
     public var description: String { basic }
 

@@ -17,8 +17,8 @@ public enum TimeValue: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .date(let d): return d.basic
         case .floating(let t): return t.basic
-        case .utc(let s): return CivilDateTime(secondsAsIfUTC: s).basic + "Z"
-        case .zoned(let t, let key): return t.basic + "@" + key
+        case .utc(let s): return CivilDateTime(secondsAsIfUTC: s).basic(followedBy: UInt8(ascii: "Z"))
+        case .zoned(let t, let key): return t.basic(followedBy: UInt8(ascii: "@"), key)
         }
     }
 
@@ -50,10 +50,10 @@ public enum TimeValue: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .date(let d): return d.basic
         case .floating(let t): return t.basic
-        case .utc(let s): return CivilDateTime(secondsAsIfUTC: s).basic + "Z"
+        case .utc(let s): return CivilDateTime(secondsAsIfUTC: s).basic(followedBy: UInt8(ascii: "Z"))
         case .zoned(let t, let key):
             let zone = zones.zone(forKey: key) ?? .utc
-            return CivilDateTime(secondsAsIfUTC: zone.instant(forLocal: t)).basic + "Z"
+            return CivilDateTime(secondsAsIfUTC: zone.instant(forLocal: t)).basic(followedBy: UInt8(ascii: "Z"))
         }
     }
 
