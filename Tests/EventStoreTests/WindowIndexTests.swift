@@ -2,8 +2,9 @@ import Testing
 @testable import EventStore
 import TestSupport
 
-/// Migration 5 -> 6: the window scans of a recompute read only index pages, and a
-/// database migrated from version 5 finds the same series as before.
+/// Migrations 5 -> 6 and 6 -> 7: the window scans of a recompute read only index pages
+/// (the overrides of the window's masters from their own small index), and a database
+/// migrated from version 5 finds the same series as before.
 @Suite struct WindowIndexTests {
     func plan(_ db: Connection, _ sql: String) throws -> String {
         try db.statement("EXPLAIN QUERY PLAN " + sql).map { $0.text(3) }.joined(separator: "; ")
@@ -15,6 +16,7 @@ import TestSupport
         #expect(fingerprints.contains("COVERING INDEX event_window "), "\(fingerprints)")
         let masters = try plan(scratch.db, EventStore.windowMastersOverridesQuery)
         #expect(masters.contains("SEARCH m USING COVERING INDEX event_recurring_window "), "\(masters)")
+        #expect(masters.contains("SEARCH o USING COVERING INDEX event_overrides "), "\(masters)")
         // The records' scan (whole rows) still ranges over the window index.
         let records = try plan(scratch.db, EventStore.windowQuery(EventColumns.Record.self))
         #expect(records.contains("INDEX event_window "), "\(records)")
@@ -37,7 +39,7 @@ import TestSupport
         #expect(now.count == 1 && now[0].hasPrefix("w@x [") && now[0].contains(", "), "the master and its override: \(now)")
         // Back to version 5's index, then reopened: migrated again, same answers.
         try scratch.db.execute("""
-            DROP INDEX event_recurring_window; DROP INDEX event_window;
+            DROP INDEX event_overrides; DROP INDEX event_recurring_window; DROP INDEX event_window;
             CREATE INDEX event_window ON event(span_class, first_minute);
             PRAGMA user_version = 5;
             """)
@@ -45,6 +47,7 @@ import TestSupport
         try scratch.reopen()
         #expect(try scratch.db.scalarInt("PRAGMA user_version") == Int64(Schema.currentVersion))
         #expect(try plan(scratch.db, EventStore.windowQuery(EventColumns.WindowFingerprint.self)).contains("COVERING"))
+        #expect(try plan(scratch.db, EventStore.windowMastersOverridesQuery).contains("COVERING INDEX event_overrides"))
         #expect(try found() == now)
     }
 }
