@@ -1,3 +1,4 @@
+import Dispatch
 import EventStore
 import ICalendar
 import Support
@@ -39,7 +40,7 @@ struct ViewMemo {
     /// The digest's SHA-256 state before each date's section (and after the last), and
     /// whether any section came before: a build hashes again only from its first
     /// changed date (SHA-256 goes on from a kept state; it cannot skip ahead).
-    private var digestMarks: [(sha: SHA256, noneBefore: Bool)] = []
+    var digestMarks: [(sha: SHA256, noneBefore: Bool)] = []
 
     /// `seriesCapacity`: how many series the build will add (no rehashing while it does).
     init(window: SnapshotBuilder.Window, today: CivilDate, first: CivilDate, generation: Int, seriesCapacity: Int = 0) {
@@ -70,52 +71,54 @@ struct ViewMemo {
         }
     }
 
-    /// Sorts the dates at `offsets`, makes their sections, and the snapshot from all sections.
-    mutating func finish(_ view: View, offsets: some Sequence<Int>) -> AgendaSnapshot {
-        var firstChanged = sections.count
-        for offset in offsets {
-            firstChanged = min(firstChanged, offset)
-            let date = first.adding(days: offset)
-            var items = perDay[offset]
-            if items.isEmpty {
-                guard view.emptyDays == .placeholder else {
-                    sections[offset] = nil
-                    continue
-                }
-                items = [SnapshotBuilder.placeholder(date)]
-            } else {
-                SnapshotBuilder.sortItems(&items)
-                perDay[offset] = items
+    /// Sorts the dates at `offsets`, makes their sections, and the snapshot from all
+    /// sections. With many items to hash, the digest runs on another thread while this
+    /// one sorts, taking each sorted section as it is made (`ViewMemo+Digest`): from
+    /// `pipelineFrom` items to hash on.
+    mutating func finish(_ view: View, offsets: some Sequence<Int>,
+                         pipelineFrom: Int = ViewMemo.pipelinedDigestItems) -> AgendaSnapshot {
+        let dates = offsets.sorted()
+        let job = digestJob(from: dates.first ?? sections.count)
+        let hashed = perDay[job.from...].reduce(0) { $0 + $1.count }
+        let result: DigestJob.Result
+        if dates.count >= 2, hashed >= pipelineFrom {
+            let channel = BatchChannel<AgendaSection?>(capacity: dates.count)
+            let done = DigestJob.Handoff()
+            let unsorted = sections, sorting = Set(dates)
+            DispatchQueue.global(qos: .userInitiated).async {
+                done.finish(job.run { sorting.contains($0) ? channel.receive() : unsorted[$0] })
             }
-            sections[offset] = AgendaSection(date: date, label: SnapshotBuilder.label(date, today: today), items: items)
+            for offset in dates {
+                makeSection(offset, view)
+                channel.send(sections[offset])
+            }
+            result = done.wait()
+        } else {
+            for offset in dates { makeSection(offset, view) }
+            let sections = self.sections
+            result = job.run { sections[$0] }
         }
+        keep(result, from: job.from)
         let list = sections.compactMap { $0 }
-        let result = AgendaSnapshot(view: view, sections: list, digest: digest(from: firstChanged), today: today)
-        snapshot = result
-        return result
+        let snapshot = AgendaSnapshot(view: view, sections: list, digest: AgendaSnapshot.finishDigest(result.final), today: today)
+        self.snapshot = snapshot
+        return snapshot
     }
 
-    /// The digest of all sections (`AgendaSnapshot.digest(of:)`), fed again from date
-    /// offset `from` on: the dates before it are as the last build hashed them.
-    private mutating func digest(from: Int) -> String {
-        var sha: SHA256
-        var noneBefore: Bool
-        if from > 0, digestMarks.count == sections.count + 1 {
-            (sha, noneBefore) = digestMarks[from]
+    /// Sorts one date's items and makes its section (nil: no section that day).
+    private mutating func makeSection(_ offset: Int, _ view: View) {
+        let date = first.adding(days: offset)
+        var items = perDay[offset]
+        if items.isEmpty {
+            guard view.emptyDays == .placeholder else {
+                sections[offset] = nil
+                return
+            }
+            items = [SnapshotBuilder.placeholder(date)]
         } else {
-            sha = AgendaSnapshot.digestStart
-            noneBefore = true
-            digestMarks = Array(repeating: (sha, true), count: sections.count + 1)
+            SnapshotBuilder.sortItems(&items)
+            perDay[offset] = items
         }
-        let digest = BufferedDigest(continuing: sha)
-        for offset in from..<sections.count {
-            digestMarks[offset] = (digest.state(), noneBefore)
-            guard let section = sections[offset] else { continue }
-            AgendaSnapshot.hashSection(section, first: noneBefore, into: digest)
-            noneBefore = false
-        }
-        let all = digest.state()
-        digestMarks[sections.count] = (all, noneBefore)
-        return AgendaSnapshot.finishDigest(all)
+        sections[offset] = AgendaSection(date: date, label: SnapshotBuilder.label(date, today: today), items: items)
     }
 }

@@ -44,7 +44,9 @@ import Foundation
     }
 
     @Test func structuredErrorCarriesCodeAndSQL() throws {
-        let store = try EventStore(path: temporaryPath())
+        let path = temporaryPath()
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let store = try EventStore(path: path)
         let error = #expect(throws: SQLiteError.self) { try store.db.execute("SELEKT 1") }
         #expect(error?.primaryCode == 1)
         #expect(error?.sql == "SELEKT 1")
