@@ -84,16 +84,20 @@ enum CalendarScanner {
             }
         }
 
+        // The first NUL byte, looked for once: the lines before it have none, so the line
+        // that holds it is the first whose content reaches past it. (It is never a line's
+        // CR or LF, nor in the byte-order mark.)
+        let firstNUL = ByteSearch.index(of: 0, in: bytes, from: start, to: bytes.count)
+
         while position < bytes.count {
             lineNumber += 1
             let lineStart = position
-            var end = position
-            while end < bytes.count, bytes[end] != 10 { end += 1 }
+            let end = ByteSearch.index(of: 10, in: bytes, from: position, to: bytes.count)
             position = end < bytes.count ? end + 1 : end
             var contentEnd = end
             if contentEnd > lineStart, bytes[contentEnd - 1] == 13 { contentEnd -= 1 }
             let length = contentEnd - lineStart
-            if (lineStart..<contentEnd).contains(where: { bytes[$0] == 0 }) {
+            if firstNUL < contentEnd {
                 throw ICalendarSyntaxError(line: lineNumber, message: "binary data (NUL byte); this is not an iCalendar file")
             }
             if length == 0 { continue }
@@ -122,7 +126,8 @@ enum CalendarScanner {
                 let hint = stack.isEmpty && !sawCalendar ? "not an iCalendar file (expected BEGIN:VCALENDAR)" : "malformed content line: invalid character in property name"
                 throw ICalendarSyntaxError(line: lineNumber, message: hint)
             }
-            let colon = (i..<contentEnd).first(where: { bytes[$0] == 58 })
+            // Most lines have no parameters: the ':' comes right after the name.
+            let colon = i < contentEnd && bytes[i] == 58 ? i : ByteSearch.firstIndex(of: 58, in: bytes, from: i, to: contentEnd)
             pendingColon = colon != nil
             // Only BEGIN, END and calendar-level X-WR-* lines matter here; compare bytes
             // rather than building a String for every line's name.
@@ -136,7 +141,7 @@ enum CalendarScanner {
                 guard let colon else {
                     throw ICalendarSyntaxError(line: lineNumber, message: "malformed \(name) line: no ':'")
                 }
-                let value = upperASCII(bytes, (colon + 1)..<contentEnd).trimmingSpaces()
+                let value = componentName(bytes, (colon + 1)..<contentEnd)
                 guard !value.isEmpty else {
                     throw ICalendarSyntaxError(line: lineNumber, message: "\(name) without a component name")
                 }
@@ -225,11 +230,36 @@ enum CalendarScanner {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// The value of a BEGIN or END line: upper-cased, without the spaces and tabs around it.
+    static func componentName(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+        guard !range.contains(where: { bytes[$0] >= 0x80 }) else {
+            // Trimmed as characters: a space followed by a combining mark is one
+            // character, not a space.
+            return upperASCII(bytes, range).trimmingSpaces()
+        }
+        // ASCII (every byte its own character, as the content holds no LF): trim the
+        // bytes and build the String once, with no array in between (a name such as
+        // VEVENT is short enough to be stored in the String itself).
+        var lower = range.lowerBound, upper = range.upperBound
+        while lower < upper, bytes[lower] == 32 || bytes[lower] == 9 { lower += 1 }
+        while upper > lower, bytes[upper - 1] == 32 || bytes[upper - 1] == 9 { upper -= 1 }
+        return String(unsafeUninitializedCapacity: upper - lower) { out in
+            for k in lower..<upper {
+                let c = bytes[k]
+                out[k - lower] = c >= 97 && c <= 122 ? c - 32 : c
+            }
+            return upper - lower
+        }
+    }
+
     /// True when `bytes` are UTF-8 (a fold may split a character: unfolding joins it).
     static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var i = 0
         let n = bytes.count
         while i < n {
+            // Most of a calendar is ASCII: skip it a word at a time.
+            i = ByteSearch.asciiWordsEnd(bytes, from: i)
+            guard i < n else { break }
             let c = bytes[i]
             if c < 0x80 { i += 1; continue }
             var need = 0

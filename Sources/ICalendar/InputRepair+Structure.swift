@@ -12,8 +12,11 @@ extension InputRepair {
 
     /// Joins broken folds, skips lines that are not content lines, and drops white space
     /// before `BEGIN:VCALENDAR`. `bytes` has no bare CR (stage 1 made them CRLF).
+    ///
+    /// Lines are read one at a time (`physicalLine`), not gathered into an array first:
+    /// a clean file of a million lines needs no edit, and only a property line without
+    /// its ':' looks at the lines after it.
     static func repairStructure(_ bytes: UnsafeBufferPointer<UInt8>, _ warnings: inout WarningLog) -> RepairedInput {
-        let lines = physicalLines(bytes)
         var edits: [Int: Edit] = [:]
         var depth = 0
         var sawBegin = false
@@ -30,7 +33,13 @@ extension InputRepair {
             property = nil
         }
 
-        for (index, line) in lines.enumerated() {
+        // The line being read (0-based) and where the line after it starts.
+        var index = -1
+        var nextLine = 0
+        while nextLine < bytes.count {
+            let line = physicalLine(bytes, at: nextLine)
+            index += 1
+            nextLine = line.next
             let r = line.content
             guard let first = r.first.map({ bytes[$0] }) else {
                 // An empty line inside a component would end a fold for libical (Mozilla
@@ -83,15 +92,17 @@ extension InputRepair {
                 property = nil
                 continue
             }
-            // The ':' may come in the continuation lines after this one.
-            var hasColon = bytes[r].contains(58)
-            var k = index + 1
-            while !hasColon, k < lines.count {
+            // The ':' may come in the continuation lines after this one. (The name before
+            // `nameEnd` holds none; in most lines it comes right after the name.)
+            var hasColon = next == 58 || ByteSearch.firstIndex(of: 58, in: bytes, from: nameEnd, to: r.upperBound) != nil
+            var ahead = nextLine
+            while !hasColon, ahead < bytes.count {
+                let later = physicalLine(bytes, at: ahead)
+                ahead = later.next
                 // Empty lines between (dropped above) do not end the fold.
-                guard let f = lines[k].content.first else { k += 1; continue }
+                guard let f = later.content.first else { continue }
                 guard bytes[f] == 32 || bytes[f] == 9 else { break }
-                hasColon = bytes[lines[k].content].contains(58)
-                k += 1
+                hasColon = bytes[later.content].contains(58)
             }
             if property != nil, !propertyHasColon {
                 // The property before has no ':' yet: this line is the rest of it.
@@ -122,18 +133,24 @@ extension InputRepair {
             warnings.add("unparseable line", line: index + 1, "not a content line (\(reason)); skipped")
             property = nil
         }
-        dropUnfinishedProperty(before: lines.count)
+        dropUnfinishedProperty(before: index + 1)
         guard !edits.isEmpty else { return RepairedInput() }
-        return rebuild(bytes, lines, edits)
+        return rebuild(bytes, edits)
     }
 
-    /// The file with `edits` applied, and where each remaining line came from.
-    static func rebuild(_ bytes: UnsafeBufferPointer<UInt8>, _ lines: [PhysicalLine], _ edits: [Int: Edit]) -> RepairedInput {
+    /// The file with `edits` (by 0-based physical line) applied, and where each remaining
+    /// line came from.
+    static func rebuild(_ bytes: UnsafeBufferPointer<UInt8>, _ edits: [Int: Edit]) -> RepairedInput {
         var out = [UInt8]()
         out.reserveCapacity(bytes.count + 64)
         var map: [Int] = []
         var dropped = false
-        for (index, line) in lines.enumerated() {
+        var index = -1
+        var nextLine = 0
+        while nextLine < bytes.count {
+            let line = physicalLine(bytes, at: nextLine)
+            index += 1
+            nextLine = line.next
             var content = line.content
             switch edits[index] {
             case .drop?: dropped = true; continue

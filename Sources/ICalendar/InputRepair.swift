@@ -35,7 +35,7 @@ enum InputRepair {
     /// Repairs `bytes` (without a byte-order mark).
     static func repair(_ bytes: UnsafeBufferPointer<UInt8>) -> RepairedInput {
         // A NUL byte means binary data: the scanner rejects the file as it stands.
-        if bytes.contains(0) { return RepairedInput() }
+        if ByteSearch.firstIndex(of: 0, in: bytes) != nil { return RepairedInput() }
         var warnings = WarningLog()
         let encoded = normaliseEncoding(bytes, &warnings)
         var result: RepairedInput
@@ -92,6 +92,19 @@ enum InputRepair {
         var content: Range<Int>
         /// 0 none (end of file), 1 LF, 2 CRLF, 3 bare CR.
         var end: Int
+
+        /// Where the line after it starts.
+        var next: Int { content.upperBound + (end == 2 ? 2 : end == 0 ? 0 : 1) }
+    }
+
+    /// The physical line starting at `start` (< `bytes.count`) of bytes with no bare CR,
+    /// as `physicalLines` would find it, without an array of every line.
+    @inline(__always)
+    static func physicalLine(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> PhysicalLine {
+        let lf = ByteSearch.index(of: 10, in: bytes, from: start, to: bytes.count)
+        if lf == bytes.count { return PhysicalLine(content: start..<bytes.count, end: 0) }
+        if lf > start, bytes[lf - 1] == 13 { return PhysicalLine(content: start..<(lf - 1), end: 2) }
+        return PhysicalLine(content: start..<lf, end: 1)
     }
 
     static func physicalLines(_ bytes: UnsafeBufferPointer<UInt8>) -> [PhysicalLine] {
@@ -117,17 +130,37 @@ enum InputRepair {
         return lines
     }
 
+    /// True when a CR is not followed by an LF. Jumps from CR to CR with memchr: in a
+    /// clean file each is the first half of a CRLF.
+    static func hasBareCR(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var from = 0
+        while let cr = ByteSearch.firstIndex(of: 13, in: bytes, from: from, to: bytes.count) {
+            if cr + 1 == bytes.count || bytes[cr + 1] != 10 { return true }
+            from = cr + 2
+        }
+        return false
+    }
+
+    /// One past the first LF not preceded by a CR, or 0 when every LF ends a CRLF.
+    static func firstBareLF(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var from = 0
+        while let lf = ByteSearch.firstIndex(of: 10, in: bytes, from: from, to: bytes.count) {
+            if lf == 0 || bytes[lf - 1] != 13 { return lf + 1 }
+            from = lf + 1
+        }
+        return 0
+    }
+
     /// Bare CRs become CRLF; logical lines that are not UTF-8 are decoded as
     /// Windows-1252. Nil when nothing needs changing (a bare LF is read as it is, with a
     /// warning, since the scanner reads LF line ends).
     static func normaliseEncoding(_ bytes: UnsafeBufferPointer<UInt8>, _ warnings: inout WarningLog) -> ([UInt8], [Int]?)? {
         let valid = CalendarScanner.isValidUTF8(bytes)
-        var bareCR = false, bareLF = 0
-        for i in bytes.indices {
-            if bytes[i] == 13, i + 1 == bytes.count || bytes[i + 1] != 10 { bareCR = true; break }
-            if bareLF == 0, bytes[i] == 10, i == 0 || bytes[i - 1] != 13 { bareLF = i + 1 }
-        }
+        // One pass tells a clean file; the searches name the line end that is not CRLF.
+        let crlf = ByteSearch.lineEndsAreCRLF(bytes)
+        let bareCR = !crlf && hasBareCR(bytes)
         if valid, !bareCR {
+            let bareLF = crlf ? 0 : firstBareLF(bytes)
             if bareLF > 0 {
                 let line = bytes[..<bareLF].reduce(0) { $0 + ($1 == 10 ? 1 : 0) }
                 warnings.add("bare LF", line: line, "line ends in a bare LF (RFC 5545 requires CRLF); read as a line end")
