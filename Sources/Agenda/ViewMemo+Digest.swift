@@ -11,8 +11,8 @@ import Synchronization
 /// 2.5 ms sorting dates and 4.6 ms hashing 5.6 MB of sections, one after the other.
 /// The digest of date `k` needs only the sections up to `k`, so the two overlap.
 extension ViewMemo {
-    /// Builds with at least this many items to hash overlap the digest with sorting
-    /// (below it, handing sections to another thread costs more than it saves).
+    /// Builds with at least this many items both to sort and to hash overlap the digest
+    /// with sorting (below it, handing sections to another thread costs more than it saves).
     static let pipelinedDigestItems = 4096
 
     /// Where the digest starts: from the kept state before date `from`, or from the

@@ -79,9 +79,12 @@ struct ViewMemo {
                          pipelineFrom: Int = ViewMemo.pipelinedDigestItems) -> AgendaSnapshot {
         let dates = offsets.sorted()
         let job = digestJob(from: dates.first ?? sections.count)
+        // Worth another thread only when both the sorting and the hashing are large
+        // (a change on one or two dates sorts a few hundred items: hashed inline).
+        let sorted = dates.reduce(0) { $0 + perDay[$1].count }
         let hashed = perDay[job.from...].reduce(0) { $0 + $1.count }
         let result: DigestJob.Result
-        if dates.count >= 2, hashed >= pipelineFrom {
+        if dates.count >= 2, min(sorted, hashed) >= pipelineFrom {
             let channel = BatchChannel<AgendaSection?>(capacity: dates.count)
             let done = DigestJob.Handoff()
             let unsorted = sections, sorting = Set(dates)
