@@ -1,7 +1,5 @@
-import Dispatch
 import ICalendar
 import Support
-import Synchronization
 
 /// The snapshot digest of a memo's build: SHA-256 over the sections array, fed again
 /// only from the first changed date (the states before each date are kept), on the
@@ -61,22 +59,5 @@ struct DigestJob: Sendable {
         let final = digest.state()
         marks.append((final, noneBefore))
         return Result(marks: marks, final: final)
-    }
-
-    /// A result handed back from the thread that computed it.
-    final class Handoff: Sendable {
-        private let result = Mutex<Result?>(nil)
-        private let ready = DispatchSemaphore(value: 0)
-
-        func finish(_ value: Result) {
-            result.withLock { $0 = value }
-            ready.signal()
-        }
-
-        /// Blocks until `finish`.
-        func wait() -> Result {
-            ready.wait()
-            return result.withLock { $0! }
-        }
     }
 }

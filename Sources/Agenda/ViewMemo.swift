@@ -86,16 +86,16 @@ struct ViewMemo {
         let result: DigestJob.Result
         if dates.count >= 2, min(sorted, hashed) >= pipelineFrom {
             let channel = BatchChannel<AgendaSection?>(capacity: dates.count)
-            let done = DigestJob.Handoff()
+            let done = BatchChannel<DigestJob.Result>(capacity: 1)
             let unsorted = sections, sorting = Set(dates)
             DispatchQueue.global(qos: .userInitiated).async {
-                done.finish(job.run { sorting.contains($0) ? channel.receive() : unsorted[$0] })
+                done.send(job.run { sorting.contains($0) ? channel.receive() : unsorted[$0] })
             }
             for offset in dates {
                 makeSection(offset, view)
                 channel.send(sections[offset])
             }
-            result = done.wait()
+            result = done.receive()
         } else {
             for offset in dates { makeSection(offset, view) }
             let sections = self.sections

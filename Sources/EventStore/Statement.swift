@@ -84,12 +84,6 @@ public final class Statement {
         try check(code, connection.handle, sql: sql)
     }
 
-    /// Runs a statement whose parameters were bound with `bindText`/`bindInt`, then resets it.
-    public func runBound() throws(SQLiteError) {
-        defer { sqlite3_reset(handle) }
-        while try step() {}
-    }
-
     // MARK: - Stepping
 
     /// Runs the statement to completion (for INSERT/UPDATE/DELETE).

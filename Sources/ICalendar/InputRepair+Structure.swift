@@ -13,7 +13,7 @@ extension InputRepair {
     /// Joins broken folds, skips lines that are not content lines, and drops white space
     /// before `BEGIN:VCALENDAR`. `bytes` has no bare CR (stage 1 made them CRLF).
     ///
-    /// Lines are read one at a time (`physicalLine`), not gathered into an array first:
+    /// Lines are read one at a time (`CRLFLines`), not gathered into an array first:
     /// a clean file of a million lines needs no edit, and only a property line without
     /// its ':' looks at the lines after it.
     static func repairStructure(_ bytes: UnsafeBufferPointer<UInt8>, _ warnings: inout WarningLog) -> RepairedInput {
@@ -33,13 +33,9 @@ extension InputRepair {
             property = nil
         }
 
-        // The line being read (0-based) and where the line after it starts.
-        var index = -1
-        var nextLine = 0
-        while nextLine < bytes.count {
-            let line = physicalLine(bytes, at: nextLine)
-            index += 1
-            nextLine = line.next
+        var lines = 0
+        for (index, line) in CRLFLines(bytes) {
+            lines = index + 1
             let r = line.content
             guard let first = r.first.map({ bytes[$0] }) else {
                 // An empty line inside a component would end a fold for libical (Mozilla
@@ -95,7 +91,7 @@ extension InputRepair {
             // The ':' may come in the continuation lines after this one. (The name before
             // `nameEnd` holds none; in most lines it comes right after the name.)
             var hasColon = next == 58 || ByteSearch.firstIndex(of: 58, in: bytes, from: nameEnd, to: r.upperBound) != nil
-            var ahead = nextLine
+            var ahead = line.next
             while !hasColon, ahead < bytes.count {
                 let later = physicalLine(bytes, at: ahead)
                 ahead = later.next
@@ -133,7 +129,7 @@ extension InputRepair {
             warnings.add("unparseable line", line: index + 1, "not a content line (\(reason)); skipped")
             property = nil
         }
-        dropUnfinishedProperty(before: index + 1)
+        dropUnfinishedProperty(before: lines)
         guard !edits.isEmpty else { return RepairedInput() }
         return rebuild(bytes, edits)
     }
@@ -145,12 +141,7 @@ extension InputRepair {
         out.reserveCapacity(bytes.count + 64)
         var map: [Int] = []
         var dropped = false
-        var index = -1
-        var nextLine = 0
-        while nextLine < bytes.count {
-            let line = physicalLine(bytes, at: nextLine)
-            index += 1
-            nextLine = line.next
+        for (index, line) in CRLFLines(bytes) {
             var content = line.content
             switch edits[index] {
             case .drop?: dropped = true; continue

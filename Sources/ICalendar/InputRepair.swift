@@ -107,6 +107,24 @@ enum InputRepair {
         return PhysicalLine(content: start..<lf, end: 1)
     }
 
+    /// The physical lines of bytes with no bare CR, with their 0-based numbers, read one
+    /// at a time (`physicalLine`) rather than gathered into an array.
+    struct CRLFLines: Sequence, IteratorProtocol {
+        let bytes: UnsafeBufferPointer<UInt8>
+        private var index = -1
+        private var start = 0
+
+        init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+        mutating func next() -> (index: Int, line: PhysicalLine)? {
+            guard start < bytes.count else { return nil }
+            let line = InputRepair.physicalLine(bytes, at: start)
+            index += 1
+            start = line.next
+            return (index, line)
+        }
+    }
+
     static func physicalLines(_ bytes: UnsafeBufferPointer<UInt8>) -> [PhysicalLine] {
         var lines: [PhysicalLine] = []
         var start = 0, i = 0
