@@ -62,21 +62,21 @@ extension FeedHub {
         }
         views[view] = feed
         for id in feed.subscribers {
-            guard let subscription = connections[id]?.subscription else { continue }
-            switch subscription {
+            guard let slot = connections.index(forKey: id) else { continue }
+            switch connections.values[slot].subscription {
             case .awaitingFirstSnapshot(_, let resync):
                 // A diff alone serves nobody waiting: the snapshot they wait for follows.
                 if p.snapshotMessage != nil { serveSnapshot(of: view, to: id, resync: resync) }
             case .live:
-                if connections[id]!.outbox.hasUnstartedSnapshot {
-                    connections[id]!.outbox.dropUnstarted()
+                if connections.values[slot].outbox.hasUnstartedSnapshot {
+                    connections.values[slot].outbox.dropUnstarted()
                     // Served as soon as the socket has room (the loop watches for it).
-                    connections[id]!.subscription = .owed(view, reason: nil)
+                    connections.values[slot].subscription = .owed(view, reason: nil)
                 } else if let diff = p.diffMessage {
                     sendSubscriptionData(diff, kind: .diff, to: id)
                 } else if p.snapshotMessage != nil {
                     // A first snapshot for a view it already had (recreated): start over.
-                    connections[id]!.outbox.dropUnstarted()
+                    connections.values[slot].outbox.dropUnstarted()
                     serveSnapshot(of: view, to: id)
                 }
             case .owed, .none:

@@ -15,7 +15,12 @@ extension FeedHub {
     /// Each byte is searched for a newline once (`scanned`), so a long line that arrives a
     /// byte at a time costs linear time, not quadratic.
     mutating func processInput(_ id: ConnectionID) {
-        guard connections[id] != nil else { return }
+        guard let slot = connections.index(forKey: id) else { return }
+        // Nothing unread (each drained write of every subscriber comes here): no line to find.
+        if connections.values[slot].input.isEmpty {
+            connections.values[slot].scanned = 0
+            return
+        }
         var handled = 0
         var searchFrom = connections[id]!.scanned
         var heldBack = false
