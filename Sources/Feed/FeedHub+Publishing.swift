@@ -61,28 +61,43 @@ extension FeedHub {
             if feed.history.count > config.history { feed.history.removeFirst(feed.history.count - config.history) }
         }
         views[view] = feed
+        let hasDiff = p.diffMessage != nil, hasSnapshot = p.snapshotMessage != nil
         for id in feed.subscribers {
-            guard let slot = connections.index(forKey: id) else { continue }
-            switch connections.values[slot].subscription {
-            case .awaitingFirstSnapshot(_, let resync):
-                // A diff alone serves nobody waiting: the snapshot they wait for follows.
-                if p.snapshotMessage != nil { serveSnapshot(of: view, to: id, resync: resync) }
-            case .live:
-                if connections.values[slot].outbox.hasUnstartedSnapshot {
-                    connections.values[slot].outbox.dropUnstarted()
-                    // Served as soon as the socket has room (the loop watches for it).
-                    connections.values[slot].subscription = .owed(view, reason: nil)
-                } else if let diff = p.diffMessage {
-                    sendSubscriptionData(diff, kind: .diff, to: id)
-                } else if p.snapshotMessage != nil {
-                    // A first snapshot for a view it already had (recreated): start over.
-                    connections.values[slot].outbox.dropUnstarted()
-                    serveSnapshot(of: view, to: id)
+            let action = withConnection(id) { c -> PublishAction in
+                switch c.subscription {
+                case .awaitingFirstSnapshot(_, let resync):
+                    // A diff alone serves nobody waiting: the snapshot they wait for follows.
+                    return hasSnapshot ? .serveSnapshot(resync: resync) : .nothing
+                case .live:
+                    if c.outbox.hasUnstartedSnapshot {
+                        c.outbox.dropUnstarted()
+                        // Served as soon as the socket has room (the loop watches for it).
+                        c.subscription = .owed(view, reason: nil)
+                        return .nothing
+                    }
+                    if hasDiff { return .sendDiff }
+                    if hasSnapshot {
+                        // A first snapshot for a view it already had (recreated): start over.
+                        c.outbox.dropUnstarted()
+                        return .serveSnapshot(resync: nil)
+                    }
+                    return .nothing
+                case .owed, .none:
+                    return .nothing // owed: gets the current snapshot when it reads again
                 }
-            case .owed, .none:
-                break // owed: gets the current snapshot when it reads again
+            }
+            switch action {
+            case .serveSnapshot(let resync): serveSnapshot(of: view, to: id, resync: resync)
+            case .sendDiff: sendSubscriptionData(p.diffMessage!, kind: .diff, to: id)
+            case .nothing, nil: break
             }
         }
+    }
+
+    /// What a publication means for one subscriber (decided in place, then done).
+    private enum PublishAction {
+        case nothing, sendDiff
+        case serveSnapshot(resync: String?)
     }
 
     /// The snapshot message a subscriber was waiting for: held while it is current, and

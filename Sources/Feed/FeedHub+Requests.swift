@@ -15,12 +15,12 @@ extension FeedHub {
     /// Each byte is searched for a newline once (`scanned`), so a long line that arrives a
     /// byte at a time costs linear time, not quadratic.
     mutating func processInput(_ id: ConnectionID) {
-        guard let slot = connections.index(forKey: id) else { return }
         // Nothing unread (each drained write of every subscriber comes here): no line to find.
-        if connections.values[slot].input.isEmpty {
-            connections.values[slot].scanned = 0
-            return
+        let unread = withConnection(id) { c -> Bool in
+            if c.input.isEmpty { c.scanned = 0 }
+            return !c.input.isEmpty
         }
+        guard unread == true else { return }
         var handled = 0
         var searchFrom = connections[id]!.scanned
         var heldBack = false
