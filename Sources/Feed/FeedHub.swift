@@ -157,7 +157,11 @@ struct FeedHub {
 
     /// What follows a write, once the connection's queue is empty.
     private enum AfterDrain {
-        case stillWaiting, close, closeLater, owed(View, reason: String?), readOn
+        case stillWaiting, close, closeLater, owed(View, reason: String?)
+        /// Requests it sent while it did not read wait in `input`.
+        case readOn
+        /// Nothing: no input waits (every subscriber after a diff).
+        case idle
     }
 
     private mutating func wrote(_ count: Int, to id: ConnectionID) {
@@ -169,13 +173,13 @@ struct FeedHub {
             if !drained { return (.stillWaiting, c.lastSent) }
             if c.ending != nil { return (c.awaitsAnswer ? .closeLater : .close, c.lastSent) }
             if case .owed(let view, let reason) = c.subscription { return (.owed(view, reason: reason), c.lastSent) }
-            return (.readOn, c.lastSent)
+            return (c.input.isEmpty ? .idle : .readOn, c.lastSent)
         }) else { return }
         if case .stillWaiting = after { return }
         // Nothing waits now: its next heartbeat may be sooner than the stall check.
         deadlines.schedule(id, at: lastSent + config.heartbeat)
         switch after {
-        case .stillWaiting, .closeLater: return
+        case .stillWaiting, .closeLater, .idle: return
         case .close:
             remove(id, reason: nil)
             return
