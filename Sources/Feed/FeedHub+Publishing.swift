@@ -61,7 +61,8 @@ extension FeedHub {
             if feed.history.count > config.history { feed.history.removeFirst(feed.history.count - config.history) }
         }
         views[view] = feed
-        let hasDiff = p.diffMessage != nil, hasSnapshot = p.snapshotMessage != nil
+        let hasSnapshot = p.snapshotMessage != nil, diff = p.diffMessage
+        let limit = config.clientBuffer, now = now.monotonic
         for id in feed.subscribers {
             let action = withConnection(id) { c -> PublishAction in
                 switch c.subscription {
@@ -75,7 +76,7 @@ extension FeedHub {
                         c.subscription = .owed(view, reason: nil)
                         return .nothing
                     }
-                    if hasDiff { return .sendDiff }
+                    if let diff { return .sentDiff(c.queueSubscriptionData(diff, kind: .diff, limit: limit, now: now)) }
                     if hasSnapshot {
                         // A first snapshot for a view it already had (recreated): start over.
                         c.outbox.dropUnstarted()
@@ -88,7 +89,7 @@ extension FeedHub {
             }
             switch action {
             case .serveSnapshot(let resync): serveSnapshot(of: view, to: id, resync: resync)
-            case .sendDiff: sendSubscriptionData(p.diffMessage!, kind: .diff, to: id)
+            case .sentDiff(let outcome): queued(outcome, to: id)
             case .nothing, nil: break
             }
         }
@@ -96,8 +97,10 @@ extension FeedHub {
 
     /// What a publication means for one subscriber (decided in place, then done).
     private enum PublishAction {
-        case nothing, sendDiff
+        case nothing
         case serveSnapshot(resync: String?)
+        /// The diff went into its queue (or overflowed it) in place.
+        case sentDiff(HubConnection.QueueOutcome)
     }
 
     /// The snapshot message a subscriber was waiting for: held while it is current, and

@@ -222,30 +222,22 @@ struct FeedHub {
     /// data still waits), the unstarted data is dropped and the subscriber is owed a
     /// `resync` and a fresh snapshot once it reads again.
     mutating func sendSubscriptionData(_ bytes: [UInt8], kind: Outbox.Kind, to id: ConnectionID) {
-        let limit = config.clientBuffer
-        // nil: not subscribed (or gone); true: queued; false: dropped, and whether it was
-        // owed already (else it just fell behind).
-        let outcome = withConnection(id) { c -> (queued: Bool, owedBefore: Bool)? in
-            guard let view = c.subscription.view else { return nil }
-            let retained = c.outbox.retainedBytes
-            guard retained > 0, retained + bytes.count > limit else { return (true, false) }
-            c.outbox.dropUnstarted()
-            if case .owed(_, let reason) = c.subscription {
-                if reason == nil { c.subscription = .owed(view, reason: "overflow") }
-                return (false, true)
-            }
-            c.subscription = .owed(view, reason: "overflow")
-            return (false, false)
+        let limit = config.clientBuffer, now = now.monotonic
+        guard let outcome = withConnection(id, { $0.queueSubscriptionData(bytes, kind: kind, limit: limit, now: now) })
+        else { return }
+        queued(outcome, to: id)
+    }
+
+    /// The hub's part of `HubConnection.queueSubscriptionData` (done in place first).
+    mutating func queued(_ outcome: HubConnection.QueueOutcome, to id: ConnectionID) {
+        switch outcome {
+        case .notSubscribed, .dropped(owedBefore: true): break
+        case .dropped(owedBefore: false):
+            effects.append(.log(.notice, "client \(id) fell behind: queued diffs dropped, resync when it reads again"))
+        case .queued:
+            scheduleLook(at: id)
+            effects.append(.flush(id))
         }
-        guard let outcome = outcome ?? nil else { return }
-        guard outcome.queued else {
-            if !outcome.owedBefore {
-                effects.append(.log(.notice, "client \(id) fell behind: queued diffs dropped, resync when it reads again"))
-            }
-            return
-        }
-        enqueue(bytes, kind: kind, to: id)
-        effects.append(.flush(id))
     }
 
     mutating func enqueue(_ bytes: [UInt8], kind: Outbox.Kind, to id: ConnectionID) {
@@ -259,16 +251,14 @@ struct FeedHub {
 
     private mutating func enqueue(to id: ConnectionID, _ add: (inout Outbox) -> Void) {
         let now = now.monotonic
-        let found: Void? = withConnection(id) { c in
-            // The stall clock starts when data starts waiting; owed data counts as waiting,
-            // so a pong queued meanwhile does not restart it.
-            if !c.hasUnreadData { c.lastDrain = now }
-            add(&c.outbox)
-            c.lastSent = now
-        }
-        guard found != nil else { return }
+        guard withConnection(id, { $0.queue(now: now, add) }) != nil else { return }
+        scheduleLook(at: id)
+    }
+
+    /// After output was queued on `id`.
+    private mutating func scheduleLook(at id: ConnectionID) {
         // Whatever it is waiting for now (a stall, or a heartbeat after this), it is
         // looked at again no later than the earlier of the two.
-        deadlines.schedule(id, at: now + min(config.heartbeat, config.stallTimeout))
+        deadlines.schedule(id, at: now.monotonic + min(config.heartbeat, config.stallTimeout))
     }
 }

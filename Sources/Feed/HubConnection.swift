@@ -72,4 +72,41 @@ struct HubConnection {
 
     /// Unwritten data, dropped data still owed included: the stall clock runs.
     var hasUnreadData: Bool { !outbox.isEmpty || isOwed }
+
+    // MARK: - Queueing (the hub schedules a look and asks the loop to write)
+
+    /// Queues output at `now`. The stall clock starts when data starts waiting; owed data
+    /// counts as waiting, so a pong queued meanwhile does not restart it.
+    mutating func queue(now: Double, _ add: (inout Outbox) -> Void) {
+        if !hasUnreadData { lastDrain = now }
+        add(&outbox)
+        lastSent = now
+    }
+
+    /// What `queueSubscriptionData` did.
+    enum QueueOutcome: Equatable {
+        case notSubscribed, queued
+        /// Overflow: the unstarted data was dropped; `owedBefore`: it was owed a snapshot
+        /// already (else it just fell behind).
+        case dropped(owedBefore: Bool)
+    }
+
+    /// Queues subscription data. On overflow (it would pass `limit`, --client-buffer,
+    /// while older data still waits), the unstarted data is dropped and the subscriber is
+    /// owed a `resync` and a fresh snapshot once it reads again.
+    mutating func queueSubscriptionData(_ bytes: [UInt8], kind: Outbox.Kind, limit: Int, now: Double) -> QueueOutcome {
+        guard let view = subscription.view else { return .notSubscribed }
+        let retained = outbox.retainedBytes
+        guard retained > 0, retained + bytes.count > limit else {
+            queue(now: now) { $0.append(bytes, kind: kind) }
+            return .queued
+        }
+        outbox.dropUnstarted()
+        if case .owed(_, let reason) = subscription {
+            if reason == nil { subscription = .owed(view, reason: "overflow") }
+            return .dropped(owedBefore: true)
+        }
+        subscription = .owed(view, reason: "overflow")
+        return .dropped(owedBefore: false)
+    }
 }
