@@ -1,13 +1,20 @@
-/// A fast, stable 64-bit content fingerprint (FNV-1a) used to detect unchanged events
-/// and files. Not cryptographic: it only decides whether a row needs rewriting.
+import Support
+
+/// A file's content fingerprint: whether an input is byte for byte the one last
+/// synchronised (`source.synced_hash`, a live source's body hash). The first 64 bits of
+/// its SHA-256, as 16 hex digits.
+///
+/// SHA-256 because OpenSSL hashes at the CPU's SHA instructions' speed: 17 ms for the
+/// 28.8 MB of the 100,000-event file, where the byte-at-a-time FNV-1a used before took
+/// 32–38 ms (each byte waits for the previous one's multiply), and that was most of an
+/// unchanged re-import and of an import's first, single-threaded moments (issue 12). A
+/// file whose stored hash is the older FNV one simply does not match once: it is
+/// imported again, with its unchanged VEVENT blocks skipped, and stored anew.
 public enum ContentHash {
     /// The fingerprint of `bytes`, as 16 hex digits.
     public static func of(bytes: [UInt8]) -> String {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        bytes.withUnsafeBufferPointer { buf in
-            for b in buf { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
-        }
-        return hex(h)
+        let digest = SHA256.hash(bytes)
+        return hex(digest.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
     }
 
     static func hex(_ v: UInt64) -> String {
