@@ -25,6 +25,20 @@ import TestSupport
         #expect(try !s.run(S.input("a.ics", text), replace: true).sameBytes)
     }
 
+    /// A database written before the fingerprint was SHA-256 holds FNV-1a hashes: such a
+    /// file is parsed once more, changes nothing, and is then recognised again.
+    @Test func aSourceStoredWithAnOlderHashIsParsedOnceAndChangesNothing() throws {
+        let s = try ScratchStore()
+        let input = S.input("a.ics", S.calendar([S.event("a@x", day: 1), S.event("b@x", day: 2)]))
+        _ = try s.run(input)
+        try s.store.db.execute("UPDATE source SET content_hash = 'cbf29ce484222325', synced_hash = 'cbf29ce484222325'")
+        let upgraded = try s.run(input)
+        #expect(!upgraded.sameBytes)
+        #expect((upgraded.added, upgraded.updated, upgraded.removed, upgraded.unchanged) == (0, 0, 0, 2))
+        #expect(try s.store.db.scalarText("SELECT synced_hash FROM source") == ContentHash.of(bytes: input.bytes))
+        #expect(try s.run(input).sameBytes)
+    }
+
     @Test func aFileWithWarningsIsParsedEveryTimeSoItsWarningsAreReported() throws {
         let s = try ScratchStore()
         let text = S.calendar([S.event("a@x"), ["UID:nostart@x", "SUMMARY:No start"]])
