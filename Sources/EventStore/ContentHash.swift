@@ -13,8 +13,7 @@ import Support
 public enum ContentHash {
     /// The fingerprint of `bytes`, as 16 hex digits.
     public static func of(bytes: [UInt8]) -> String {
-        let digest = SHA256.hash(bytes)
-        return hex(digest.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
+        String(SHA256.hexDigest(bytes).prefix(16))
     }
 
     static func hex(_ v: UInt64) -> String {

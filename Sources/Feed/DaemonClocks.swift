@@ -34,9 +34,14 @@ public struct DaemonClocks: Sendable {
 
     public func now() -> Moment { Moment(monotonic: monotonic(), wall: wall()) }
 
-    static func monotonicSeconds() -> Double {
+    static func monotonicSeconds() -> Double { seconds(CLOCK_MONOTONIC) }
+
+    /// CPU time of the calling thread: a diagnostic for the log, not one of the hub's clocks.
+    static func threadCPUSeconds() -> Double { seconds(CLOCK_THREAD_CPUTIME_ID) }
+
+    private static func seconds(_ clock: clockid_t) -> Double {
         var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
+        clock_gettime(clock, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 }

@@ -15,12 +15,7 @@ extension FeedHub {
     /// Each byte is searched for a newline once (`scanned`), so a long line that arrives a
     /// byte at a time costs linear time, not quadratic.
     mutating func processInput(_ id: ConnectionID) {
-        // Nothing unread (each drained write of every subscriber comes here): no line to find.
-        let unread = withConnection(id) { c -> Bool in
-            if c.input.isEmpty { c.scanned = 0 }
-            return !c.input.isEmpty
-        }
-        guard unread == true else { return }
+        guard connections[id] != nil else { return }
         var handled = 0
         var searchFrom = connections[id]!.scanned
         var heldBack = false

@@ -173,12 +173,12 @@ final class FeedLoop {
         for message in mailbox.takeAll() {
             switch message {
             case .recomputed(let output):
-                let started = clocks.monotonic(), startedCPU = Self.threadCPUSeconds()
+                let started = clocks.monotonic(), startedCPU = DaemonClocks.threadCPUSeconds()
                 apply(.recomputed(output))
                 // How long handing one state to every subscriber took (the fan-out), and
                 // how much of it this thread ran (the rest, the readers had the cores).
                 if case .published(let view, let publication) = output {
-                    let wall = Int((clocks.monotonic() - started) * 1000), cpu = Int((Self.threadCPUSeconds() - startedCPU) * 1000)
+                    let wall = Int((clocks.monotonic() - started) * 1000), cpu = Int((DaemonClocks.threadCPUSeconds() - startedCPU) * 1000)
                     log.debug("view \(view.timeZone)/\(view.days)d: seq \(publication.seq) handed out in \(wall) ms (\(cpu) ms of this thread's CPU)")
                 }
             case .sources(let report): apply(.sources(report))
@@ -186,13 +186,6 @@ final class FeedLoop {
             case .reopen: apply(.reopen)
             }
         }
-    }
-
-    /// CPU time of the calling thread (`CLOCK_THREAD_CPUTIME_ID`).
-    private static func threadCPUSeconds() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 
     // MARK: - Sockets
