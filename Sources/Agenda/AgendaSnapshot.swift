@@ -84,14 +84,14 @@ public struct AgendaSnapshot: Sendable, Equatable {
     /// (through `BufferedDigest`), never the whole array at once (a year-long view's
     /// JSON is tens of megabytes).
     public static func digest(of sections: [AgendaSection]) -> String {
-        let digest = BufferedDigest(continuing: digestStart)
-        for (n, s) in sections.enumerated() { hashSection(s, first: n == 0, into: digest) }
+        var digest = BufferedDigest(continuing: digestStart)
+        for (n, s) in sections.enumerated() { hashSection(s, first: n == 0, into: &digest) }
         return finishDigest(digest.state())
     }
 
     /// Feeds one section of a sections array into `digest` (after a comma unless `first`).
-    static func hashSection(_ s: AgendaSection, first: Bool, into digest: BufferedDigest) {
-        if !first { digest.update(comma) }
+    static func hashSection(_ s: AgendaSection, first: Bool, into digest: inout BufferedDigest) {
+        if !first { digest.update(byte: UInt8(ascii: ",")) }
         // The header of a section without items, cut at its empty `items` array: the
         // bytes around the items are then exactly the writer's (the date and label
         // before it hold no "[").
@@ -111,7 +111,7 @@ public struct AgendaSnapshot: Sendable, Equatable {
                 for k in start..<end { bytes &+= items[k].record.json.count }
                 digest.reserve(bytes + (end - start))
                 for k in start..<end {
-                    if k > 0 { digest.update(comma) }
+                    if k > 0 { digest.update(byte: UInt8(ascii: ",")) }
                     items[k].record.json.withUnsafeBytes { digest.update($0) }
                 }
                 start = end

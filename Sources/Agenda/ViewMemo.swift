@@ -72,22 +72,25 @@ struct ViewMemo {
     }
 
     /// Sorts the dates at `offsets`, makes their sections, and the snapshot from all
-    /// sections. With many items to hash, the digest runs on another thread while this
-    /// one sorts, taking each sorted section as it is made (`ViewMemo+Digest`): from
-    /// `pipelineFrom` items to hash on.
-    mutating func finish(_ view: View, offsets: some Sequence<Int>,
-                         pipelineFrom: Int = ViewMemo.pipelinedDigestItems) -> AgendaSnapshot {
+    /// sections, with the digest (`ViewMemo+Digest`) hashed one of three ways:
+    /// - many items to sort and to hash (a whole build): on another thread, which takes
+    ///   each section as this one sorts it;
+    /// - else many items to hash (a change early in the window): here, each date sorted
+    ///   just before its bytes are copied, and hashed on another thread;
+    /// - else (a few hundred items): all here.
+    mutating func finish(_ view: View, offsets: some Sequence<Int>, thresholds: DigestThresholds) -> AgendaSnapshot {
         let dates = offsets.sorted()
-        let job = digestJob(from: dates.first ?? sections.count)
-        // Worth another thread only when both the sorting and the hashing are large
-        // (a change on one or two dates sorts a few hundred items: hashed inline).
+        var job = digestJob(from: dates.first ?? sections.count)
         let sorted = dates.reduce(0) { $0 + perDay[$1].count }
         let hashed = perDay[job.from...].reduce(0) { $0 + $1.count }
         let result: DigestJob.Result
-        if dates.count >= 2, min(sorted, hashed) >= pipelineFrom {
+        if dates.count >= 2, min(sorted, hashed) >= thresholds.sorting {
+            // The other thread copies and hashes while this one sorts: sorting takes
+            // less time than hashing, so that thread never waits after the start (as it
+            // would, woken at every date, if it only hashed what this one copied).
             let channel = BatchChannel<AgendaSection?>(capacity: dates.count)
             let done = BatchChannel<DigestJob.Result>(capacity: 1)
-            let unsorted = sections, sorting = Set(dates)
+            let unsorted = sections, sorting = Set(dates), job = job
             DispatchQueue.global(qos: .userInitiated).async {
                 done.send(job.run { sorting.contains($0) ? channel.receive() : unsorted[$0] })
             }
@@ -97,9 +100,17 @@ struct ViewMemo {
             }
             result = done.receive()
         } else {
-            for offset in dates { makeSection(offset, view) }
-            let sections = self.sections
-            result = job.run { sections[$0] }
+            job.elsewhere = hashed >= thresholds.hashedElsewhere
+            // The digest starts at or before the first date to sort and visits dates in order.
+            var next = 0
+            result = job.run { offset in
+                while next < dates.count, dates[next] <= offset {
+                    if dates[next] == offset { makeSection(offset, view) }
+                    next += 1
+                }
+                return sections[offset]
+            }
+            for offset in dates[next...] { makeSection(offset, view) }
         }
         keep(result, from: job.from)
         let list = sections.compactMap { $0 }
