@@ -138,7 +138,6 @@ public struct AgendaSnapshot: Sendable, Equatable {
         return sha
     }()
 
-    static let comma: [UInt8] = [UInt8(ascii: ",")]
     static let closeBracket: [UInt8] = [UInt8(ascii: "]")]
 
     /// `{"view": …, "digest": …, "sections": […]}` exactly as `eventctl agenda --json` prints it.
