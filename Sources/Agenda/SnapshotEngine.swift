@@ -15,6 +15,14 @@ public final class SnapshotEngine {
         var uid: String
         var zone: String
         var window: SnapshotBuilder.Window
+
+        /// The fingerprint alone tells series apart (it mixes every row's id and
+        /// content hash), so the strings are compared on a match but not hashed: a
+        /// whole build looks up every series of the window, thousands of them.
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(fingerprint)
+            hasher.combine(window.firstDay)
+        }
     }
 
     private struct Entry {

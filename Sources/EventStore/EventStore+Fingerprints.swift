@@ -26,27 +26,14 @@ extension EventStore {
         let calendarIDs = try calendarIDs(restrictedTo: calendars)
         if calendarIDs.isEmpty { return [] }
         typealias Column = EventColumns.WindowFingerprint
-        var group: [SeriesKey: Int32] = [:]
-        group.reserveCapacity(8192)
-        var keys: [SeriesKey] = []
+        // A struct the row closures reach as a local, not state a local function
+        // captures: that state is checked for exclusive access at run time on every row.
+        var scan = FingerprintScan(calendarIDs: calendarIDs)
+        try forEachRowInWindow(Column.self, fromMinute: fromMinute, toMinute: toMinute) { scan.take($0) }
+        try forEachOverrideOfWindowMasters(fromMinute: fromMinute, toMinute: toMinute) { scan.take($0) }
         var rows: [(group: Int32, id: Int64, hash: UInt64)] = []
-        rows.reserveCapacity(8192)
-        func take(_ row: Row) {
-            let calendarID = row.int(Column.calendarID)
-            guard calendarIDs[calendarID] != nil else { return }
-            let key = SeriesKey(calendar: calendarID, uid: row.text(Column.uid))
-            let n: Int32
-            if let known = group[key] {
-                n = known
-            } else {
-                n = Int32(keys.count)
-                group[key] = n
-                keys.append(key)
-            }
-            rows.append((n, row.int(Column.id), Self.hexHash(row, Column.contentHash.rawValue)))
-        }
-        try forEachRowInWindow(Column.self, fromMinute: fromMinute, toMinute: toMinute) { take($0) }
-        try forEachOverrideOfWindowMasters(fromMinute: fromMinute, toMinute: toMinute) { take($0) }
+        swap(&rows, &scan.rows)
+        let keys = scan.keys
         // A row can come twice (in the window, and as an override of a master in it).
         rows.sort { $0.group != $1.group ? $0.group < $1.group : $0.id < $1.id }
         var out: [SeriesFingerprint] = []
@@ -67,6 +54,36 @@ extension EventStore {
             out.append(SeriesFingerprint(calendar: calendarIDs[key.calendar]!, uid: key.uid, rowIDs: ids, fingerprint: fp))
         }
         return out
+    }
+
+    /// The rows of a window scan, grouped by series as they come.
+    private struct FingerprintScan {
+        typealias Column = EventColumns.WindowFingerprint
+        let calendarIDs: [Int64: String]
+        var group: [SeriesKey: Int32] = [:]
+        var keys: [SeriesKey] = []
+        var rows: [(group: Int32, id: Int64, hash: UInt64)] = []
+
+        init(calendarIDs: [Int64: String]) {
+            self.calendarIDs = calendarIDs
+            group.reserveCapacity(8192)
+            rows.reserveCapacity(8192)
+        }
+
+        mutating func take(_ row: Row) {
+            let calendarID = row.int(Column.calendarID)
+            guard calendarIDs[calendarID] != nil else { return }
+            let key = SeriesKey(calendar: calendarID, uid: row.text(Column.uid))
+            let n: Int32
+            if let known = group[key] {
+                n = known
+            } else {
+                n = Int32(keys.count)
+                group[key] = n
+                keys.append(key)
+            }
+            rows.append((n, row.int(Column.id), EventStore.hexHash(row, Column.contentHash.rawValue)))
+        }
     }
 
     /// One span class of `forEachOverrideOfWindowMasters`: the masters' side reads only
