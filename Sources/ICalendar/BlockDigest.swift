@@ -62,20 +62,22 @@ public struct BlockDigest: Hashable, Sendable {
     }
 
     /// Up to 16 hex digits (either case) as their value; nil when any byte is not one.
+    ///
+    /// Without a branch per digit: hashes mix digits and letters at random, so a branch
+    /// on the kind of each byte is mispredicted about every other byte, and every window
+    /// scan and import reads thousands of these.
     public static func hexValue(_ bytes: UnsafeRawBufferPointer) -> UInt64? {
         guard bytes.count <= 16 else { return nil }
         var value: UInt64 = 0
+        var bad = false
         for byte in bytes {
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: return nil
-            }
-            value = value << 4 | UInt64(digit)
+            let isDigit = byte &- UInt8(ascii: "0") < 10
+            let isLetter = (byte | 0x20) &- UInt8(ascii: "a") < 6
+            bad = bad || !(isDigit || isLetter)
+            // '0'...'9' are 0x30...0x39, 'A'...'F' and 'a'...'f' end in 1...6 with bit 6 set.
+            value = value << 4 | UInt64((byte & 0xF) &+ 9 &* (byte >> 6 & 1))
         }
-        return value
+        return bad ? nil : value
     }
 
     /// Reads the storage form; nil when it is not 32 hex digits.
