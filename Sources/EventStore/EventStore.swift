@@ -134,6 +134,22 @@ public final class EventStore {
         Int(try db.scalarInt("SELECT count(*) FROM event") ?? 0)
     }
 
+    /// Events per calendar, every calendar included (0 for one without events).
+    public func eventCountsByCalendar() throws -> [String: Int] {
+        var counts: [String: Int] = [:]
+        try db.statement("SELECT c.name, (SELECT count(*) FROM event e WHERE e.calendar_id = c.id) FROM calendar c")
+            .forEachRow { row in counts[row.text(0)] = Int(row.int(1)) }
+        return counts
+    }
+
+    /// The number of events in the calendar `name`; nil when there is no such calendar.
+    public func eventCount(ofCalendar name: String) throws -> Int? {
+        var count: Int?
+        try db.statement("SELECT (SELECT count(*) FROM event e WHERE e.calendar_id = c.id) FROM calendar c WHERE c.name = ?")
+            .forEachRow([.text(name)]) { row in count = Int(row.int(0)) }
+        return count
+    }
+
     /// Changes whenever another connection commits (`PRAGMA data_version`).
     public func dataVersion() throws -> Int64 { try db.dataVersion() }
 

@@ -8,6 +8,7 @@ extension RecomputeWorker {
         config.databaseGate.opened(path: config.databasePath)
         try store?.loadAllZones()
         lastDataVersion = -1
+        counts = EventCounts()
     }
 
     /// SIGHUP: reopen the database and recompute every view.

@@ -71,6 +71,9 @@ final class RecomputeWorker {
     var views: [View: ViewState] = [:]
     var schedule: RecomputeSchedule
     var lastDataVersion: Int64 = -1
+    /// The store's event counts for `status`, counted again only where the change log
+    /// says something changed (`EventCounts`).
+    var counts = EventCounts()
     /// Wall-clock time and duration of the last recompute, for `status`.
     var lastRecompute: Double = 0
     var lastDuration: Double = 0
@@ -190,8 +193,19 @@ final class RecomputeWorker {
     }
 
     func publishInfo() {
-        let calendars = Set((try? store?.calendarNames()) ?? [])
-        let events = (try? store?.eventCount()) ?? 0
+        var calendars = Set<String>()
+        var events = 0
+        if let store {
+            do {
+                try counts.update(store)
+                calendars = Set(counts.byCalendar.keys)
+                events = counts.total
+            } catch {
+                // Counted again in full next time.
+                counts = EventCounts()
+                calendars = Set((try? store.calendarNames()) ?? [])
+            }
+        }
         publishedProblem = fileProblem ?? problem
         output(.info(StoreInfo(calendars: calendars, eventCount: events, lastRecompute: lastRecompute,
                                lastDurationMS: lastDuration * 1000, healthy: problem == nil && fileProblem == nil,
