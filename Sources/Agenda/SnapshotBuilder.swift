@@ -99,11 +99,15 @@ public enum SnapshotBuilder {
     /// summaries' and ids' bytes are read only between items that tie on them.
     static func sortItems(_ items: inout [AgendaItem]) {
         guard items.count > 1 else { return }
-        var keys = [SortKey]()
-        keys.reserveCapacity(items.count)
-        for (n, item) in items.enumerated() {
-            keys.append(SortKey(start: item.sortStart, end: item.sortEnd, summaryPrefix: item.record.summaryPrefix,
-                                index: Int32(n), allDay: item.allDay))
+        var keys = items.withUnsafeBufferPointer { items in
+            [SortKey](unsafeUninitializedCapacity: items.count) { keys, count in
+                for n in 0..<items.count {
+                    let record = items[n].record
+                    keys[n] = SortKey(start: record.sortStart, end: record.sortEnd, summaryPrefix: record.summaryPrefix,
+                                      index: Int32(n), allDay: record.allDay)
+                }
+                count = items.count
+            }
         }
         items.withUnsafeBufferPointer { items in
             keys.sort { a, b in
@@ -114,7 +118,15 @@ public enum SnapshotBuilder {
                 return tieOrder(items[Int(a.index)], items[Int(b.index)])
             }
         }
-        items = keys.map { items[Int($0.index)] }
+        // Moved into their places, not copied: a copy retains every item and the old
+        // array's release releases it, each a write to a record the cache rarely holds.
+        items.withUnsafeMutableBufferPointer { items in
+            guard let base = items.baseAddress else { return }
+            let moved = UnsafeMutablePointer<AgendaItem>.allocate(capacity: items.count)
+            defer { moved.deallocate() }
+            moved.moveInitialize(from: base, count: items.count)
+            for (n, key) in keys.enumerated() { (base + n).moveInitialize(from: moved + Int(key.index), count: 1) }
+        }
     }
 
     /// An item's integer sort keys and its place in the list being sorted.

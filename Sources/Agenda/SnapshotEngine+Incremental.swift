@@ -33,7 +33,7 @@ extension SnapshotEngine {
             for (day, _) in items { dirty.insert(day - memo.window.firstDay) }
         }
         let offsets = dirty.sorted()
-        let snapshot = memo.finish(view, offsets: offsets, thresholds: digestThresholds)
+        let snapshot = memo.finish(view, offsets: offsets, hashedElsewhere: hashedElsewhereItems)
         let ids = Set(offsets.map { memo.first.adding(days: $0).iso })
         return (snapshot, SnapshotChange(baseDigest: base.digest, sectionIDs: ids))
     }

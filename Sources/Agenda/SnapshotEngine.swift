@@ -48,9 +48,9 @@ public final class SnapshotEngine {
     /// Whether an incremental build asks the store's change log which series changed
     /// (else it compares every series' fingerprint: the fallback, and the tests' oracle).
     public var useChangeLog = true
-    /// When a build's digest takes another thread (`ViewMemo.finish`); tests move
-    /// them to take every path.
-    var digestThresholds = ViewMemo.DigestThresholds()
+    /// Digests of at least this many items are hashed on another thread
+    /// (`ViewMemo.finish`); tests move it to take either path.
+    var hashedElsewhereItems = ViewMemo.hashedElsewhereItems
     /// Whether the last `build` found its changed series through the change log.
     public internal(set) var lastUsedChangeLog = false
     /// Most series kept across builds.
@@ -128,7 +128,7 @@ public final class SnapshotEngine {
             let items = try expansion(of: f, view: view, window: window, zone: zone, total: memo.total, store: store)
             memo.add(ViewMemo.SeriesID(calendar: f.calendar, uid: f.uid), fingerprint: f.fingerprint, items: items)
         }
-        let snapshot = memo.finish(view, offsets: 0..<view.days, thresholds: digestThresholds)
+        let snapshot = memo.finish(view, offsets: 0..<view.days, hashedElsewhere: hashedElsewhereItems)
         Self.retire(memos.updateValue(memo, forKey: view) ?? retired)
         evict()
         return snapshot

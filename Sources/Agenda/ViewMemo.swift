@@ -1,4 +1,3 @@
-import Dispatch
 import EventStore
 import ICalendar
 import Support
@@ -72,46 +71,24 @@ struct ViewMemo {
     }
 
     /// Sorts the dates at `offsets`, makes their sections, and the snapshot from all
-    /// sections, with the digest (`ViewMemo+Digest`) hashed one of three ways:
-    /// - many items to sort and to hash (a whole build): on another thread, which takes
-    ///   each section as this one sorts it;
-    /// - else many items to hash (a change early in the window): here, each date sorted
-    ///   just before its bytes are copied, and hashed on another thread;
-    /// - else (a few hundred items): all here.
-    mutating func finish(_ view: View, offsets: some Sequence<Int>, thresholds: DigestThresholds) -> AgendaSnapshot {
+    /// sections. Each date is sorted just before the digest copies its bytes, in date
+    /// order; with many items to hash (from `hashedElsewhere` on), another thread hashes
+    /// what this one copies (`ViewMemo+Digest`), so the sorting and copying here overlap
+    /// the hashing there.
+    mutating func finish(_ view: View, offsets: some Sequence<Int>, hashedElsewhere: Int) -> AgendaSnapshot {
         let dates = offsets.sorted()
         var job = digestJob(from: dates.first ?? sections.count)
-        let sorted = dates.reduce(0) { $0 + perDay[$1].count }
-        let hashed = perDay[job.from...].reduce(0) { $0 + $1.count }
-        let result: DigestJob.Result
-        if dates.count >= 2, min(sorted, hashed) >= thresholds.sorting {
-            // The other thread copies and hashes while this one sorts: sorting takes
-            // less time than hashing, so that thread never waits after the start (as it
-            // would, woken at every date, if it only hashed what this one copied).
-            let channel = BatchChannel<AgendaSection?>(capacity: dates.count)
-            let done = BatchChannel<DigestJob.Result>(capacity: 1)
-            let unsorted = sections, sorting = Set(dates), job = job
-            DispatchQueue.global(qos: .userInitiated).async {
-                done.send(job.run { sorting.contains($0) ? channel.receive() : unsorted[$0] })
+        job.elsewhere = perDay[job.from...].reduce(0) { $0 + $1.count } >= hashedElsewhere
+        // The digest starts at or before the first date to sort and visits dates in order.
+        var next = 0
+        let result = job.run { offset in
+            while next < dates.count, dates[next] <= offset {
+                if dates[next] == offset { makeSection(offset, view) }
+                next += 1
             }
-            for offset in dates {
-                makeSection(offset, view)
-                channel.send(sections[offset])
-            }
-            result = done.receive()
-        } else {
-            job.elsewhere = hashed >= thresholds.hashedElsewhere
-            // The digest starts at or before the first date to sort and visits dates in order.
-            var next = 0
-            result = job.run { offset in
-                while next < dates.count, dates[next] <= offset {
-                    if dates[next] == offset { makeSection(offset, view) }
-                    next += 1
-                }
-                return sections[offset]
-            }
-            for offset in dates[next...] { makeSection(offset, view) }
+            return sections[offset]
         }
+        for offset in dates[next...] { makeSection(offset, view) }
         keep(result, from: job.from)
         let list = sections.compactMap { $0 }
         let snapshot = AgendaSnapshot(view: view, sections: list, digest: AgendaSnapshot.finishDigest(result.final), today: today)
@@ -122,16 +99,18 @@ struct ViewMemo {
     /// Sorts one date's items and makes its section (nil: no section that day).
     private mutating func makeSection(_ offset: Int, _ view: View) {
         let date = first.adding(days: offset)
-        var items = perDay[offset]
-        if items.isEmpty {
+        let items: [AgendaItem]
+        if perDay[offset].isEmpty {
             guard view.emptyDays == .placeholder else {
                 sections[offset] = nil
                 return
             }
             items = [SnapshotBuilder.placeholder(date)]
         } else {
-            SnapshotBuilder.sortItems(&items)
-            perDay[offset] = items
+            // In place: the memo's array is the only one holding these items until the
+            // section takes it (sorting a copy would retain and release every item).
+            SnapshotBuilder.sortItems(&perDay[offset])
+            items = perDay[offset]
         }
         sections[offset] = AgendaSection(date: date, label: SnapshotBuilder.label(date, today: today), items: items)
     }

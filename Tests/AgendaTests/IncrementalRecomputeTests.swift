@@ -56,11 +56,10 @@ import TestSupport
     func incrementalEqualsWholeRebuild(seed: UInt64) throws {
         let s = try ScratchStore()
         let engine = SnapshotEngine()
-        // Every build here hashes on another thread (`ViewMemo.finish`): with odd seeds,
-        // a build of two dates or more while it sorts and any other while it copies the
-        // bytes; with even seeds, every build while it copies. The change log test below
-        // hashes inline.
-        engine.digestThresholds = .init(sorting: seed % 2 == 1 ? 0 : .max, hashedElsewhere: 0)
+        // With odd seeds every build here hashes on another thread while it sorts and
+        // copies (`ViewMemo.finish`), with even seeds every build hashes inline. The
+        // change log test below takes the default.
+        engine.hashedElsewhereItems = seed % 2 == 1 ? 0 : .max
         var calendar = RandomAgendaEdits(seed: seed, base: (2026, 11, 25))
         var previous: [View: AgendaSnapshot] = [:]
         // From 20:00 UTC: the views' midnights (Tokyo, Berlin, New York) pass during the run.
