@@ -94,9 +94,7 @@ extension EventStore {
 
     /// The number of events in `calendar` (0 when there is no such calendar).
     public func eventCount(calendar: String) throws -> Int {
-        Int(try db.scalarInt("""
-            SELECT count(*) FROM event e JOIN calendar c ON c.id = e.calendar_id WHERE c.name = ?
-            """, [.text(calendar)]) ?? 0)
+        try eventCount(ofCalendar: calendar) ?? 0
     }
 
     private func deleteInputs(_ paths: [String], calendarID: Int64) throws -> Int {

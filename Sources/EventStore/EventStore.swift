@@ -134,19 +134,21 @@ public final class EventStore {
         Int(try db.scalarInt("SELECT count(*) FROM event") ?? 0)
     }
 
+    /// Each calendar's name and number of events (the count reads the UNIQUE index's
+    /// range of that calendar only).
+    private static let calendarCountsQuery = "SELECT c.name, (SELECT count(*) FROM event e WHERE e.calendar_id = c.id) FROM calendar c"
+
     /// Events per calendar, every calendar included (0 for one without events).
     public func eventCountsByCalendar() throws -> [String: Int] {
         var counts: [String: Int] = [:]
-        try db.statement("SELECT c.name, (SELECT count(*) FROM event e WHERE e.calendar_id = c.id) FROM calendar c")
-            .forEachRow { row in counts[row.text(0)] = Int(row.int(1)) }
+        try db.statement(Self.calendarCountsQuery).forEachRow { row in counts[row.text(0)] = Int(row.int(1)) }
         return counts
     }
 
     /// The number of events in the calendar `name`; nil when there is no such calendar.
     public func eventCount(ofCalendar name: String) throws -> Int? {
         var count: Int?
-        try db.statement("SELECT (SELECT count(*) FROM event e WHERE e.calendar_id = c.id) FROM calendar c WHERE c.name = ?")
-            .forEachRow([.text(name)]) { row in count = Int(row.int(0)) }
+        try db.statement(Self.calendarCountsQuery + " WHERE c.name = ?").forEachRow([.text(name)]) { row in count = Int(row.int(1)) }
         return count
     }
 

@@ -202,6 +202,7 @@ final class RecomputeWorker {
                 events = counts.total
             } catch {
                 // Counted again in full next time.
+                log.warning("cannot count the events for status: \(error)")
                 counts = EventCounts()
                 calendars = Set((try? store.calendarNames()) ?? [])
             }
