@@ -1,4 +1,7 @@
 import CSQLite
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// An open SQLite database connection; owns its `sqlite3*` and closes it in `deinit`.
 ///
@@ -8,6 +11,8 @@ public final class Connection {
     let handle: OpaquePointer
     /// The path the database was opened at.
     public let path: String
+    /// How much of the file SQLite may map, as opened.
+    let mmapBytes: Int
     private var statementCache: [String: Statement] = [:]
 
     /// Opens (creating if needed, unless `readOnly`) the database at `path`.
@@ -27,6 +32,7 @@ public final class Connection {
         }
         self.handle = db
         self.path = path
+        self.mmapBytes = mmapBytes
         try check(sqlite3_extended_result_codes(db, 1), db)
         try check(sqlite3_busy_timeout(db, busyTimeoutMilliseconds), db)
         try execute("PRAGMA foreign_keys = ON")
@@ -34,8 +40,36 @@ public final class Connection {
         // Read pages through a memory map rather than read(2) copies.
         try execute("PRAGMA mmap_size = \(mmapBytes)")
         if !readOnly {
-            try execute("PRAGMA journal_mode = WAL")
+            try setJournalMode(.wal, waitingMilliseconds: busyTimeoutMilliseconds)
             try execute("PRAGMA synchronous = NORMAL")
+        }
+    }
+
+    /// The journal modes the store uses: WAL, except for the transaction of a large
+    /// import into a database no other connection has open (`EventStore+RollbackJournal`).
+    enum JournalMode: String {
+        case wal
+        case delete
+    }
+
+    /// Sets the journal mode and returns the one in effect. Changing it needs the
+    /// database to itself, and SQLite does not wait for that through the busy handler:
+    /// leaving WAL fails at once while another connection has the file open; entering it
+    /// fails while another connection holds a lock of the rollback journal (an import's
+    /// transaction, or a read). So a locked database is tried again every 5 ms for up to
+    /// `waitingMilliseconds`; then the lock error is thrown.
+    @discardableResult
+    func setJournalMode(_ mode: JournalMode, waitingMilliseconds: Int32 = 0) throws(SQLiteError) -> String {
+        var waited: Int32 = 0
+        while true {
+            do throws(SQLiteError) {
+                let st = try statement("PRAGMA journal_mode = \(mode.rawValue)")
+                defer { sqlite3_reset(st.handle) }
+                return try st.step() ? Row(handle: st.handle).text(0) : ""
+            } catch where error.isBusy && waited < waitingMilliseconds {
+                usleep(5_000)
+                waited += 5
+            }
         }
     }
 

@@ -40,6 +40,15 @@ public final class DatabaseFiles {
     /// True when the file at `path-wal` is still the one the store opened with.
     var walIsOurs: Bool { wal != nil && FileIdentity(path: path + "-wal") == wal }
 
+    /// Remembers `path-wal` and `path-shm` again, after the store left WAL mode and
+    /// entered it again (which makes new files), while the database at the path is still
+    /// the one opened; otherwise the names are not ours, and forgotten.
+    func rememberCompanions() {
+        let ours = replacedOrRemoved() == nil
+        wal = ours ? FileIdentity(path: path + "-wal") : nil
+        shm = ours ? FileIdentity(path: path + "-shm") : nil
+    }
+
     /// Unlinks our `-wal`/`-shm` when the names are still ours, and forgets them.
     func unlinkOwnCompanions() {
         if walIsOurs { unlink(path + "-wal") }

@@ -17,6 +17,12 @@ public struct ImportOptions: Sendable {
     /// 4,096: below that, rebuilding the indexes saves too little to notice.
     static let defaultBulkLoadFromBlocks = 4096
 
+    /// A run of at least this many bytes into a database no other connection has open
+    /// writes with a rollback journal (`EventStore+RollbackJournal`): below that, the
+    /// switches there and back (a few file creations and syncs) cost about what a WAL
+    /// write saves. Tests move it.
+    var rollbackJournalFromBytes = 1 << 20
+
     /// Creates options (both off by default).
     public init(replace: Bool = false, strict: Bool = false) {
         self.replace = replace

@@ -7,9 +7,11 @@ import Glibc
 #endif
 
 /// 1. `eventctl import` SIGKILLed at random moments: the database is always sound and
-/// holds the whole import or none of it. Every other round a daemon serves the database
-/// meanwhile (so the WAL outlives the killed writer, and the daemon checkpoints it when
-/// it stops): it must show the whole import or none of it, too.
+/// holds the whole import or none of it. Alone, the import writes with a rollback
+/// journal (`EventStore+RollbackJournal`), which the next open rolls back. Every other
+/// round a daemon serves the database meanwhile, so the import writes through the WAL
+/// (which outlives the killed writer, and the daemon checkpoints it when it stops): the
+/// daemon must show the whole import or none of it, too.
 func importCrashSafety() async throws {
     try await runIsolated("import-crash") { sandbox, checks in
         let scale = Rel.scale
@@ -32,16 +34,18 @@ func importCrashSafety() async throws {
         // Reference: the same import, not interrupted (also gives its usual run time).
         let work = sandbox.path("work.db")
         try copyDatabase(base, to: work)
-        // Its WAL stays empty until the commit writes the transaction (the import's page
-        // cache holds it all): its largest size marks the commit window.
-        var walMax = 0
+        // What it has written so far (the WAL, or with a rollback journal the database
+        // file itself, grows as the page cache spills): its largest size marks the commit.
+        let baseSize = fileSize(work)
+        func written() -> Int { fileSize(work) - baseSize + fileSize(work + "-wal") }
+        var writtenMax = 0
         let referenceStart = monotonicNow()
         let referencePID = try sandbox.spawn(Products.eventctl,
                                              ["--db", work, "--socket", sandbox.path("none.sock"), "import", big, "--calendar", "big"],
                                              stdout: "/dev/null", stderr: sandbox.path("reference.err"))
         var referenceExit: ProcessExit?
         while referenceExit == nil {
-            walMax = max(walMax, fileSize(work + "-wal"))
+            writtenMax = max(writtenMax, written())
             referenceExit = sandbox.poll(referencePID)
             if monotonicNow() - referenceStart > 120 { referenceExit = sandbox.kill9(referencePID) }
             usleep(1000)
@@ -68,14 +72,15 @@ func importCrashSafety() async throws {
         var beforeCommit = 0, afterCommit = 0, finishedFirst = 0, bad = 0
         var killTimes: [Double] = []
         // `kills` moments uniform over the usual run time; then a few more aimed at the
-        // commit (which uniform moments rarely hit): when the WAL has grown to a random
-        // size, plus sometimes a few milliseconds (the checkpoint that follows).
+        // commit (which uniform moments rarely hit): when the run has written a random
+        // size, plus sometimes a few milliseconds (the checkpoint that follows), or alone
+        // when its rollback journal goes away.
         let aimed = max(5, kills / 4)
         for round in 0..<(kills + aimed) {
             try copyDatabase(base, to: work)
             let out = sandbox.path("kill.out"), err = sandbox.path("kill.err")
             let delay = Double.random(in: 0..<usual, using: &rng)
-            let walThreshold = Int.random(in: 1...max(1, walMax), using: &rng)
+            let writtenThreshold = Int.random(in: 1...max(1, writtenMax), using: &rng)
             let extra = Bool.random(using: &rng) ? Double.random(in: 0..<0.05, using: &rng) : 0
             let daemon = round % 2 == 1 ? DaemonProcess(sandbox, db: work, socket: sandbox.path("d.sock"), arguments: ["--interval", "1"]) : nil
             try daemon?.start()
@@ -86,8 +91,18 @@ func importCrashSafety() async throws {
             var early: ProcessExit?
             if round < kills {
                 sleepSeconds(delay)
+            } else if daemon == nil, round % 4 == 0 {
+                // Alone, every other aimed round: just after the commit, when the rollback
+                // journal is deleted (the database goes back to WAL then).
+                var sawJournal = false
+                while early == nil, monotonicNow() - started < 3 * usual {
+                    let journal = FileManager.default.fileExists(atPath: work + "-journal")
+                    if sawJournal, !journal { break }
+                    sawJournal = sawJournal || journal
+                    early = sandbox.poll(pid)  // no sleep: the process ends soon after
+                }
             } else {
-                while early == nil, fileSize(work + "-wal") < walThreshold, monotonicNow() - started < 3 * usual {
+                while early == nil, written() < writtenThreshold, monotonicNow() - started < 3 * usual {
                     early = sandbox.poll(pid)
                     usleep(200)
                 }
@@ -141,7 +156,7 @@ func importCrashSafety() async throws {
 
         Rel.report("import-crash", [
             ("seed", seed), ("events", whole), ("file_bytes", ((try? FileManager.default.attributesOfItem(atPath: big)[.size]) as? Int) ?? -1),
-            ("usual_run_s", usual), ("wal_max_bytes", walMax), ("kills_uniform", kills), ("kills_aimed_at_end", aimed), ("killed", killTimes.count), ("finished_before_kill", finishedFirst),
+            ("usual_run_s", usual), ("written_max_bytes", writtenMax), ("kills_uniform", kills), ("kills_aimed_at_end", aimed), ("killed", killTimes.count), ("finished_before_kill", finishedFirst),
             ("rounds_with_daemon", daemonRounds), ("landed_before_commit", beforeCommit), ("landed_after_commit", afterCommit), ("neither", bad),
             ("final_import_s", final.seconds),
         ])
