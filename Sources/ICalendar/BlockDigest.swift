@@ -19,12 +19,14 @@ public struct BlockDigest: Hashable, Sendable {
         self.low = low
     }
 
-    /// The digest of `bytes` (a VEVENT block) in `context`.
-    static func of(_ bytes: UnsafeBufferPointer<UInt8>, context: BlockContext) -> BlockDigest {
-        var hasher = SHA256()
-        withUnsafeBytes(of: context.seed) { hasher.update($0) }
-        hasher.update(UnsafeRawBufferPointer(bytes))
-        return BlockDigest(hasher.finalize())
+    /// The digest of `bytes` (a VEVENT block) in `context`, computed by `digester`.
+    static func of(_ bytes: UnsafeBufferPointer<UInt8>, context: BlockContext, digester: SHA256Digester) -> BlockDigest {
+        withUnsafeBytes(of: context.seed) { seed in
+            digester.digest(seed, UnsafeRawBufferPointer(bytes)) { sha in
+                BlockDigest(high: UInt64(bigEndian: sha.loadUnaligned(as: UInt64.self)),
+                            low: UInt64(bigEndian: sha.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+            }
+        }
     }
 
     init(_ sha: [UInt8]) {

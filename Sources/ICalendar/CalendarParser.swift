@@ -206,6 +206,7 @@ public enum CalendarParser {
         var scratch = [UInt8]()
         var batch: [EventRecord] = []
         var kept: [BlockDigest] = []
+        let digester = digests.map { _ in SHA256Digester() }
         batch.reserveCapacity(batchSize)
         func flushRecords() {
             if !batch.isEmpty { deliver(.events(batch)); batch.removeAll(keepingCapacity: true) }
@@ -220,7 +221,7 @@ public enum CalendarParser {
             let index = min(slice.calendar, contexts.count - 1)
             var digest: BlockDigest?
             if let digests {
-                let d = BlockDigest.of(bytes, context: digests.contexts[index])
+                let d = BlockDigest.of(bytes, context: digests.contexts[index], digester: digester!)
                 if digests.known.contains(d) {
                     flushRecords()
                     kept.append(d)

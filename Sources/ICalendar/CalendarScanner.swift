@@ -288,9 +288,15 @@ enum CalendarScanner {
     /// accepts) are joined, so that the text stays the same characters instead of
     /// decoding each half to U+FFFD.
     static func decodeText(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        // A fold that splits a character is followed by a continuation byte, so ASCII
+        // text (most blocks) has none; otherwise each line end is found with memchr.
         var splitFold = false
-        for i in bytes.indices where bytes[i] == 10 {
+        var end = ByteSearch.asciiWordsEnd(bytes, from: 0)
+        while end < bytes.count, bytes[end] < 0x80 { end += 1 }
+        var from = end < bytes.count ? 0 : bytes.count
+        while let i = ByteSearch.firstIndex(of: 10, in: bytes, from: from, to: bytes.count) {
             if i + 2 < bytes.count, bytes[i + 1] == 32 || bytes[i + 1] == 9, bytes[i + 2] & 0xC0 == 0x80 { splitFold = true; break }
+            from = i + 1
         }
         guard splitFold else { return String(decoding: bytes, as: UTF8.self) }
         var out = [UInt8]()

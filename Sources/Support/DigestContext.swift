@@ -27,6 +27,19 @@ final class DigestContext: @unchecked Sendable { // @unchecked: mutated only via
         Self.require(EVP_DigestUpdate(handle, bytes.baseAddress, bytes.count), "EVP_DigestUpdate")
     }
 
+    /// Starts again with nothing fed (the context's memory is kept).
+    func restart() {
+        Self.require(EVP_DigestInit_ex(handle, DigestAlgorithm.sha256.handle, nil), "EVP_DigestInit_ex")
+    }
+
+    /// Writes the digest of everything fed into `out` (at least 32 bytes); the context
+    /// is used up until `restart`.
+    func finish(into out: UnsafeMutableRawBufferPointer) {
+        precondition(out.count >= SHA256.digestByteCount)
+        var length: UInt32 = 0
+        Self.require(EVP_DigestFinal_ex(handle, out.baseAddress?.assumingMemoryBound(to: UInt8.self), &length), "EVP_DigestFinal_ex")
+    }
+
     /// The digest of everything fed; the context is used up.
     func finish() -> [UInt8] {
         [UInt8](unsafeUninitializedCapacity: SHA256.digestByteCount) { buffer, count in

@@ -9,7 +9,7 @@ enum Bench {
     USAGE: eventd-bench <subcommand> [options]
 
     SUBCOMMANDS:
-      import [FILE] [--events N] [--seed S] [--rss no]
+      import [FILE] [--events N] [--seed S] [--rounds R] [--rss no]
                                               Import a calendar into a fresh database
                                               (default: a generated 100,000-event file);
                                               then the peak RSS of a child `eventctl import`.

@@ -4,7 +4,9 @@ import EventStore
 import ICalendar
 
 /// `eventd-bench import`: eventd's import of a calendar into a fresh database, against
-/// libical's bare parse of the same bytes, in the same run.
+/// libical's bare parse of the same bytes, in the same run: `ratio` is the best import
+/// over the best parse, `ratio_paired_median` the median over rounds of each import over
+/// the parse just before it.
 enum ImportBench {
     static func run(_ options: inout Options) throws {
         let bytes: [UInt8]
@@ -19,17 +21,6 @@ enum ImportBench {
         }
         let vevents = countVEvents(bytes)
 
-        // Bare libical parse of the whole file (best of 3).
-        var parseBest = Double.infinity
-        for _ in 0..<3 {
-            var cString = bytes.map { CChar(bitPattern: $0) }
-            cString.append(0)
-            let t0 = Bench.now()
-            let component = cString.withUnsafeBufferPointer { icalparser_parse_string($0.baseAddress) }
-            parseBest = min(parseBest, Bench.now() - t0)
-            if let component { icalcomponent_free(component) }
-        }
-
         // eventd's parse alone (scan, per-component libical parse, normalise).
         var ourParse = Double.infinity
         for _ in 0..<2 {
@@ -38,23 +29,36 @@ enum ImportBench {
             ourParse = min(ourParse, Bench.now() - t0)
         }
 
-        // eventd import into a fresh database (best of 3).
-        var importBest = Double.infinity
+        // Rounds of libical's bare parse of the whole file, then eventd's import into a
+        // fresh database. Interleaved: this machine's speed drifts by up to 2x within
+        // minutes, and a ratio of two figures taken minutes apart measures the drift.
+        let rounds = max(1, options.int("--rounds") ?? 5)
+        var parses: [Double] = [], imports: [Double] = []
         var added = 0
-        for _ in 0..<3 {
+        var cString = bytes.map { CChar(bitPattern: $0) }
+        cString.append(0)
+        for _ in 0..<rounds {
+            let t0 = Bench.now()
+            let component = cString.withUnsafeBufferPointer { icalparser_parse_string($0.baseAddress) }
+            parses.append(Bench.now() - t0)
+            if let component { icalcomponent_free(component) }
+
             let dir = try Bench.temporaryDirectory("eventd-bench")
             defer { try? FileManager.default.removeItem(at: dir) }
             let store = try EventStore(path: dir.appendingPathComponent("events.db").path)
             let input = ImportInput(path: "/bench/calendar.ics", displayName: label, bytes: bytes, calendar: "bench")
-            let t0 = Bench.now()
+            let t1 = Bench.now()
             let results = try store.importCalendars([input])
-            importBest = min(importBest, Bench.now() - t0)
+            imports.append(Bench.now() - t1)
             added = results.reduce(0) { $0 + $1.added }
         }
-        let ratio = importBest / parseBest
+        let importBest = imports.min()!, parseBest = parses.min()!
+        let paired = zip(imports, parses).map { $0 / $1 }.sorted()
+        let pairedMedian = paired[paired.count / 2]
         print("file=\(label) bytes=\(bytes.count) vevents=\(vevents) stored=\(added) eventd_parse_seconds=\(Bench.format(ourParse))")
         print("events=\(vevents) seconds=\(Bench.format(importBest)) events_per_second=\(Int(Double(vevents) / importBest)) "
-              + "parse_seconds=\(Bench.format(parseBest)) ratio=\(String(format: "%.2f", ratio))")
+              + "parse_seconds=\(Bench.format(parseBest)) ratio=\(String(format: "%.2f", importBest / parseBest)) "
+              + "ratio_paired_median=\(String(format: "%.2f", pairedMedian)) rounds=\(rounds)")
         if options.value("--rss") != "no" { try peakRSS(bytes) }
     }
 

@@ -40,6 +40,22 @@ struct SHA256Tests {
         #expect(hex(hasher.finalize()) == expected)
     }
 
+    // MARK: - A digester reused for many messages
+
+    @Test("a reused digester gives each message's own hash, whatever came before")
+    func reusedDigester() {
+        var generator = SeededRandom(seed: 0xD16E57)
+        let digester = SHA256Digester()
+        for round in 0..<300 {
+            let prefix = generator.bytes(round % 3 == 0 ? 0 : 16)
+            let message = generator.bytes(round % 7 == 0 ? 0 : Int(generator.next() % 2000))
+            let got = prefix.withUnsafeBytes { p in message.withUnsafeBytes { m in digester.digest(p, m) { Array($0) } } }
+            #expect(got == SHA256.hash(prefix + message), "round \(round)")
+        }
+        #expect(digester.digest(UnsafeRawBufferPointer(start: nil, count: 0), Array("abc".utf8).withUnsafeBytes { $0 }) { hex(Array($0)) }
+                == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    }
+
     // MARK: - Incremental hashing
 
     @Test("split updates at every offset equal the one-shot hash")
