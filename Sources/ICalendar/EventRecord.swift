@@ -114,11 +114,36 @@ public func contentFingerprint(_ parts: String...) -> String {
     var h: UInt64 = 0xcbf2_9ce4_8422_2325
     for part in parts {
         var s = part
-        s.withUTF8 { buf in
-            for b in buf where b != 13 { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
-        }
-        h = (h ^ 0xFF) &* 0x0000_0100_0000_01B3
+        s.withUTF8 { fnv1a(&h, skippingCarriageReturns: $0) }
+        h = (h ^ 0xFF) &* fnvPrime
     }
-    let hex = String(h, radix: 16)
-    return String(repeating: "0", count: 16 - hex.count) + hex
+    let digits: StaticString = "0123456789abcdef"
+    return String(unsafeUninitializedCapacity: 16) { out in
+        digits.withUTF8Buffer { hex in
+            for i in 0..<16 { out[i] = hex[Int(truncatingIfNeeded: h >> UInt64(60 - 4 * i)) & 0xF] }
+        }
+        return 16
+    }
+}
+
+private let fnvPrime: UInt64 = 0x0000_0100_0000_01B3
+
+/// Feeds `bytes` but their CRs into `h`. Each byte waits for the last one's multiply,
+/// so the loop is kept to that chain: the runs between CRs are found with memchr
+/// rather than tested byte by byte (an event's text is hashed on every import).
+private func fnv1a(_ h: inout UInt64, skippingCarriageReturns bytes: UnsafeBufferPointer<UInt8>) {
+    guard let base = bytes.baseAddress else { return }
+    var hash = h
+    var i = 0
+    while i < bytes.count {
+        let end = ByteSearch.index(of: 13, in: bytes, from: i, to: bytes.count)
+        var p = base + i
+        let stop = base + end
+        while p < stop {
+            hash = (hash ^ UInt64(p.pointee)) &* fnvPrime
+            p += 1
+        }
+        i = end + 1
+    }
+    h = hash
 }
