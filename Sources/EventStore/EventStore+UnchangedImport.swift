@@ -5,9 +5,9 @@ extension EventStore {
     ///
     /// Only for plain runs: `--strict` must see the warnings again, and `--replace`
     /// decides about the whole calendar; and only for files that had no warnings (they
-    /// are parsed again so that their warnings are reported again). `hashes` are the
-    /// inputs' `ContentHash`es.
-    func unchangedInputs(_ inputs: [ImportInput], hashes: [String]) throws -> [Int: FileImportResult] {
+    /// are parsed again so that their warnings are reported again). `hashes` gives the
+    /// inputs' `ContentHash`es; only files whose source is known synced are hashed here.
+    func unchangedInputs(_ inputs: [ImportInput], hashes: FileHashes) throws -> [Int: FileImportResult] {
         var found: [Int: FileImportResult] = [:]
         let lookup = try db.statement("""
             SELECT s.synced_events, s.synced_hash FROM source s JOIN calendar c ON c.id = s.calendar_id
@@ -16,7 +16,7 @@ extension EventStore {
         for (index, input) in inputs.enumerated() {
             var events: Int64?
             try lookup.forEachRow([.text(input.calendar), .text(input.path)]) { row in
-                if row.optionalText(1) == hashes[index] { events = row.optionalInt(0) }
+                if let synced = row.optionalText(1), synced == hashes[index] { events = row.optionalInt(0) }
             }
             guard let events else { continue }
             var result = FileImportResult(path: input.path, displayName: input.displayName, calendar: input.calendar)

@@ -6,7 +6,9 @@ enum SpanCalculator {
     /// Most instances walked to find the end of a COUNT rule before calling it open.
     static let countLimit = 100_000
 
-    static func computeSpan(_ record: inout EventRecord, zones: ZoneResolver) {
+    /// `rules`: the record's rules with their summaries, when the caller read them
+    /// (otherwise they are read from `record.rrule`).
+    static func computeSpan(_ record: inout EventRecord, zones: ZoneResolver, rules: [(String, RuleSummary?)]? = nil) {
         let margin = isViewRelative(record.start) ? viewMargin : 0
         let duration = Int64(record.durationDays) * 86_400 + record.durationSeconds + (record.durationDays > 0 ? 3600 : 0)
         let start = record.start.instant(zones: zones, floatingZone: .utc)
@@ -14,8 +16,9 @@ enum SpanCalculator {
         var last = start + duration + margin
         var open = false
 
-        for rule in record.rrule?.split(separator: "\n") ?? [] {
-            switch ruleEnd(String(rule), record: record, zones: zones) {
+        let rules = rules ?? (record.rrule?.split(separator: "\n") ?? []).map { (String($0), RuleSummary($0)) }
+        for (rule, summary) in rules {
+            switch ruleEnd(rule, summary: summary, record: record, zones: zones) {
             case .none: open = true
             case .some(let end): last = max(last, end + duration + margin)
             }
@@ -40,10 +43,10 @@ enum SpanCalculator {
     /// The instant of the last instance's start (or a bound past it), or nil for an
     /// open-ended rule. UNTIL and COUNT rules that cannot skip periods are bounded by
     /// arithmetic; other COUNT rules are walked with libical's iterator.
-    static func ruleEnd(_ rrule: String, record: EventRecord, zones: ZoneResolver) -> Int64? {
+    static func ruleEnd(_ rrule: String, summary: RuleSummary?, record: EventRecord, zones: ZoneResolver) -> Int64? {
         let zone: Zone? = { if case .zoned(_, let key) = record.start { return zones.zone(forKey: key) } else { return nil } }()
         let frame = record.start
-        guard let summary = RuleSummary(Substring(rrule)) else { return record.start.instant(zones: zones, floatingZone: .utc) }
+        guard let summary else { return record.start.instant(zones: zones, floatingZone: .utc) }
         if let until = summary.until {
             if summary.untilIsUTC { return until.secondsAsIfUTC }
             if summary.untilIsDate { return until.secondsAsIfUTC + 86_400 + viewMargin }

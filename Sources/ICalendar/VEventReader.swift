@@ -76,6 +76,8 @@ enum VEventReader {
         // Recurrence.
         // RRULE (RFC 5545 says SHOULD NOT repeat; where it does, the union is used).
         var rules: [String] = []
+        // Each rule's summary, read once for the cost check and the span.
+        var summaries: [RuleSummary?] = []
         var rr = icalcomponent_get_first_property(c, ICAL_RRULE_PROPERTY)
         while let rruleProp = rr {
             var rule = icalproperty_get_rrule(rruleProp)
@@ -85,10 +87,12 @@ enum VEventReader {
             } else if let cString = icalrecurrencetype_as_string_r(&rule) {
                 let text = String(cString: cString)
                 icalmemory_free_buffer(cString)
-                if RuleSummary.isTooCostly(text) {
+                let summary = RuleSummary(Substring(text))
+                if summary?.isTooCostly ?? false {
                     issues.append("RRULE \(text.prefix(200)) ignored: \(RuleSummary.costlyReason)")
                 } else {
                     rules.append(text)
+                    summaries.append(summary)
                 }
             }
             rr = icalcomponent_get_next_property(c, ICAL_RRULE_PROPERTY)
@@ -102,10 +106,12 @@ enum VEventReader {
                 issues.append("RRULE could not be read, even without its unreadable parts; ignored: \(raw.prefix(200))")
                 continue
             }
-            if RuleSummary.isTooCostly(salvaged.rule) {
+            let summary = RuleSummary(Substring(salvaged.rule))
+            if summary?.isTooCostly ?? false {
                 issues.append("RRULE \(salvaged.rule.prefix(200)) ignored: \(RuleSummary.costlyReason)")
             } else {
                 rules.append(salvaged.rule)
+                summaries.append(summary)
             }
             issues.append("RRULE repaired (\(salvaged.repairs.joined(separator: "; "))): \(raw.prefix(200))")
         }
@@ -180,7 +186,7 @@ enum VEventReader {
         }
         record.alarms = displayAlarms(c, length: record.durationSeconds + Int64(record.durationDays) * 86_400)
         for message in badProperties { issues.append("ignored invalid property: \(clean(message))") }
-        SpanCalculator.computeSpan(&record, zones: ZoneRegistry.shared)
+        SpanCalculator.computeSpan(&record, zones: ZoneRegistry.shared, rules: Array(zip(rules, summaries)))
         record.ridKey = record.recurrenceKey(zones: ZoneRegistry.shared)
         // Fingerprinted here, on a parser thread, so the writer thread only stores.
         record.contentHash = contentFingerprint(record.text, record.start.encoded)

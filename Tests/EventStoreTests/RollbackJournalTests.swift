@@ -43,6 +43,10 @@ import TestSupport
         #expect(try journal.db.scalarText("PRAGMA integrity_check") == "ok")
         // The new -wal file is remembered as ours (the daemon's detach relies on it).
         #expect(journal.store.files.walIsOurs)
+        // The file's hash (computed while its parser ran) was stored: importing the same
+        // bytes again is recognised as unchanged, without a parse.
+        let again = try #require(try journal.store.importCalendars([BulkLoadTests.input(bytes)], now: 1_790_000_100).first)
+        #expect(again.sameBytes && again.unchanged == a.added)
         // A later small import runs in WAL.
         try journal.run(StoreICS.input("small.ics", StoreICS.calendar([StoreICS.event("late")]), calendar: "home"))
         #expect(try journal.store.journalMode() == "wal")
