@@ -12,8 +12,9 @@ final class RuleIterator {
 
     /// Starts iterating `rrule` from `start` (wall clock in `zone`, or floating/date when nil).
     init?(rrule: String, start: CivilDateTime, isDate: Bool, zone: OpaquePointer?) {
-        let rule = icalrecurrencetype_from_string(Self.workingAround794(rrule, start: start.date))
-        guard rule.freq != ICAL_NO_RECURRENCE, !RuleSummary.isTooCostly(rrule) else {
+        let summary = RuleSummary(Substring(rrule))
+        let rule = icalrecurrencetype_from_string(Self.workingAround794(rrule, summary: summary, start: start.date))
+        guard rule.freq != ICAL_NO_RECURRENCE, !(summary?.isTooCostly ?? false) else {
             free(rule.rscale)
             return nil
         }
@@ -47,8 +48,8 @@ final class RuleIterator {
     /// libical 3.0 walks `FREQ=YEARLY;BYWEEKNO=n` without BYDAY into the wrong ISO week
     /// after the first year (upstream issue 794). RFC 5545 takes what a rule leaves open
     /// from DTSTART, so the instance is DTSTART's weekday of week n: say so explicitly.
-    static func workingAround794(_ rrule: String, start: CivilDate) -> String {
-        guard let summary = RuleSummary(Substring(rrule)), summary.freq == "YEARLY",
+    static func workingAround794(_ rrule: String, summary: RuleSummary?, start: CivilDate) -> String {
+        guard let summary, summary.freq == "YEARLY",
               summary.parts["BYWEEKNO"] != nil, summary.parts["BYDAY"] == nil,
               summary.parts["BYMONTHDAY"] == nil, summary.parts["BYYEARDAY"] == nil else { return rrule }
         let names = ["SU", "MO", "TU", "WE", "TH", "FR", "SA"]

@@ -14,10 +14,11 @@ struct RuleSummary {
         var interval = 1
         for part in rule.split(separator: ";") {
             guard let eq = part.firstIndex(of: "=") else { continue }
-            let name = part[..<eq].uppercased()
+            // libical writes rules in capitals: no case mapping (a new string) for those.
+            let name = Self.upper(part[..<eq])
             let value = part[part.index(after: eq)...]
             switch name {
-            case "FREQ": freq = value.uppercased()
+            case "FREQ": freq = Self.upper(value)
             case "COUNT": count = Int(value)
             case "INTERVAL": interval = max(1, Int(value) ?? 1)
             case "UNTIL":
@@ -38,14 +39,21 @@ struct RuleSummary {
         self.interval = interval
     }
 
+    /// `text` in capitals, mapped only when it has a lower-case letter.
+    static func upper(_ text: Substring) -> String {
+        text.utf8.contains(where: { $0 >= 97 && $0 <= 122 }) ? text.uppercased() : String(text)
+    }
+
+    /// The parts a COUNT rule may have for `countReach` to bound it by arithmetic.
+    private static let reachableParts: Set<String> = ["WKST", "BYHOUR", "BYMINUTE", "BYSECOND", "BYDAY", "BYMONTHDAY", "BYMONTH"]
+
     /// For a COUNT rule whose every period is certain to hold an instance: how far
     /// (in days or months) the last instance can lie from DTSTART. Nil when the rule
     /// can skip periods (BYSETPOS, BYMONTHDAY 29-31, 5th weekdays, BYWEEKNO, ...), so
     /// the caller must walk it.
     var countReach: (days: Int, months: Int)? {
         guard let count, count > 0 else { return nil }
-        let allowed: Set<String> = ["WKST", "BYHOUR", "BYMINUTE", "BYSECOND", "BYDAY", "BYMONTHDAY", "BYMONTH"]
-        guard parts.keys.allSatisfy(allowed.contains) else { return nil }
+        guard parts.keys.allSatisfy(Self.reachableParts.contains) else { return nil }
         if let monthDays = parts["BYMONTHDAY"] {
             let values = monthDays.split(separator: ",").compactMap { Int($0) }
             guard values.allSatisfy({ (1...28).contains(abs($0)) }) else { return nil }
