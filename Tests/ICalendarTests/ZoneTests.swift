@@ -73,4 +73,36 @@ import Testing
         let t = utc(2026, 11, 29, 15)
         #expect(ny.local(atUTC: t) == local(2026, 11, 29, 10))
     }
+
+    /// `instant(forLocal:)` by its definition from `offset(atUTC:)`: one offset when it
+    /// holds a day either side, otherwise the RFC 5545 gap and overlap rules.
+    static func reference(_ zone: Zone, _ local: CivilDateTime) -> Int64 {
+        let l = local.secondsAsIfUTC
+        let before = zone.offset(atUTC: l - 86_400), after = zone.offset(atUTC: l + 86_400)
+        let beforeValid = zone.offset(atUTC: l - Int64(before)) == before
+        let afterValid = before != after && zone.offset(atUTC: l - Int64(after)) == after
+        switch (beforeValid, afterValid) {
+        case (true, true): return min(l - Int64(before), l - Int64(after))
+        case (false, true): return l - Int64(after)
+        default: return l - Int64(before)
+        }
+    }
+
+    /// Every local time of two years, 53 minutes apart, gives the definition's instant,
+    /// whether its offsets come from the memo of UTC days (the second pass) or libical.
+    @Test(arguments: ["Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "Asia/Kolkata"])
+    func memoisedInstantsFollowTheDefinition(name: String) throws {
+        let zone = try #require(Zone.system(name))
+        let start = utc(2026, 1, 1, 0)
+        for pass in 0..<2 {
+            var t = start
+            while t < start + 2 * 366 * 86_400 {
+                let local = CivilDateTime(secondsAsIfUTC: t)
+                let got = zone.instant(forLocal: local)
+                let want = Self.reference(zone, local)
+                if got != want { Issue.record("\(name) \(local) pass \(pass): \(got) != \(want)"); return }
+                t += 53 * 60
+            }
+        }
+    }
 }
