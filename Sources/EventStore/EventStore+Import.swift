@@ -48,7 +48,8 @@ extension EventStore {
         try db.execute("PRAGMA cache_size = -\(Self.importCacheKiB)")
         defer { try? db.execute("PRAGMA cache_size = \(previousCache)") }
         let totalBytes = max(1, inputs.reduce(0) { $0 + $1.bytes.count })
-        let rollbackJournal = enterRollbackJournal(forBytes: totalBytes, minimumBytes: options.rollbackJournalFromBytes)
+        let rollbackJournal = enterRollbackJournal(forBytes: totalBytes,
+                                                   within: options.rollbackJournalFromBytes...options.rollbackJournalUpToBytes)
         defer { if rollbackJournal { leaveRollbackJournal() } }
         return try db.inTransaction {
             var writer = try ImportWriter(db: db, now: now)

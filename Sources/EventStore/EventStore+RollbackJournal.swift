@@ -12,11 +12,14 @@ import Foundation
 /// 100,000-event file (`eventctl import`, 3 runs each): the commit took 50-61 ms instead
 /// of 203-263 ms, the whole import 1.64-1.66 s instead of 1.68-2.10 s.
 ///
-/// Readers of a rollback-journal database wait while a writer commits, and leaving WAL
-/// needs the file to ourselves. So this happens only when nobody else has the database
-/// open: SQLite refuses the switch otherwise, and the import runs in WAL as it always
-/// did (a running daemon holds the database, so imports beside it never switch). A
-/// connection opened meanwhile waits to enter WAL until the import's transaction ends
+/// Leaving WAL needs the file to ourselves, and readers of a rollback-journal database
+/// wait while a writer holds it (from the transaction's first spill of pages to its
+/// commit). So this happens only when nobody else has the database open: SQLite refuses
+/// the switch otherwise, and the import runs in WAL as it always did (a running daemon
+/// holds the database, so imports beside it never switch). A reader opened meanwhile
+/// waits in its busy handler; runs over `ImportOptions.rollbackJournalUpToBytes` stay
+/// in WAL, so that it never waits past its 5 s timeout. A read-write connection opened
+/// meanwhile waits to enter WAL until the import's transaction ends
 /// (`Connection.setJournalMode`).
 ///
 /// Crash safety is SQLite's: an import killed in its transaction leaves a hot journal
@@ -25,10 +28,10 @@ import Foundation
 /// read-write connection puts back in WAL. `synchronous = FULL` while the journal is in
 /// use, so that the commit is durable when it returns, as the WAL checkpoint made it.
 extension EventStore {
-    /// Switches to a rollback journal for a run of `bytes` bytes when that is at least
-    /// `minimumBytes` and no other connection has the database open. True when it did.
-    func enterRollbackJournal(forBytes bytes: Int, minimumBytes: Int) -> Bool {
-        guard bytes >= minimumBytes else { return false }
+    /// Switches to a rollback journal for a run of `bytes` bytes when that is `within`
+    /// the range and no other connection has the database open. True when it did.
+    func enterRollbackJournal(forBytes bytes: Int, within range: ClosedRange<Int>) -> Bool {
+        guard range.contains(bytes) else { return false }
         // "database is locked" (another connection has the file open) means: stay in WAL.
         guard (try? db.setJournalMode(.delete)) == Connection.JournalMode.delete.rawValue else { return false }
         do {

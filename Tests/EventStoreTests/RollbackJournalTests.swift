@@ -16,9 +16,11 @@ import TestSupport
 
     /// Imports `bytes` with the rollback journal from `fromBytes` bytes on, noting what
     /// the run saw at each progress report (every 2,048 events written).
-    static func importFile(_ s: ScratchStore, _ bytes: [UInt8], fromBytes: Int) throws -> (FileImportResult, Seen) {
+    static func importFile(_ s: ScratchStore, _ bytes: [UInt8], fromBytes: Int,
+                           upToBytes: Int = .max) throws -> (FileImportResult, Seen) {
         var options = ImportOptions()
         options.rollbackJournalFromBytes = fromBytes
+        options.rollbackJournalUpToBytes = upToBytes
         var seen = Seen()
         let results = try s.store.importCalendars([BulkLoadTests.input(bytes)], options: options, now: 1_790_000_000) { _ in
             seen.modes.insert((try? s.store.journalMode()) ?? "?")
@@ -50,6 +52,16 @@ import TestSupport
         // A later small import runs in WAL.
         try journal.run(StoreICS.input("small.ics", StoreICS.calendar([StoreICS.event("late")]), calendar: "home"))
         #expect(try journal.store.journalMode() == "wal")
+    }
+
+    @Test func aRunLargerThanTheLimitStaysInWAL() throws {
+        let bytes = BulkLoadTests.generated(2200)
+        let s = try ScratchStore()
+        let (result, seen) = try Self.importFile(s, bytes, fromBytes: 0, upToBytes: bytes.count - 1)
+        #expect(seen == Seen(modes: ["wal"], walFiles: [true]))
+        #expect(result.added > 2200)
+        // The default limit: 32 MiB, above the 100,000-event file of `eventd-bench import`.
+        #expect(ImportOptions().rollbackJournalUpToBytes == 32 << 20)
     }
 
     @Test func staysInWALWhileAnotherConnectionHasTheDatabaseOpen() throws {
