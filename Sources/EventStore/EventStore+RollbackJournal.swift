@@ -49,8 +49,8 @@ extension EventStore {
 
     /// Back to WAL after a run that `enterRollbackJournal` switched, waiting up to the
     /// busy timeout for a reader that came meanwhile. When that fails, the database
-    /// stays sound in rollback mode, and the next read-write connection's open (or this
-    /// store's next run) puts it back in WAL.
+    /// stays sound in rollback mode until the next read-write connection's open puts it
+    /// back in WAL.
     func leaveRollbackJournal() {
         _ = try? db.setJournalMode(.wal, waitingMilliseconds: Self.journalSwitchWaitMilliseconds)
         try? db.execute("PRAGMA synchronous = NORMAL")

@@ -50,7 +50,15 @@ import Glibc
                 try c.send("GET /api/events?\(GatewayEndToEndTests.view) HTTP/1.1\r\nHost: 127.0.0.1:\(web.port)\r\n\r\n")
                 connections.append(c)
             }
-            _ = try await Self.waitAll(connections, timeout: 60) { $0.contains("event: snapshot\n") }
+            // On a failure, what eventd-web said of the streams that went wrong.
+            func explained<T>(_ what: String, _ body: () async throws -> T) async throws -> T {
+                do { return try await body() } catch {
+                    let lines = web.log.split(separator: "\n").filter { !$0.contains("<7>") }.suffix(40)
+                    print("eventd-web log after \(what) failed (\(error)), not debug lines:\n" + lines.joined(separator: "\n"))
+                    throw error
+                }
+            }
+            _ = try await explained("the snapshots") { try await Self.waitAll(connections, timeout: 60) { $0.contains("event: snapshot\n") } }
             let rssBefore = processResidentKiB(web.pid) ?? -1
 
             let started = monotonicNow()
@@ -60,7 +68,7 @@ import Glibc
                 ]))
                 return monotonicNow()
             }()
-            let arrivals = try await Self.waitAll(connections, timeout: 60) { $0.contains("event: diff\n") }
+            let arrivals = try await explained("the diffs") { try await Self.waitAll(connections, timeout: 60) { $0.contains("event: diff\n") } }
             let importMS = (try await imported - started) * 1000
             let latencies = arrivals.map { ($0 - started) * 1000 }.sorted()
             let rss = processResidentKiB(web.pid) ?? -1
