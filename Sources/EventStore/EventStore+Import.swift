@@ -48,8 +48,7 @@ extension EventStore {
         try db.execute("PRAGMA cache_size = -\(Self.importCacheKiB)")
         defer { try? db.execute("PRAGMA cache_size = \(previousCache)") }
         let totalBytes = max(1, inputs.reduce(0) { $0 + $1.bytes.count })
-        let rollbackJournal = enterRollbackJournal(forBytes: totalBytes,
-                                                   within: options.rollbackJournalFromBytes...options.rollbackJournalUpToBytes)
+        let rollbackJournal = enterRollbackJournal(forBytes: totalBytes, within: options.rollbackJournalBytes)
         defer { if rollbackJournal { leaveRollbackJournal() } }
         return try db.inTransaction {
             var writer = try ImportWriter(db: db, now: now)

@@ -17,7 +17,7 @@ import Foundation
 /// commit). So this happens only when nobody else has the database open: SQLite refuses
 /// the switch otherwise, and the import runs in WAL as it always did (a running daemon
 /// holds the database, so imports beside it never switch). A reader opened meanwhile
-/// waits in its busy handler; runs over `ImportOptions.rollbackJournalUpToBytes` stay
+/// waits in its busy handler; runs over `ImportOptions.rollbackJournalBytes` stay
 /// in WAL, so that it never waits past its 5 s timeout. A read-write connection opened
 /// meanwhile waits to enter WAL until the import's transaction ends
 /// (`Connection.setJournalMode`).

@@ -17,16 +17,14 @@ public struct ImportOptions: Sendable {
     /// 4,096: below that, rebuilding the indexes saves too little to notice.
     static let defaultBulkLoadFromBlocks = 4096
 
-    /// A run of at least this many bytes into a database no other connection has open
-    /// writes with a rollback journal (`EventStore+RollbackJournal`): below that, the
-    /// switches there and back (a few file creations and syncs) cost about what a WAL
-    /// write saves. Tests move it.
-    var rollbackJournalFromBytes = 1 << 20
-    /// ... and of at most this many: readers wait while a rollback-journal transaction
-    /// holds the file (from its first spill of pages to its commit), so the run is kept
-    /// short enough for them: 32 MiB imports in about 1.5-2.5 s here, well within their
-    /// 5 s busy timeout. Larger runs write through the WAL, readers unhindered.
-    var rollbackJournalUpToBytes = 32 << 20
+    /// A run of this many bytes into a database no other connection has open writes
+    /// with a rollback journal (`EventStore+RollbackJournal`). From 1 MiB: below that,
+    /// the switches there and back (a few file creations and syncs) cost about what a
+    /// WAL write saves. Up to 32 MiB: readers wait while a rollback-journal transaction
+    /// holds the file (from its first spill of pages to its commit), and 32 MiB imports
+    /// in about 1.5-2.5 s here, well within their 5 s busy timeout; larger runs write
+    /// through the WAL, readers unhindered. Tests move it.
+    var rollbackJournalBytes = (1 << 20)...(32 << 20)
 
     /// Creates options (both off by default).
     public init(replace: Bool = false, strict: Bool = false) {

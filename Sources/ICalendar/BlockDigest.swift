@@ -22,18 +22,18 @@ public struct BlockDigest: Hashable, Sendable {
     /// The digest of `bytes` (a VEVENT block) in `context`, computed by `digester`.
     static func of(_ bytes: UnsafeBufferPointer<UInt8>, context: BlockContext, digester: SHA256Digester) -> BlockDigest {
         withUnsafeBytes(of: context.seed) { seed in
-            digester.digest(seed, UnsafeRawBufferPointer(bytes)) { sha in
-                BlockDigest(high: UInt64(bigEndian: sha.loadUnaligned(as: UInt64.self)),
-                            low: UInt64(bigEndian: sha.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
-            }
+            digester.digest(seed, UnsafeRawBufferPointer(bytes)) { BlockDigest(sha: $0) }
         }
     }
 
     init(_ sha: [UInt8]) {
-        var high: UInt64 = 0, low: UInt64 = 0
-        for i in 0..<8 { high = high << 8 | UInt64(sha[i]) }
-        for i in 8..<16 { low = low << 8 | UInt64(sha[i]) }
-        self.init(high: high, low: low)
+        self = sha.withUnsafeBytes { BlockDigest(sha: $0) }
+    }
+
+    /// The first 128 bits of a SHA-256 (at least 16 bytes), big-endian.
+    init(sha: UnsafeRawBufferPointer) {
+        self.init(high: UInt64(bigEndian: sha.loadUnaligned(as: UInt64.self)),
+                  low: UInt64(bigEndian: sha.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
     }
 
     /// 32 lowercase hex digits (the storage form).

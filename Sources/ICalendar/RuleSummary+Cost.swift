@@ -70,8 +70,6 @@ extension RuleSummary {
         return (gap + 86_400) / step > Self.walkLimit
     }
 
-    static func isTooCostly(_ rrule: String) -> Bool { RuleSummary(Substring(rrule))?.isTooCostly ?? false }
-
     /// libical steps to walk the rule from `start` (DTSTART, as an instant) for the
     /// window ending at `to`, skipping to `skipTo` when it has no COUNT; 0 for rules
     /// that need no check.

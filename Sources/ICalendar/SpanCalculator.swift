@@ -6,9 +6,8 @@ enum SpanCalculator {
     /// Most instances walked to find the end of a COUNT rule before calling it open.
     static let countLimit = 100_000
 
-    /// `rules`: the record's rules with their summaries, when the caller read them
-    /// (otherwise they are read from `record.rrule`).
-    static func computeSpan(_ record: inout EventRecord, zones: ZoneResolver, rules: [(String, RuleSummary?)]? = nil) {
+    /// `rules`: the record's rules (`record.rrule`, one by one) with their summaries.
+    static func computeSpan(_ record: inout EventRecord, zones: ZoneResolver, rules: [(text: String, summary: RuleSummary?)]) {
         let margin = isViewRelative(record.start) ? viewMargin : 0
         let duration = Int64(record.durationDays) * 86_400 + record.durationSeconds + (record.durationDays > 0 ? 3600 : 0)
         let start = record.start.instant(zones: zones, floatingZone: .utc)
@@ -16,7 +15,6 @@ enum SpanCalculator {
         var last = start + duration + margin
         var open = false
 
-        let rules = rules ?? (record.rrule?.split(separator: "\n") ?? []).map { (String($0), RuleSummary($0)) }
         for (rule, summary) in rules {
             switch ruleEnd(rule, summary: summary, record: record, zones: zones) {
             case .none: open = true

@@ -75,9 +75,8 @@ enum VEventReader {
 
         // Recurrence.
         // RRULE (RFC 5545 says SHOULD NOT repeat; where it does, the union is used).
-        var rules: [String] = []
-        // Each rule's summary, read once for the cost check and the span.
-        var summaries: [RuleSummary?] = []
+        // Each rule with its summary, read once for the cost check and the span.
+        var rules: [(text: String, summary: RuleSummary?)] = []
         var rr = icalcomponent_get_first_property(c, ICAL_RRULE_PROPERTY)
         while let rruleProp = rr {
             var rule = icalproperty_get_rrule(rruleProp)
@@ -91,8 +90,7 @@ enum VEventReader {
                 if summary?.isTooCostly ?? false {
                     issues.append("RRULE \(text.prefix(200)) ignored: \(RuleSummary.costlyReason)")
                 } else {
-                    rules.append(text)
-                    summaries.append(summary)
+                    rules.append((text, summary))
                 }
             }
             rr = icalcomponent_get_next_property(c, ICAL_RRULE_PROPERTY)
@@ -110,12 +108,11 @@ enum VEventReader {
             if summary?.isTooCostly ?? false {
                 issues.append("RRULE \(salvaged.rule.prefix(200)) ignored: \(RuleSummary.costlyReason)")
             } else {
-                rules.append(salvaged.rule)
-                summaries.append(summary)
+                rules.append((salvaged.rule, summary))
             }
             issues.append("RRULE repaired (\(salvaged.repairs.joined(separator: "; "))): \(raw.prefix(200))")
         }
-        if !rules.isEmpty { record.rrule = rules.joined(separator: "\n") }
+        if !rules.isEmpty { record.rrule = rules.map(\.text).joined(separator: "\n") }
         var rp = icalcomponent_get_first_property(c, ICAL_RDATE_PROPERTY)
         while let prop = rp {
             let value = icalproperty_get_rdate(prop)
@@ -186,7 +183,7 @@ enum VEventReader {
         }
         record.alarms = displayAlarms(c, length: record.durationSeconds + Int64(record.durationDays) * 86_400)
         for message in badProperties { issues.append("ignored invalid property: \(clean(message))") }
-        SpanCalculator.computeSpan(&record, zones: ZoneRegistry.shared, rules: Array(zip(rules, summaries)))
+        SpanCalculator.computeSpan(&record, zones: ZoneRegistry.shared, rules: rules)
         record.ridKey = record.recurrenceKey(zones: ZoneRegistry.shared)
         // Fingerprinted here, on a parser thread, so the writer thread only stores.
         record.contentHash = contentFingerprint(record.text, record.start.encoded)

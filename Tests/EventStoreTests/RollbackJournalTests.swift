@@ -19,8 +19,7 @@ import TestSupport
     static func importFile(_ s: ScratchStore, _ bytes: [UInt8], fromBytes: Int,
                            upToBytes: Int = .max) throws -> (FileImportResult, Seen) {
         var options = ImportOptions()
-        options.rollbackJournalFromBytes = fromBytes
-        options.rollbackJournalUpToBytes = upToBytes
+        options.rollbackJournalBytes = fromBytes...upToBytes
         var seen = Seen()
         let results = try s.store.importCalendars([BulkLoadTests.input(bytes)], options: options, now: 1_790_000_000) { _ in
             seen.modes.insert((try? s.store.journalMode()) ?? "?")
@@ -61,7 +60,7 @@ import TestSupport
         #expect(seen == Seen(modes: ["wal"], walFiles: [true]))
         #expect(result.added > 2200)
         // The default limit: 32 MiB, above the 100,000-event file of `eventd-bench import`.
-        #expect(ImportOptions().rollbackJournalUpToBytes == 32 << 20)
+        #expect(ImportOptions().rollbackJournalBytes.upperBound == 32 << 20)
     }
 
     @Test func staysInWALWhileAnotherConnectionHasTheDatabaseOpen() throws {
