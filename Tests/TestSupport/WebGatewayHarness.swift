@@ -41,19 +41,35 @@ public struct WebGatewayHarness: Sendable {
         return harness
     }
 
-    /// A loopback TCP port nobody listens on now (bound to port 0, then released).
+    /// A loopback TCP port nobody uses now, below the kernel's range of ephemeral ports.
+    ///
+    /// Why not port 0's pick: that is an ephemeral port, which any outgoing connection
+    /// may take between its release here and the server's bind (GatewayLoadTests opens
+    /// 1,000 at once beside the other suites): "Address already in use" in CI.
     public static func freePort() throws -> UInt16 {
+        let ephemeralStart = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8))
+            .flatMap { $0.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).first }
+            .flatMap { Int($0) } ?? 32768
+        let candidates = 10_000..<max(10_001, min(ephemeralStart, 65_536))
+        for _ in 0..<200 {
+            let port = UInt16(Int.random(in: candidates))
+            if try isFree(port) { return port }
+        }
+        throw HarnessError("no free port in \(candidates) after 200 tries")
+    }
+
+    /// Whether a listening socket could bind 127.0.0.1:`port` now.
+    private static func isFree(_ port: UInt16) throws -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw HarnessError("socket: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
         address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let ok = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        let length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 }
         }
-        guard ok else { throw HarnessError("cannot find a free port: \(String(cString: strerror(errno)))") }
-        return UInt16(bigEndian: address.sin_port)
     }
 }
