@@ -43,7 +43,10 @@ public enum CalendarParser {
         try parse(bytes, batchSize: batchSize, parallel: true, known: known, deliver: deliver)
     }
 
+    /// `feedAllLines` gives libical every line of each block (tests compare it with
+    /// `ParserFeed`'s selection).
     static func parse(_ bytes: [UInt8], batchSize: Int, parallel: Bool, known: Set<BlockDigest>? = nil,
+                      feedAllLines: Bool = false,
                       deliver: (Part) -> Void) throws(ICalendarSyntaxError) -> ParsedCalendar {
         // A large file is checked for repairs on a helper thread while this one scans
         // the bytes as they stand: for a clean file (most are) that scan is the one
@@ -73,7 +76,8 @@ public enum CalendarParser {
                 throw ICalendarSyntaxError(line: repaired.originalLine(error.line), message: error.message)
             }
             scanned.mapLines(repaired)
-            return build(scanned, text, buffer, batchSize: max(1, batchSize), parallel: parallel, known: known, deliver: deliver)
+            return build(scanned, text, buffer, batchSize: max(1, batchSize), parallel: parallel, known: known,
+                         feedAllLines: feedAllLines, deliver: deliver)
         }
     }
 
@@ -97,7 +101,7 @@ public enum CalendarParser {
     /// X-WR-TIMEZONE (a file may hold several, as `eventctl export` writes them).
     /// `buffer` is `bytes`' storage (the helper thread gets the array itself).
     private static func build(_ scanned: ScannedCalendar, _ bytes: [UInt8], _ buffer: UnsafeBufferPointer<UInt8>,
-                              batchSize: Int, parallel: Bool, known: Set<BlockDigest>?,
+                              batchSize: Int, parallel: Bool, known: Set<BlockDigest>?, feedAllLines: Bool,
                               deliver: (Part) -> Void) -> ParsedCalendar {
         var result = ParsedCalendar()
         result.warnings = scanned.warnings
@@ -139,6 +143,7 @@ public enum CalendarParser {
             if known != nil { blockContexts.append(BlockContext(defaultZone: defaultZone, zoneTexts: zoneTexts)) }
         }
         let digests = known.map { RangeDigests(contexts: blockContexts, known: $0) }
+        let feed = feedAllLines ? ParserFeed.appendAll : ParserFeed.append
 
         // Every zone the file defines is declared in the header (only those used are kept
         // in the returned metadata).
@@ -163,7 +168,7 @@ public enum CalendarParser {
         }
         guard parallel, slices.count >= parallelThreshold, chunks.count > 1 else {
             merge(parseRange(slices, buffer, contexts: &contexts, defaults: defaults, digests: digests,
-                             batchSize: batchSize, deliver: deliver))
+                             feed: feed, batchSize: batchSize, deliver: deliver))
             return finish(result, contexts: contexts, used: used)
         }
         let channel = BatchChannel<RangeResult>(capacity: 2)
@@ -175,7 +180,7 @@ public enum CalendarParser {
                 for chunk in helperChunks {
                     var parts: [Part] = []
                     var range = parseRange(chunk, buffer, contexts: &localContexts, defaults: defaultsCopy, digests: digests,
-                                           batchSize: batchSize) { parts.append($0) }
+                                           feed: feed, batchSize: batchSize) { parts.append($0) }
                     range.parts = parts
                     guard channel.send(range) else { return false }
                 }
@@ -185,7 +190,7 @@ public enum CalendarParser {
         for (index, range) in chunks.enumerated() {
             if index % 2 == 0 {
                 merge(parseRange(Array(slices[range]), buffer, contexts: &contexts, defaults: defaults, digests: digests,
-                                 batchSize: batchSize, deliver: deliver))
+                                 feed: feed, batchSize: batchSize, deliver: deliver))
             } else {
                 let parsed = channel.receive()
                 for part in parsed.parts { deliver(part) }
@@ -224,9 +229,11 @@ public enum CalendarParser {
     }
 
     /// Parses `slices` in order, handing records (and skipped blocks) to `deliver` in
-    /// batches of at most `batchSize`, in file order.
+    /// batches of at most `batchSize`, in file order; `feed` selects each block's lines
+    /// for libical (`ParserFeed`).
     static func parseRange(_ slices: [ComponentSlice], _ buffer: UnsafeBufferPointer<UInt8>, contexts: inout [ReaderContext],
-                           defaults: [String?], digests: RangeDigests?, batchSize: Int,
+                           defaults: [String?], digests: RangeDigests?,
+                           feed: @Sendable (UnsafeBufferPointer<UInt8>, inout [UInt8]) -> Void, batchSize: Int,
                            deliver: (Part) -> Void) -> RangeResult {
         var result = RangeResult()
         var scratch = [UInt8]()
@@ -257,7 +264,7 @@ public enum CalendarParser {
             }
             flushKept()
             scratch.removeAll(keepingCapacity: true)
-            scratch.append(contentsOf: bytes)
+            feed(bytes, &scratch)
             scratch.append(0)
             guard let component = scratch.withUnsafeBufferPointer({ buffer in
                 buffer.withMemoryRebound(to: CChar.self) { icalparser_parse_string($0.baseAddress) }

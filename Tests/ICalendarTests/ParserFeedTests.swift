@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+import CalendarGenerator
+@testable import ICalendar
+import TestSupport
+
+/// libical is not given the lines eventd never reads and libical cannot find fault with
+/// (`ParserFeed`): that must change neither a record nor a warning.
+@Suite struct ParserFeedTests {
+    /// The lines `ParserFeed.append` keeps of `lines` (one VEVENT), joined with CRLF.
+    static func kept(_ lines: [String]) -> [String] {
+        let block = Array((lines.joined(separator: "\r\n") + "\r\n").utf8)
+        var out: [UInt8] = []
+        block.withUnsafeBufferPointer { ParserFeed.append($0, to: &out) }
+        return String(decoding: out, as: UTF8.self).components(separatedBy: "\r\n").dropLast()
+    }
+
+    @Test func leavesOutOnlyUnreadPropertiesWithoutParameters() {
+        let lines = [
+            "BEGIN:VEVENT", "UID:a", "DTSTART:20260101T100000Z",
+            "DESCRIPTION:long text", " folded on", "\tand on",
+            "description:lower case", "COMMENT:c", "X-MICROSOFT-CDO-BUSYSTATUS:BUSY", "x-vendor:v",
+            "DESCRIPTION;LANGUAGE=en:with a parameter", "X-ALT-DESC;FMTTYPE=text/html:<p>", " more",
+            "X-LIC-ERROR:kept: libical reports it", "X-:no name", "X_UNDERSCORE:odd name", "DESCRIPTIONS:other name",
+            "DESCRIP", " TION:a name split by a fold",
+            "SUMMARY:s",
+            "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:alarm text", "X-IN-ALARM:x", "TRIGGER:-PT5M", "END:VALARM",
+            "COMMENT:after the alarm", "END:VEVENT",
+        ]
+        #expect(Self.kept(lines) == [
+            "BEGIN:VEVENT", "UID:a", "DTSTART:20260101T100000Z",
+            "DESCRIPTION;LANGUAGE=en:with a parameter", "X-ALT-DESC;FMTTYPE=text/html:<p>", " more",
+            "X-LIC-ERROR:kept: libical reports it", "X-:no name", "X_UNDERSCORE:odd name", "DESCRIPTIONS:other name",
+            "DESCRIP", " TION:a name split by a fold",
+            "SUMMARY:s",
+            "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:alarm text", "X-IN-ALARM:x", "TRIGGER:-PT5M", "END:VALARM",
+            "END:VEVENT",
+        ])
+    }
+
+    @Test func bareLineFeedsAndALastLineWithoutOne() {
+        let block = Array("BEGIN:VEVENT\nDESCRIPTION:d\n more\nUID:a\nEND:VEVENT".utf8)
+        var out: [UInt8] = []
+        block.withUnsafeBufferPointer { ParserFeed.append($0, to: &out) }
+        #expect(String(decoding: out, as: UTF8.self) == "BEGIN:VEVENT\nUID:a\nEND:VEVENT")
+    }
+
+    /// The parse of `bytes` as comparable values: the records, warnings and skip count,
+    /// or the error.
+    static func outcome(_ bytes: [UInt8], feedAllLines: Bool) -> String {
+        var events: [EventRecord] = []
+        do {
+            let result = try CalendarParser.parse(bytes, batchSize: 64, parallel: false, feedAllLines: feedAllLines) { part in
+                if case .events(let batch) = part { events.append(contentsOf: batch) }
+            }
+            return "\(events)\nwarnings \(result.warnings)\nskipped \(result.skipped)"
+        } catch {
+            return "error line \(error.line): \(error.message)"
+        }
+    }
+
+    static func expectSameReading(_ bytes: [UInt8], _ name: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        let filtered = outcome(bytes, feedAllLines: false)
+        let all = outcome(bytes, feedAllLines: true)
+        #expect(filtered == all, "\(name) is read differently with ParserFeed", sourceLocation: sourceLocation)
+    }
+
+    @Test func realWorldFilesAreReadAsWithEveryLine() throws {
+        let roots = [Products.repositoryRoot.appendingPathComponent("sample-calendars"),
+                     Products.repositoryRoot.appendingPathComponent("Tests/ICalendarTests/RealWorld"),
+                     Products.repositoryRoot.appendingPathComponent("Tests/ICalendarTests/Fixtures")]
+        var files = 0
+        for root in roots {
+            let walker = try #require(FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil))
+            for case let url as URL in walker where url.pathExtension == "ics" {
+                Self.expectSameReading(Array(try Data(contentsOf: url)), url.lastPathComponent)
+                files += 1
+            }
+        }
+        #expect(files > 100)
+    }
+
+    @Test func generatedCalendarIsReadAsWithEveryLine() {
+        var bytes: [UInt8] = []
+        CalendarGenerator(.init(events: 3_000, seed: 5)).write(into: &bytes)
+        Self.expectSameReading(bytes, "the generated calendar")
+    }
+
+    /// Values of the left-out properties that libical might object to, next to lines it
+    /// does object to, in a VEVENT and in its VALARM.
+    @Test(arguments: ["", "   ", "\\", "a;b,c:d", "\"open", "BEGIN:VEVENT", "\\n\\N\\,\\;\\x", "END:VEVENT", "é ü 漢字"])
+    func awkwardValuesAreReadAsWithEveryLine(value: String) {
+        let text = ICS.calendar(ICS.event([
+            "DTSTART:20260301T090000Z", "DURATION:PT1H",
+            "DESCRIPTION:\(value)", "COMMENT:\(value)", "X-VENDOR:\(value)", "x-lower:\(value)",
+            "DESCRIPTION;LANGUAGE:\(value)", "X-P;A=\"b:\(value)", "X-LIC-ERROR:\(value)",
+            "TRANSP:\(value)", "CREATED:\(value)", "CLASS:\(value)", "SUMMARY:s",
+            "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:\(value)", "TRIGGER:-PT5M", "END:VALARM",
+        ]))
+        Self.expectSameReading(ICS.bytes(text), "value \(value.debugDescription)")
+    }
+}
