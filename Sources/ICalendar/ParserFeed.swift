@@ -9,13 +9,16 @@
 /// and fingerprint are taken from them), and eventd reads none of these properties.
 ///
 /// Nor can it change the warnings: a line is left out only when libical could not have
-/// reported it. Such a line is, directly inside the VEVENT (not in a VALARM),
-/// `DESCRIPTION`, `COMMENT` or an `X-` name other than `X-LIC-…` (libical reports those
-/// as errors), made of letters, digits and hyphens only and followed at once by `:` (no
-/// parameters, which libical could find malformed). libical accepts any TEXT or `X-`
-/// value; an empty one it reports as "No value for…", which `VEventReader` ignores, as
-/// it ignores lower-case names ("Parse error in property name"). `ParserFeedTests`
-/// compares the records and warnings of whole files read with and without the filter.
+/// reported it. Such a line is directly inside the VEVENT (not in a VALARM), is made of
+/// letters, digits and hyphens followed at once by `:` (no parameters, which libical
+/// could find malformed), and is named in `unreadNames` or is an `X-` name other than
+/// `X-LIC-…` (libical reports those as errors). For these properties libical accepts
+/// any value (libical's `icalvalue_new_from_string_with_error`): TEXT, CAL-ADDRESS and
+/// URI values are copied, an unknown TRANSP or CLASS becomes an `X` value, PRIORITY is
+/// read by `atoi`, an `X-` value is text; an empty one it reports as "No value for…",
+/// which `VEventReader` ignores, as it ignores lower-case `x-` names ("Parse error in
+/// property name"). `ParserFeedTests` compares the records and warnings of whole files
+/// read with and without the filter.
 enum ParserFeed {
     /// Appends the lines of `block` that libical should parse to `out`, with their
     /// folded continuations and line ends.
@@ -59,9 +62,18 @@ enum ParserFeed {
         if length > 2, upper(block[from]) == UInt8(ascii: "X"), block[from + 1] == UInt8(ascii: "-") {
             return !(length >= 6 && hasPrefix(block, from, i, "X-LIC-"))
         }
-        return (length == 11 && hasPrefix(block, from, i, "DESCRIPTION"))
-            || (length == 7 && hasPrefix(block, from, i, "COMMENT"))
+        for name in unreadNames where name.utf8CodeUnitCount == length {
+            if hasPrefix(block, from, i, name) { return true }
+        }
+        return false
     }
+
+    /// The standard properties eventd does not read whose values libical cannot reject
+    /// (ASCII capitals).
+    static let unreadNames: [StaticString] = [
+        "DESCRIPTION", "COMMENT", "CATEGORIES", "CONTACT", "RESOURCES", "ATTENDEE", "ORGANIZER", "URL", "ATTACH",
+        "TRANSP", "CLASS", "PRIORITY",
+    ]
 
     @inline(__always)
     private static func isNameByte(_ b: UInt8) -> Bool {

@@ -20,6 +20,8 @@ import TestSupport
             "BEGIN:VEVENT", "UID:a", "DTSTART:20260101T100000Z",
             "DESCRIPTION:long text", " folded on", "\tand on",
             "description:lower case", "COMMENT:c", "X-MICROSOFT-CDO-BUSYSTATUS:BUSY", "x-vendor:v",
+            "TRANSP:OPAQUE", "CLASS:PUBLIC", "PRIORITY:5", "ATTENDEE:mailto:a@example.com", "URL:https://example.com",
+            "ATTENDEE;CN=A:mailto:a@example.com", "CREATED:20260101T000000Z", "GEO:1.5;2.5",
             "DESCRIPTION;LANGUAGE=en:with a parameter", "X-ALT-DESC;FMTTYPE=text/html:<p>", " more",
             "X-LIC-ERROR:kept: libical reports it", "X-:no name", "X_UNDERSCORE:odd name", "DESCRIPTIONS:other name",
             "DESCRIP", " TION:a name split by a fold",
@@ -29,6 +31,7 @@ import TestSupport
         ]
         #expect(Self.kept(lines) == [
             "BEGIN:VEVENT", "UID:a", "DTSTART:20260101T100000Z",
+            "ATTENDEE;CN=A:mailto:a@example.com", "CREATED:20260101T000000Z", "GEO:1.5;2.5",
             "DESCRIPTION;LANGUAGE=en:with a parameter", "X-ALT-DESC;FMTTYPE=text/html:<p>", " more",
             "X-LIC-ERROR:kept: libical reports it", "X-:no name", "X_UNDERSCORE:odd name", "DESCRIPTIONS:other name",
             "DESCRIP", " TION:a name split by a fold",
@@ -88,13 +91,15 @@ import TestSupport
 
     /// Values of the left-out properties that libical might object to, next to lines it
     /// does object to, in a VEVENT and in its VALARM.
-    @Test(arguments: ["", "   ", "\\", "a;b,c:d", "\"open", "BEGIN:VEVENT", "\\n\\N\\,\\;\\x", "END:VEVENT", "é ü 漢字"])
+    @Test(arguments: ["", "   ", ",", "a,,b", "\\", "a;b,c:d", "99999999999999999999", "-5", "\"open", "BEGIN:VEVENT", "\\n\\N\\,\\;\\x", "END:VEVENT", "é ü 漢字"])
     func awkwardValuesAreReadAsWithEveryLine(value: String) {
         let text = ICS.calendar(ICS.event([
             "DTSTART:20260301T090000Z", "DURATION:PT1H",
             "DESCRIPTION:\(value)", "COMMENT:\(value)", "X-VENDOR:\(value)", "x-lower:\(value)",
             "DESCRIPTION;LANGUAGE:\(value)", "X-P;A=\"b:\(value)", "X-LIC-ERROR:\(value)",
-            "TRANSP:\(value)", "CREATED:\(value)", "CLASS:\(value)", "SUMMARY:s",
+            "TRANSP:\(value)", "CREATED:\(value)", "CLASS:\(value)", "PRIORITY:\(value)", "ATTENDEE:\(value)",
+            "ORGANIZER:\(value)", "URL:\(value)", "ATTACH:\(value)", "CATEGORIES:\(value)", "CONTACT:\(value)",
+            "RESOURCES:\(value)", "GEO:\(value)", "SUMMARY:s",
             "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:\(value)", "TRIGGER:-PT5M", "END:VALARM",
         ]))
         Self.expectSameReading(ICS.bytes(text), "value \(value.debugDescription)")
