@@ -9,16 +9,17 @@
 /// and fingerprint are taken from them), and eventd reads none of these properties.
 ///
 /// Nor can it change the warnings: a line is left out only when libical could not have
-/// reported it. Such a line is directly inside the VEVENT (not in a VALARM), is made of
-/// letters, digits and hyphens followed at once by `:` (no parameters, which libical
-/// could find malformed), and is named in `unreadNames` or is an `X-` name other than
-/// `X-LIC-…` (libical reports those as errors). For these properties libical accepts
-/// any value (libical's `icalvalue_new_from_string_with_error`): TEXT, CAL-ADDRESS and
-/// URI values are copied, an unknown TRANSP or CLASS becomes an `X` value, PRIORITY is
-/// read by `atoi`, an `X-` value is text; an empty one it reports as "No value for…",
-/// which `VEventReader` ignores, as it ignores lower-case `x-` names ("Parse error in
-/// property name"). `ParserFeedTests` compares the records and warnings of whole files
-/// read with and without the filter.
+/// reported it. Such a line is directly inside the VEVENT (not in a VALARM) and named in
+/// `unreadNames` or with an `X-` name other than `X-LIC-…` (libical reports those as
+/// errors). For these properties libical accepts any value (libical's
+/// `icalvalue_new_from_string_with_error`): TEXT, CAL-ADDRESS and URI values are
+/// copied, an unknown TRANSP or CLASS becomes an `X` value, PRIORITY is read by `atoi`,
+/// an `X-` value is text; an empty one it reports as "No value for…", which
+/// `VEventReader` ignores, as it ignores lower-case `x-` names ("Parse error in property
+/// name"). Its parameters, if any, must be well formed as `ParameterList` reads them;
+/// libical accepts any name and value there but for `VALUE` (a value type the property
+/// may not have). `ParserFeedTests` compares the records and warnings of whole files,
+/// and of random lines, read with and without the filter.
 enum ParserFeed {
     /// Appends the lines of `block` that libical should parse to `out`, with their
     /// folded continuations and line ends.
@@ -35,7 +36,7 @@ enum ParserFeed {
                 start = end
                 continue
             }
-            skipping = depth == 1 && isUnread(block, from: start, to: end)
+            skipping = depth == 1 && isUnread(block, from: start)
             if !skipping {
                 if hasPrefix(block, start, end, "BEGIN:") {
                     depth += 1
@@ -53,17 +54,28 @@ enum ParserFeed {
         out.append(contentsOf: block)
     }
 
-    /// Whether the content line starting at `from` is one libical need not see.
-    static func isUnread(_ block: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Bool {
+    /// Whether the content line starting at `from` is one libical need not see. Its name
+    /// is read from the bytes as they are (a name split by a fold keeps its line), its
+    /// parameters across folds.
+    static func isUnread(_ block: UnsafeBufferPointer<UInt8>, from: Int) -> Bool {
         var i = from
-        while i < to, isNameByte(block[i]) { i += 1 }
-        guard i > from, i < to, block[i] == UInt8(ascii: ":") else { return false }
-        let length = i - from
+        while i < block.count, PackedName.isNameByte(block[i]) { i += 1 }
+        guard i > from, i < block.count, block[i] == UInt8(ascii: ":") || block[i] == UInt8(ascii: ";"),
+              isUnreadName(block, from, i) else { return false }
+        guard block[i] == UInt8(ascii: ";") else { return true }
+        var line = UnfoldedLine(block, at: i + 1)
+        return ParameterList.isHarmless(&line)
+    }
+
+    /// Whether `block[from..<to]` names a property eventd does not read and libical
+    /// accepts with any value.
+    static func isUnreadName(_ block: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> Bool {
+        let length = to - from
         if length > 2, upper(block[from]) == UInt8(ascii: "X"), block[from + 1] == UInt8(ascii: "-") {
-            return !(length >= 6 && hasPrefix(block, from, i, "X-LIC-"))
+            return !(length >= 6 && hasPrefix(block, from, to, "X-LIC-"))
         }
         for name in unreadNames where name.utf8CodeUnitCount == length {
-            if hasPrefix(block, from, i, name) { return true }
+            if hasPrefix(block, from, to, name) { return true }
         }
         return false
     }
@@ -76,12 +88,7 @@ enum ParserFeed {
     ]
 
     @inline(__always)
-    private static func isNameByte(_ b: UInt8) -> Bool {
-        (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) || b == 0x2D
-    }
-
-    @inline(__always)
-    private static func upper(_ b: UInt8) -> UInt8 {
+    static func upper(_ b: UInt8) -> UInt8 {
         b >= 0x61 && b <= 0x7A ? b - 32 : b
     }
 
