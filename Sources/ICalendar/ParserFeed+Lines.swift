@@ -58,7 +58,6 @@ extension ParserFeed {
             }
             length += 1
         }
-
     }
 
     /// A property's parameters as libical would read them without reporting anything:
