@@ -16,7 +16,9 @@
 /// copied, an unknown TRANSP or CLASS becomes an `X` value, PRIORITY is read by `atoi`,
 /// an `X-` value is text; an empty one it reports as "No value for…", which
 /// `VEventReader` ignores, as it ignores lower-case `x-` names ("Parse error in property
-/// name"). Its parameters, if any, must be well formed as `ParameterList` reads them;
+/// name"). So is `CREATED`, and `DTSTAMP` where a `LAST-MODIFIED` is read instead, with
+/// a plain UTC value (`isUnreadTimestamp`). Its parameters, if any, must be well formed
+/// as `ParameterList` reads them;
 /// libical accepts any name and value there but for `VALUE` (a value type the property
 /// may not have). `ParserFeedTests` compares the records and warnings of whole files,
 /// and of random lines, read with and without the filter.
@@ -27,6 +29,7 @@ enum ParserFeed {
         var depth = 0
         var skipping = false
         var start = 0
+        var lastModified: Bool?
         while start < block.count {
             let end = (ByteSearch.firstIndex(of: 10, in: block, from: start, to: block.count) ?? block.count - 1) + 1
             let first = block[start]
@@ -36,7 +39,8 @@ enum ParserFeed {
                 start = end
                 continue
             }
-            skipping = depth == 1 && isUnread(block, from: start)
+            skipping = depth == 1
+                && (isUnread(block, from: start) || isUnreadTimestamp(block, from: start, end: end, lastModified: &lastModified))
             if !skipping {
                 if hasPrefix(block, start, end, "BEGIN:") {
                     depth += 1
@@ -78,6 +82,51 @@ enum ParserFeed {
             if hasPrefix(block, from, to, name) { return true }
         }
         return false
+    }
+
+    /// Whether the line is `CREATED`, or `DTSTAMP` in a block with a `LAST-MODIFIED`
+    /// (`VEventReader` reads DTSTAMP only without one), with a plain UTC DATE-TIME
+    /// (`isPlainUTC`), which libical reads without complaint whatever its digits.
+    /// `lastModified` remembers whether the block has a LAST-MODIFIED libical keeps.
+    static func isUnreadTimestamp(_ block: UnsafeBufferPointer<UInt8>, from: Int, end: Int,
+                                  lastModified: inout Bool?) -> Bool {
+        if hasPrefix(block, from, end, "CREATED:") { return isPlainUTC(block, at: from + 8, end: end) }
+        guard hasPrefix(block, from, end, "DTSTAMP:"), isPlainUTC(block, at: from + 8, end: end) else { return false }
+        if lastModified == nil { lastModified = hasPlainLastModified(block) }
+        return lastModified!
+    }
+
+    /// Whether the VEVENT itself (not a component in it) has a `LAST-MODIFIED` with a
+    /// plain UTC DATE-TIME: libical keeps that property, so DTSTAMP goes unread.
+    static func hasPlainLastModified(_ block: UnsafeBufferPointer<UInt8>) -> Bool {
+        var depth = 0
+        var start = 0
+        while start < block.count {
+            let end = (ByteSearch.firstIndex(of: 10, in: block, from: start, to: block.count) ?? block.count - 1) + 1
+            if hasPrefix(block, start, end, "BEGIN:") {
+                depth += 1
+            } else if hasPrefix(block, start, end, "END:") {
+                depth -= 1
+            } else if depth == 1, hasPrefix(block, start, end, "LAST-MODIFIED:"), isPlainUTC(block, at: start + 14, end: end) {
+                return true
+            }
+            start = end
+        }
+        return false
+    }
+
+    /// Whether the value at `at`, up to the line's end at `end` (just after its LF), is
+    /// exactly `YYYYMMDDTHHMMSSZ` with no fold after it.
+    static func isPlainUTC(_ block: UnsafeBufferPointer<UInt8>, at: Int, end: Int) -> Bool {
+        var valueEnd = end
+        if valueEnd > at, block[valueEnd - 1] == 10 { valueEnd -= 1 }
+        if valueEnd > at, block[valueEnd - 1] == 13 { valueEnd -= 1 }
+        guard valueEnd - at == 16, block[at + 8] == UInt8(ascii: "T"), block[at + 15] == UInt8(ascii: "Z"),
+              end >= block.count || (block[end] != 32 && block[end] != 9) else { return false }
+        for k in at..<(at + 15) where k != at + 8 {
+            guard block[k] >= 0x30, block[k] <= 0x39 else { return false }
+        }
+        return true
     }
 
     /// The standard properties eventd does not read whose values libical cannot reject

@@ -30,7 +30,7 @@ import TestSupport
             "ATTENDEE;VALUE=TEXT:libical reports the value type", "ATTENDEE;CN:no equals sign",
             "ATTENDEE;CN=\"a\"b:text after a quoted value", "ATTENDEE;CN=a\"b:a quote inside",
             "ATTENDEE;CN=\"open:quote", "ATTENDEE;;CN=x:empty name", "ATTENDEE;CN=x",
-            "CREATED:20260101T000000Z", "GEO:1.5;2.5",
+            "CREATED:2026-01-01", "GEO:1.5;2.5",
             "X-LIC-ERROR:kept: libical reports it", "X-:no name", "X_UNDERSCORE:odd name", "DESCRIPTIONS:other name",
             "DESCRIP", " TION:a name split by a fold",
             "SUMMARY:s",
@@ -42,7 +42,7 @@ import TestSupport
             "ATTENDEE;VALUE=TEXT:libical reports the value type", "ATTENDEE;CN:no equals sign",
             "ATTENDEE;CN=\"a\"b:text after a quoted value", "ATTENDEE;CN=a\"b:a quote inside",
             "ATTENDEE;CN=\"open:quote", "ATTENDEE;;CN=x:empty name", "ATTENDEE;CN=x",
-            "CREATED:20260101T000000Z", "GEO:1.5;2.5",
+            "CREATED:2026-01-01", "GEO:1.5;2.5",
             "X-LIC-ERROR:kept: libical reports it", "X-:no name", "X_UNDERSCORE:odd name", "DESCRIPTIONS:other name",
             "DESCRIP", " TION:a name split by a fold",
             "SUMMARY:s",
@@ -148,5 +148,52 @@ extension ParserFeedTests {
             ICS.event(["DTSTART:20260301T090000Z", line, "SUMMARY:s"], uid: "random-\(index)@tests.eventd.example")
         }
         Self.expectSameReading(ICS.bytes(ICS.calendar(events)), "random parameter lists, seed \(seed)")
+    }
+}
+
+extension ParserFeedTests {
+    @Test func timestampsLeftOutOnlyWhenPlainAndUnread() {
+        let plain = ["BEGIN:VEVENT", "UID:a", "DTSTAMP:20260101T000000Z", "DTSTART:20260101T100000Z",
+                     "CREATED:20251201T100000Z", "LAST-MODIFIED:20251202T100000Z", "END:VEVENT"]
+        #expect(Self.kept(plain) == ["BEGIN:VEVENT", "UID:a", "DTSTART:20260101T100000Z",
+                                     "LAST-MODIFIED:20251202T100000Z", "END:VEVENT"])
+        // DTSTAMP is what gives the event its time of change when there is no LAST-MODIFIED.
+        let alone = ["BEGIN:VEVENT", "UID:a", "DTSTAMP:20260101T000000Z", "DTSTART:20260101T100000Z", "END:VEVENT"]
+        #expect(Self.kept(alone) == alone)
+        let inAlarm = ["BEGIN:VEVENT", "UID:a", "DTSTAMP:20260101T000000Z", "DTSTART:20260101T100000Z",
+                       "BEGIN:VALARM", "LAST-MODIFIED:20251202T100000Z", "END:VALARM", "END:VEVENT"]
+        #expect(Self.kept(inAlarm) == inAlarm)
+        let odd = ["BEGIN:VEVENT", "UID:a", "DTSTAMP:20260101T000000", "CREATED:2025-12-01", "CREATED;X=y:20251201T100000Z",
+                   "CREATED:20251201T1", " 00000Z", "LAST-MODIFIED:20251202T100000Z", "END:VEVENT"]
+        #expect(Self.kept(odd) == odd)
+    }
+
+    /// Every combination of a DTSTAMP, a CREATED and a LAST-MODIFIED, plain, odd or
+    /// missing, and a LAST-MODIFIED in an alarm: read as with every line (the event's
+    /// time of change included).
+    @Test func timestampCombinationsAreReadAsWithEveryLine() {
+        let stamps = [nil, "DTSTAMP:20260101T000000Z", "DTSTAMP:garbage", "DTSTAMP:20260101T000000", "DTSTAMP:20261399T999999Z"]
+        let created = [nil, "CREATED:20251201T100000Z", "CREATED:garbage", "CREATED;VALUE=DATE:20251201"]
+        let modified = [nil, "LAST-MODIFIED:20251202T100000Z", "LAST-MODIFIED:2025-12-02", "LAST-MODIFIED:20251302T000000Z",
+                        "LAST-MODIFIED;VALUE=DATE:20251202", "LAST-MODIFIED:20251202T1\r\n 00000Z", "ALARM"]
+        var events: [String] = []
+        var index = 0
+        for stamp in stamps {
+            for made in created {
+                for change in modified {
+                    var lines = ["BEGIN:VEVENT", "UID:stamp-\(index)@tests.eventd.example", "DTSTART:20260301T090000Z"]
+                    index += 1
+                    if let stamp { lines.append(stamp) }
+                    if let made { lines.append(made) }
+                    if change == "ALARM" {
+                        lines += ["BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:-PT5M", "LAST-MODIFIED:20251202T100000Z", "END:VALARM"]
+                    } else if let change {
+                        lines.append(change)
+                    }
+                    events += lines + ["SUMMARY:s", "END:VEVENT"]
+                }
+            }
+        }
+        Self.expectSameReading(ICS.bytes(ICS.calendar(events)), "timestamp combinations")
     }
 }
