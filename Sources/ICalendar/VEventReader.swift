@@ -3,6 +3,9 @@ import Foundation
 import Support
 
 /// Reads one libical VEVENT component into an `EventRecord`.
+///
+/// libical is not given the lines of properties this reader does not read
+/// (`ParserFeed`): a property read here must not be one `ParserFeed` leaves out.
 enum VEventReader {
     /// Returns nil (with a reason in `issues`) when the component cannot be used.
     static func read(_ c: OpaquePointer, text: String, line: Int,
