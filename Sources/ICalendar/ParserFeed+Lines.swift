@@ -44,11 +44,6 @@ extension ParserFeed {
         }
 
         @inline(__always)
-        static func isNameByte(_ b: UInt8) -> Bool {
-            (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) || b == 0x2D
-        }
-
-        @inline(__always)
         mutating func append(_ byte: UInt8) {
             let b = UInt64(ParserFeed.upper(byte))
             if length < 8 {
@@ -75,32 +70,36 @@ extension ParserFeed {
             while true {
                 var name = PackedName()
                 var next = line.next()
-                while let byte = next, PackedName.isNameByte(byte) {
+                while let byte = next, CalendarScanner.isNameByte(byte) {
                     name.append(byte)
                     next = line.next()
                 }
                 guard name.length > 0, next == UInt8(ascii: "="), name != valueName else { return false }
-                // The values, up to the `;` of the next parameter or the `:` of the value.
-                while true {
-                    next = line.next()
-                    if next == UInt8(ascii: "\"") {
-                        repeat { next = line.next() } while next != nil && next != UInt8(ascii: "\"")
-                        guard next != nil else { return false }
-                        next = line.next()
-                    } else {
-                        while let byte = next, byte != UInt8(ascii: "\""), byte != UInt8(ascii: ";"),
-                              byte != UInt8(ascii: ":"), byte != UInt8(ascii: ",") {
-                            next = line.next()
-                        }
-                    }
-                    guard next != UInt8(ascii: ",") else { continue }
-                    break
-                }
-                switch next {
+                switch valuesEnd(&line) {
                 case UInt8(ascii: ":"): return true
                 case UInt8(ascii: ";"): continue
                 default: return false
                 }
+            }
+        }
+
+        /// Reads a parameter's values (after its `=`); returns the byte after them: `;`
+        /// before the next parameter, `:` before the property's value, anything else
+        /// (nil at the line's end) for values libical might read otherwise.
+        static func valuesEnd(_ line: inout UnfoldedLine) -> UInt8? {
+            while true {
+                var next = line.next()
+                if next == UInt8(ascii: "\"") {
+                    repeat { next = line.next() } while next != nil && next != UInt8(ascii: "\"")
+                    guard next != nil else { return nil }
+                    next = line.next()
+                } else {
+                    while let byte = next, byte != UInt8(ascii: "\""), byte != UInt8(ascii: ";"),
+                          byte != UInt8(ascii: ":"), byte != UInt8(ascii: ",") {
+                        next = line.next()
+                    }
+                }
+                if next != UInt8(ascii: ",") { return next }
             }
         }
     }

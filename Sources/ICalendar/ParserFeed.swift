@@ -26,28 +26,33 @@ enum ParserFeed {
     /// Appends the lines of `block` that libical should parse to `out`, with their
     /// folded continuations and line ends.
     @Sendable static func append(_ block: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
-        var depth = 0
         var skipping = false
-        var start = 0
         var lastModified: Bool?
+        forEachLine(block) { start, end, depth in
+            let first = block[start]
+            // A continuation belongs to the line it continues.
+            if first != 32 && first != 9 {
+                skipping = depth == 1
+                    && (isUnread(block, from: start) || isUnreadTimestamp(block, from: start, end: end, lastModified: &lastModified))
+            }
+            if !skipping { out.append(contentsOf: UnsafeBufferPointer(rebasing: block[start..<end])) }
+            return true
+        }
+    }
+
+    /// Calls `body` with each physical line of `block` (its start, and its end just after
+    /// its LF) and the depth of components it is in before it: 1 for the VEVENT's own
+    /// lines, its BEGIN and END at 0 and 1. Stops when `body` returns false.
+    static func forEachLine(_ block: UnsafeBufferPointer<UInt8>, _ body: (_ start: Int, _ end: Int, _ depth: Int) -> Bool) {
+        var depth = 0
+        var start = 0
         while start < block.count {
             let end = (ByteSearch.firstIndex(of: 10, in: block, from: start, to: block.count) ?? block.count - 1) + 1
-            let first = block[start]
-            if first == 32 || first == 9 {
-                // A continuation belongs to the line it continues.
-                if !skipping { out.append(contentsOf: UnsafeBufferPointer(rebasing: block[start..<end])) }
-                start = end
-                continue
-            }
-            skipping = depth == 1
-                && (isUnread(block, from: start) || isUnreadTimestamp(block, from: start, end: end, lastModified: &lastModified))
-            if !skipping {
-                if hasPrefix(block, start, end, "BEGIN:") {
-                    depth += 1
-                } else if hasPrefix(block, start, end, "END:") {
-                    depth -= 1
-                }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: block[start..<end]))
+            guard body(start, end, depth) else { return }
+            if hasPrefix(block, start, end, "BEGIN:") {
+                depth += 1
+            } else if hasPrefix(block, start, end, "END:") {
+                depth -= 1
             }
             start = end
         }
@@ -63,7 +68,7 @@ enum ParserFeed {
     /// parameters across folds.
     static func isUnread(_ block: UnsafeBufferPointer<UInt8>, from: Int) -> Bool {
         var i = from
-        while i < block.count, PackedName.isNameByte(block[i]) { i += 1 }
+        while i < block.count, CalendarScanner.isNameByte(block[i]) { i += 1 }
         guard i > from, i < block.count, block[i] == UInt8(ascii: ":") || block[i] == UInt8(ascii: ";"),
               isUnreadName(block, from, i) else { return false }
         guard block[i] == UInt8(ascii: ";") else { return true }
@@ -99,20 +104,12 @@ enum ParserFeed {
     /// Whether the VEVENT itself (not a component in it) has a `LAST-MODIFIED` with a
     /// plain UTC DATE-TIME: libical keeps that property, so DTSTAMP goes unread.
     static func hasPlainLastModified(_ block: UnsafeBufferPointer<UInt8>) -> Bool {
-        var depth = 0
-        var start = 0
-        while start < block.count {
-            let end = (ByteSearch.firstIndex(of: 10, in: block, from: start, to: block.count) ?? block.count - 1) + 1
-            if hasPrefix(block, start, end, "BEGIN:") {
-                depth += 1
-            } else if hasPrefix(block, start, end, "END:") {
-                depth -= 1
-            } else if depth == 1, hasPrefix(block, start, end, "LAST-MODIFIED:"), isPlainUTC(block, at: start + 14, end: end) {
-                return true
-            }
-            start = end
+        var found = false
+        forEachLine(block) { start, end, depth in
+            found = depth == 1 && hasPrefix(block, start, end, "LAST-MODIFIED:") && isPlainUTC(block, at: start + 14, end: end)
+            return !found
         }
-        return false
+        return found
     }
 
     /// Whether the value at `at`, up to the line's end at `end` (just after its LF), is

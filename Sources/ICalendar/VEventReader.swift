@@ -80,6 +80,14 @@ enum VEventReader {
         // RRULE (RFC 5545 says SHOULD NOT repeat; where it does, the union is used).
         // Each rule with its summary, read once for the cost check and the span.
         var rules: [(text: String, summary: RuleSummary?)] = []
+        func accept(_ text: String) {
+            let summary = RuleSummary(Substring(text))
+            if summary?.isTooCostly ?? false {
+                issues.append("RRULE \(text.prefix(200)) ignored: \(RuleSummary.costlyReason)")
+            } else {
+                rules.append((text, summary))
+            }
+        }
         var rr = icalcomponent_get_first_property(c, ICAL_RRULE_PROPERTY)
         while let rruleProp = rr {
             var rule = icalproperty_get_rrule(rruleProp)
@@ -89,12 +97,7 @@ enum VEventReader {
             } else if let cString = icalrecurrencetype_as_string_r(&rule) {
                 let text = String(cString: cString)
                 icalmemory_free_buffer(cString)
-                let summary = RuleSummary(Substring(text))
-                if summary?.isTooCostly ?? false {
-                    issues.append("RRULE \(text.prefix(200)) ignored: \(RuleSummary.costlyReason)")
-                } else {
-                    rules.append((text, summary))
-                }
+                accept(text)
             }
             rr = icalcomponent_get_next_property(c, ICAL_RRULE_PROPERTY)
         }
@@ -107,12 +110,7 @@ enum VEventReader {
                 issues.append("RRULE could not be read, even without its unreadable parts; ignored: \(raw.prefix(200))")
                 continue
             }
-            let summary = RuleSummary(Substring(salvaged.rule))
-            if summary?.isTooCostly ?? false {
-                issues.append("RRULE \(salvaged.rule.prefix(200)) ignored: \(RuleSummary.costlyReason)")
-            } else {
-                rules.append((salvaged.rule, summary))
-            }
+            accept(salvaged.rule)
             issues.append("RRULE repaired (\(salvaged.repairs.joined(separator: "; "))): \(raw.prefix(200))")
         }
         if !rules.isEmpty { record.rrule = rules.map(\.text).joined(separator: "\n") }
