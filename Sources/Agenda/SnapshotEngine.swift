@@ -2,12 +2,13 @@ import Dispatch
 import EventStore
 import ICalendar
 import Support
+import Synchronization
 
 /// Computes snapshots and remembers, per series, the items its expansion produced, so
 /// that a recompute only expands the series whose rows changed (by content hash) or
 /// whose window moved. One owner at a time (the daemon's recompute task, a command).
 public final class SnapshotEngine {
-    private struct Key: Hashable {
+    struct Key: Hashable {
         var fingerprint: UInt64
         /// Row ids can be reused for the same text in another calendar (SQLite reuses the
         /// highest rowids after deletes), and items carry their calendar.
@@ -25,12 +26,20 @@ public final class SnapshotEngine {
         }
     }
 
-    private struct Entry {
-        var items: [(day: Int, item: AgendaItem)]
-        var lastUsed: Int
+    /// A series' remembered items. A class whose `lastUsed` is atomic, so that a lookup
+    /// on another thread marks it used without writing to the dictionary
+    /// (`SnapshotEngine+Lookup`).
+    final class Entry: Sendable {
+        let items: [(day: Int, item: AgendaItem)]
+        let lastUsed: Atomic<Int>
+
+        init(items: [(day: Int, item: AgendaItem)], lastUsed: Int) {
+            self.items = items
+            self.lastUsed = Atomic(lastUsed)
+        }
     }
 
-    private var cache: [Key: Entry] = [:]
+    var cache: [Key: Entry] = [:]
     /// Each view's last build, for the next one (`SnapshotEngine+Incremental`).
     var memos: [View: ViewMemo] = [:]
     var generation = 0
@@ -51,6 +60,10 @@ public final class SnapshotEngine {
     /// Digests of at least this many items are hashed on another thread
     /// (`ViewMemo.finish`); tests move it to take either path.
     var hashedElsewhereItems = ViewMemo.hashedElsewhereItems
+    /// Whole builds of at least this many series look up their remembered items on
+    /// another thread (`SnapshotEngine+Lookup`; below it, starting the thread costs more
+    /// than the lookups it takes off this one); tests move it to take either path.
+    var lookedUpElsewhereSeries = 2048
     /// Whether the last `build` found its changed series through the change log.
     public internal(set) var lastUsedChangeLog = false
     /// Most series kept across builds.
@@ -58,6 +71,8 @@ public final class SnapshotEngine {
     /// Most items one snapshot may hold: building a larger one throws `ViewError` (a
     /// 10 KB file of FREQ=SECONDLY events would otherwise expand to gigabytes).
     public static let maxItems = 500_000
+    /// This engine's `maxItems` (tests lower it).
+    var itemLimit = SnapshotEngine.maxItems
 
     /// An engine with nothing remembered.
     public init() {}
@@ -124,10 +139,7 @@ public final class SnapshotEngine {
         let all = try scan()
         var memo = ViewMemo(window: window, today: today, first: first, generation: generation, seriesCapacity: all.count)
         memo.position = position
-        for f in all {
-            let items = try expansion(of: f, view: view, window: window, zone: zone, total: memo.total, store: store)
-            memo.add(ViewMemo.SeriesID(calendar: f.calendar, uid: f.uid), fingerprint: f.fingerprint, items: items)
-        }
+        try addAll(all, to: &memo, view: view, zone: zone, store: store)
         let snapshot = memo.finish(view, offsets: 0..<view.days, hashedElsewhere: hashedElsewhereItems)
         Self.retire(memos.updateValue(memo, forKey: view) ?? retired)
         evict()
@@ -148,28 +160,30 @@ public final class SnapshotEngine {
                    total: Int, store: EventStore) throws -> [(day: Int, item: AgendaItem)] {
         let key = Key(fingerprint: f.fingerprint, calendar: f.calendar, uid: f.uid, zone: view.timeZone, window: window)
         var items: [(day: Int, item: AgendaItem)]?
-        if let index = cache.index(forKey: key) {
-            // Through the index: one hash of the key's strings, not two.
-            items = cache.values[index].items
-            cache.values[index].lastUsed = generation
+        if let entry = cache[key] {
+            items = entry.items
+            entry.lastUsed.store(generation, ordering: .relaxed)
             lastReused += 1
         } else {
             let series = try store.series(rowIDs: f.rowIDs)
             // One series alone can ask for billions of items (200,000 instances of a
             // 1,000-year event, each on every day of the window): stop at the limit.
             items = SnapshotBuilder.items(of: StoredSeries(calendar: f.calendar, uid: f.uid, series: series),
-                                          window: window, zone: zone, limit: Self.maxItems - total)
+                                          window: window, zone: zone, limit: itemLimit - total)
             if let items { cache[key] = Entry(items: items, lastUsed: generation) }
             lastExpanded += 1
         }
-        guard let items, total + items.count <= Self.maxItems else {
-            // A few rules repeating every second would otherwise take gigabytes; the
-            // expansions of this build are not kept either, nor is the view's memo.
-            cache = cache.filter { $0.value.lastUsed != generation }
-            memos[view] = nil
-            throw ViewError("the window holds more than \(Self.maxItems) items; show fewer days or calendars")
-        }
+        guard let items, total + items.count <= itemLimit else { throw tooManyItems(view) }
         return items
+    }
+
+    /// The error of a build whose window holds more than `maxItems` items. A few rules
+    /// repeating every second would otherwise take gigabytes: the expansions this build
+    /// used are not kept either, nor is the view's memo.
+    func tooManyItems(_ view: View) -> ViewError {
+        cache = cache.filter { $0.value.lastUsed.load(ordering: .relaxed) != generation }
+        memos[view] = nil
+        return ViewError("the window holds more than \(itemLimit) items; show fewer days or calendars")
     }
 
     /// Forgets series not used by recent builds once the cache is over capacity, and
@@ -177,7 +191,10 @@ public final class SnapshotEngine {
     private func evict() {
         let stale = generation - 64
         if cache.count > capacity || generation % 16 == 0 {
-            cache = cache.filter { $0.value.lastUsed > stale && (cache.count <= capacity || $0.value.lastUsed == generation) }
+            cache = cache.filter {
+                let used = $0.value.lastUsed.load(ordering: .relaxed)
+                return used > stale && (cache.count <= capacity || used == generation)
+            }
             memos = memos.filter { $0.value.lastUsed > stale }
         }
     }

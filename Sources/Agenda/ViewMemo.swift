@@ -8,9 +8,28 @@ import Support
 /// engine's expansion cache and the snapshot's sections, never copied.
 struct ViewMemo {
     /// A series' identity across builds.
-    struct SeriesID: Hashable {
-        var calendar: String
-        var uid: String
+    struct SeriesID: Hashable, Sendable {
+        let calendar: String
+        let uid: String
+        /// The strings hashed once, where the id is made: a whole build makes its ids on
+        /// the lookup thread (`SnapshotEngine+Lookup`), and the memo's dictionary then
+        /// hashes one integer per insert instead of both strings.
+        private let stringsHash: Int
+
+        init(calendar: String, uid: String) {
+            self.calendar = calendar
+            self.uid = uid
+            var hasher = Hasher()
+            hasher.combine(calendar)
+            hasher.combine(uid)
+            stringsHash = hasher.finalize()
+        }
+
+        static func == (a: SeriesID, b: SeriesID) -> Bool {
+            a.stringsHash == b.stringsHash && a.uid == b.uid && a.calendar == b.calendar
+        }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(stringsHash) }
     }
 
     /// A series' fingerprint and the items it contributed.

@@ -4,6 +4,11 @@ extension EventStore {
     /// store of an older schema). Read inside the same read transaction as the data it
     /// positions.
     public func changeLogPosition() throws -> ChangeLogPosition? {
+        try Self.changeLogPosition(db)
+    }
+
+    /// Where the change log stands on connection `db` (the store's, or its `WindowReader`'s).
+    static func changeLogPosition(_ db: Connection) throws -> ChangeLogPosition? {
         guard let log = try db.scalarText("SELECT value FROM meta WHERE key = 'series_change_log'") else { return nil }
         let serial = try db.scalarInt("SELECT max(serial) FROM series_change") ?? 0
         return ChangeLogPosition(log: log, serial: serial)

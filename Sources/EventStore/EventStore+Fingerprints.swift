@@ -29,8 +29,14 @@ extension EventStore {
         // A struct the row closures reach as a local, not state a local function
         // captures: that state is checked for exclusive access at run time on every row.
         var scan = FingerprintScan(calendarIDs: calendarIDs)
+        let join = startOverrideJoin(fromMinute: fromMinute, toMinute: toMinute)
         try forEachRowInWindow(Column.self, fromMinute: fromMinute, toMinute: toMinute) { scan.take($0) }
-        try forEachOverrideOfWindowMasters(fromMinute: fromMinute, toMinute: toMinute) { scan.take($0) }
+        if let join, let overrides = try finishOverrideJoin(join) {
+            for o in overrides { scan.take(calendarID: o.calendarID, uid: o.uid, id: o.id, hash: o.hash) }
+        } else {
+            try Self.forEachOverrideOfWindowMasters(db, fromMinute: fromMinute, toMinute: toMinute) { scan.take($0) }
+        }
+        lastWindowRows = scan.rows.count
         var rows: [(group: Int32, id: Int64, hash: UInt64)] = []
         swap(&rows, &scan.rows)
         let keys = scan.keys
@@ -73,7 +79,17 @@ extension EventStore {
         mutating func take(_ row: Row) {
             let calendarID = row.int(Column.calendarID)
             guard calendarIDs[calendarID] != nil else { return }
-            let key = SeriesKey(calendar: calendarID, uid: row.text(Column.uid))
+            add(calendarID: calendarID, uid: row.text(Column.uid), id: row.int(Column.id),
+                hash: EventStore.hexHash(row, Column.contentHash.rawValue))
+        }
+
+        mutating func take(calendarID: Int64, uid: String, id: Int64, hash: UInt64) {
+            guard calendarIDs[calendarID] != nil else { return }
+            add(calendarID: calendarID, uid: uid, id: id, hash: hash)
+        }
+
+        private mutating func add(calendarID: Int64, uid: String, id: Int64, hash: UInt64) {
+            let key = SeriesKey(calendar: calendarID, uid: uid)
             let n: Int32
             if let known = group[key] {
                 n = known
@@ -82,7 +98,7 @@ extension EventStore {
                 group[key] = n
                 keys.append(key)
             }
-            rows.append((n, row.int(Column.id), EventStore.hexHash(row, Column.contentHash.rawValue)))
+            rows.append((n, id, hash))
         }
     }
 
@@ -96,9 +112,11 @@ extension EventStore {
           AND m.recurrence_id = '' AND (m.rrule IS NOT NULL OR m.rdates IS NOT NULL)
         """
 
-    /// The overrides (as `EventColumns.Fingerprint`, wherever they lie) of every
-    /// recurring master that `forEachRowInWindow` gives for `[fromMinute, toMinute)`.
-    func forEachOverrideOfWindowMasters(fromMinute: Int64, toMinute: Int64, _ body: (Row) throws -> Void) throws {
+    /// The overrides (as `EventColumns.WindowFingerprint`, wherever they lie) of every
+    /// recurring master that `forEachRowInWindow` gives for `[fromMinute, toMinute)`,
+    /// read on `db` (the store's connection, or its `WindowReader`'s).
+    static func forEachOverrideOfWindowMasters(_ db: Connection, fromMinute: Int64, toMinute: Int64,
+                                               _ body: (Row) throws -> Void) throws {
         let st = try db.statement(Self.windowMastersOverridesQuery)
         for k in Array(0...SpanClass.largest) + [SpanClass.open] {
             let lower = k == SpanClass.open ? Int64.min : fromMinute - SpanClass.reach(k)

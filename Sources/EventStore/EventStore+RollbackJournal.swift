@@ -32,6 +32,8 @@ extension EventStore {
     /// the range and no other connection has the database open. True when it did.
     func enterRollbackJournal(forBytes bytes: Int, within range: ClosedRange<Int>) -> Bool {
         guard range.contains(bytes) else { return false }
+        // Our own second connection would hold the file too.
+        windowReader = nil
         // "database is locked" (another connection has the file open) means: stay in WAL.
         guard (try? db.setJournalMode(.delete)) == Connection.JournalMode.delete.rawValue else { return false }
         do {

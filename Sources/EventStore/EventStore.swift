@@ -22,6 +22,16 @@ public final class EventStore {
     public var path: String { db.path }
     /// The database and WAL files as they were at open (see `detachStaleFiles()`).
     public let files: DatabaseFiles
+    /// The second connection of large window scans (`WindowReader`), opened when first
+    /// needed; closed when this store needs the database to itself or it was replaced.
+    var windowReader: WindowReader?
+    /// Rows the last window scan read (`seriesFingerprints(fromMinute:...)`).
+    var lastWindowRows = 0
+    /// Window scans after one of at least this many rows join overrides on a second
+    /// connection meanwhile (`WindowReader`); tests lower it to take that path.
+    public var parallelWindowRows = 2048
+    /// Set once the database was replaced under us: no second connection from then on.
+    var windowReaderRetired = false
 
     /// Opens the store at `path`, creating and migrating it unless `readOnly`.
     /// `mmapBytes` bounds how much of the file is memory-mapped (0 reads through SQLite's cache).
@@ -47,6 +57,12 @@ public final class EventStore {
         self.db = db
         // After the first reads: the -wal/-shm files exist by now.
         files = DatabaseFiles(path: path)
+    }
+
+    /// The second connection closes first: the store's own is then the last to close,
+    /// and does what SQLite does on the last close (or not, after `detachStaleFiles`).
+    deinit {
+        windowReader = nil
     }
 
     private static func connect(path: String, options: StoreOptions) throws -> Connection {
@@ -83,6 +99,11 @@ public final class EventStore {
     /// Names that are no longer ours are left alone. Throws when the checkpoint failed
     /// (the names are unlinked all the same); later calls do nothing.
     public func detachStaleFiles() throws {
+        // The second connection goes first, while this one is open (so it is not the
+        // last to close, which would delete the WAL by name), and is not opened again:
+        // it would open whatever file is at PATH now.
+        windowReader = nil
+        windowReaderRetired = true
         // Whatever happens to the names below, closing this connection later must not
         // delete `PATH-wal`: by then it may belong to the new file (another connection of
         // this process, eventctl), and SQLite deletes the WAL by name on the last close.
