@@ -18,17 +18,9 @@ extension SnapshotEngine {
     /// the series not remembered; throws when the items are more than `itemLimit`.
     func addAll(_ all: [SeriesFingerprint], to memo: inout ViewMemo, view: View, zone: Zone,
                 store: EventStore) throws {
-        let window = memo.window
-        guard all.count >= lookedUpElsewhereSeries else {
-            for f in all {
-                let items = try expansion(of: f, view: view, window: window, zone: zone, total: memo.total, store: store)
-                memo.add(ViewMemo.SeriesID(calendar: f.calendar, uid: f.uid), fingerprint: f.fingerprint, items: items)
-            }
-            return
-        }
-        let missing = try addRemembered(all, to: &memo, view: view)
+        let missing = all.count >= lookedUpElsewhereSeries ? try addRemembered(all, to: &memo, view: view) : all
         for f in missing {
-            let items = try expansion(of: f, view: view, window: window, zone: zone, total: memo.total, store: store)
+            let items = try expansion(of: f, view: view, window: memo.window, zone: zone, total: memo.total, store: store)
             memo.add(ViewMemo.SeriesID(calendar: f.calendar, uid: f.uid), fingerprint: f.fingerprint, items: items)
         }
     }
