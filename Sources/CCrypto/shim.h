@@ -2,4 +2,5 @@
 #define EVENTD_CCRYPTO_SHIM_H
 /* OpenSSL's EVP digest API (SHA-256 for Support.SHA256). */
 #include <openssl/evp.h>
+#include <openssl/crypto.h>
 #endif

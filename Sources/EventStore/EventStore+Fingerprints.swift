@@ -30,8 +30,12 @@ extension EventStore {
         // captures: that state is checked for exclusive access at run time on every row.
         var scan = FingerprintScan(calendarIDs: calendarIDs)
         let join = startOverrideJoin(fromMinute: fromMinute, toMinute: toMinute)
-        try forEachRowInWindow(Column.self, fromMinute: fromMinute, toMinute: toMinute) { scan.take($0) }
-        if let join, let overrides = try finishOverrideJoin(join) {
+        // The other thread is joined whatever happens here: it uses the second
+        // connection, which the next scan would otherwise use at the same time.
+        let windowScan = Result { try forEachRowInWindow(Column.self, fromMinute: fromMinute, toMinute: toMinute) { scan.take($0) } }
+        let joined = join?.join()
+        try windowScan.get()
+        if let joined, let overrides = try acceptedOverrides(joined) {
             for o in overrides { scan.take(calendarID: o.calendarID, uid: o.uid, id: o.id, hash: o.hash) }
         } else {
             try Self.forEachOverrideOfWindowMasters(db, fromMinute: fromMinute, toMinute: toMinute) { scan.take($0) }

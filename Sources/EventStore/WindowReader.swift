@@ -68,13 +68,8 @@ extension EventStore {
         }
     }
 
-    /// The rows a started join read, when they are of the state this connection reads
-    /// (the same change log position); nil when the caller must join itself.
-    func finishOverrideJoin(_ join: WorkerThread<Result<WindowReader.Joined, any Error>>) throws -> [WindowReader.Override]? {
-        try acceptedOverrides(join.join())
-    }
-
-    /// `joined`'s rows when it read what this connection reads now; nil when not.
+    /// The rows a finished join read, when they are of the state this connection reads
+    /// now (the same change log position); nil when the caller must join itself.
     func acceptedOverrides(_ joined: Result<WindowReader.Joined, any Error>) throws -> [WindowReader.Override]? {
         switch joined {
         case .success(let joined):

@@ -4,6 +4,7 @@ import Support
 import WebGateway
 
 // eventd-web: declarations and wiring; the gateway is `WebGateway.Gateway` and its loop.
+CryptoLibrary.initialiseWithoutExitCleanup()
 let environment = ProcessInfo.processInfo.environment
 let loop: GatewayLoop
 do {

@@ -4,6 +4,7 @@ import Feed
 import Support
 
 // eventd: declarations and wiring; parsing is CommandLineKit's, the daemon is `Feed.Daemon`.
+CryptoLibrary.initialiseWithoutExitCleanup()
 let environment = ProcessInfo.processInfo.environment
 let configuration: DaemonConfiguration
 do {
