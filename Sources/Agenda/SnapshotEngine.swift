@@ -155,7 +155,7 @@ public final class SnapshotEngine {
     }
 
     /// The items of series `f` in the window, from the cache or expanded; throws when
-    /// they would bring the view's items (`total` so far) over `maxItems`.
+    /// they would bring the view's items (`total` so far) over `itemLimit`.
     func expansion(of f: SeriesFingerprint, view: View, window: SnapshotBuilder.Window, zone: Zone,
                    total: Int, store: EventStore) throws -> [(day: Int, item: AgendaItem)] {
         let key = Key(fingerprint: f.fingerprint, calendar: f.calendar, uid: f.uid, zone: view.timeZone, window: window)
@@ -177,7 +177,7 @@ public final class SnapshotEngine {
         return items
     }
 
-    /// The error of a build whose window holds more than `maxItems` items. A few rules
+    /// The error of a build whose window holds more than `itemLimit` items. A few rules
     /// repeating every second would otherwise take gigabytes: the expansions this build
     /// used are not kept either, nor is the view's memo.
     func tooManyItems(_ view: View) -> ViewError {

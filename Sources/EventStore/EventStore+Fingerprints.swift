@@ -36,7 +36,7 @@ extension EventStore {
         let joined = join?.join()
         try windowScan.get()
         if let joined, let overrides = try acceptedOverrides(joined) {
-            for o in overrides { scan.take(calendarID: o.calendarID, uid: o.uid, id: o.id, hash: o.hash) }
+            for o in overrides { scan.take(o) }
         } else {
             try Self.forEachOverrideOfWindowMasters(db, fromMinute: fromMinute, toMinute: toMinute) { scan.take($0) }
         }
@@ -80,20 +80,19 @@ extension EventStore {
             rows.reserveCapacity(8192)
         }
 
+        /// A row of a calendar not asked for is left before its UID is read.
         mutating func take(_ row: Row) {
-            let calendarID = row.int(Column.calendarID)
-            guard calendarIDs[calendarID] != nil else { return }
-            add(calendarID: calendarID, uid: row.text(Column.uid), id: row.int(Column.id),
-                hash: EventStore.hexHash(row, Column.contentHash.rawValue))
+            guard calendarIDs[row.int(Column.calendarID)] != nil else { return }
+            add(WindowReader.WindowRow(row))
         }
 
-        mutating func take(calendarID: Int64, uid: String, id: Int64, hash: UInt64) {
-            guard calendarIDs[calendarID] != nil else { return }
-            add(calendarID: calendarID, uid: uid, id: id, hash: hash)
+        mutating func take(_ row: WindowReader.WindowRow) {
+            guard calendarIDs[row.calendarID] != nil else { return }
+            add(row)
         }
 
-        private mutating func add(calendarID: Int64, uid: String, id: Int64, hash: UInt64) {
-            let key = SeriesKey(calendar: calendarID, uid: uid)
+        private mutating func add(_ row: WindowReader.WindowRow) {
+            let key = SeriesKey(calendar: row.calendarID, uid: row.uid)
             let n: Int32
             if let known = group[key] {
                 n = known
@@ -102,7 +101,7 @@ extension EventStore {
                 group[key] = n
                 keys.append(key)
             }
-            rows.append((n, id, hash))
+            rows.append((n, row.id, row.hash))
         }
     }
 

@@ -17,19 +17,28 @@ import ICalendar
 final class WindowReader: @unchecked Sendable {
     private let db: Connection
 
-    /// An override row of a window master, as the join reads it.
-    struct Override: Sendable {
+    /// A row of a window scan or of the join, as a fingerprint reads it.
+    struct WindowRow: Sendable {
         var calendarID: Int64
         var uid: String
         var id: Int64
         var hash: UInt64
+
+        /// The row as `EventColumns.WindowFingerprint`.
+        init(_ row: Row) {
+            typealias Column = EventColumns.WindowFingerprint
+            calendarID = row.int(Column.calendarID)
+            uid = row.text(Column.uid)
+            id = row.int(Column.id)
+            hash = EventStore.hexHash(row, Column.contentHash.rawValue)
+        }
     }
 
     /// What a join read, and the change log position it read at (nil: no log, so the
     /// rows cannot be matched to the store's transaction).
     struct Joined: Sendable {
         var position: ChangeLogPosition?
-        var rows: [Override]
+        var rows: [WindowRow]
     }
 
     /// Opens `path` read-only; `mmapBytes` as the store's own connection.
@@ -42,11 +51,9 @@ final class WindowReader: @unchecked Sendable {
     func overridesOfWindowMasters(fromMinute: Int64, toMinute: Int64) throws -> Joined {
         try db.inReadTransaction {
             let position = try EventStore.changeLogPosition(db)
-            var rows: [Override] = []
-            try EventStore.forEachOverrideOfWindowMasters(db, fromMinute: fromMinute, toMinute: toMinute) { row in
-                typealias Column = EventColumns.WindowFingerprint
-                rows.append(Override(calendarID: row.int(Column.calendarID), uid: row.text(Column.uid), id: row.int(Column.id),
-                                     hash: EventStore.hexHash(row, Column.contentHash.rawValue)))
+            var rows: [WindowRow] = []
+            try EventStore.forEachOverrideOfWindowMasters(db, fromMinute: fromMinute, toMinute: toMinute) {
+                rows.append(WindowRow($0))
             }
             return Joined(position: position, rows: rows)
         }
@@ -70,7 +77,7 @@ extension EventStore {
 
     /// The rows a finished join read, when they are of the state this connection reads
     /// now (the same change log position); nil when the caller must join itself.
-    func acceptedOverrides(_ joined: Result<WindowReader.Joined, any Error>) throws -> [WindowReader.Override]? {
+    func acceptedOverrides(_ joined: Result<WindowReader.Joined, any Error>) throws -> [WindowReader.WindowRow]? {
         switch joined {
         case .success(let joined):
             guard let theirs = joined.position, let ours = try changeLogPosition(), theirs == ours else { return nil }
