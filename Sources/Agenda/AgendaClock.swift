@@ -28,12 +28,8 @@ public struct AgendaClock: Sendable {
 
     /// The system's zone name (IANA), for the default view; UTC when unknown.
     public static func systemZoneName(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        if let tz = environment["TZ"], !tz.isEmpty {
-            let name = tz.hasPrefix(":") ? String(tz.dropFirst()) : tz
-            if TimeZone(identifier: name) != nil { return name }
-        }
-        if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/etc/localtime"),
-           let range = target.range(of: "zoneinfo/") {
+        if let name = zoneNameFromTZ(environment) { return name }
+        if let target = localtimeLink(), let range = target.range(of: "zoneinfo/") {
             return String(target[range.upperBound...])
         }
         if let name = try? String(contentsOfFile: "/etc/timezone", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines),
@@ -41,5 +37,22 @@ public struct AgendaClock: Sendable {
             return name
         }
         return "UTC"
+    }
+
+    /// The zone `TZ` names, when it names a known one (it then wins over the system's
+    /// files, and cannot change while the process runs).
+    public static func zoneNameFromTZ(_ environment: [String: String]) -> String? {
+        guard let tz = environment["TZ"], !tz.isEmpty else { return nil }
+        let name = tz.hasPrefix(":") ? String(tz.dropFirst()) : tz
+        return TimeZone(identifier: name) != nil ? name : nil
+    }
+
+    /// Where `/etc/localtime` points. (`readlink` itself: the daemon asks every tick, and
+    /// Foundation's `destinationOfSymbolicLink` showed in an idle daemon's profile.)
+    private static func localtimeLink() -> String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let n = readlink("/etc/localtime", &buffer, buffer.count - 1)
+        guard n > 0 else { return nil }
+        return String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

@@ -6,7 +6,7 @@
 struct DeadlineQueue {
     private var heap: [(at: Double, id: ConnectionID)] = []
     /// Each scheduled connection's live entry.
-    private var scheduled: [ConnectionID: Double] = [:]
+    private var scheduled = ConnectionTable<Double>()
 
     /// Entries in the heap, stale ones included.
     var count: Int { heap.count }

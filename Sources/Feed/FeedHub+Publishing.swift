@@ -17,7 +17,7 @@ extension FeedHub {
             }
         case .oneShot(let token, let message):
             guard let id = pendingOneShots.removeValue(forKey: token), connections[id] != nil else { return }
-            connections[id]!.oneShotsWaiting -= 1
+            connections[live: id].oneShotsWaiting -= 1
             send(message, to: id)
             // It may have been held back by the one-shot limit.
             processInput(id)
@@ -35,7 +35,7 @@ extension FeedHub {
     private mutating func failView(_ view: View, _ message: String) {
         guard let feed = views[view], feed.seq == 0 else { return }
         for id in feed.subscribers where connections[id]?.subscription.view == view {
-            connections[id]!.subscription = .none
+            connections[live: id].subscription = .none
             send(Messages.error(.invalidView, message), to: id)
         }
         views[view] = nil

@@ -6,8 +6,8 @@ extension FeedHub {
 
     mutating func receive(_ bytes: ArraySlice<UInt8>, from id: ConnectionID) {
         // (No copy of the connection is held here: appending must not copy the buffer.)
-        guard connections[id] != nil, connections[id]!.ending == nil else { return } // input after a fatal error is ignored
-        connections[id]!.input.append(contentsOf: bytes)
+        guard connections[id] != nil, connections[live: id].ending == nil else { return } // input after a fatal error is ignored
+        connections[live: id].input.append(contentsOf: bytes)
         processInput(id)
     }
 
@@ -17,12 +17,12 @@ extension FeedHub {
     mutating func processInput(_ id: ConnectionID) {
         guard connections[id] != nil else { return }
         var handled = 0
-        var searchFrom = connections[id]!.scanned
+        var searchFrom = connections[live: id].scanned
         var heldBack = false
-        while connections[id] != nil, connections[id]!.ending == nil {
-            guard let newline = connections[id]!.input[searchFrom...].firstIndex(of: 10) else { break }
-            guard acceptsRequests(connections[id]!) else { heldBack = true; break }
-            var line = connections[id]!.input[handled..<newline]
+        while connections[id] != nil, connections[live: id].ending == nil {
+            guard let newline = connections[live: id].input[searchFrom...].firstIndex(of: 10) else { break }
+            guard acceptsRequests(connections[live: id]) else { heldBack = true; break }
+            var line = connections[live: id].input[handled..<newline]
             handled = newline + 1
             searchFrom = handled
             if line.count > config.maxRequestLine {
@@ -33,12 +33,12 @@ extension FeedHub {
             if line.allSatisfy({ $0 == 32 || $0 == 9 }) { continue }
             handle(line, from: id)
         }
-        guard connections[id] != nil, connections[id]!.ending == nil else { return }
-        if handled > 0 { connections[id]!.input.removeFirst(handled) }
-        let left = connections[id]!.input.count
+        guard connections[id] != nil, connections[live: id].ending == nil else { return }
+        if handled > 0 { connections[live: id].input.removeFirst(handled) }
+        let left = connections[live: id].input.count
         // Held back: the next search starts at the held line; otherwise what is left is
         // one partial line, searched already.
-        connections[id]!.scanned = heldBack ? searchFrom - handled : left
+        connections[live: id].scanned = heldBack ? searchFrom - handled : left
         if !heldBack, left > config.maxRequestLine {
             fatal(id, .lineTooLong, "request line over \(config.maxRequestLine) bytes")
         }
@@ -46,10 +46,12 @@ extension FeedHub {
 
     /// Answers with an error, then closes the connection once the answer is out.
     mutating func fatal(_ id: ConnectionID, _ code: ErrorCode, _ message: String) {
-        connections[id]?.input = []
-        connections[id]?.scanned = 0
+        withConnection(id) { c in
+            c.input = []
+            c.scanned = 0
+        }
         send(Messages.error(code, message), to: id)
-        connections[id]?.ending = .fatalError
+        withConnection(id) { $0.ending = .fatalError }
         effects.append(.stopReading(id))
     }
 
@@ -70,7 +72,7 @@ extension FeedHub {
             let token = nextToken
             nextToken += 1
             pendingSyncs[token] = id
-            connections[id]!.syncsWaiting += 1
+            connections[live: id].syncsWaiting += 1
             effects.append(.syncSources(names, token: token))
         case .success(.status):
             send(statusMessage(), to: id)
@@ -79,7 +81,7 @@ extension FeedHub {
             let token = nextToken
             nextToken += 1
             pendingOneShots[token] = id
-            connections[id]!.oneShotsWaiting += 1
+            connections[live: id].oneShotsWaiting += 1
             effects.append(.recompute(.oneShot(view, token: token)))
         case .success(.subscribe(let viewJSON, let resume)):
             guard let view = parseView(viewJSON, for: id) else { return }
@@ -105,10 +107,10 @@ extension FeedHub {
             send(Messages.error(.invalidView, "too many distinct views (limit \(config.maxViews)); use a view others use"), to: id)
             return
         }
-        if let old = connections[id]!.subscription.view {
+        if let old = connections[live: id].subscription.view {
             unsubscribe(id, from: old)
             // What was queued for the old subscription is of no use to the new one.
-            connections[id]!.outbox.dropUnstarted()
+            connections[live: id].outbox.dropUnstarted()
         }
         var feed = views[view] ?? ViewFeed()
         feed.subscribers.insert(id)
@@ -119,11 +121,11 @@ extension FeedHub {
             // new in this run: a resume from another run is an epoch change, one from this
             // run has expired (the view was dropped).
             let reason = resume.map { $0.epoch == epoch ? "expired" : "epoch" }
-            connections[id]!.subscription = .awaitingFirstSnapshot(view, resync: reason)
+            connections[live: id].subscription = .awaitingFirstSnapshot(view, resync: reason)
             effects.append(.recompute(.activate(view)))
             return
         }
-        connections[id]!.subscription = .live(view)
+        connections[live: id].subscription = .live(view)
         if let resume {
             if resume.epoch != epoch {
                 send(Messages.resync("epoch"), to: id)
@@ -149,11 +151,11 @@ extension FeedHub {
     mutating func serveSnapshot(of view: View, to id: ConnectionID, resync: String? = nil) {
         guard connections[id] != nil, let feed = views[view] else { return }
         guard let message = feed.snapshotMessage else {
-            connections[id]!.subscription = .awaitingFirstSnapshot(view, resync: resync)
+            connections[live: id].subscription = .awaitingFirstSnapshot(view, resync: resync)
             requestSnapshot(of: view)
             return
         }
-        connections[id]!.subscription = .live(view)
+        connections[live: id].subscription = .live(view)
         if let resync { enqueue(Messages.resync(resync), kind: .answer, to: id) }
         enqueue(message, to: id)
         effects.append(.flush(id))
@@ -167,7 +169,7 @@ extension FeedHub {
     }
 
     mutating func unsubscribe(_ id: ConnectionID, from view: View) {
-        connections[id]?.subscription = .none
+        withConnection(id) { $0.subscription = .none }
         guard views[view] != nil else { return }
         views[view]!.subscribers.remove(id)
         if views[view]!.subscribers.isEmpty { views[view]!.idleSince = now.monotonic }

@@ -11,7 +11,7 @@ extension FeedHub {
             sources = statuses
         case .synced(let token, let reports):
             guard let id = pendingSyncs.removeValue(forKey: token), connections[id] != nil else { return }
-            connections[id]!.syncsWaiting -= 1
+            connections[live: id].syncsWaiting -= 1
             send(Messages.synced(reports), to: id)
             // It may have been held back by the limit on waiting requests.
             processInput(id)

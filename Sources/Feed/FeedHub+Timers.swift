@@ -19,27 +19,35 @@ extension FeedHub {
         // Only the connections whose deadline has come (a heap, not a scan of all):
         // stalled ones are closed, idle subscribers get a heartbeat, and each is
         // scheduled again for what it waits for next.
+        var heartbeats = HeartbeatLines(epoch: epoch, wall: now.wall)
+        let stallTimeout = config.stallTimeout, heartbeat = config.heartbeat
         for id in deadlines.popDue(t) {
-            guard let c = connections[id] else { continue }
-            if c.hasUnreadData {
-                let stallAt = c.lastDrain + config.stallTimeout
+            // Read in place (see `withConnection`): a copy of the connection per due
+            // subscriber was a good part of an idle daemon's heartbeat cost.
+            guard let look = withConnection(id, { c -> DueLook in
+                if c.hasUnreadData { return .stall(at: c.lastDrain + stallTimeout) }
+                if case .live(let view) = c.subscription { return .heartbeat(view, at: c.lastSent + heartbeat) }
+                return .nothing
+            }) else { continue }
+            switch look {
+            case .stall(let stallAt):
                 if t >= stallAt {
-                    remove(id, reason: "stalled for \(Int(config.stallTimeout)) s with unread data")
+                    remove(id, reason: "stalled for \(Int(stallTimeout)) s with unread data")
                 } else {
                     deadlines.schedule(id, at: stallAt)
                 }
-            } else if case .live(let view) = c.subscription {
-                let heartbeatAt = c.lastSent + config.heartbeat
-                if t >= heartbeatAt, let feed = views[view] {
+            case .heartbeat(let view, let heartbeatAt):
+                if t >= heartbeatAt, let line = heartbeats.line(for: view, in: views) {
                     // (Queues it, which schedules the next look.)
-                    sendSubscriptionData(Messages.heartbeat(epoch: epoch, seq: feed.seq, time: Self.utcStamp(now.wall)),
-                                         kind: .heartbeat, to: id)
+                    sendSubscriptionData(line, kind: .heartbeat, to: id)
                 } else {
                     deadlines.schedule(id, at: heartbeatAt)
                 }
+            case .nothing:
+                // No subscription, nothing queued: nothing to watch until it is sent
+                // something, which schedules it again.
+                break
             }
-            // Neither (no subscription, nothing queued): nothing to watch until it is
-            // sent something, which schedules it again.
         }
         for (view, feed) in views where feed.subscribers.isEmpty {
             if let idle = feed.idleSince, t - idle > config.viewGrace {
@@ -108,6 +116,47 @@ extension FeedHub {
     }
 
     /// `YYYY-MM-DDTHH:MM:SSZ` of a UTC instant.
+    /// What a due connection waits for (read in place by `tick`).
+    private enum DueLook {
+        case stall(at: Double)
+        case heartbeat(View, at: Double)
+        case nothing
+    }
+
+    /// The heartbeat lines of one tick: every subscriber of a view due in the same tick
+    /// gets the same bytes (epoch, the view's seq, the tick's time), so each view's line
+    /// is encoded once per tick, not once per subscriber (10,000 subscribers: 333 a
+    /// second at the default 30 s).
+    struct HeartbeatLines {
+        let epoch: String
+        let wall: Double
+        private var stamp: String?
+        private var lines: [View: [UInt8]] = [:]
+        private var last: (view: View, line: [UInt8])?
+
+        init(epoch: String, wall: Double) {
+            self.epoch = epoch
+            self.wall = wall
+        }
+
+        /// The line for `view`'s subscribers; nil when the view is gone.
+        mutating func line(for view: View, in views: [View: ViewFeed]) -> [UInt8]? {
+            // Most ticks' subscribers share one view: equal views compare in a few
+            // loads, where hashing one hashes all its strings.
+            if let last, last.view == view { return last.line }
+            if let line = lines[view] {
+                last = (view, line)
+                return line
+            }
+            guard let feed = views[view] else { return nil }
+            if stamp == nil { stamp = FeedHub.utcStamp(wall) }
+            let line = Messages.heartbeat(epoch: epoch, seq: feed.seq, time: stamp!)
+            lines[view] = line
+            last = (view, line)
+            return line
+        }
+    }
+
     static func utcStamp(_ t: Double) -> String {
         let seconds = Int64(t.rounded(.down))
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400

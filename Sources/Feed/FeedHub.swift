@@ -32,7 +32,7 @@ struct FeedHub {
 
     /// Every connection, by id. The paths every subscriber takes (a diff queued, the
     /// write the kernel took) go through `withConnection`, see there.
-    var connections: [ConnectionID: HubConnection] = [:]
+    var connections = ConnectionTable<HubConnection>()
     var views: [View: ViewFeed] = [:]
     /// One-shot `snapshot` requests in the recomputer, by token.
     var pendingOneShots: [Int: ConnectionID] = [:]
@@ -110,16 +110,15 @@ struct FeedHub {
 
     /// Runs `body` on connection `id` in place; nil when there is no such connection.
     ///
-    /// Reads on hot paths come here too: `connections[id]!.field`, and even
-    /// `connections.values[index].field`, first copy the whole connection (its queue,
-    /// input and view retained, then released), where this `_modify` access copies
-    /// nothing. Issue 12: those copies were about a fifth of the event loop's CPU while it
-    /// handed one diff to 10,000 subscribers. `body` must not touch `self` (it cannot:
-    /// `self` is being changed), so what it needs of the hub is read before.
+    /// Reads on hot paths come here too: `connections[id]?.field` first copies the whole
+    /// connection (its queue, input and view retained, then released), where this
+    /// in-place access copies nothing. Issue 12: those copies were about a fifth of the
+    /// event loop's CPU while it handed one diff to 10,000 subscribers. `body` must not
+    /// touch `self` (it cannot: `self` is being changed), so what it needs of the hub is
+    /// read before.
     @discardableResult
     mutating func withConnection<R>(_ id: ConnectionID, _ body: (inout HubConnection) -> R) -> R? {
-        guard let slot = connections.index(forKey: id) else { return nil }
-        return body(&connections.values[slot])
+        connections.withValue(id, body)
     }
 
     // MARK: - Connections
@@ -151,7 +150,7 @@ struct FeedHub {
             remove(id, reason: nil)
             return
         }
-        connections[id]!.ending = .peerClosed
+        connections[live: id].ending = .peerClosed
         effects.append(.stopReading(id))
     }
 

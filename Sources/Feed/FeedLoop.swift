@@ -33,9 +33,9 @@ final class FeedLoop {
     /// Ticks at least this often (a second, or less so that watchdog pings are never late).
     private let tickInterval: Double
 
-    private var descriptors: [ConnectionID: Int32] = [:]
-    /// What each connection is registered for, as last told to epoll.
-    private var registered: [ConnectionID: EventPoller.Interest] = [:]
+    /// Each connection's descriptor, and what it is registered for, as last told to
+    /// epoll (nil before the first registration).
+    private var descriptors = ConnectionTable<(fd: Int32, registered: EventPoller.Interest?)>()
     /// Connections whose interest may have changed since it was last registered.
     private var dirty: [ConnectionID] = []
     /// Connections registered without read interest (held back): checked again each
@@ -45,6 +45,8 @@ final class FeedLoop {
     private var listening = true
     private var exiting = false
     private var readBuffer = [UInt8](repeating: 0, count: 65536)
+    /// `send`'s vectors, kept between calls.
+    private var vectors: [iovec] = []
 
     private enum Token {
         static let wake: UInt64 = 0
@@ -103,23 +105,23 @@ final class FeedLoop {
             }
             registerInterests()
         }
-        for id in Array(descriptors.keys) { closeConnection(id) }
+        for id in descriptors.keysInTable { closeConnection(id) }
     }
 
     /// Tells epoll what changed in the interests of the connections touched since the
     /// last wake-up.
     private func registerInterests() {
         for id in dirty {
-            guard let fd = descriptors[id] else { continue }
+            guard let (fd, registered) = descriptors[id] else { continue }
             let wanted = hub.interest(id)
             let interest = EventPoller.Interest(read: wanted.read, write: wanted.write)
-            guard registered[id] != interest else { continue }
-            if registered[id] == nil {
+            guard registered != interest else { continue }
+            if registered == nil {
                 poller.add(fd, token: Token.firstConnection + UInt64(id), interest: interest)
             } else {
                 poller.modify(fd, token: Token.firstConnection + UInt64(id), interest: interest)
             }
-            registered[id] = interest
+            descriptors[id]!.registered = interest
             if interest.read { heldBack.remove(id) } else { heldBack.insert(id) }
         }
         dirty.removeAll(keepingCapacity: true)
@@ -144,13 +146,13 @@ final class FeedLoop {
             dirty.append(id)
             return writeOut(id)
         case .refuse(let id, let bytes):
-            if let fd = descriptors.removeValue(forKey: id) {
+            if let (fd, _) = descriptors.removeValue(forKey: id) {
                 _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
                 close(fd)
             }
         case .stopReading(let id):
             dirty.append(id)
-            if let fd = descriptors[id] { shutdown(fd, Int32(SHUT_RD)) }
+            if let (fd, _) = descriptors[id] { shutdown(fd, Int32(SHUT_RD)) }
         case .close(let id): closeConnection(id)
         case .recompute(let job): recomputer.submit(job)
         case .syncSources(let names, let token): sources.sync(names: names, token: token)
@@ -204,7 +206,7 @@ final class FeedLoop {
             }
             let id = nextConnectionID
             nextConnectionID += 1
-            descriptors[id] = fd
+            descriptors[id] = (fd, nil)
             dirty.append(id)
             apply(.accepted(id))
         }
@@ -212,8 +214,7 @@ final class FeedLoop {
 
     private func closeConnection(_ id: ConnectionID) {
         // Closing the descriptor also takes it out of the epoll set.
-        if let fd = descriptors.removeValue(forKey: id) { close(fd) }
-        registered[id] = nil
+        if let (fd, _) = descriptors.removeValue(forKey: id) { close(fd) }
         heldBack.remove(id)
     }
 
@@ -221,7 +222,7 @@ final class FeedLoop {
     /// like every other one instead of keeping the loop to itself.
     private func read(from id: ConnectionID) {
         for _ in 0..<4 {
-            guard let fd = descriptors[id] else { return }
+            guard let (fd, _) = descriptors[id] else { return }
             let n = readBuffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
             if n == 0 { apply(.peerClosed(id)); return }
             if n < 0 {
@@ -245,7 +246,7 @@ final class FeedLoop {
     /// piece) and writing goes on while the socket takes more.
     private func writeOut(_ id: ConnectionID) -> [FeedEffect] {
         var effects: [FeedEffect] = []
-        while let fd = descriptors[id], let result = send(queueOf: id, to: fd) {
+        while let (fd, _) = descriptors[id], let result = send(queueOf: id, to: fd) {
             let event: FeedEvent = result.broken ? .failed(id, reason: "write failed") : .wrote(id, count: result.written)
             effects += hub.handle(event, at: clocks.now())
             guard result.pieceDone, !result.broken else { break }
@@ -268,8 +269,8 @@ final class FeedLoop {
         while !pending.isEmpty {
             var batch = pending.prefix(Self.maxVectors)
             if let cut = batch.firstIndex(where: { $0.hasMorePieces }) { batch = batch[...cut] }
-            var vectors: [iovec] = []
-            vectors.reserveCapacity(batch.count)
+            // (One array for every send: an allocation per heartbeat showed in perf.)
+            vectors.removeAll(keepingCapacity: true)
             let n = Self.withVectors(batch, first: offset, into: &vectors) { iov in
                 var header = msghdr()
                 header.msg_iov = UnsafeMutablePointer(mutating: iov.baseAddress)

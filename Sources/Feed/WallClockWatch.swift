@@ -12,10 +12,13 @@ final class WallClockWatch {
     let fd: Int32
     private let environment: [String: String]
     private(set) var zoneName: String
+    /// A valid `TZ` names the zone for the life of the process: nothing to watch.
+    private let fixedByTZ: Bool
 
     init(environment: [String: String]) {
         self.environment = environment
         zoneName = AgendaClock.systemZoneName(environment: environment)
+        fixedByTZ = AgendaClock.zoneNameFromTZ(environment) != nil
         fd = timerfd_create(CLOCK_REALTIME, eventd_tfd_cloexec | eventd_tfd_nonblock)
         arm()
     }
@@ -40,6 +43,7 @@ final class WallClockWatch {
 
     /// The system's zone now, when it differs from the last one seen.
     func zoneChange() -> String? {
+        guard !fixedByTZ else { return nil }
         let name = AgendaClock.systemZoneName(environment: environment)
         guard name != zoneName else { return nil }
         zoneName = name

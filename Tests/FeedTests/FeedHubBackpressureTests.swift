@@ -143,6 +143,25 @@ import Testing
         #expect(h.kinds(c) == ["heartbeat@1"])
     }
 
+    /// Heartbeats due in one tick are encoded once per view: subscribers of two views at
+    /// different seqs, due together, each get their own view's seq and the tick's time.
+    @Test func heartbeatsDueTogetherCarryTheirOwnViewsSeq() {
+        var h = HubHarness { $0.heartbeat = 30 }
+        let week = HubHarness.view(days: 7)
+        let a = (0..<3).map { _ in h.connect() }, b = (0..<3).map { _ in h.connect() }
+        for c in a { h.request(c, subscribe) }
+        for c in b { h.request(c, #"{"op":"subscribe","view":{"tz":"Europe/Berlin","days":7}}"#) }
+        h.publish(view, seq: 4, diff: false)
+        h.publish(week, seq: 9, diff: false)
+        for c in a + b { _ = h.kinds(c) }
+        h.advance(31)
+        let beats = (a + b).map { h.messages($0) }
+        #expect(beats.allSatisfy { $0.count == 1 && $0[0]["type"]?.stringValue == "heartbeat" })
+        #expect(beats.prefix(3).allSatisfy { $0[0]["seq"]?.intValue == 4 }, "\(beats)")
+        #expect(beats.suffix(3).allSatisfy { $0[0]["seq"]?.intValue == 9 }, "\(beats)")
+        #expect(Set(beats.map { $0[0]["time"]?.stringValue ?? "" }) == [FeedHub.utcStamp(h.now.wall)])
+    }
+
     /// The timers cost the connections that are due: 2,000 idle subscribers keep at
     /// most one live entry each, and a tick between heartbeats pops none of them.
     @Test func timersLookOnlyAtConnectionsThatAreDue() {

@@ -1,0 +1,144 @@
+/// A hash table keyed by `ConnectionID`: what the feed keeps per connection (the hub's
+/// connections, the loop's descriptors, the timers' deadlines).
+///
+/// Why not `Dictionary`: an idle daemon with 10,000 subscribers sends 333 heartbeats a
+/// second, and each goes through a dozen lookups by connection. With `Dictionary`, every
+/// one hashes its `Int` with SipHash; perf showed the hashing and the probing at about a
+/// sixth of the event loop's CPU while idle (issue 12). Here the key is mixed with one
+/// multiplication (Fibonacci hashing: ids are the daemon's own counter, never a
+/// client's choice, so nothing needs a keyed hash), probed linearly, and removed by
+/// shifting back the entries after it, so there are no tombstones to grow or sweep.
+///
+/// The values themselves sit in a dense array (a removal moves the last one into the
+/// gap), so that `withValue` and `[live:]` change a value where it is: an optional per
+/// slot had to be moved out and back, and a large value (a connection) then cost two
+/// copies of its bytes per access. At most three quarters full, like `Dictionary`.
+struct ConnectionTable<Value> {
+    /// The open-addressing slots: an id and where its value is, or `empty`.
+    private var slots: [(id: ConnectionID, dense: Int)]
+    /// The values, and their ids in the same order.
+    private var ids: [ConnectionID] = []
+    private var dense: [Value] = []
+    /// log2 of the number of slots.
+    private var bits: Int
+
+    private static var empty: (id: ConnectionID, dense: Int) { (.min, -1) }
+
+    init() {
+        bits = 4
+        slots = Array(repeating: Self.empty, count: 1 << bits)
+    }
+
+    var count: Int { dense.count }
+    var isEmpty: Bool { dense.isEmpty }
+
+    private var mask: Int { (1 << bits) - 1 }
+
+    /// The slot `id` would have with nothing in the way: the multiplication's top bits.
+    private func home(_ id: ConnectionID) -> Int {
+        Int(truncatingIfNeeded: (UInt64(bitPattern: Int64(id)) &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - bits))
+    }
+
+    /// The slot holding `id`, or nil.
+    private func slot(of id: ConnectionID) -> Int? {
+        var i = home(id)
+        while true {
+            let entry = slots[i]
+            if entry.dense < 0 { return nil }
+            if entry.id == id { return i }
+            i = (i + 1) & mask
+        }
+    }
+
+    /// Reads, writes and removes (nil) as `Dictionary` does. Changing one field this way
+    /// copies the whole value out and back: use `withValue` or `[live:]` for that.
+    subscript(id: ConnectionID) -> Value? {
+        get { slot(of: id).map { dense[slots[$0].dense] } }
+        set {
+            if let newValue { insert(newValue, for: id) } else { removeValue(forKey: id) }
+        }
+    }
+
+    /// The value of `id`, which must be in the table, read or changed in place
+    /// (`table[live: id].input.append(…)` appends to the stored array itself).
+    subscript(live id: ConnectionID) -> Value {
+        _read { yield dense[slots[slot(of: id)!].dense] }
+        _modify { yield &dense[slots[slot(of: id)!].dense] }
+    }
+
+    /// Runs `body` on the value of `id` in place; nil when there is none.
+    @discardableResult
+    mutating func withValue<R>(_ id: ConnectionID, _ body: (inout Value) -> R) -> R? {
+        guard let i = slot(of: id) else { return nil }
+        return body(&dense[slots[i].dense])
+    }
+
+    private mutating func insert(_ value: Value, for id: ConnectionID) {
+        if let i = slot(of: id) {
+            dense[slots[i].dense] = value
+            return
+        }
+        precondition(id != Self.empty.id, "ConnectionID.min is the table's empty mark")
+        if (count + 1) * 4 > slots.count * 3 { grow() }
+        place(id, dense: dense.count)
+        ids.append(id)
+        dense.append(value)
+    }
+
+    /// Puts `id` in the first free slot from its home.
+    private mutating func place(_ id: ConnectionID, dense index: Int) {
+        var i = home(id)
+        while slots[i].dense >= 0 { i = (i + 1) & mask }
+        slots[i] = (id, index)
+    }
+
+    @discardableResult
+    mutating func removeValue(forKey id: ConnectionID) -> Value? {
+        guard let i = slot(of: id) else { return nil }
+        let removed = dense[slots[i].dense]
+        remove(slot: i)
+        return removed
+    }
+
+    /// Removes the entry in `slot` and its value.
+    private mutating func remove(slot: Int) {
+        let d = slots[slot].dense
+        var hole = slot
+        slots[hole] = Self.empty
+        // Shift back every entry of the run after the hole that may move into it (its
+        // home is not in the cyclic range after the hole up to where it sits), so that a
+        // lookup never stops at the hole before reaching it.
+        var i = (hole + 1) & mask
+        while slots[i].dense >= 0 {
+            let h = home(slots[i].id)
+            let stays = hole <= i ? (hole < h && h <= i) : (hole < h || h <= i)
+            if !stays {
+                slots[hole] = slots[i]
+                slots[i] = Self.empty
+                hole = i
+            }
+            i = (i + 1) & mask
+        }
+        // The last value moves into the gap; its slot is told where it went.
+        let last = dense.count - 1
+        if d != last {
+            dense.swapAt(d, last)
+            ids.swapAt(d, last)
+            slots[self.slot(of: ids[d])!].dense = d
+        }
+        dense.removeLast()
+        ids.removeLast()
+    }
+
+    private mutating func grow() {
+        bits += 1
+        slots = Array(repeating: Self.empty, count: 1 << bits)
+        for (index, id) in ids.enumerated() { place(id, dense: index) }
+    }
+
+    /// Every id in the table (in no particular order).
+    var keysInTable: [ConnectionID] { ids }
+
+    /// Every value (in no particular order).
+    var values: [Value] { dense }
+}
