@@ -29,9 +29,7 @@ public struct AgendaClock: Sendable {
     /// The system's zone name (IANA), for the default view; UTC when unknown.
     public static func systemZoneName(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let name = zoneNameFromTZ(environment) { return name }
-        if let target = localtimeLink(), let range = target.range(of: "zoneinfo/") {
-            return String(target[range.upperBound...])
-        }
+        if let zone = localtimeZone() { return zone }
         if let name = try? String(contentsOfFile: "/etc/timezone", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines),
            !name.isEmpty {
             return name
@@ -47,12 +45,16 @@ public struct AgendaClock: Sendable {
         return TimeZone(identifier: name) != nil ? name : nil
     }
 
-    /// Where `/etc/localtime` points. (`readlink` itself: the daemon asks every tick, and
-    /// Foundation's `destinationOfSymbolicLink` showed in an idle daemon's profile.)
-    private static func localtimeLink() -> String? {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let n = readlink("/etc/localtime", &buffer, buffer.count - 1)
-        guard n > 0 else { return nil }
-        return String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    /// The zone `/etc/localtime` links to: its target after `zoneinfo/`. (`readlink` and
+    /// a byte search: the daemon asks every tick, and Foundation's
+    /// `destinationOfSymbolicLink` and `range(of:)` showed in an idle daemon's profile.)
+    private static func localtimeZone() -> String? {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1024) { buffer -> String? in
+            let n = buffer.withMemoryRebound(to: CChar.self) { readlink("/etc/localtime", $0.baseAddress!, $0.count) }
+            guard n > 0, n < buffer.count else { return nil }
+            let target = UnsafeBufferPointer(rebasing: buffer[..<n])
+            guard let range = target.firstRange(of: Array("zoneinfo/".utf8)) else { return nil }
+            return String(decoding: target[range.upperBound...], as: UTF8.self)
+        }
     }
 }
