@@ -22,7 +22,9 @@ enum Bench {
       fanout [--subscribers N] [--events N] [--days D] [--idle-seconds S]
                                               1,000 subscribers on one 14-day view of the
                                               100,000-event store: diff latency after
-                                              one change, daemon RSS, idle tick CPU.
+                                              one change, daemon RSS, idle CPU (over
+                                              --idle-seconds, default 30: one heartbeat
+                                              period).
       sources [--only reimport|url|vdir] [--sources N] [--rounds R] [--files F] [--changes C]
                                               Live sources: 200 URL sources answering 304
                                               (CPU per poll), a 10,000-file vdir with one
