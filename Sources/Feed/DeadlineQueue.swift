@@ -5,28 +5,49 @@
 /// costs the connections that are due, not all of them.
 struct DeadlineQueue {
     private var heap: [(at: Double, id: ConnectionID)] = []
-    /// Each scheduled connection's live entry.
+    /// Each known connection's live entry; `.infinity` when it has none. (Popping sets
+    /// that rather than removing the connection, and scheduling again overwrites it: one
+    /// lookup each, where removing and adding back took several per heartbeat.
+    /// `forget` removes a connection for good.)
     private var scheduled = ConnectionTable<Double>()
 
     /// Entries in the heap, stale ones included.
     var count: Int { heap.count }
 
+    /// Connections scheduled at least once and not forgotten.
+    var knownConnections: Int { scheduled.count }
+
     /// Makes sure `id` is looked at no later than `at`.
     mutating func schedule(_ id: ConnectionID, at: Double) {
-        if let existing = scheduled[id], existing <= at { return }
-        scheduled[id] = at
+        let known = scheduled.withValue(id) { live -> Bool in
+            guard at < live else { return false }
+            live = at
+            return true
+        }
+        switch known {
+        case false?: return // an earlier (or the same) entry is live
+        case nil: scheduled[id] = at
+        case true?: break
+        }
         heap.append((at, id))
         siftUp(heap.count - 1)
+    }
+
+    /// Forgets a closed connection (its entries in the heap become stale).
+    mutating func forget(_ id: ConnectionID) {
+        scheduled.removeValue(forKey: id)
     }
 
     /// Removes and returns the connections whose entry is at or before `now`.
     mutating func popDue(_ now: Double) -> [ConnectionID] {
         var due: [ConnectionID] = []
         while let first = heap.first, first.at <= now {
-            if scheduled[first.id] == first.at {
-                due.append(first.id)
-                scheduled[first.id] = nil
+            let live = scheduled.withValue(first.id) { live -> Bool in
+                guard live == first.at else { return false }
+                live = .infinity
+                return true
             }
+            if live == true { due.append(first.id) }
             let last = heap.removeLast()
             if !heap.isEmpty {
                 heap[0] = last

@@ -138,6 +138,7 @@ struct FeedHub {
     /// Forgets a connection and closes it.
     mutating func remove(_ id: ConnectionID, reason: String?) {
         guard let c = connections.removeValue(forKey: id) else { return }
+        deadlines.forget(id)
         if let view = c.subscription.view { unsubscribe(id, from: view) }
         effects.append(.close(id))
         if let reason { effects.append(.log(.info, "client \(id) disconnected: \(reason)")) }

@@ -28,6 +28,20 @@ import TestSupport
         #expect(q.popDue(60).isEmpty)
     }
 
+    @Test func aForgottenConnectionIsNeverDueAndCanBeScheduledAgain() {
+        var q = DeadlineQueue()
+        q.schedule(1, at: 10)
+        q.schedule(2, at: 10)
+        q.forget(1)
+        #expect(q.popDue(20) == [2])
+        q.schedule(1, at: 30)
+        #expect(q.popDue(30) == [1])
+        // Scheduling the same time twice leaves one entry.
+        q.schedule(3, at: 40)
+        q.schedule(3, at: 40)
+        #expect(q.count == 1)
+    }
+
     @Test func agreesWithAFullScan() {
         var rng = SeededRandom(seed: 12)
         for _ in 0..<200 {
@@ -39,6 +53,11 @@ import TestSupport
                     let id = rng.below(40), at = now + Double(rng.below(100))
                     q.schedule(id, at: at)
                     model[id] = min(model[id] ?? .infinity, at)
+                } else if rng.percent(10) {
+                    // A connection closes.
+                    let id = rng.below(40)
+                    q.forget(id)
+                    model[id] = nil
                 } else {
                     now += Double(rng.below(30))
                     let expected = Set(model.filter { $0.value <= now }.keys)

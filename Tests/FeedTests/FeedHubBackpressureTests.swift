@@ -177,6 +177,9 @@ import Testing
         var later = h.hub.deadlines
         #expect(later.popDue(h.now.monotonic + 29).isEmpty, "a tick before the next heartbeat would look at someone")
         #expect(later.popDue(h.now.monotonic + 31).count == clients.count)
+        // Closed connections leave nothing behind in the timers.
+        for c in clients { h.handle(.peerClosed(c)) }
+        #expect(h.hub.deadlines.knownConnections == 0)
     }
 
     @Test func aClientThatFloodsRequestsWithoutReadingIsHeldBackAtItsBuffer() {
