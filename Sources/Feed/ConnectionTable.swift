@@ -50,6 +50,10 @@ struct ConnectionTable<Value> {
         }
     }
 
+    /// Whether `id` is in the table (without copying its value out, as `table[id] != nil`
+    /// does).
+    func contains(_ id: ConnectionID) -> Bool { slot(of: id) != nil }
+
     /// Reads, writes and removes (nil) as `Dictionary` does. Changing one field this way
     /// copies the whole value out and back: use `withValue` or `[live:]` for that.
     subscript(id: ConnectionID) -> Value? {
@@ -137,7 +141,7 @@ struct ConnectionTable<Value> {
     }
 
     /// Every id in the table (in no particular order).
-    var keysInTable: [ConnectionID] { ids }
+    var keys: [ConnectionID] { ids }
 
     /// Every value (in no particular order).
     var values: [Value] { dense }

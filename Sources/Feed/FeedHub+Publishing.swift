@@ -16,7 +16,7 @@ extension FeedHub {
                 effects.append(.reloadSources)
             }
         case .oneShot(let token, let message):
-            guard let id = pendingOneShots.removeValue(forKey: token), connections[id] != nil else { return }
+            guard let id = pendingOneShots.removeValue(forKey: token), connections.contains(id) else { return }
             connections[live: id].oneShotsWaiting -= 1
             send(message, to: id)
             // It may have been held back by the one-shot limit.

@@ -6,7 +6,7 @@ extension FeedHub {
 
     mutating func receive(_ bytes: ArraySlice<UInt8>, from id: ConnectionID) {
         // (No copy of the connection is held here: appending must not copy the buffer.)
-        guard connections[id] != nil, connections[live: id].ending == nil else { return } // input after a fatal error is ignored
+        guard connections.contains(id), connections[live: id].ending == nil else { return } // input after a fatal error is ignored
         connections[live: id].input.append(contentsOf: bytes)
         processInput(id)
     }
@@ -15,11 +15,11 @@ extension FeedHub {
     /// Each byte is searched for a newline once (`scanned`), so a long line that arrives a
     /// byte at a time costs linear time, not quadratic.
     mutating func processInput(_ id: ConnectionID) {
-        guard connections[id] != nil else { return }
+        guard connections.contains(id) else { return }
         var handled = 0
         var searchFrom = connections[live: id].scanned
         var heldBack = false
-        while connections[id] != nil, connections[live: id].ending == nil {
+        while connections.contains(id), connections[live: id].ending == nil {
             guard let newline = connections[live: id].input[searchFrom...].firstIndex(of: 10) else { break }
             guard acceptsRequests(connections[live: id]) else { heldBack = true; break }
             var line = connections[live: id].input[handled..<newline]
@@ -33,7 +33,7 @@ extension FeedHub {
             if line.allSatisfy({ $0 == 32 || $0 == 9 }) { continue }
             handle(line, from: id)
         }
-        guard connections[id] != nil, connections[live: id].ending == nil else { return }
+        guard connections.contains(id), connections[live: id].ending == nil else { return }
         if handled > 0 { connections[live: id].input.removeFirst(handled) }
         let left = connections[live: id].input.count
         // Held back: the next search starts at the held line; otherwise what is left is
@@ -149,7 +149,7 @@ extension FeedHub {
     /// the `resync`): were it held to --client-buffer like diffs, a snapshot larger than
     /// the buffer would overflow after every `resync` and never go out.
     mutating func serveSnapshot(of view: View, to id: ConnectionID, resync: String? = nil) {
-        guard connections[id] != nil, let feed = views[view] else { return }
+        guard connections.contains(id), let feed = views[view] else { return }
         guard let message = feed.snapshotMessage else {
             connections[live: id].subscription = .awaitingFirstSnapshot(view, resync: resync)
             requestSnapshot(of: view)

@@ -10,7 +10,7 @@ extension FeedHub {
         case .statuses(let statuses):
             sources = statuses
         case .synced(let token, let reports):
-            guard let id = pendingSyncs.removeValue(forKey: token), connections[id] != nil else { return }
+            guard let id = pendingSyncs.removeValue(forKey: token), connections.contains(id) else { return }
             connections[live: id].syncsWaiting -= 1
             send(Messages.synced(reports), to: id)
             // It may have been held back by the limit on waiting requests.

@@ -92,9 +92,9 @@ final class FeedLoop {
                 case Token.listen: if listening { acceptAll() }
                 default:
                     let id = ConnectionID(event.token - Token.firstConnection)
-                    guard descriptors[id] != nil else { continue }
+                    guard descriptors.contains(id) else { continue }
                     if event.readable || event.broken { read(from: id) }
-                    if event.writable, descriptors[id] != nil { flush(id) }
+                    if event.writable, descriptors.contains(id) { flush(id) }
                 }
             }
             if tickNow || clocks.monotonic() >= nextTick {
@@ -105,7 +105,7 @@ final class FeedLoop {
             }
             registerInterests()
         }
-        for id in descriptors.keysInTable { closeConnection(id) }
+        for id in descriptors.keys { closeConnection(id) }
     }
 
     /// Tells epoll what changed in the interests of the connections touched since the

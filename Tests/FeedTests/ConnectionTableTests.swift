@@ -30,9 +30,10 @@ import TestSupport
                     #expect(got == model[id]?.count)
                 }
                 #expect(table.count == model.count)
+                #expect(table.contains(id) == (model[id] != nil))
             }
             for id in (-range / 4)..<range { #expect(table[id] == model[id], "id \(id)") }
-            #expect(Set(table.keysInTable) == Set(model.keys) && table.keysInTable.count == model.count)
+            #expect(Set(table.keys) == Set(model.keys) && table.keys.count == model.count)
             #expect(table.values.map(\.description).sorted() == model.values.map(\.description).sorted())
         }
     }
