@@ -115,7 +115,6 @@ extension FeedHub {
         return Messages.status(fields)
     }
 
-    /// `YYYY-MM-DDTHH:MM:SSZ` of a UTC instant.
     /// What a due connection waits for (read in place by `tick`).
     private enum DueLook {
         case stall(at: Double)
@@ -157,6 +156,7 @@ extension FeedHub {
         }
     }
 
+    /// `YYYY-MM-DDTHH:MM:SSZ` of a UTC instant.
     static func utcStamp(_ t: Double) -> String {
         let seconds = Int64(t.rounded(.down))
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400

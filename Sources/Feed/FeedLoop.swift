@@ -121,7 +121,7 @@ final class FeedLoop {
             } else {
                 poller.modify(fd, token: Token.firstConnection + UInt64(id), interest: interest)
             }
-            descriptors[id]!.registered = interest
+            descriptors[live: id].registered = interest
             if interest.read { heldBack.remove(id) } else { heldBack.insert(id) }
         }
         dirty.removeAll(keepingCapacity: true)
