@@ -29,15 +29,23 @@ extension EventStore {
         // A struct the row closures reach as a local, not state a local function
         // captures: that state is checked for exclusive access at run time on every row.
         var scan = FingerprintScan(calendarIDs: calendarIDs)
-        let join = startOverrideJoin(fromMinute: fromMinute, toMinute: toMinute)
+        // Large scans read their longest classes and the overrides on the second
+        // connection (`WindowReader`). Rows are taken in the order one connection reads
+        // them (classes in order, then overrides), which decides the series' order.
+        let second = startSecondPart(fromMinute: fromMinute, toMinute: toMinute)
+        let ours = second == nil ? SpanClass.all : SpanClass.firstPart
         // The other thread is joined whatever happens here: it uses the second
         // connection, which the next scan would otherwise use at the same time.
-        let windowScan = Result { try forEachRowInWindow(Column.self, fromMinute: fromMinute, toMinute: toMinute) { scan.take($0) } }
-        let joined = join?.join()
+        let windowScan = Result { try forEachRowInWindow(Column.self, fromMinute: fromMinute, toMinute: toMinute, classes: ours) { scan.take($0) } }
+        let joined = second?.join()
         try windowScan.get()
-        if let joined, let overrides = try acceptedOverrides(joined) {
-            for o in overrides { scan.take(o) }
+        if let joined, let theirs = try accepted(joined) {
+            for row in theirs.windowRows { scan.take(row) }
+            for row in theirs.overrides { scan.take(row) }
         } else {
+            if second != nil {
+                try forEachRowInWindow(Column.self, fromMinute: fromMinute, toMinute: toMinute, classes: SpanClass.secondPart) { scan.take($0) }
+            }
             try Self.forEachOverrideOfWindowMasters(db, fromMinute: fromMinute, toMinute: toMinute) { scan.take($0) }
         }
         lastWindowRows = scan.rows.count
@@ -121,7 +129,7 @@ extension EventStore {
     static func forEachOverrideOfWindowMasters(_ db: Connection, fromMinute: Int64, toMinute: Int64,
                                                _ body: (Row) throws -> Void) throws {
         let st = try db.statement(Self.windowMastersOverridesQuery)
-        for k in Array(0...SpanClass.largest) + [SpanClass.open] {
+        for k in SpanClass.all {
             let lower = k == SpanClass.open ? Int64.min : fromMinute - SpanClass.reach(k)
             try st.forEachRow([.int(Int64(k)), .int(lower), .int(toMinute), .int(fromMinute)], body)
         }

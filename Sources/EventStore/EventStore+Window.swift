@@ -13,12 +13,20 @@ extension EventStore {
     }
 
     /// Calls `body` with every row (as `columns`) that can occur in
-    /// `[fromMinute, toMinute)`: one range scan of the window index per span class.
-    /// A row may come more than once.
+    /// `[fromMinute, toMinute)`: one range scan of the window index per span class
+    /// (`classes`, all of them unless given), in that order. A row may come more than once.
     func forEachRowInWindow<C: ResultColumns>(_ columns: C.Type, fromMinute: Int64, toMinute: Int64,
+                                              classes: some Sequence<Int> = SpanClass.all,
                                               _ body: (Row) throws -> Void) throws {
+        try Self.forEachRowInWindow(db, C.self, fromMinute: fromMinute, toMinute: toMinute, classes: classes, body)
+    }
+
+    /// `forEachRowInWindow` on `db` (the store's connection, or its `WindowReader`'s).
+    static func forEachRowInWindow<C: ResultColumns>(_ db: Connection, _ columns: C.Type, fromMinute: Int64,
+                                                     toMinute: Int64, classes: some Sequence<Int>,
+                                                     _ body: (Row) throws -> Void) throws {
         let window = try db.statement(Self.windowQuery(C.self))
-        for k in Array(0...SpanClass.largest) + [SpanClass.open] {
+        for k in classes {
             let lower = k == SpanClass.open ? Int64.min : fromMinute - SpanClass.reach(k)
             try window.forEachRow([.int(Int64(k)), .int(lower), .int(toMinute), .int(fromMinute)], body)
         }

@@ -19,6 +19,18 @@ public enum SpanClass {
         return k
     }
 
+    /// Every class, in the order a window scan reads them.
+    public static let all = Array(0...largest) + [open]
+
+    /// A window scan on two connections reads the classes from this one on (spans over
+    /// about three weeks, and open ones) on the second, after the override join: they
+    /// are nearly all recurring masters, few but slow to read, while most rows of a
+    /// window are short events of the lower classes.
+    static let secondConnectionFrom = 15
+    /// The classes a two-connection window scan reads on each connection.
+    static let firstPart = all.filter { $0 < secondConnectionFrom }
+    static let secondPart = all.filter { $0 >= secondConnectionFrom }
+
     /// The longest span (minutes) class `k` holds.
     public static func reach(_ k: Int) -> Int64 { Int64(60) << Int64(k) }
 }

@@ -1,15 +1,18 @@
 import ICalendar
 
-/// A store's second, read-only connection, on which a large window scan joins the
-/// window's recurring masters to their overrides on another thread while the store's
-/// own connection scans the window index (`seriesFingerprints(fromMinute:...)`).
+/// A store's second, read-only connection, on which a large window scan reads its
+/// longest span classes and joins the window's recurring masters to their overrides on
+/// another thread, while the store's own connection scans the rest of the window index
+/// (`seriesFingerprints(fromMinute:...)`).
 ///
-/// Issue 12: in a whole build of the bench's 30-day view the window scan took about
-/// 3.3 ms and the join (3,508 masters, one index seek each) 2.4 ms, one after the other.
-/// The two connections read in separate transactions; the join's rows are used only when
+/// Issue 12: in a whole build of the bench's 30-day view, the window scan took about
+/// 7 ms and the join (3,508 masters, one index seek each) 4.4 ms on one connection;
+/// with the join alone on this one, the window scan was the longer side by half. The
+/// classes from `SpanClass.secondConnectionFrom` on are read here as well.
+/// The two connections read in separate transactions; this one's rows are used only when
 /// both read the same change log position (`ChangeLogPosition`), else the store's
-/// connection joins again itself. Every write to what a fingerprint is made of logs a
-/// change, so the same position means the same rows.
+/// connection reads them again itself. Every write to what a fingerprint is made of logs
+/// a change, so the same position means the same rows.
 ///
 /// Checked by hand, `@unchecked Sendable`: the connection is used by one thread at a
 /// time. The scan hands the reader to its helper thread and touches it again only after
@@ -34,11 +37,13 @@ final class WindowReader: @unchecked Sendable {
         }
     }
 
-    /// What a join read, and the change log position it read at (nil: no log, so the
-    /// rows cannot be matched to the store's transaction).
+    /// What the second connection read (the window rows of its span classes, then the
+    /// overrides), and the change log position it read at (nil: no log, so the rows
+    /// cannot be matched to the store's transaction).
     struct Joined: Sendable {
         var position: ChangeLogPosition?
-        var rows: [WindowRow]
+        var windowRows: [WindowRow]
+        var overrides: [WindowRow]
     }
 
     /// Opens `path` read-only; `mmapBytes` as the store's own connection.
@@ -46,42 +51,49 @@ final class WindowReader: @unchecked Sendable {
         db = try Connection(path: path, readOnly: true, mmapBytes: mmapBytes)
     }
 
-    /// The overrides of the recurring masters that can occur in `[fromMinute, toMinute)`,
-    /// read in one read transaction with its change log position.
-    func overridesOfWindowMasters(fromMinute: Int64, toMinute: Int64) throws -> Joined {
+    /// The window rows of span `classes` in `[fromMinute, toMinute)`, and the overrides
+    /// of the recurring masters that can occur there, read in one read transaction with
+    /// its change log position.
+    func read(classes: some Sequence<Int>, fromMinute: Int64, toMinute: Int64) throws -> Joined {
         try db.inReadTransaction {
             let position = try EventStore.changeLogPosition(db)
-            var rows: [WindowRow] = []
-            try EventStore.forEachOverrideOfWindowMasters(db, fromMinute: fromMinute, toMinute: toMinute) {
-                rows.append(WindowRow($0))
+            typealias Column = EventColumns.WindowFingerprint
+            var windowRows: [WindowRow] = []
+            try EventStore.forEachRowInWindow(db, Column.self, fromMinute: fromMinute, toMinute: toMinute, classes: classes) {
+                windowRows.append(WindowRow($0))
             }
-            return Joined(position: position, rows: rows)
+            var overrides: [WindowRow] = []
+            try EventStore.forEachOverrideOfWindowMasters(db, fromMinute: fromMinute, toMinute: toMinute) {
+                overrides.append(WindowRow($0))
+            }
+            return Joined(position: position, windowRows: windowRows, overrides: overrides)
         }
     }
 }
 
 extension EventStore {
-    /// Starts the override join of `[fromMinute, toMinute)` on the second connection, on
-    /// another thread, when the last window scan was large (`parallelWindowRows`); nil
-    /// when not (or when the connection cannot be opened: the caller joins itself).
-    func startOverrideJoin(fromMinute: Int64, toMinute: Int64) -> WorkerThread<Result<WindowReader.Joined, any Error>>? {
+    /// Starts the second connection's part of a window scan of `[fromMinute, toMinute)`
+    /// (`SpanClass.secondPart`, then the override join), on another thread, when the last window scan
+    /// was large (`parallelWindowRows`); nil when not (or when the connection cannot be
+    /// opened: the caller reads it all itself).
+    func startSecondPart(fromMinute: Int64, toMinute: Int64) -> WorkerThread<Result<WindowReader.Joined, any Error>>? {
         guard lastWindowRows >= parallelWindowRows, !windowReaderRetired else { return nil }
         if windowReader == nil {
             windowReader = try? WindowReader(path: db.path, mmapBytes: db.mmapBytes)
         }
         guard let reader = windowReader else { return nil }
         return WorkerThread(name: "eventd-window") {
-            Result { try reader.overridesOfWindowMasters(fromMinute: fromMinute, toMinute: toMinute) }
+            Result { try reader.read(classes: SpanClass.secondPart, fromMinute: fromMinute, toMinute: toMinute) }
         }
     }
 
-    /// The rows a finished join read, when they are of the state this connection reads
-    /// now (the same change log position); nil when the caller must join itself.
-    func acceptedOverrides(_ joined: Result<WindowReader.Joined, any Error>) throws -> [WindowReader.WindowRow]? {
+    /// What a finished second part read, when it is of the state this connection reads
+    /// now (the same change log position); nil when the caller must read it itself.
+    func accepted(_ joined: Result<WindowReader.Joined, any Error>) throws -> WindowReader.Joined? {
         switch joined {
         case .success(let joined):
             guard let theirs = joined.position, let ours = try changeLogPosition(), theirs == ours else { return nil }
-            return joined.rows
+            return joined
         case .failure:
             // A second connection that fails (a file replaced under it, say) is opened again next time.
             windowReader = nil

@@ -3,8 +3,9 @@ import Testing
 @testable import EventStore
 import TestSupport
 
-/// A large window scan joins its masters to their overrides on a second connection
-/// (`WindowReader`): the fingerprints must be those of the one-connection scan, and rows
+/// A large window scan reads its longest span classes and joins its masters to their
+/// overrides on a second connection (`WindowReader`): the fingerprints must be those of
+/// the one-connection scan (in the same order), and rows
 /// read at another change log position than the scan's own must not be used.
 @Suite struct WindowReaderTests {
     static func loaded(seed: UInt64) throws -> ScratchStore {
@@ -25,7 +26,7 @@ import TestSupport
     @Test(arguments: [UInt64(3), 11])
     func secondConnectionFindsTheSameSeries(seed: UInt64) throws {
         let s = try Self.loaded(seed: seed)
-        var overridesSeen = 0
+        var overridesSeen = 0, windowRowsSeen = 0
         for (start, days) in [(minutes(2026, 1, 1), Int64(30)), (minutes(2026, 2, 10), 7), (minutes(2026, 3, 1), 90)] {
             s.store.parallelWindowRows = .max
             let alone = try Self.fingerprints(s.store, from: start, days: days)
@@ -36,11 +37,14 @@ import TestSupport
             #expect(joinedElsewhere.count == alone.count)
             let differing = zip(joinedElsewhere, alone).first { $0 != $1 }
             #expect(differing == nil, "window from \(start), \(days) days")
-            overridesSeen += try s.store.read {
-                try s.store.acceptedOverrides(s.store.startOverrideJoin(fromMinute: start, toMinute: start + days * 1440)!.join())?.count
-            } ?? 0
+            let part = try s.store.read {
+                try s.store.accepted(s.store.startSecondPart(fromMinute: start, toMinute: start + days * 1440)!.join())
+            }
+            overridesSeen += part?.overrides.count ?? 0
+            windowRowsSeen += part?.windowRows.count ?? 0
         }
         #expect(overridesSeen > 0, "the windows hold recurring masters with overrides")
+        #expect(windowRowsSeen > 0, "the windows hold rows of the second connection's span classes")
     }
 
     @Test func rowsOfAnotherStateAreNotUsed() throws {
@@ -48,15 +52,15 @@ import TestSupport
         s.store.parallelWindowRows = 0
         let (from, to) = (minutes(2026, 1, 1), minutes(2026, 2, 1))
         // The join reads the database as it is now...
-        let joined = try #require(s.store.startOverrideJoin(fromMinute: from, toMinute: to)).join()
-        #expect(try s.store.read { try s.store.acceptedOverrides(joined) } != nil)
+        let joined = try #require(s.store.startSecondPart(fromMinute: from, toMinute: to)).join()
+        #expect(try s.store.read { try s.store.accepted(joined) } != nil)
         // ...and another connection commits a change before the scan's transaction begins.
         let other = try EventStore(path: s.path)
         _ = try other.importCalendars([StoreICS.input("more.ics", StoreICS.calendar([[
             "UID:more@x", "DTSTAMP:20260101T000000Z", "DTSTART:20260110T090000Z", "DTEND:20260110T100000Z", "SUMMARY:more",
         ]]))],
                                       now: 1_790_000_000)
-        #expect(try s.store.read { try s.store.acceptedOverrides(joined) } == nil)
+        #expect(try s.store.read { try s.store.accepted(joined) } == nil)
         // The scan then joins on its own connection and still finds the new state.
         let found = try Self.fingerprints(s.store, from: from, days: 31)
         s.store.parallelWindowRows = .max
