@@ -36,15 +36,18 @@ extension EventStore {
         let ours = second == nil ? SpanClass.all : SpanClass.firstPart
         // The other thread is joined whatever happens here: it uses the second
         // connection, which the next scan would otherwise use at the same time.
-        let windowScan = Result { try forEachRowInWindow(Column.self, fromMinute: fromMinute, toMinute: toMinute, classes: ours) { scan.take($0) } }
-        let joined = second?.join()
+        let windowScan = Result {
+            try forEachRowInWindow(Column.self, fromMinute: fromMinute, toMinute: toMinute, classes: ours) { scan.take($0) }
+        }
+        let finished = second?.join()
         try windowScan.get()
-        if let joined, let theirs = try accepted(joined) {
+        if let finished, let theirs = try accepted(finished) {
             for row in theirs.windowRows { scan.take(row) }
             for row in theirs.overrides { scan.take(row) }
         } else {
             if second != nil {
-                try forEachRowInWindow(Column.self, fromMinute: fromMinute, toMinute: toMinute, classes: SpanClass.secondPart) { scan.take($0) }
+                try forEachRowInWindow(Column.self, fromMinute: fromMinute, toMinute: toMinute,
+                                       classes: SpanClass.secondPart) { scan.take($0) }
             }
             try Self.forEachOverrideOfWindowMasters(db, fromMinute: fromMinute, toMinute: toMinute) { scan.take($0) }
         }

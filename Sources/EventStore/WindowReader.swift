@@ -6,13 +6,14 @@ import ICalendar
 /// (`seriesFingerprints(fromMinute:...)`).
 ///
 /// Issue 12: in a whole build of the bench's 30-day view, the window scan took about
-/// 7 ms and the join (3,508 masters, one index seek each) 4.4 ms on one connection;
-/// with the join alone on this one, the window scan was the longer side by half. The
-/// classes from `SpanClass.secondConnectionFrom` on are read here as well.
-/// The two connections read in separate transactions; this one's rows are used only when
-/// both read the same change log position (`ChangeLogPosition`), else the store's
-/// connection reads them again itself. Every write to what a fingerprint is made of logs
-/// a change, so the same position means the same rows.
+/// 7 ms and the join (3,508 masters, one index seek each) 4.4 ms; with only the join
+/// here, the store's connection was the longer side by half. The classes from
+/// `SpanClass.secondConnectionFrom` on are read here as well.
+///
+/// The two connections read in separate transactions; this one's rows are used only
+/// when both read the same change log position (`ChangeLogPosition`), else the store's
+/// connection reads them again itself. Every write to what a fingerprint is made of
+/// logs a change, so the same position means the same rows.
 ///
 /// Checked by hand, `@unchecked Sendable`: the connection is used by one thread at a
 /// time. The scan hands the reader to its helper thread and touches it again only after
@@ -40,7 +41,7 @@ final class WindowReader: @unchecked Sendable {
     /// What the second connection read (the window rows of its span classes, then the
     /// overrides), and the change log position it read at (nil: no log, so the rows
     /// cannot be matched to the store's transaction).
-    struct Joined: Sendable {
+    struct SecondPart: Sendable {
         var position: ChangeLogPosition?
         var windowRows: [WindowRow]
         var overrides: [WindowRow]
@@ -54,7 +55,7 @@ final class WindowReader: @unchecked Sendable {
     /// The window rows of span `classes` in `[fromMinute, toMinute)`, and the overrides
     /// of the recurring masters that can occur there, read in one read transaction with
     /// its change log position.
-    func read(classes: some Sequence<Int>, fromMinute: Int64, toMinute: Int64) throws -> Joined {
+    func read(classes: some Sequence<Int>, fromMinute: Int64, toMinute: Int64) throws -> SecondPart {
         try db.inReadTransaction {
             let position = try EventStore.changeLogPosition(db)
             typealias Column = EventColumns.WindowFingerprint
@@ -66,17 +67,17 @@ final class WindowReader: @unchecked Sendable {
             try EventStore.forEachOverrideOfWindowMasters(db, fromMinute: fromMinute, toMinute: toMinute) {
                 overrides.append(WindowRow($0))
             }
-            return Joined(position: position, windowRows: windowRows, overrides: overrides)
+            return SecondPart(position: position, windowRows: windowRows, overrides: overrides)
         }
     }
 }
 
 extension EventStore {
     /// Starts the second connection's part of a window scan of `[fromMinute, toMinute)`
-    /// (`SpanClass.secondPart`, then the override join), on another thread, when the last window scan
-    /// was large (`parallelWindowRows`); nil when not (or when the connection cannot be
-    /// opened: the caller reads it all itself).
-    func startSecondPart(fromMinute: Int64, toMinute: Int64) -> WorkerThread<Result<WindowReader.Joined, any Error>>? {
+    /// (`SpanClass.secondPart`, then the override join) on another thread, when the last
+    /// window scan was large (`parallelWindowRows`); nil when not (or when the connection
+    /// cannot be opened: the caller reads it all itself).
+    func startSecondPart(fromMinute: Int64, toMinute: Int64) -> WorkerThread<Result<WindowReader.SecondPart, any Error>>? {
         guard lastWindowRows >= parallelWindowRows, !windowReaderRetired else { return nil }
         if windowReader == nil {
             windowReader = try? WindowReader(path: db.path, mmapBytes: db.mmapBytes)
@@ -89,11 +90,11 @@ extension EventStore {
 
     /// What a finished second part read, when it is of the state this connection reads
     /// now (the same change log position); nil when the caller must read it itself.
-    func accepted(_ joined: Result<WindowReader.Joined, any Error>) throws -> WindowReader.Joined? {
-        switch joined {
-        case .success(let joined):
-            guard let theirs = joined.position, let ours = try changeLogPosition(), theirs == ours else { return nil }
-            return joined
+    func accepted(_ finished: Result<WindowReader.SecondPart, any Error>) throws -> WindowReader.SecondPart? {
+        switch finished {
+        case .success(let part):
+            guard let theirs = part.position, let ours = try changeLogPosition(), theirs == ours else { return nil }
+            return part
         case .failure:
             // A second connection that fails (a file replaced under it, say) is opened again next time.
             windowReader = nil

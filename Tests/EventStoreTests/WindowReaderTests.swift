@@ -5,8 +5,8 @@ import TestSupport
 
 /// A large window scan reads its longest span classes and joins its masters to their
 /// overrides on a second connection (`WindowReader`): the fingerprints must be those of
-/// the one-connection scan (in the same order), and rows
-/// read at another change log position than the scan's own must not be used.
+/// the one-connection scan, in the same order, and rows read at another change log
+/// position than the scan's own must not be used.
 @Suite struct WindowReaderTests {
     static func loaded(seed: UInt64) throws -> ScratchStore {
         let s = try ScratchStore()
