@@ -1,5 +1,6 @@
 import ICalendar
-import Support
+import CanonicalJSON
+import Diagnostics
 
 /// Renders a snapshot as a human agenda: a day header per section, then one line
 /// per item, all-day items first, times aligned, locations dimmed, multi-day marks;

@@ -1,4 +1,4 @@
-import Support
+import CanonicalJSON
 
 /// One item of a section: an event occurrence on one date, or a placeholder.
 ///

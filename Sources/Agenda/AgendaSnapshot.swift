@@ -1,5 +1,6 @@
 import ICalendar
-import Support
+import CanonicalJSON
+import Digests
 
 /// One local date of the view.
 public struct AgendaSection: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Support
+import Digests
 
 /// SHA-256 fed through a buffer: a snapshot's digest covers thousands of items of a few
 /// hundred bytes each (and a comma between them), and one EVP update per piece costs

@@ -1,6 +1,7 @@
 import Dispatch
 import ICalendar
-import Support
+import Digests
+import Threads
 
 /// Memory a `BufferedDigest` copies pieces into, released in `deinit`.
 ///

@@ -1,7 +1,8 @@
 import EventStore
 import Glibc
 import ICalendar
-import Support
+import CanonicalJSON
+import Digests
 
 /// Computes a view's snapshot from the store (SPEC.md section 3): the window's dates
 /// in the view's zone, occurrences expanded only within the window, multi-day

@@ -1,6 +1,7 @@
 import EventStore
 import ICalendar
 import Synchronization
+import Threads
 
 /// A whole build's series: their remembered items are looked up on another thread while
 /// this one adds what was found to the view's memo.

@@ -1,7 +1,6 @@
 import Dispatch
 import EventStore
 import ICalendar
-import Support
 import Synchronization
 
 /// Computes snapshots and remembers, per series, the items its expansion produced, so

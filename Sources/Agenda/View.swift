@@ -1,5 +1,5 @@
 import ICalendar
-import Support
+import CanonicalJSON
 
 /// The parameters of one snapshot (SPEC.md section 3), normalised: defaults filled in,
 /// calendars sorted and unique. Two equal views share one snapshot and sequence.

@@ -1,5 +1,5 @@
 import ICalendar
-import Support
+import Digests
 
 /// The snapshot digest of a memo's build: SHA-256 over the sections array, fed again
 /// only from the first changed date (the states before each date are kept), and for a

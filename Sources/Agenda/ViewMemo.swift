@@ -1,6 +1,6 @@
 import EventStore
 import ICalendar
-import Support
+import Digests
 
 /// What `SnapshotEngine` remembers of a view's last build, so that the next build with
 /// the same window and date touches only the series whose fingerprint changed and the

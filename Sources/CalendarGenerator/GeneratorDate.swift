@@ -1,11 +1,11 @@
-import Support
+import ICalendar
 
 // MARK: - GeneratorDate
 
 /// A proleptic Gregorian calendar date (year, month, day) with the arithmetic the generator
 /// needs: conversion to and from a day count, weekdays and month lengths.
 ///
-/// Conversions are `Support.GregorianCalendar`'s (Howard Hinnant's `days_from_civil` /
+/// Conversions are `ICalendar.GregorianCalendar`'s (Howard Hinnant's `days_from_civil` /
 /// `civil_from_days`, exact for every date representable in `Int`).
 public struct GeneratorDate: Sendable, Hashable, Comparable, CustomStringConvertible {
 

@@ -4,7 +4,8 @@ import EventStore
 import Feed
 import ICalendar
 import LiveSources
-import Support
+import Diagnostics
+import RuntimeDirectories
 import WebGateway
 
 extension ExitStatus {

@@ -1,4 +1,4 @@
-import Support
+import Digests
 
 /// A file's content fingerprint: whether an input is byte for byte the one last
 /// synchronised (`source.synced_hash`, a live source's body hash). The first 64 bits of

@@ -1,5 +1,4 @@
 import ICalendar
-import Support
 
 extension EventStore {
     /// The events of `calendars` (all when empty) as one iCalendar document: the

@@ -2,6 +2,7 @@ import Foundation
 import ICalendar
 #if canImport(Glibc)
 import Glibc
+import Threads
 #endif
 
 extension EventStore {

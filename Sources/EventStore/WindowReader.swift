@@ -1,4 +1,5 @@
 import ICalendar
+import Threads
 
 /// A store's second, read-only connection, on which a large window scan reads its
 /// longest span classes and joins the window's recurring masters to their overrides on

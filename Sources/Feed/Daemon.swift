@@ -3,7 +3,9 @@ import Agenda
 import Dispatch
 import LiveSources
 import Synchronization
-import Support
+import Diagnostics
+import RuntimeDirectories
+import Threads
 
 /// The daemon's lifecycle: services started in order (recompute thread, then the feed
 /// loop thread), signals read through `DispatchSource`s into an `AsyncStream`, and

@@ -1,6 +1,7 @@
 import Foundation
 import EventStore
-import Support
+import Diagnostics
+import RuntimeDirectories
 
 /// Everything `eventd` is started with (SPEC.md section 5).
 public struct DaemonConfiguration: Sendable {

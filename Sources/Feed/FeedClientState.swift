@@ -1,5 +1,6 @@
 import SectionedDiff
-import Support
+import CanonicalJSON
+import Digests
 
 /// A subscriber's local copy of a view: built from a `snapshot` message, advanced by
 /// `diff` messages with the reference application (SectionedDiff), and checked

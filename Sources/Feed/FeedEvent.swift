@@ -1,4 +1,4 @@
-import Support
+import Diagnostics
 import Agenda
 import LiveSources
 

@@ -1,5 +1,5 @@
 import Agenda
-import Support
+import CanonicalJSON
 
 extension FeedHub {
     // MARK: - Input

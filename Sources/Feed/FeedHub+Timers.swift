@@ -1,6 +1,6 @@
 import Agenda
 import ICalendar
-import Support
+import CanonicalJSON
 
 extension FeedHub {
     /// Stalls, heartbeats, idle views, watchdog pings, clock steps, the shutdown drain.

@@ -1,6 +1,5 @@
 import Agenda
 import LiveSources
-import Support
 
 /// The feed's pure core: connections, subscriptions, views, resume history,
 /// backpressure, stall and heartbeat decisions, readiness and watchdog. It takes

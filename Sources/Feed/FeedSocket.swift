@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
-import Support
+import CanonicalJSON
+import RuntimeDirectories
 
 /// A blocking client connection to the feed socket: write request lines, read
 /// message lines (used by `eventctl subscribe`/`status` and the benchmarks).

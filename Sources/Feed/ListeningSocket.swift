@@ -1,5 +1,5 @@
 import Foundation
-import Support
+import RuntimeDirectories
 
 /// Why the feed socket could not be set up.
 public struct SocketSetupError: Error, CustomStringConvertible, Sendable {

@@ -1,7 +1,7 @@
 import Agenda
 import LiveSources
 import SectionedDiff
-import Support
+import CanonicalJSON
 
 /// The snapshot form the diff engine works on: sections by date, items by id, both
 /// with their canonical JSON as content.

@@ -3,7 +3,8 @@ import Agenda
 import EventStore
 import ICalendar
 import SectionedDiff
-import Support
+import Diagnostics
+import Threads
 
 /// What the recomputer tells the event loop.
 enum RecomputeOutput: Sendable {

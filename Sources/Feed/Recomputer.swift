@@ -1,4 +1,5 @@
-import Support
+import Diagnostics
+import Threads
 import Foundation
 import Synchronization
 

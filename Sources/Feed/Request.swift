@@ -1,4 +1,4 @@
-import Support
+import CanonicalJSON
 
 /// A request line from a client, decoded.
 public enum Request: Sendable, Equatable {

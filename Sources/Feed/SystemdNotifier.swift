@@ -1,5 +1,5 @@
 import Foundation
-import Support
+import RuntimeDirectories
 
 /// sd_notify without libsystemd: datagrams to `$NOTIFY_SOCKET` (a path, or an
 /// abstract name starting with `@`). `WATCHDOG=1` is due every half `$WATCHDOG_USEC`.

@@ -1,4 +1,4 @@
-import Support
+import Digests
 
 /// The identity of one VEVENT block as the parser would read it: SHA-256 (first 128
 /// bits) of the block's bytes after repair, prefixed by its VCALENDAR's context (every

@@ -1,6 +1,7 @@
 import CLibical
 import Foundation
-import Support
+import Digests
+import Threads
 
 /// Parses iCalendar bytes into normalised `EventRecord`s with libical.
 ///

@@ -1,4 +1,3 @@
-import Support
 
 /// A calendar date in the proleptic Gregorian calendar, without a zone.
 public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible {

@@ -1,6 +1,6 @@
 import CLibical
 import Foundation
-import Support
+import Digests
 
 /// Reads one libical VEVENT component into an `EventRecord`.
 ///

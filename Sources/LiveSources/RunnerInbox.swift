@@ -1,4 +1,4 @@
-import Support
+import Threads
 
 /// The source runner's inbox: any thread posts; the runner thread, which waits in
 /// `poll` on inotify too, is woken through a pipe. Bounded by its users: one message

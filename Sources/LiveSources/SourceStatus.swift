@@ -1,5 +1,6 @@
 import EventStore
-import Support
+import CanonicalJSON
+import ICalendar
 
 /// A source as `status` and `source list` show it: never its secret location.
 public struct SourceStatus: Sendable, Equatable {

@@ -1,5 +1,5 @@
 import EventStore
-import Support
+import CanonicalJSON
 
 /// What one attempt at a source did.
 public struct SyncReport: Sendable, Equatable {

@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import Support
+import CanonicalJSON
 
 /// The reminders already shown, on disk, so that a restart never shows one twice.
 /// A key is recorded *before* its notification goes out: a crash between the two loses

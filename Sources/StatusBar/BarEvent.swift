@@ -1,6 +1,6 @@
 import Feed
 import ICalendar
-import Support
+import CanonicalJSON
 
 /// One event as a status bar needs it: the feed's item reduced to instants and text.
 ///

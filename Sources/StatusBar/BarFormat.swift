@@ -1,4 +1,5 @@
-import Support
+import CanonicalJSON
+import Diagnostics
 
 /// The output formats of `eventctl subscribe` for status bars.
 public enum BarFormat: String, Sendable, CaseIterable {

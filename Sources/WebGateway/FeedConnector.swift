@@ -1,5 +1,5 @@
 import Glibc
-import Support
+import RuntimeDirectories
 
 /// Opens the gateway's connections to eventd's feed socket. Every connection goes
 /// through `connect`, which checks, as eventctl does, the socket's directory by the rules

@@ -1,4 +1,4 @@
-import Support
+import CanonicalJSON
 
 extension Gateway {
     /// Answers a complete request head: method, access and body checks, then the

@@ -1,4 +1,4 @@
-import Support
+import CanonicalJSON
 
 extension Gateway {
     mutating func upstreamConnected(_ id: ClientID) {

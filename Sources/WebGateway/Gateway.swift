@@ -1,4 +1,4 @@
-import Support
+import CanonicalJSON
 
 /// eventd-web's pure core: browser connections, request heads, routing, access checks,
 /// the subscription behind each event stream, keep-alives, deadlines and bounded

@@ -1,4 +1,4 @@
-import Support
+import CanonicalJSON
 
 /// One browser connection as the gateway sees it: what it is doing, what waits to be
 /// written to it, and its connection to eventd.

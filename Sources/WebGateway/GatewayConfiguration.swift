@@ -1,4 +1,4 @@
-import Support
+import RuntimeDirectories
 
 /// What eventd-web is told (SPEC.md section 8), with its limits. The executable fills
 /// it from the command line; tests build it directly.

@@ -1,4 +1,4 @@
-import Support
+import Diagnostics
 /// A browser connection, numbered by the I/O loop. Its subscription on eventd's socket,
 /// when it has one, goes by the same number.
 public typealias ClientID = Int

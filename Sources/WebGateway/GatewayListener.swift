@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import Support
+import RuntimeDirectories
 
 /// Why the listening socket could not be set up.
 public struct ListenError: Error, CustomStringConvertible, Sendable {

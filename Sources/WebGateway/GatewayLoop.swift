@@ -1,4 +1,4 @@
-import Support
+import Diagnostics
 import Glibc
 
 /// eventd-web's I/O: one thread, `poll`, non-blocking sockets to browsers and to

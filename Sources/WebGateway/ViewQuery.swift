@@ -1,4 +1,4 @@
-import Support
+import CanonicalJSON
 
 /// A view (SPEC.md section 3) from a URL's query: `tz`, `from`, `days`, `past_days`,
 /// `calendar` (repeatable), `empty_days`. Only the shape is checked here; eventd checks

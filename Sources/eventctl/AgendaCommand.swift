@@ -2,7 +2,6 @@ import Foundation
 import Agenda
 import CommandLineKit
 import EventStore
-import Support
 
 /// `eventctl agenda [view options] [--json]`
 struct AgendaCommand: Subcommand {

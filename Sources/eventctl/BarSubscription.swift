@@ -2,7 +2,7 @@ import Foundation
 import CommandLineKit
 import ICalendar
 import StatusBar
-import Support
+import CanonicalJSON
 
 /// `eventctl subscribe --format waybar|i3bar|line`: `BarRenderer`'s lines, written whole
 /// to standard output, fed by `FeedFollower`.

@@ -1,7 +1,8 @@
 import Foundation
 import CommandLineKit
 import EventStore
-import Support
+import CanonicalJSON
+import Diagnostics
 
 /// `eventctl calendars [--json]`
 struct CalendarsCommand: JSONOutputCommand {

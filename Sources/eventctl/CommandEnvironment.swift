@@ -1,5 +1,5 @@
 import Foundation
-import Support
+import RuntimeDirectories
 
 /// What a command may read from the process: environment, paths, streams.
 struct CommandEnvironment {

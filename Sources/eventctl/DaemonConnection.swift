@@ -1,7 +1,7 @@
 import Foundation
 import CommandLineKit
 import Feed
-import Support
+import RuntimeDirectories
 
 /// eventctl's one way to the daemon. Before it connects it checks the socket's directory
 /// by the rules eventd made it with (as tmux and ssh-agent do), and after, that the

@@ -1,7 +1,6 @@
 import Foundation
 import CommandLineKit
 import Feed
-import Support
 
 /// Tells a running daemon that the database changed (`{"op":"refresh"}`); does
 /// nothing, silently, when no daemon listens, and warns (without sending) when the

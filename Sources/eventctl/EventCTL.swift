@@ -1,6 +1,6 @@
 import Foundation
 import CommandLineKit
-import Support
+import Diagnostics
 
 /// The eventctl tool: its declaration and the dispatch to its subcommands.
 enum EventCTL {

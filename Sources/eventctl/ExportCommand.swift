@@ -1,7 +1,6 @@
 import Foundation
 import CommandLineKit
 import EventStore
-import Support
 
 /// `eventctl export [--calendar NAME]...`
 struct ExportCommand: Subcommand {

@@ -4,7 +4,7 @@ import CommandLineKit
 import Feed
 import ICalendar
 import StatusBar
-import Support
+import CanonicalJSON
 
 /// The connection loop of the long-running feed readers (`subscribe --format
 /// waybar|i3bar|line`, `remind`): connect, subscribe (resuming where it left off), keep

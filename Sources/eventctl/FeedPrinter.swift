@@ -2,7 +2,8 @@ import Foundation
 import Agenda
 import Feed
 import ICalendar
-import Support
+import CanonicalJSON
+import Diagnostics
 
 /// Prints feed messages: every line as received (ndjson), or readable changes (pretty),
 /// with calendar text made safe for the terminal (`TerminalText`).

@@ -3,7 +3,8 @@ import CLinux
 import CommandLineKit
 import EventStore
 import ICalendar
-import Support
+import CanonicalJSON
+import Diagnostics
 
 /// `eventctl import FILE... [--calendar NAME] [--replace] [--strict] [--json]`
 struct ImportCommand: Subcommand {

@@ -4,7 +4,8 @@ import EventStore
 import ICalendar
 import Reminders
 import StatusBar
-import Support
+import CanonicalJSON
+import Diagnostics
 
 /// `eventctl remind [--before DURATION]... [--calendar NAME]... [--tz ZONE] [--notify WAY] [--state FILE]`
 struct RemindCommand: Subcommand {

@@ -1,7 +1,7 @@
 import Foundation
 import CommandLineKit
 import EventStore
-import Support
+import Diagnostics
 
 /// `eventctl remove --calendar NAME`
 struct RemoveCommand: Subcommand {

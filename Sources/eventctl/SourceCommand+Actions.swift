@@ -2,7 +2,8 @@ import Foundation
 import CommandLineKit
 import EventStore
 import LiveSources
-import Support
+import CanonicalJSON
+import Diagnostics
 
 extension SourceCommand {
     func add(_ env: CommandEnvironment) throws {

@@ -2,7 +2,6 @@ import Foundation
 import CommandLineKit
 import EventStore
 import LiveSources
-import Support
 
 /// `eventctl source add|list|remove|sync` (SPEC.md section 7): calendars that update
 /// themselves. The action is the first argument; its options are declared here once.

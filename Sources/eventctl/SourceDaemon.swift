@@ -1,7 +1,7 @@
 import Foundation
 import CommandLineKit
 import Feed
-import Support
+import CanonicalJSON
 
 /// The running daemon, as `eventctl source` asks it: `sync` (wait for `synced`) and
 /// `status` (the sources' live state). Each returns nil when no daemon listens.

@@ -1,5 +1,5 @@
 import Foundation
-import Support
+import Diagnostics
 
 /// Writes `eventctl: MESSAGE` to standard error.
 func printError(_ message: String) {

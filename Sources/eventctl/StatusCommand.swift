@@ -1,7 +1,8 @@
 import Foundation
 import CommandLineKit
 import Feed
-import Support
+import CanonicalJSON
+import Diagnostics
 
 /// `eventctl status [--json]`
 struct StatusCommand: JSONOutputCommand {

@@ -1,7 +1,7 @@
 import Foundation
 import CommandLineKit
 import EventStore
-import Support
+import RuntimeDirectories
 
 /// Opens the database for a command; failures become `CommandFailure`s and
 /// `DatabaseFailure`s (their exit statuses: `ExitStatus.for`).

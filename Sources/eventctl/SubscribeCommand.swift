@@ -3,7 +3,7 @@ import Agenda
 import CommandLineKit
 import Feed
 import StatusBar
-import Support
+import CanonicalJSON
 
 /// `eventctl subscribe [view options] [--resume EPOCH:SEQ] [--format ndjson|pretty|waybar|i3bar|line]`
 struct SubscribeCommand: Subcommand {

@@ -1,7 +1,7 @@
 import Agenda
 import CommandLineKit
 import ICalendar
-import Support
+import CanonicalJSON
 
 /// The view options shared by `agenda` and `subscribe`.
 struct ViewOptions: Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import Support
+import Digests
 
 // eventctl: the command-line tool. Declarations and wiring only; parsing is
 // CommandLineKit's, the work is done by EventStore, ICalendar and Agenda.

@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import Support
+import RuntimeDirectories
 
 /// A stand-in for eventd that does no work: it sends every subscriber a snapshot line
 /// and then, when the control connection asks, a diff line, of the sizes the real daemon

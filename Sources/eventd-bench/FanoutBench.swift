@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import EventStore
 import Feed
-import Support
+import CanonicalJSON
 
 /// `eventd-bench fanout`: 1,000 subscribers (`--subscribers`) on one 14-day view
 /// (`--days`) of the 100,000-event store; one event changes and a refresh is sent; how long until each

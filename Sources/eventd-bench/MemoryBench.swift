@@ -2,7 +2,7 @@ import Foundation
 import CalendarGenerator
 import EventStore
 import Feed
-import Support
+import CanonicalJSON
 
 /// `eventd-bench memory`: the daemon's peak RSS (VmHWM) with one subscriber on a
 /// 365-day view (`--days`) of a generated 20,000-event calendar (`--events`) spread over

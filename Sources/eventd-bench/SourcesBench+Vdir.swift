@@ -3,7 +3,6 @@ import Glibc
 import EventStore
 import Feed
 import LiveSources
-import Support
 
 extension SourcesBench {
     /// A 10,000-file vdir followed by the daemon; one file at a time is replaced (by

@@ -4,7 +4,6 @@ import EventStore
 import Feed
 import ICalendar
 import LiveSources
-import Support
 import Synchronization
 
 /// `eventd-bench sources`: the live-source figures of issue 10. 200 URL sources on a

@@ -1,6 +1,7 @@
 import Foundation
 import CommandLineKit
-import Support
+import Diagnostics
+import RuntimeDirectories
 import WebGateway
 
 /// `eventd-web` options (SPEC.md section 8), declared once (CommandLineKit).

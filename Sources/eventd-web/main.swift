@@ -1,6 +1,7 @@
 import Foundation
 import CommandLineKit
-import Support
+import Diagnostics
+import Digests
 import WebGateway
 
 // eventd-web: declarations and wiring; the gateway is `WebGateway.Gateway` and its loop.

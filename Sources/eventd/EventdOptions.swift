@@ -3,7 +3,8 @@ import Agenda
 import CommandLineKit
 import Feed
 import ICalendar
-import Support
+import Diagnostics
+import RuntimeDirectories
 
 /// `eventd` options (SPEC.md section 5), declared once (CommandLineKit).
 enum EventdOptions {

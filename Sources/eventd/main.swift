@@ -1,7 +1,8 @@
 import Foundation
 import CommandLineKit
 import Feed
-import Support
+import Diagnostics
+import Digests
 
 // eventd: declarations and wiring; parsing is CommandLineKit's, the daemon is `Feed.Daemon`.
 CryptoLibrary.initialiseWithoutExitCleanup()

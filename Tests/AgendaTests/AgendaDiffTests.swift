@@ -4,7 +4,6 @@ import Agenda
 import EventStore
 import ICalendar
 import SectionedDiff
-import Support
 import TestSupport
 
 /// SPEC.md sections 3 and 4: item ids are stable and content-free, so that the diff

@@ -4,7 +4,7 @@ import Agenda
 import EventStore
 import ICalendar
 import SectionedDiff
-import Support
+import CanonicalJSON
 import TestSupport
 
 // MARK: - Stores

@@ -1,6 +1,6 @@
 import Testing
 @testable import Agenda
-import Support
+import Digests
 import TestSupport
 
 /// `BufferedDigest` is exactly SHA-256 over every byte fed, whatever the pieces' sizes

@@ -3,7 +3,8 @@ import Testing
 import Agenda
 import EventStore
 import ICalendar
-import Support
+import CanonicalJSON
+import Digests
 import TestSupport
 
 /// SPEC.md section 3: the digest is the lowercase hex SHA-256 of the canonical JSON of

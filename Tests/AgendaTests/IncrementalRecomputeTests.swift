@@ -4,7 +4,7 @@ import Testing
 import EventStore
 import ICalendar
 import SectionedDiff
-import Support
+import Digests
 import TestSupport
 
 /// The incremental recompute (`SnapshotEngine` starting from a view's last build) must

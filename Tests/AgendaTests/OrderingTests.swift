@@ -3,7 +3,6 @@ import Testing
 import Agenda
 import EventStore
 import ICalendar
-import Support
 import TestSupport
 
 /// SPEC.md section 3: order inside a section — all-day first, then start, end, summary,

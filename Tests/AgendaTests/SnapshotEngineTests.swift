@@ -3,7 +3,6 @@ import Testing
 import Agenda
 import EventStore
 import ICalendar
-import Support
 import TestSupport
 
 /// `SnapshotEngine` reuses expansions of unchanged series: whatever it caches, its

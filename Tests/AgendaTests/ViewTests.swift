@@ -3,7 +3,7 @@ import Testing
 import Agenda
 import EventStore
 import ICalendar
-import Support
+import CanonicalJSON
 import TestSupport
 
 /// SPEC.md section 3: view fields, defaults, validation (`invalid_view`) and normalisation.

@@ -4,12 +4,12 @@ import EventStore
 @testable import Feed  // the errors' memberwise initialisers are internal
 import Foundation
 import ICalendar
-import Support
+import Diagnostics
 import Testing
 import WebGateway
 
 // Swift Testing has an ExitStatus of its own (exit tests).
-private typealias ExitStatus = Support.ExitStatus
+private typealias ExitStatus = Diagnostics.ExitStatus
 
 @Suite struct ExitStatusTests {
     @Test func statusByErrorType() {

@@ -1,5 +1,5 @@
 import Foundation
-import Support
+import CanonicalJSON
 import Testing
 import TestSupport
 #if canImport(Glibc)

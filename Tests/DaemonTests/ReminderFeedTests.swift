@@ -1,6 +1,5 @@
 import Foundation
 import Glibc
-import Support
 import Testing
 import TestSupport
 

@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import Support
+import CanonicalJSON
 import Testing
 import TestSupport
 

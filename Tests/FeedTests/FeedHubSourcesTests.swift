@@ -1,6 +1,5 @@
 import EventStore
 import LiveSources
-import Support
 import Testing
 @testable import Feed
 

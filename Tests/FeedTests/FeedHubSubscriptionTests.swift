@@ -1,5 +1,4 @@
 import Agenda
-import Support
 import Testing
 @testable import Feed
 

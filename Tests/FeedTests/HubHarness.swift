@@ -1,5 +1,5 @@
 import Agenda
-import Support
+import CanonicalJSON
 @testable import Feed
 
 /// Drives a `FeedHub` the way `FeedLoop` does, with no sockets: a fake clock, fake

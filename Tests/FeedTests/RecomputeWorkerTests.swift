@@ -3,7 +3,8 @@ import Synchronization
 import Testing
 import Agenda
 import EventStore
-import Support
+import CanonicalJSON
+import Diagnostics
 @testable import Feed
 
 /// The recompute thread in-process, on a real database, with an injected wall clock.

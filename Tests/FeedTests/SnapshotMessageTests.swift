@@ -2,7 +2,6 @@ import Testing
 import Agenda
 import EventStore
 import ICalendar
-import Support
 import TestSupport
 @testable import Feed
 

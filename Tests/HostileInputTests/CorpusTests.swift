@@ -1,7 +1,6 @@
 import EventStore
 import Foundation
 import ICalendar
-import Support
 import Testing
 import TestSupport
 #if canImport(Glibc)

@@ -1,6 +1,6 @@
 import Feed
 import Foundation
-import Support
+import CanonicalJSON
 import TestSupport
 #if canImport(Glibc)
 import Glibc

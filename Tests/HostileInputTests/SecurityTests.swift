@@ -1,6 +1,6 @@
 @testable import EventStore
 import Foundation
-import Support
+import CanonicalJSON
 import Testing
 import TestSupport
 #if canImport(Glibc)

@@ -1,5 +1,4 @@
 import Foundation
-import Support
 import Testing
 import TestSupport
 #if canImport(Glibc)

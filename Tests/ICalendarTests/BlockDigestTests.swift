@@ -1,4 +1,4 @@
-import Support
+import Digests
 import Testing
 @testable import ICalendar
 import TestSupport

@@ -1,6 +1,6 @@
 import Foundation
 import ICalendar
-import Support
+import CanonicalJSON
 import Synchronization
 import TestSupport
 

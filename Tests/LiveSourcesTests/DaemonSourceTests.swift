@@ -1,6 +1,6 @@
 import EventStore
 import Foundation
-import Support
+import CanonicalJSON
 import Testing
 import TestSupport
 

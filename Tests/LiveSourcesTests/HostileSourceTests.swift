@@ -1,6 +1,5 @@
 import EventStore
 import Foundation
-import Support
 import Testing
 import TestSupport
 @testable import LiveSources

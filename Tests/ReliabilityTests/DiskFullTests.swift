@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import EventStore
-import Support
+import CanonicalJSON
 import TestSupport
 #if canImport(Glibc)
 import Glibc

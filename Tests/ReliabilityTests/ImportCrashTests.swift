@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Support
+import CanonicalJSON
 import TestSupport
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,6 @@
 import Testing
 import ICalendar
-import Support
+import CanonicalJSON
 @testable import StatusBar
 
 /// `BarGlance`: which event the bar shows, its class, all-day events, templates.

@@ -1,6 +1,6 @@
 import Testing
 import ICalendar
-import Support
+import CanonicalJSON
 @testable import StatusBar
 
 /// The bar's lines at each minute and each change, on a fake clock: exact output.

@@ -1,5 +1,5 @@
 import Foundation
-import Support
+import CanonicalJSON
 
 // What a test does with a running daemon: import with the real eventctl, and talk to
 // it through the socket, as any client would.

@@ -1,5 +1,5 @@
 import Foundation
-import Support
+import CanonicalJSON
 #if canImport(Glibc)
 import Glibc
 #endif

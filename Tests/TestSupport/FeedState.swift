@@ -1,5 +1,6 @@
 import Foundation
-import Support
+import CanonicalJSON
+import Digests
 
 /// Why a diff did not fit the client's state.
 public struct ApplyError: Error, CustomStringConvertible {

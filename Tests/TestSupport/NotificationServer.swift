@@ -2,7 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
-import Support
+import CanonicalJSON
 
 /// A private D-Bus session bus (`dbus-daemon --session`) with a small notification
 /// server on it (`scripts/notification_listener.py`, jeepney from `.venv`) that records

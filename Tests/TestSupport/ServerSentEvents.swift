@@ -1,5 +1,5 @@
 import Foundation
-import Support
+import CanonicalJSON
 
 /// One Server-Sent Event as a browser's EventSource would see it.
 public struct ServerSentEventRecord: Sendable, Equatable {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Support
+import CanonicalJSON
 import TestSupport
 
 /// The dashboard in Debian's headless Chromium, driven by chromedriver: the sample

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import CalendarGenerator
-import Support
+import CanonicalJSON
 import TestSupport
 
 /// The dashboard on generated calendars (accents, CJK, Hangul, Cyrillic, emoji outside

@@ -1,5 +1,5 @@
 import Foundation
-import Support
+import RuntimeDirectories
 import Testing
 import TestSupport
 import WebGateway

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Support
+import CanonicalJSON
 import TestSupport
 
 /// The real eventd and eventd-web on a temporary socket and a loopback port: the event

@@ -1,4 +1,3 @@
-import Support
 @testable import WebGateway
 
 /// Drives a `Gateway` in-process with a fake clock: what a browser sends, what eventd

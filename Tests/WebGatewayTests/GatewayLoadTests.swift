@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-import Support
 import TestSupport
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,5 @@
 import Testing
-import Support
+import CanonicalJSON
 @testable import WebGateway
 
 /// The gateway's rules, in-process with a fake clock: routing, access, limits,

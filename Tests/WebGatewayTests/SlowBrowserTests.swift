@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import CalendarGenerator
-import Support
+import CanonicalJSON
 import TestSupport
 
 /// A browser that stops reading costs the gateway a bounded queue, never delays another

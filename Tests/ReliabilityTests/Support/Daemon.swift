@@ -1,5 +1,5 @@
 import Foundation
-import Support
+import CanonicalJSON
 import TestSupport
 #if canImport(Glibc)
 import Glibc

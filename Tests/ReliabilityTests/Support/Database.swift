@@ -1,6 +1,6 @@
 import Foundation
 import EventStore
-import Support
+import Digests
 
 /// What a database holds, independent of import times: calendars, sources and events
 /// as `(uid, recurrence_id, content_hash)`, plus the time-zone keys.

@@ -1,5 +1,5 @@
 import Foundation
-@testable import Support
+@testable import Digests
 import Testing
 import TestSupport
 

@@ -1,4 +1,4 @@
-import Support
+import CanonicalJSON
 import TestSupport
 
 // MARK: - JSONValueGenerator

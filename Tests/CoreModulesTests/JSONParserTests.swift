@@ -1,4 +1,4 @@
-import Support
+import CanonicalJSON
 import Testing
 
 // MARK: - JSONParserTests

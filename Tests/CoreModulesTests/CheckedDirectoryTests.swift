@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Support
+import RuntimeDirectories
 import TestSupport
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,5 @@
 import Testing
-@testable import Support
+@testable import Diagnostics
 import TestSupport
 
 /// `TerminalText`: every rule of its stand-ins (SPEC.md section 5).
