@@ -10,10 +10,7 @@ public struct JSONError: Error, Equatable, Hashable, Sendable, CustomStringConve
     public var offset: Int
 
     /// Creates an error with `message` at byte `offset`.
-    public init(message: String, offset: Int) {
-        self.message = message
-        self.offset = offset
-    }
+    public init(message: String, offset: Int) { (self.message, self.offset) = (message, offset) }
 
     /// `"<message> at byte <offset>"`.
     public var description: String {

@@ -94,49 +94,22 @@ extension JSONValue {
 
 // MARK: - Literals
 
-extension JSONValue: ExpressibleByNilLiteral {
+// Each literal makes the case of its kind, so tests and messages can write JSON inline.
+extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
+    ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
     /// Creates ``null``.
-    public init(nilLiteral: ()) {
-        self = .null
-    }
-}
-
-extension JSONValue: ExpressibleByBooleanLiteral {
+    public init(nilLiteral: ()) { self = .null }
     /// Creates a ``bool(_:)``.
-    public init(booleanLiteral value: Bool) {
-        self = .bool(value)
-    }
-}
-
-extension JSONValue: ExpressibleByIntegerLiteral {
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
     /// Creates an ``int(_:)``.
-    public init(integerLiteral value: Int64) {
-        self = .int(value)
-    }
-}
-
-extension JSONValue: ExpressibleByFloatLiteral {
+    public init(integerLiteral value: Int64) { self = .int(value) }
     /// Creates a ``double(_:)``.
-    public init(floatLiteral value: Double) {
-        self = .double(value)
-    }
-}
-
-extension JSONValue: ExpressibleByStringLiteral {
+    public init(floatLiteral value: Double) { self = .double(value) }
     /// Creates a ``string(_:)``.
-    public init(stringLiteral value: String) {
-        self = .string(value)
-    }
-}
-
-extension JSONValue: ExpressibleByArrayLiteral {
+    public init(stringLiteral value: String) { self = .string(value) }
     /// Creates an ``array(_:)``.
-    public init(arrayLiteral elements: JSONValue...) {
-        self = .array(elements)
-    }
-}
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
 
-extension JSONValue: ExpressibleByDictionaryLiteral {
     /// Creates an ``object(_:)``; for repeated keys the last value wins.
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))

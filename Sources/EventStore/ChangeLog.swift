@@ -97,8 +97,5 @@ public struct SeriesName: Sendable, Hashable {
     public var uid: String
 
     /// The series `uid` of `calendar`.
-    public init(calendar: String, uid: String) {
-        self.calendar = calendar
-        self.uid = uid
-    }
+    public init(calendar: String, uid: String) { (self.calendar, self.uid) = (calendar, uid) }
 }

@@ -10,11 +10,7 @@ public struct StoredSeries: Sendable {
     public var series: Series
 
     /// Creates a stored series.
-    public init(calendar: String, uid: String, series: Series) {
-        self.calendar = calendar
-        self.uid = uid
-        self.series = series
-    }
+    public init(calendar: String, uid: String, series: Series) { (self.calendar, self.uid, self.series) = (calendar, uid, series) }
 }
 
 extension EventStore {

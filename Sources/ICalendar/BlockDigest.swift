@@ -14,10 +14,7 @@ public struct BlockDigest: Hashable, Sendable {
     public var low: UInt64
 
     /// A digest from its two halves.
-    public init(high: UInt64, low: UInt64) {
-        self.high = high
-        self.low = low
-    }
+    public init(high: UInt64, low: UInt64) { (self.high, self.low) = (high, low) }
 
     /// The digest of `bytes` (a VEVENT block) in `context`, computed by `digester`.
     static func of(_ bytes: UnsafeBufferPointer<UInt8>, context: BlockContext, digester: SHA256Digester) -> BlockDigest {

@@ -9,11 +9,7 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
     public var day: Int
 
     /// A date from its fields (not checked; see `isValid`).
-    public init(year: Int, month: Int, day: Int) {
-        self.year = year
-        self.month = month
-        self.day = day
-    }
+    public init(year: Int, month: Int, day: Int) { (self.year, self.month, self.day) = (year, month, day) }
 
     /// The date `days` days after 1970-01-01 (negative before it).
     public init(daysSinceEpoch days: Int) {

@@ -7,10 +7,7 @@ public struct ImportIssue: Sendable, Equatable, LineMessage {
     public var message: String
 
     /// An issue at `line`.
-    public init(line: Int, message: String) {
-        self.line = line
-        self.message = message
-    }
+    public init(line: Int, message: String) { (self.line, self.message) = (line, message) }
 }
 
 /// The usable content of one iCalendar file.

@@ -77,11 +77,7 @@ public struct UnsafeDirectoryError: Error, CustomStringConvertible, Sendable {
     /// How to fix it.
     public var fix: String
 
-    public init(path: String, problem: String, fix: String) {
-        self.path = path
-        self.problem = problem
-        self.fix = fix
-    }
+    public init(path: String, problem: String, fix: String) { (self.path, self.problem, self.fix) = (path, problem, fix) }
 
     public var description: String { "refusing to use \(path): it \(problem); \(fix)" }
 }

@@ -37,10 +37,7 @@ extension Snapshot {
 
         /// Creates a section header.
         @inlinable
-        public init(id: SectionID, content: SectionContent) {
-            self.id = id
-            self.content = content
-        }
+        public init(id: SectionID, content: SectionContent) { (self.id, self.content) = (id, content) }
     }
 }
 
@@ -56,10 +53,7 @@ extension Snapshot {
 
         /// Creates an item.
         @inlinable
-        public init(id: ItemID, content: ItemContent) {
-            self.id = id
-            self.content = content
-        }
+        public init(id: ItemID, content: ItemContent) { (self.id, self.content) = (id, content) }
     }
 }
 
@@ -76,9 +70,6 @@ extension Snapshot {
 
         /// Creates a location.
         @inlinable
-        public init(section: Int, item: Int) {
-            self.section = section
-            self.item = item
-        }
+        public init(section: Int, item: Int) { (self.section, self.item) = (section, item) }
     }
 }

@@ -10,10 +10,7 @@ extension SnapshotDiff {
 
         /// Creates a section insertion.
         @inlinable
-        public init(index: Int, section: Section) {
-            self.index = index
-            self.section = section
-        }
+        public init(index: Int, section: Section) { (self.index, self.section) = (index, section) }
     }
 
     /// A section present in both snapshots that moved from index `from` of the base to
@@ -28,11 +25,7 @@ extension SnapshotDiff {
 
         /// Creates a section move.
         @inlinable
-        public init(id: SectionID, from: Int, to: Int) {
-            self.id = id
-            self.from = from
-            self.to = to
-        }
+        public init(id: SectionID, from: Int, to: Int) { (self.id, self.from, self.to) = (id, from, to) }
     }
 }
 
@@ -48,10 +41,7 @@ extension SnapshotDiff {
 
         /// Creates an item position.
         @inlinable
-        public init(section: SectionID, index: Int) {
-            self.section = section
-            self.index = index
-        }
+        public init(section: SectionID, index: Int) { (self.section, self.index) = (section, index) }
     }
 
     /// An item removed from `section` of the base snapshot.
@@ -63,10 +53,7 @@ extension SnapshotDiff {
 
         /// Creates an item deletion.
         @inlinable
-        public init(id: ItemID, section: SectionID) {
-            self.id = id
-            self.section = section
-        }
+        public init(id: ItemID, section: SectionID) { (self.id, self.section) = (id, section) }
     }
 
     /// An item inserted at `index` of `section` in the new snapshot.
@@ -80,11 +67,7 @@ extension SnapshotDiff {
 
         /// Creates an item insertion.
         @inlinable
-        public init(section: SectionID, index: Int, item: Item) {
-            self.section = section
-            self.index = index
-            self.item = item
-        }
+        public init(section: SectionID, index: Int, item: Item) { (self.section, self.index, self.item) = (section, index, item) }
     }
 
     /// An item that moved from a position in the base snapshot to a position in the new
@@ -100,11 +83,7 @@ extension SnapshotDiff {
 
         /// Creates an item move.
         @inlinable
-        public init(id: ItemID, from: ItemPosition, to: ItemPosition) {
-            self.id = id
-            self.from = from
-            self.to = to
-        }
+        public init(id: ItemID, from: ItemPosition, to: ItemPosition) { (self.id, self.from, self.to) = (id, from, to) }
     }
 
     /// An item whose content changed; `section` is its section in the new snapshot.
@@ -116,9 +95,6 @@ extension SnapshotDiff {
 
         /// Creates an item update.
         @inlinable
-        public init(section: SectionID, item: Item) {
-            self.section = section
-            self.item = item
-        }
+        public init(section: SectionID, item: Item) { (self.section, self.item) = (section, item) }
     }
 }

@@ -33,26 +33,21 @@ public enum SnapshotDiffError: Error, Equatable, Hashable, Sendable {
 
 extension SnapshotDiffError: CustomStringConvertible {
     /// A one-line English explanation of the misfit.
-    public var description: String {
+    public var description: String { "diff does not fit: " + misfit }
+
+    /// What does not fit, after the common prefix.
+    private var misfit: String {
         switch self {
-        case .unknownSection(let id):
-            return "diff does not fit: no section '\(id)'"
-        case .unknownItem(let id):
-            return "diff does not fit: no item '\(id)'"
-        case .itemNotInSection(let item, let section):
-            return "diff does not fit: item '\(item)' is not in section '\(section)'"
+        case .unknownSection(let id): "no section '\(id)'"
+        case .unknownItem(let id): "no item '\(id)'"
+        case .itemNotInSection(let item, let section): "item '\(item)' is not in section '\(section)'"
         case .sectionPositionMismatch(let section, let from, let actual):
-            return "diff does not fit: section '\(section)' moves from index \(from) but is at index \(actual)"
-        case .itemPositionMismatch(let item, let from, let actual):
-            return "diff does not fit: item '\(item)' moves from \(from) but is at \(actual)"
-        case .conflictingChanges(let id):
-            return "diff does not fit: '\(id)' is deleted or moved more than once"
-        case .duplicateIndex(let section, let index):
-            return "diff does not fit: two insertions at index \(index)\(Self.where(section))"
-        case .indexOutOfRange(let section, let index, let count):
-            return "diff does not fit: index \(index) out of range 0...\(count)\(Self.where(section))"
-        case .invalidResult(let error):
-            return "diff does not fit: the result is not a valid snapshot: \(error)"
+            "section '\(section)' moves from index \(from) but is at index \(actual)"
+        case .itemPositionMismatch(let item, let from, let actual): "item '\(item)' moves from \(from) but is at \(actual)"
+        case .conflictingChanges(let id): "'\(id)' is deleted or moved more than once"
+        case .duplicateIndex(let section, let index): "two insertions at index \(index)" + Self.where(section)
+        case .indexOutOfRange(let section, let index, let count): "index \(index) out of range 0...\(count)" + Self.where(section)
+        case .invalidResult(let error): "the result is not a valid snapshot: \(error)"
         }
     }
 

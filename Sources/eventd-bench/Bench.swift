@@ -1,5 +1,6 @@
 import Foundation
 import CalendarGenerator
+import EventStore
 
 /// The benchmark driver: one subcommand per figure the issues name.
 enum Bench {
@@ -91,6 +92,12 @@ enum Bench {
     static func format(_ v: Double) -> String { String(format: "%.4f", v) }
 
     /// A new empty directory `prefix-UUID` in the temporary directory; the caller removes it.
+    /// Imports a generated calendar's `bytes` into `store` as the calendar `bench`, as
+    /// every bench over a generated store does.
+    static func importGenerated(_ bytes: [UInt8], into store: EventStore) throws {
+        _ = try store.importCalendars([ImportInput(path: "/bench/calendar.ics", displayName: "generated", bytes: bytes, calendar: "bench")])
+    }
+
     static func temporaryDirectory(_ prefix: String) throws -> URL {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

@@ -12,15 +12,9 @@ enum FanoutBench {
     static func run(_ options: inout Options) throws {
         let subscribers = options.int("--subscribers") ?? 1000
         let events = options.int("--events") ?? 100_000
-        let dir = try Bench.temporaryDirectory("eventd-fanout")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let db = dir.appendingPathComponent("events.db").path
-        let socketPath = dir.appendingPathComponent("feed.sock").path
-        do {
-            let store = try EventStore(path: db)
-            let bytes = Bench.generatedCalendar(events: events, seed: 42)
-            _ = try store.importCalendars([ImportInput(path: "/bench/calendar.ics", displayName: "generated", bytes: bytes, calendar: "bench")])
-        }
+        let dir = try BenchDirectory("eventd-fanout"); defer { dir.remove() }
+        let db = dir.databasePath, socketPath = dir.socketPath
+        try Bench.importGenerated(Bench.generatedCalendar(events: events, seed: 42), into: EventStore(path: db))
         let daemon = try Bench.startDaemon(db: db, socketPath: socketPath,
                                            arguments: ["--interval", "1", "--max-clients", "\(subscribers + 16)", "--tz", "Europe/Berlin"])
         defer { if daemon.isRunning { daemon.terminate(); daemon.waitUntilExit() } }
@@ -76,7 +70,7 @@ enum FanoutBench {
 
         // The same reads from a server that only echoes: what the client itself costs.
         let floor = try Self.echoFloor(subscribers: subscribers, snapshotBytes: snapshotBytes, diffBytes: diffBytes,
-                                       path: dir.appendingPathComponent("echo.sock").path)
+                                       path: dir.path("echo.sock"))
         func pct(_ values: [Double], _ p: Double) -> Double { values[min(values.count - 1, Int(Double(values.count) * p))] }
         print("subscribers=\(subscribers) store_events=\(events) days=\(days) all_snapshots_seconds=\(Bench.format(snapshotSeconds)) "
               + "snapshot_bytes=\(snapshotBytes) diff_bytes=\(diffBytes)")

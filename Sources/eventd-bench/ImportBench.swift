@@ -43,9 +43,8 @@ enum ImportBench {
             parses.append(Bench.now() - t0)
             if let component { icalcomponent_free(component) }
 
-            let dir = try Bench.temporaryDirectory("eventd-bench")
-            defer { try? FileManager.default.removeItem(at: dir) }
-            let store = try EventStore(path: dir.appendingPathComponent("events.db").path)
+            let dir = try BenchDirectory("eventd-bench"); defer { dir.remove() }
+            let store = try EventStore(path: dir.databasePath)
             let input = ImportInput(path: "/bench/calendar.ics", displayName: label, bytes: bytes, calendar: "bench")
             let t1 = Bench.now()
             let results = try store.importCalendars([input])
@@ -68,15 +67,14 @@ enum ImportBench {
     /// process's resident size up to its exec. Against issue 12's target of twice the
     /// file's size plus 64 MiB.
     static func peakRSS(_ bytes: [UInt8]) throws {
-        let dir = try Bench.temporaryDirectory("eventd-bench-rss")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let file = dir.appendingPathComponent("calendar.ics").path
+        let dir = try BenchDirectory("eventd-bench-rss"); defer { dir.remove() }
+        let file = dir.path("calendar.ics")
         try Data(bytes).write(to: URL(fileURLWithPath: file))
         let eventctl = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("eventctl").path
         let child = Process()
         child.executableURL = URL(fileURLWithPath: "/usr/bin/time")
-        child.arguments = ["-f", "%M", eventctl, "--db", dir.appendingPathComponent("events.db").path,
-                           "--socket", dir.appendingPathComponent("none.sock").path, "import", file, "--calendar", "bench"]
+        child.arguments = ["-f", "%M", eventctl, "--db", dir.databasePath,
+                           "--socket", dir.path("none.sock"), "import", file, "--calendar", "bench"]
         child.standardOutput = FileHandle.nullDevice
         let errors = Pipe()
         child.standardError = errors

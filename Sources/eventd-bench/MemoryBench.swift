@@ -12,20 +12,15 @@ enum MemoryBench {
     static func run(_ options: inout Options) throws {
         let events = options.int("--events") ?? 20_000
         let days = options.int("--days") ?? 365
-        let dir = try Bench.temporaryDirectory("eventd-memory")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let db = dir.appendingPathComponent("events.db").path
-        let socketPath = dir.appendingPathComponent("feed.sock").path
-        do {
-            let store = try EventStore(path: db)
-            // The calendar's events start within the view's year (from the benchmarks'
-            // fixed date), so the 365-day view holds all of them and their repetitions.
-            let generator = CalendarGenerator(.init(events: events, seed: 42, firstDate: GeneratorDate(year: 2026, month: 11, day: 29),
-                                                    spanDays: days))
-            var bytes: [UInt8] = []
-            _ = generator.write(into: &bytes)
-            _ = try store.importCalendars([ImportInput(path: "/bench/calendar.ics", displayName: "generated", bytes: bytes, calendar: "bench")])
-        }
+        let dir = try BenchDirectory("eventd-memory"); defer { dir.remove() }
+        let db = dir.databasePath, socketPath = dir.socketPath
+        // The calendar's events start within the view's year (from the benchmarks' fixed
+        // date), so the 365-day view holds all of them and their repetitions.
+        let generator = CalendarGenerator(.init(events: events, seed: 42, firstDate: GeneratorDate(year: 2026, month: 11, day: 29),
+                                                spanDays: days))
+        var bytes: [UInt8] = []
+        _ = generator.write(into: &bytes)
+        try Bench.importGenerated(bytes, into: EventStore(path: db))
         let daemon = try Bench.startDaemon(db: db, socketPath: socketPath, arguments: ["--interval", "60", "--tz", "Europe/Berlin"])
         defer { if daemon.isRunning { daemon.terminate(); daemon.waitUntilExit() } }
         let idleRSS = FanoutBench.peakRSS(pid: daemon.processIdentifier)

@@ -9,16 +9,14 @@ enum SnapshotBench {
     static func run(_ options: inout Options) throws {
         let events = options.int("--events") ?? 100_000
         let days = options.int("--days") ?? 30
-        let dir = try Bench.temporaryDirectory("eventd-bench")
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let dir = try BenchDirectory("eventd-bench"); defer { dir.remove() }
         // --db PATH reuses (or creates once) a store, so profiles see only the recompute.
-        let path = options.value("--db") ?? dir.appendingPathComponent("events.db").path
+        let path = options.value("--db") ?? dir.databasePath
         let fresh = !FileManager.default.fileExists(atPath: path)
         let store = try EventStore(path: path)
         if fresh {
             let bytes = Bench.generatedCalendar(events: events, seed: UInt64(options.int("--seed") ?? 42))
-            _ = try store.importCalendars([ImportInput(path: "/bench/calendar.ics", displayName: "generated",
-                                                       bytes: bytes, calendar: "bench")])
+            try Bench.importGenerated(bytes, into: store)
         }
         let view = View(timeZone: options.value("--tz") ?? "Europe/Berlin", from: CivilDate(year: 2026, month: 11, day: 29),
                         days: days)
