@@ -2,7 +2,7 @@ import Foundation
 import EventStore
 import Support
 
-/// Everything `eventd` is started with (SPEC.md section 5).
+/// Everything `eventd` is started with (docs/data-model.md).
 public struct DaemonConfiguration: Sendable {
     public var databasePath: String
     public var socketPath: String

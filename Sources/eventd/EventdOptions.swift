@@ -5,7 +5,7 @@ import Feed
 import ICalendar
 import Support
 
-/// `eventd` options (SPEC.md section 5), declared once (CommandLineKit).
+/// `eventd` options (docs/data-model.md), declared once (CommandLineKit).
 enum EventdOptions {
     static let version = "0.1.0"
 
