@@ -9,7 +9,7 @@ import RuntimeDirectories
 import WebGateway
 
 extension ExitStatus {
-    /// The exit status for `error` (SPEC.md section 5), decided here alone, by the
+    /// The exit status for `error` (docs/data-model.md), decided here alone, by the
     /// error's type, for `eventctl`, `eventd` and `eventd-web`.
     public static func `for`(_ error: any Error) -> ExitStatus {
         switch error {
@@ -71,7 +71,7 @@ extension ExitStatus {
         } else {
             text = "\(error)"
         }
-        // One line, always (SPEC.md section 5): messages may quote multi-line SQL or input.
+        // One line, always (docs/data-model.md): messages may quote multi-line SQL or input.
         return text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
     }
 }

@@ -1,4 +1,4 @@
-/// Exit statuses of SPEC.md section 5 (sysexits.h).
+/// Exit statuses of docs/data-model.md (sysexits.h).
 public enum ExitStatus: Int32, Sendable {
     case success = 0
     case usage = 64

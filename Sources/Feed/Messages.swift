@@ -8,7 +8,7 @@ import CanonicalJSON
 public typealias FeedSnapshot = Snapshot<String, [UInt8], String, [UInt8]>
 public typealias FeedDiff = SnapshotDiff<String, [UInt8], String, [UInt8]>
 
-/// Encodes the daemon's NDJSON messages (SPEC.md section 4). Every message is one
+/// Encodes the daemon's NDJSON messages (docs/protocol.md). Every message is one
 /// line: a JSON object with `type` first, ending in `\n`.
 public enum Messages {
     public static let protocolVersion = 1
@@ -165,7 +165,7 @@ public enum Messages {
     }
 }
 
-/// Error codes of SPEC.md section 4.
+/// Error codes of docs/protocol.md.
 public enum ErrorCode: String, Sendable {
     case badRequest = "bad_request"
     case unknownOp = "unknown_op"

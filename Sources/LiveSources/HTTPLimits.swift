@@ -1,4 +1,4 @@
-/// The bounds of one HTTP fetch (SPEC.md section 7). Tests shorten the timeouts.
+/// The bounds of one HTTP fetch (docs/live-sources.md). Tests shorten the timeouts.
 public struct HTTPLimits: Sendable, Equatable {
     /// Seconds to establish the connection (TCP and TLS).
     public var connectTimeout: Double = 10
@@ -16,7 +16,7 @@ public struct HTTPLimits: Sendable, Equatable {
     /// credentials directory); libcurl reads `~/.netrc` when nil. Optional either way.
     public var netrcFile: String?
 
-    /// The defaults of SPEC.md section 7.
+    /// The defaults of docs/live-sources.md.
     public init() {}
 }
 

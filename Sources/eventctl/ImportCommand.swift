@@ -65,7 +65,7 @@ struct ImportCommand: Subcommand {
         // the writer's row index) from mmap, given back to the kernel when freed. glibc's
         // default raises this threshold to the size of each such block freed, so the
         // large temporaries of the parse stayed in the heap and the peak RSS carried
-        // them (issue 12: 144 MiB instead of 107 MiB for the 100k-event file).
+        // them (about 37 MiB more for the 100k-event file).
         _ = mallopt(M_MMAP_THRESHOLD, 1 << 20)
         var inputs: [ImportInput] = []
         for file in files {

@@ -3,7 +3,7 @@ import CommandLineKit
 import EventStore
 import LiveSources
 
-/// `eventctl source add|list|remove|sync` (SPEC.md section 7): calendars that update
+/// `eventctl source add|list|remove|sync` (docs/live-sources.md): calendars that update
 /// themselves. The action is the first argument; its options are declared here once.
 struct SourceCommand: Subcommand {
     enum Action: String, CaseIterable {

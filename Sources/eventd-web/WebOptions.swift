@@ -4,7 +4,7 @@ import Diagnostics
 import RuntimeDirectories
 import WebGateway
 
-/// `eventd-web` options (SPEC.md section 8), declared once (CommandLineKit).
+/// `eventd-web` options (docs/web-gateway.md), declared once (CommandLineKit).
 enum WebOptions {
     static let version = "0.1.0"
 
@@ -104,7 +104,7 @@ enum WebOptions {
         let paths = RuntimePaths.resolve(socket: arguments.value("--socket"), environment: environment, uid: getuid())
         var config = GatewayConfiguration(socketPath: paths.socket,
                                           access: AccessPolicy(listen: listen, allowHosts: arguments.values("--allow-host"), token: secret))
-        // A client of eventd's socket like eventctl: the same checks (SPEC.md section 5).
+        // A client of eventd's socket like eventctl: the same checks (docs/data-model.md).
         config.socketDirectoryPolicy = paths.socketDirectoryPolicy(uid: getuid())
         config.trustedPeers = paths.trustedPeers(uid: getuid())
         config.listen = listen

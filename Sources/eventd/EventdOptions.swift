@@ -6,7 +6,7 @@ import ICalendar
 import Diagnostics
 import RuntimeDirectories
 
-/// `eventd` options (SPEC.md section 5), declared once (CommandLineKit).
+/// `eventd` options (docs/data-model.md), declared once (CommandLineKit).
 enum EventdOptions {
     static let version = "0.1.0"
 

@@ -6,7 +6,7 @@ import ICalendar
 import SectionedDiff
 import TestSupport
 
-/// SPEC.md sections 3 and 4: item ids are stable and content-free, so that the diff
+/// docs/data-model.md and docs/protocol.md: item ids are stable and content-free, so that the diff
 /// between two snapshots reports moves and updates rather than deletes and inserts.
 @Suite struct StableIDTests {
     /// Anchors keep every date of the window populated, so that sections are not

@@ -7,7 +7,7 @@ import CanonicalJSON
 import Digests
 import TestSupport
 
-/// SPEC.md section 3: the window and its date sections (zone, `from`, `past_days`,
+/// docs/data-model.md: the window and its date sections (zone, `from`, `past_days`,
 /// `days`, labels, `empty_days`).
 @Suite struct WindowAndSectionTests {
     @Test func datesAreLocalDatesOfTheViewZone() throws {
@@ -231,7 +231,7 @@ import TestSupport
     }
 }
 
-/// SPEC.md section 3: the fields of an event item.
+/// docs/data-model.md: the fields of an event item.
 @Suite struct ItemTests {
     static let eventKeys: Set<String> = [
         "id", "kind", "calendar", "uid", "recurrence_id", "summary", "location", "status", "all_day",

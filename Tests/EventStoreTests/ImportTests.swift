@@ -4,7 +4,7 @@ import Testing
 import ICalendar
 import TestSupport
 
-/// SPEC.md sections 2 and 5: import counts, sync per source, conflicts, --replace,
+/// docs/data-model.md: import counts, sync per source, conflicts, --replace,
 /// --strict, one transaction per run, idempotence, export round trip, the window index.
 @Suite struct ImportTests {
     typealias S = StoreICS
@@ -186,7 +186,7 @@ import TestSupport
         #expect(try s.store.calendars().first { $0.name == "home" }?.sources == ["/tmp/eventd-store-tests/h.ics"])
     }
 
-    /// SPEC.md: "--replace empties the calendar first". Afterwards the calendar's only
+    /// docs/data-model.md: `--replace` empties the calendar first. Afterwards the calendar's only
     /// source is the new file, and syncing that file again can remove any of its events,
     /// including one that an earlier source happened to contain with the same content.
     @Test func afterReplaceTheNewFileOwnsAllItsEvents() throws {

@@ -2,7 +2,7 @@ import Agenda
 import Testing
 @testable import Feed
 
-/// Backpressure, superseded snapshots, stalls and heartbeats (SPEC section 4,
+/// Backpressure, superseded snapshots, stalls and heartbeats (docs/protocol.md,
 /// "Backpressure"), on the hub alone with a fake clock.
 @Suite struct FeedHubBackpressureTests {
     let view = HubHarness.view()

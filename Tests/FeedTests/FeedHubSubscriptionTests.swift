@@ -2,7 +2,7 @@ import Agenda
 import Testing
 @testable import Feed
 
-/// Subscriptions, resume and the request errors of SPEC section 4, on the hub alone.
+/// Subscriptions, resume and the request errors of docs/protocol.md, on the hub alone.
 @Suite struct FeedHubSubscriptionTests {
     let view = HubHarness.view()
     let subscribe = #"{"op":"subscribe","view":{"tz":"Europe/Berlin"}}"#

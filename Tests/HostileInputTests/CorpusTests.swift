@@ -30,7 +30,7 @@ extension HostileInputTests {
             var bytes: [UInt8]
             /// `reject-` inputs must be refused (exit 65).
             var mustReject: Bool { name.hasPrefix("reject-") }
-            /// `repair-` inputs must be imported with warnings (SPEC section 2's repairs).
+            /// `repair-` inputs must be imported with warnings (the repairs of docs/data-model.md).
             var mustRepair: Bool { name.hasPrefix("repair-") }
         }
 

@@ -40,7 +40,7 @@ extension HostileInputTests.DirectorySquatting {
     }
 
     /// The environment of a user without logind: no `XDG_RUNTIME_DIR`, so the socket
-    /// goes to `/tmp/eventd-$UID` (SPEC.md section 5).
+    /// goes to `/tmp/eventd-$UID` (docs/data-model.md).
     static func noLogindEnvironment(home: String) -> [String: String] {
         var env = ChildProcess.isolatedEnvironment(["HOME": home, "EVENTD_FAKE_NOW": DaemonHarness.defaultNow])
         for key in ["XDG_RUNTIME_DIR", "XDG_STATE_HOME"] { env[key] = nil }

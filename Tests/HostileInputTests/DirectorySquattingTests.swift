@@ -5,8 +5,8 @@ import TestSupport
 import Glibc
 #endif
 
-/// Someone else's directory where eventd would put its socket or database (SPEC.md
-/// section 5): eventd refuses it (74), eventctl's daemon commands refuse it (69), and
+/// Someone else's directory where eventd would put its socket or database
+/// (docs/data-model.md): eventd refuses it (74), eventctl's daemon commands refuse it (69), and
 /// eventctl refuses to talk to a socket served by another uid (`SO_PEERCRED`).
 extension HostileInputTests {
     @Suite struct DirectorySquatting {

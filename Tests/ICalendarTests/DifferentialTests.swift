@@ -3,13 +3,13 @@ import Testing
 import ICalendar
 
 /// eventd's expansion against recurring-ical-events and ics-query (each file in a fresh
-/// reference process; STATUS:CANCELLED occurrences dropped on both sides, as SPEC says),
+/// reference process; STATUS:CANCELLED occurrences dropped on both sides, as docs/data-model.md says),
 /// on recurring-ical-events' own test calendars, on ours, and on real-world exports
 /// (`RealWorld/`, see its SOURCES). Every disagreement is listed here with its reason.
 @Suite(.serialized) struct DifferentialTests {
     // Every reason starts with who decides it:
     //   [RFC]  RFC 5545's text (or RFC 7529's) says what eventd does: a reference bug;
-    //   [SPEC] SPEC.md section 2 asks for eventd's reading where the references read it otherwise;
+    //   [SPEC] docs/data-model.md asks for eventd's reading where the references read it otherwise;
     //   [open] invalid input, or a rule RFC 5545 leaves open: eventd's reading is stated, neither is mandated.
 
     /// Files where eventd and the references disagree, and who is right per RFC 5545.
@@ -206,7 +206,7 @@ import ICalendar
             #expect(rejected.allSatisfy { known[$0.key] != nil && ($0.value.contains("end of file") || $0.value.contains("does not match")) },
                     "\(label) reads these, eventd rejects them: \(rejected)")
             // Issue 13's target is 95% exact agreement. Every remaining disagreement is a
-            // reading SPEC section 2 asks for ([SPEC]), a reference bug by RFC 5545's text
+            // reading docs/data-model.md asks for ([SPEC]), a reference bug by RFC 5545's text
             // ([RFC]) or invalid input / a rule RFC 5545 leaves open ([open]); see the lists.
             let reasons = outcome.disagreeing.keys.compactMap { known[$0] }
             let rfc = reasons.filter { $0.hasPrefix("[RFC]") }.count, spec = reasons.filter { $0.hasPrefix("[SPEC]") }.count

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import ICalendar
 
-/// SPEC.md section 2: RRULE, RDATE, EXDATE, RECURRENCE-ID (with RANGE=THISANDFUTURE),
+/// docs/data-model.md: RRULE, RDATE, EXDATE, RECURRENCE-ID (with RANGE=THISANDFUTURE),
 /// STATUS:CANCELLED, and recurrences across DST changes in several zones.
 @Suite struct ExpansionTests {
     let berlin = Zone.system("Europe/Berlin")!

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Golden properties of the help texts, versions and usage errors (SPEC.md section 5),
+/// Golden properties of the help texts, versions and usage errors (docs/data-model.md),
 /// and the man pages' agreement with the help texts.
 @Suite struct HelpTests {
     static let expectedSubcommands = ["import", "agenda", "calendars", "remove", "export", "subscribe", "remind", "status", "source", "completions"]
