@@ -62,8 +62,7 @@ import Testing
 
     @Test func aSnapshotAlreadyGoingOutIsFinishedNotDropped() {
         var h = HubHarness()
-        let c = h.connect()
-        _ = h.kinds(c)
+        let c = h.connectPastHello()
         h.room[c] = 10
         h.request(c, subscribe)
         h.publish(view, seq: 1, diff: false)
