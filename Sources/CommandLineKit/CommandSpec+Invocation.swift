@@ -1,4 +1,5 @@
 import Foundation
+import Diagnostics
 
 /// What a tool's command line asks for.
 public enum Invocation: Sendable {
@@ -60,14 +61,14 @@ extension CommandSpec {
 
 extension CommandSpec {
     /// Resolves `argv` and answers what needs no command: prints the help, the version
-    /// (`NAME VERSION`) or, for `__man`, the man page on standard input with its option
+    /// (`NAME VERSION`, the one `ProductVersion`) or, for `__man`, the man page on standard input with its option
     /// lists renewed. Returns the command to run and its arguments otherwise.
-    public func dispatch(_ argv: [String], version: String) throws(UsageError) -> (command: CommandSpec, arguments: ParsedArguments)? {
+    public func dispatch(_ argv: [String]) throws(UsageError) -> (command: CommandSpec, arguments: ParsedArguments)? {
         switch try resolve(argv) {
         case .help(let text):
             print(text)
         case .version:
-            print("\(name) \(version)")
+            print("\(name) \(ProductVersion.number)")
         case .manual:
             let page = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
             print(ManPage.renew(page, tools: [self]), terminator: "")

@@ -4,7 +4,6 @@ import Diagnostics
 
 /// The eventctl tool: its declaration and the dispatch to its subcommands.
 enum EventCTL {
-    static let version = "0.1.0"
     static let commands: [any Subcommand.Type] = [
         ImportCommand.self, AgendaCommand.self, CalendarsCommand.self,
         RemoveCommand.self, ExportCommand.self, SubscribeCommand.self, RemindCommand.self, StatusCommand.self,
@@ -29,7 +28,7 @@ enum EventCTL {
 
     static func main(_ argv: [String]) -> Int32 {
         do {
-            guard let (command, arguments) = try spec.dispatch(argv, version: version),
+            guard let (command, arguments) = try spec.dispatch(argv),
                   let type = commands.first(where: { $0.spec.name == command.name }) else { return ExitStatus.success.rawValue }
             let env = CommandEnvironment(environment: ProcessInfo.processInfo.environment,
                                          database: arguments.value("--db"), socket: arguments.value("--socket"))

@@ -6,8 +6,6 @@ import WebGateway
 
 /// `eventd-web` options (SPEC.md section 8), declared once (CommandLineKit).
 enum WebOptions {
-    static let version = "0.1.0"
-
     static let spec = CommandSpec(
         "eventd-web", abstract: "Serve the eventd feed to browsers: a live dashboard and Server-Sent Events.",
         overview: "Serve the eventd feed to browsers: a live dashboard and Server-Sent Events.",

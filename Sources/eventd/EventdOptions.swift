@@ -8,8 +8,6 @@ import RuntimeDirectories
 
 /// `eventd` options (SPEC.md section 5), declared once (CommandLineKit).
 enum EventdOptions {
-    static let version = "0.1.0"
-
     static let spec = CommandSpec(
         "eventd", abstract: "Keep calendar snapshots current and stream their diffs to subscribers.",
         overview: "Keep calendar snapshots current and stream their diffs to subscribers.",

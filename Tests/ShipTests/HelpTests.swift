@@ -1,3 +1,4 @@
+import Diagnostics
 import Foundation
 import Testing
 
@@ -64,13 +65,13 @@ import Testing
     @Test func versions() throws {
         let ctl = try Ship.product("eventctl", ["--version"])
         #expect(ctl.status == 0)
-        #expect(ctl.stdout == "eventctl 0.1.0\n")
+        #expect(ctl.stdout == "eventctl \(ProductVersion.number)\n")
         let d = try Ship.product("eventd", ["--version"])
         #expect(d.status == 0)
-        #expect(d.stdout == "eventd 0.1.0\n")
+        #expect(d.stdout == "eventd \(ProductVersion.number)\n")
         let web = try Ship.product("eventd-web", ["--version"])
         #expect(web.status == 0)
-        #expect(web.stdout == "eventd-web 0.1.0\n")
+        #expect(web.stdout == "eventd-web \(ProductVersion.number)\n")
     }
 
     /// Exit 64, nothing on standard output, one line on standard error that starts with
