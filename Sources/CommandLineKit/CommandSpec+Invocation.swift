@@ -54,7 +54,7 @@ extension CommandSpec {
     private func resolveLeaf(_ argv: [String], inherited: [Option]) throws(UsageError) -> Invocation {
         if argv.contains(where: { $0 == "-h" || $0 == "--help" }) { return .help(helpText) }
         let parsed = try parse(argv, inherited: inherited)
-        if parsed.has("--version") { return .version }
+        if parsed.values[Option.version.name] != nil { return .version }
         return .run(self, parsed)
     }
 }

@@ -26,7 +26,7 @@ public struct CommandSpec: Sendable {
 
     /// Declares a command; see the properties for the meaning of each argument.
     public init(_ name: String, abstract: String, overview: String, discussion: String? = nil, usage: String? = nil,
-                arguments: [Positional] = [], options: [Option], examples: [String],
+                arguments: [Positional] = [], options: [any OptionDeclaring], examples: [String],
                 subcommands: [CommandSpec] = [], strayPositionalOption: String? = nil) {
         self.name = name
         self.abstract = abstract
@@ -34,7 +34,7 @@ public struct CommandSpec: Sendable {
         self.discussion = discussion
         self.usage = usage
         self.arguments = arguments
-        self.options = options
+        self.options = options.map(\.option)
         self.examples = examples
         self.subcommands = subcommands
         self.strayPositionalOption = strayPositionalOption

@@ -15,9 +15,9 @@ public enum ManPage {
     /// The `.TP` list of a command: its arguments and options; `-h, --help` only for a
     /// tool itself (a subcommand's help is described once, on the tool).
     public static func options(of spec: CommandSpec, isTool: Bool) -> String {
-        var entries = spec.arguments.map { ".TP\n.I \(escape($0.name.trimmingCharacters(in: ["<", ">"])))\n" + body($0.manual, $0.help) }
+        var entries = spec.arguments.map { ".TP\n.I \(escape($0.name.trimmingCharacters(in: ["<", ">"])))\n" + body($0.help, $0.details) }
         let options = isTool ? spec.optionsWithHelp : spec.ownOptions
-        entries += options.map { ".TP\n" + tag($0) + "\n" + body($0.manual, $0.help) }
+        entries += options.map { ".TP\n" + tag($0) + "\n" + body($0.help, $0.details) }
         return entries.joined(separator: "\n")
     }
 
@@ -52,9 +52,9 @@ public enum ManPage {
         return ".B \(escape(option.name))"
     }
 
-    static func body(_ manual: String?, _ help: String) -> String {
-        if let manual { return manual }
-        return help.split(separator: "\n").map { escape(String($0)) }.joined(separator: "\n")
+    /// The help text, then the details, in roff: the same words as `--help`.
+    static func body(_ help: String, _ details: String?) -> String {
+        (help + (details.map { "\n" + $0 } ?? "")).split(separator: "\n").map { escape(String($0)) }.joined(separator: "\n")
     }
 
     /// Text as roff reads it: backslashes and dashes escaped, no line taken for a request.

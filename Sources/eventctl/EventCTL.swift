@@ -15,9 +15,9 @@ enum EventCTL {
         "eventctl", abstract: "Manage eventd calendars and watch the live agenda feed.",
         overview: "Manage eventd calendars and watch the live agenda feed.",
         usage: "eventctl [--db PATH] [--socket PATH] <subcommand> [options]",
-        options: [PathOptions.database, PathOptions.socket, .version,
+        options: [PathOptions.database, PathOptions.socket, Option.version,
                   Option("--help", short: "-h", help: "Show help information.",
-                         manual: "Show help information; after a subcommand, that subcommand's help.")],
+                         details: "After a subcommand, that subcommand's help.")],
         examples: [
             "eventctl import work.ics",
             "eventctl agenda --days 7",
@@ -31,7 +31,7 @@ enum EventCTL {
             guard let (command, arguments) = try spec.dispatch(argv),
                   let type = commands.first(where: { $0.spec.name == command.name }) else { return ExitStatus.success.rawValue }
             let env = CommandEnvironment(environment: ProcessInfo.processInfo.environment,
-                                         database: arguments.value("--db"), socket: arguments.value("--socket"))
+                                         database: arguments[PathOptions.database], socket: arguments[PathOptions.socket])
             try type.init(arguments).run(env)
             return ExitStatus.success.rawValue
         } catch {
