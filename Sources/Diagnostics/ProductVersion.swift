@@ -5,6 +5,9 @@ public enum ProductVersion {
     /// The release number (`0.1.0`).
     public static let number = "0.1.0"
 
+    /// The month of the release, as the man pages' headers show it.
+    public static let month = "December 2026"
+
     /// `eventd/0.1.0`: the product and version as one token (feed `server`, `User-Agent`).
     public static let token = "eventd/" + number
 }

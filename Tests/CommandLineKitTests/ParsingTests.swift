@@ -50,7 +50,8 @@ import Testing
             Issue.record("no version")
             return
         }
-        guard case .manual = try SampleTool.spec.resolve(["__man"]) else {
+        guard case .manual(let directory) = try SampleTool.spec.resolve(["__man", "man/fragments/tool"]),
+              directory == "man/fragments/tool" else {
             Issue.record("no manual")
             return
         }
