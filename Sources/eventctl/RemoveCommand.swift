@@ -10,7 +10,7 @@ struct RemoveCommand: Subcommand {
         overview: "Delete a calendar with all its events and sources.",
         options: [calendar],
         examples: ["eventctl remove --calendar holidays"],
-        strayPositionalOption: "--calendar")
+        strayPositionalOption: calendar)
 
     static let calendar = Option.value("--calendar", "NAME", help: "The calendar to delete.", completion: .calendar, required: true)
 

@@ -18,7 +18,7 @@ enum SampleTool {
     static let remove = CommandSpec(
         "tool remove", abstract: "Remove a thing.", overview: "Remove one thing.",
         options: [name],
-        examples: ["tool remove --name x"], strayPositionalOption: "--name")
+        examples: ["tool remove --name x"], strayPositionalOption: name)
 
     static let load = CommandSpec(
         "tool load", abstract: "Load files.", overview: "Load files.",
