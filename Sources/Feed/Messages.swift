@@ -2,6 +2,7 @@ import Agenda
 import LiveSources
 import SectionedDiff
 import CanonicalJSON
+import Diagnostics
 
 /// The snapshot form the diff engine works on: sections by date, items by id, both
 /// with their canonical JSON as content.
@@ -12,7 +13,7 @@ public typealias FeedDiff = SnapshotDiff<String, [UInt8], String, [UInt8]>
 /// line: a JSON object with `type` first, ending in `\n`.
 public enum Messages {
     public static let protocolVersion = 1
-    public static let serverName = "eventd/0.1.0"
+    public static let serverName = ProductVersion.token
 
     static func line(reserving capacity: Int = 256, _ body: (inout JSONWriter) -> Void) -> [UInt8] {
         var w = JSONWriter(reservingCapacity: capacity)

@@ -1,3 +1,5 @@
+import Diagnostics
+
 /// The bounds of one HTTP fetch (docs/live-sources.md). Tests shorten the timeouts.
 public struct HTTPLimits: Sendable, Equatable {
     /// Seconds to establish the connection (TCP and TLS).
@@ -11,7 +13,7 @@ public struct HTTPLimits: Sendable, Equatable {
     /// Redirects followed.
     public var maxRedirects = 5
     /// `User-Agent`.
-    public var userAgent = "eventd/\(LiveSourceDefaults.version)"
+    public var userAgent = ProductVersion.token
     /// A netrc file for credentials, when not `~/.netrc` (the system service's
     /// credentials directory); libcurl reads `~/.netrc` when nil. Optional either way.
     public var netrcFile: String?
@@ -22,8 +24,6 @@ public struct HTTPLimits: Sendable, Equatable {
 
 /// Constants shared by the module.
 public enum LiveSourceDefaults {
-    /// eventd's version, for `User-Agent`.
-    public static let version = "0.1.0"
     /// `--every` when not given: 15 minutes.
     public static let every: Int64 = 15 * 60
     /// The shortest `--every`.

@@ -9,7 +9,7 @@ CryptoLibrary.initialiseWithoutExitCleanup()
 let environment = ProcessInfo.processInfo.environment
 let loop: GatewayLoop
 do {
-    guard let (_, arguments) = try WebOptions.spec.dispatch(Array(CommandLine.arguments.dropFirst()), version: WebOptions.version) else {
+    guard let (_, arguments) = try WebOptions.spec.dispatch(Array(CommandLine.arguments.dropFirst())) else {
         exit(ExitStatus.success.rawValue)
     }
     let systemd = GatewayListener.fromSystemd(environment: environment)
@@ -19,7 +19,7 @@ do {
     signal(SIGPIPE, SIG_IGN)
     GatewayLoop.raiseDescriptorLimit()
     let log = Logger(level: WebOptions.logLevel(arguments))
-    log.log(.info, "eventd-web \(WebOptions.version): listening on \(config.listen)\(systemd == nil ? "" : " (the socket systemd passed)"); dashboard at \(config.listen.url); eventd at \(config.socketPath)")
+    log.log(.info, "eventd-web \(ProductVersion.number): listening on \(config.listen)\(systemd == nil ? "" : " (the socket systemd passed)"); dashboard at \(config.listen.url); eventd at \(config.socketPath)")
     loop = GatewayLoop(gateway: Gateway(config: config, assets: assets, now: GatewayLoop.monotonicNow()), listenFD: listenFD, log: log)
 } catch {
     FileHandle.standardError.write(Data("eventd-web: \(ExitStatus.message(for: error))\n".utf8))

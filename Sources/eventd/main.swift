@@ -9,8 +9,7 @@ CryptoLibrary.initialiseWithoutExitCleanup()
 let environment = ProcessInfo.processInfo.environment
 let configuration: DaemonConfiguration
 do {
-    guard let (_, arguments) = try EventdOptions.spec.dispatch(Array(CommandLine.arguments.dropFirst()),
-                                                               version: EventdOptions.version) else {
+    guard let (_, arguments) = try EventdOptions.spec.dispatch(Array(CommandLine.arguments.dropFirst())) else {
         exit(ExitStatus.success.rawValue)
     }
     configuration = try EventdOptions.configuration(arguments, environment: environment)
