@@ -25,8 +25,7 @@ enum WebOptions {
                                          validation: .integer(1...65_536))
     static let assets = Option.value("--assets", "DIR", help: "The dashboard's files (default: ../share/eventd/web beside the program).",
                                      completion: .directory)
-    static let logLevel = Option.value("--log-level", "LEVEL", help: "debug, info, notice, warning or error (default: info).",
-                                       completion: .choices(["debug", "info", "notice", "warning", "error"]))
+    static let logLevel = Option.logLevel
 
     static let spec = CommandSpec(
         "eventd-web", abstract: "Serve the eventd feed to browsers: a live dashboard and Server-Sent Events.",
@@ -95,13 +94,5 @@ enum WebOptions {
         return config
     }
 
-    static func logLevel(_ arguments: ParsedArguments) -> LogLevel {
-        switch arguments[Self.logLevel] {
-        case "debug": return .debug
-        case "notice": return .notice
-        case "warning": return .warning
-        case "error": return .error
-        default: return .info
-        }
-    }
+    static func logLevel(_ arguments: ParsedArguments) -> LogLevel { arguments[Self.logLevel] ?? .info }
 }

@@ -35,8 +35,7 @@ enum EventdOptions {
         "--socket-mode", "MODE", help: "Octal mode of the socket file (default: 0660).",
         details: "A world-writable mode is refused. Under socket activation the .socket unit's SocketMode= applies instead.",
         validation: .custom(socketModeProblem))
-    static let logLevel = Option.value("--log-level", "LEVEL", help: "debug, info, notice, warning or error (default: info).",
-                                       completion: .choices(["debug", "info", "notice", "warning", "error"]))
+    static let logLevel = Option.logLevel
 
     static let spec = CommandSpec(
         "eventd", abstract: "Keep calendar snapshots current and stream their diffs to subscribers.",
@@ -81,7 +80,7 @@ enum EventdOptions {
         if let v = arguments[Self.maxClients] { config.maxClients = v }
         if let v = arguments[Self.clientBuffer] { config.clientBuffer = v }
         if let text = arguments[Self.socketMode], let mode = UInt16(text, radix: 8) { config.socketMode = mode }
-        if let level = arguments[Self.logLevel].flatMap(LogLevel.init(name:)) { config.logLevel = level }
+        if let level = arguments[Self.logLevel] { config.logLevel = level }
         if let grace = environment["EVENTD_VIEW_GRACE"].flatMap(Double.init) { config.viewGrace = grace }
         return config
     }
