@@ -1,5 +1,6 @@
 import Agenda
 import LiveSources
+import Reactor
 
 /// The feed's pure core: connections, subscriptions, views, resume history,
 /// backpressure, stall and heartbeat decisions, readiness and watchdog. It takes
