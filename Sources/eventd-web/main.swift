@@ -7,7 +7,6 @@ import WebGateway
 // eventd-web: declarations and wiring; the gateway is `WebGateway.Gateway` and its loop.
 CryptoLibrary.initialiseWithoutExitCleanup()
 let environment = ProcessInfo.processInfo.environment
-let loop: GatewayLoop
 do {
     guard let (_, arguments) = try WebOptions.spec.dispatch(Array(CommandLine.arguments.dropFirst()), version: WebOptions.version) else {
         exit(ExitStatus.success.rawValue)
@@ -20,9 +19,9 @@ do {
     GatewayLoop.raiseDescriptorLimit()
     let log = Logger(level: WebOptions.logLevel(arguments))
     log.log(.info, "eventd-web \(WebOptions.version): listening on \(config.listen)\(systemd == nil ? "" : " (the socket systemd passed)"); dashboard at \(config.listen.url); eventd at \(config.socketPath)")
-    loop = GatewayLoop(gateway: Gateway(config: config, assets: assets, now: GatewayLoop.monotonicNow()), listenFD: listenFD, log: log)
+    let loop = try GatewayLoop(gateway: Gateway(config: config, assets: assets, now: GatewayLoop.monotonicNow()), listenFD: listenFD, log: log)
+    try loop.run()
 } catch {
     FileHandle.standardError.write(Data("eventd-web: \(ExitStatus.message(for: error))\n".utf8))
     exit(ExitStatus.for(error).rawValue)
 }
-loop.run()
