@@ -21,13 +21,6 @@ extension Reactor {
         public var broken: Bool
         /// The kernel took the whole of a chunk `stopAfter` marked, and the call stopped there.
         public var stoppedAfterMark: Bool
-
-        /// A result with these fields.
-        public init(count: Int, broken: Bool, stoppedAfterMark: Bool) {
-            self.count = count
-            self.broken = broken
-            self.stoppedAfterMark = stoppedAfterMark
-        }
     }
 
     /// Queued chunks per `sendmsg` (well under `IOV_MAX`, 1024).

@@ -29,10 +29,7 @@ public final class Reactor {
         public var write: Bool
 
         /// An interest in reading, writing, both or neither.
-        public init(read: Bool, write: Bool) {
-            self.read = read
-            self.write = write
-        }
+        public init(read: Bool, write: Bool) { (self.read, self.write) = (read, write) }
 
         /// Not watched.
         public static let none = Interest(read: false, write: false)

@@ -7,12 +7,6 @@ public struct ReactorError: Error, CustomStringConvertible, Sendable, Equatable 
     /// `errno` after the call.
     public var code: Int32
 
-    /// An error for `operation` that failed with `code`.
-    public init(operation: String, code: Int32) {
-        self.operation = operation
-        self.code = code
-    }
-
     /// Whether the call failed for lack of descriptors (`EMFILE`, `ENFILE`): the
     /// process or the system is at its limit, not the peer at fault.
     public var isDescriptorLimit: Bool { code == EMFILE || code == ENFILE }
