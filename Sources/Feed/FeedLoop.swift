@@ -93,7 +93,7 @@ final class FeedLoop {
             reactor.updateInterests({ id in
                 let wanted = hub.interest(id)
                 return Reactor.Interest(read: wanted.read, write: wanted.write)
-            }, failed: { id, error in apply(.failed(id, reason: "\(error)")) })
+            }, failed: { id, error in apply(.connection(.failed(id, reason: "\(error)"))) })
         }
         for id in reactor.ids where id >= 0 { reactor.close(id) }
     }
@@ -160,7 +160,7 @@ final class FeedLoop {
                 let id = nextConnectionID
                 nextConnectionID += 1
                 reactor.adopt(fd, as: id)
-                apply(.accepted(id))
+                apply(.connection(.accepted(id)))
             }
         } catch {
             log.warning("accept failed: \(error)\(reactor.listeningPaused ? " (not accepting until the next tick)" : "")")
@@ -172,11 +172,11 @@ final class FeedLoop {
         reactor.read(id, rounds: 4) { received in
             switch received {
             case .bytes(let bytes):
-                apply(.received(id, bytes))
+                apply(.connection(.received(id, bytes)))
                 reactor.markDirty(id)
                 return hub.interest(id).read
-            case .end: apply(.peerClosed(id))
-            case .failed: apply(.failed(id, reason: "read error"))
+            case .end: apply(.connection(.peerClosed(id)))
+            case .failed: apply(.connection(.failed(id, reason: "read error")))
             }
             return false
         }
@@ -193,8 +193,8 @@ final class FeedLoop {
     private func writeOut(_ id: ConnectionID) -> [FeedEffect] {
         var effects: [FeedEffect] = []
         while let result = send(queueOf: id) {
-            let event: FeedEvent = result.broken ? .failed(id, reason: "write failed") : .wrote(id, count: result.count)
-            effects += hub.handle(event, at: clocks.now())
+            let event: ConnectionEvent = result.broken ? .failed(id, reason: "write failed") : .wrote(id, count: result.count)
+            effects += hub.handle(.connection(event), at: clocks.now())
             guard result.stoppedAfterMark, !result.broken else { break }
         }
         return effects

@@ -56,7 +56,7 @@ public final class GatewayLoop {
             reactor.updateInterests(interest, failed: { token, error in
                 let id = token >> 1
                 if token & 1 == 0 {
-                    apply(.failed(id, reason: "\(error)"))
+                    apply(.browser(.failed(id, reason: "\(error)")))
                 } else {
                     reactor.close(token)
                     apply(.upstreamClosed(id))
@@ -146,7 +146,7 @@ public final class GatewayLoop {
                 let id = nextID
                 nextID += 1
                 reactor.adopt(fd, as: Self.browser(id))
-                apply(.accepted(id))
+                apply(.browser(.accepted(id)))
                 touch(id)
             }
         } catch {
@@ -157,9 +157,9 @@ public final class GatewayLoop {
     private func readBrowser(_ id: ClientID) {
         reactor.read(Self.browser(id), rounds: 1) { received in
             switch received {
-            case .bytes(let bytes): apply(.received(id, bytes))
-            case .end: apply(.peerClosed(id))
-            case .failed: apply(.failed(id, reason: "read error"))
+            case .bytes(let bytes): apply(.browser(.received(id, bytes)))
+            case .end: apply(.browser(.peerClosed(id)))
+            case .failed: apply(.browser(.failed(id, reason: "read error")))
             }
             touch(id)
             return false
@@ -188,8 +188,8 @@ public final class GatewayLoop {
         guard let queue = gateway.output(id) else { return [] }
         let pending = queue.pending
         guard let written = reactor.write(Self.browser(id), count: pending.count, from: queue.offset, chunk: { pending[$0] }) else { return [] }
-        let event: GatewayEvent = written.broken ? .failed(id, reason: "write failed") : .wrote(id, count: written.count)
-        return gateway.handle(event, at: monotonic())
+        let event: ConnectionEvent = written.broken ? .failed(id, reason: "write failed") : .wrote(id, count: written.count)
+        return gateway.handle(.browser(event), at: monotonic())
     }
 
     /// Now as an HTTP `Date` (IMF-fixdate: `Tue, 01 Dec 2026 02:30:00 GMT`).

@@ -18,7 +18,7 @@ import Testing
         #expect(h.kinds(b) == ["snapshot@0"])
         #expect(h.kinds(a).isEmpty)
         // The asker left: its answer goes nowhere.
-        h.handle(.failed(a, reason: "read error"))
+        h.handle(.connection(.failed(a, reason: "read error")))
         h.handle(.recomputed(.oneShot(token: 1, message: HubHarness.snapshotLine(seq: 0))))
         #expect(h.kinds(a).isEmpty)
     }
@@ -37,7 +37,7 @@ import Testing
         let c = h.connect()
         _ = h.kinds(c)
         h.request(c, #"{"op":"snapshot"}"#)
-        h.handle(.peerClosed(c))
+        h.handle(.connection(.peerClosed(c)))
         #expect(!h.closed.contains(c))
         h.handle(.recomputed(.oneShot(token: 1, message: HubHarness.snapshotLine(seq: 0))))
         #expect(h.kinds(c) == ["snapshot@0"])

@@ -50,7 +50,7 @@ import Testing
         let c = h.connect()
         _ = h.kinds(c)
         h.request(c, #"{"op":"sync"}"#)
-        h.handle(.peerClosed(c))
+        h.handle(.connection(.peerClosed(c)))
         #expect(!h.closed.contains(c))
         h.handle(.sources(.synced(token: h.syncs[0].token, [])))
         #expect(h.kinds(c) == ["synced"])
