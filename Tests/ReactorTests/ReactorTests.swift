@@ -64,6 +64,24 @@ import Threads
         #expect(!reactor.contains(1) && reactor.descriptor(1) == nil)
     }
 
+    @Test func aConnectionThatWantsNothingAtFirstIsRecheckedWithTheHeldBack() throws {
+        let reactor = try Reactor()
+        let (mine, peer) = try UnixSocket.pair()
+        defer { close(peer) }
+        reactor.adopt(mine, as: 2)
+        var asked: [Int] = []
+        reactor.updateInterests({ asked.append($0); return .none }, failed: { _, _ in })
+        reactor.updateInterests({ asked.append($0); return .none }, failed: { _, _ in })
+        #expect(asked == [2])
+        reactor.recheckHeldBack()
+        reactor.updateInterests({ asked.append($0); return .readable }, failed: { _, _ in })
+        #expect(asked == [2, 2])
+        // Reading now: no longer held back.
+        reactor.recheckHeldBack()
+        reactor.updateInterests({ asked.append($0); return .readable }, failed: { _, _ in })
+        #expect(asked == [2, 2])
+    }
+
     @Test func waitsUntilTheDeadline() throws {
         let reactor = try Reactor()
         let started = monotonicNow()
