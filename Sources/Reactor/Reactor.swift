@@ -118,6 +118,8 @@ public final class Reactor {
         guard let descriptor = descriptors.removeValue(forKey: id) else { return }
         heldBack.remove(id)
         if descriptor.owned {
+            // (close's result is not checked: on Linux the descriptor is released whatever
+            // it says, and there is nothing to retry.)
             Glibc.close(descriptor.fd)
         } else if descriptor.registered != .none {
             _ = try? control(EPOLL_CTL_DEL, descriptor.fd, id: id, interest: .none)
