@@ -35,16 +35,19 @@ let package = Package(
         .target(name: "Diagnostics"),
         .target(name: "Threads"),
         .target(name: "RuntimeDirectories", dependencies: ["Diagnostics"]),
+        // The one epoll event loop both eventd's feed and eventd-web run on: descriptors,
+        // interests, deadlines, wake-ups, non-blocking accept/read/write.
+        .target(name: "Reactor", dependencies: ["CLinux", "Diagnostics", "Threads"]),
         .target(name: "SectionedDiff"),
         .target(name: "ICalendar", dependencies: ["CLibical", "Diagnostics", "Digests", "Threads"]),
         .target(name: "EventStore", dependencies: ["CSQLite", "Diagnostics", "Digests", "ICalendar", "Threads"]),
         .target(name: "CalendarGenerator", dependencies: ["ICalendar"]),
         .target(name: "Agenda", dependencies: ["CanonicalJSON", "Diagnostics", "Digests", "EventStore", "ICalendar", "Threads"]),
         .target(name: "LiveSources", dependencies: ["CCurl", "CLinux", "CanonicalJSON", "Diagnostics", "EventStore", "ICalendar", "Threads"]),
-        .target(name: "Feed", dependencies: ["Agenda", "CLinux", "CanonicalJSON", "Diagnostics", "Digests", "EventStore", "ICalendar", "LiveSources", "RuntimeDirectories", "SectionedDiff", "Threads"]),
+        .target(name: "Feed", dependencies: ["Agenda", "CLinux", "CanonicalJSON", "Diagnostics", "Digests", "EventStore", "ICalendar", "LiveSources", "Reactor", "RuntimeDirectories", "SectionedDiff", "Threads"]),
         // The web gateway: HTTP/1.1 and Server-Sent Events in front of the feed socket
-        // (a pure state machine and a thin poll loop, as the feed's hub and loop).
-        .target(name: "WebGateway", dependencies: ["CanonicalJSON", "Diagnostics", "RuntimeDirectories"]),
+        // (a pure state machine and a thin loop on the reactor, as the feed's hub and loop).
+        .target(name: "WebGateway", dependencies: ["CanonicalJSON", "Diagnostics", "Reactor", "RuntimeDirectories"]),
         // Status bars (Waybar, i3bar, plain lines) fed by the feed: a pure renderer.
         .target(name: "StatusBar", dependencies: ["CanonicalJSON", "Diagnostics", "Feed", "ICalendar"]),
         // Desktop reminders before events: a pure planner, the sent log, sd-bus notifications.
@@ -73,6 +76,7 @@ let package = Package(
         .testTarget(name: "SectionedDiffTests", dependencies: ["SectionedDiff", "TestSupport"]),
         .testTarget(name: "EventctlTests", dependencies: ["TestSupport"]),
         .testTarget(name: "AgendaTests", dependencies: ["Agenda", "CanonicalJSON", "Digests", "EventStore", "ICalendar", "SectionedDiff", "TestSupport"]),
+        .testTarget(name: "ReactorTests", dependencies: ["Reactor", "Threads", "TestSupport"]),
         .testTarget(name: "FeedTests", dependencies: ["Agenda", "CanonicalJSON", "Diagnostics", "EventStore", "Feed", "ICalendar", "LiveSources", "TestSupport"]),
         .testTarget(name: "LiveSourcesTests", dependencies: ["CanonicalJSON", "EventStore", "LiveSources", "TestSupport"]),
         .testTarget(name: "StatusBarTests", dependencies: ["CanonicalJSON", "Feed", "ICalendar", "Reminders", "StatusBar", "TestSupport"]),

@@ -18,7 +18,7 @@ import CanonicalJSON
         #expect(text.hasSuffix("<!doctype html>"))
         #expect(h.effects.contains(.finishWriting(id)))
         // The browser closes; the connection goes.
-        h.handle(.peerClosed(id))
+        h.handle(.browser(.peerClosed(id)))
         #expect(h.gateway.connectionCount == 0)
     }
 
