@@ -2,6 +2,7 @@ import Foundation
 import Agenda
 import EventStore
 import Feed
+import FeedClientKit
 import ICalendar
 import LiveSources
 import Diagnostics

@@ -2,6 +2,8 @@ import Foundation
 import Glibc
 import EventStore
 import Feed
+import FeedClientKit
+import FeedProtocol
 import CanonicalJSON
 
 /// `eventd-bench fanout`: 1,000 subscribers (`--subscribers`) on one 14-day view
@@ -32,11 +34,11 @@ enum FanoutBench {
         var sockets: [FeedSocket] = []
         for _ in 0..<subscribers {
             let s = try FeedSocket(path: socketPath)
-            try s.send(["op": "subscribe", "view": view])
+            try s.send(.subscribe(view: view, resume: nil))
             sockets.append(s)
         }
         let probe = try FeedSocket(path: socketPath)
-        try probe.send(["op": "subscribe", "view": view])
+        try probe.send(.subscribe(view: view, resume: nil))
         let readers = FanoutReaders(descriptors: sockets.map(\.fd))
         let t0 = Bench.now()
         _ = try readers.waitForAll(marker: "\"type\":\"snapshot\"", timeout: 300)
@@ -66,7 +68,7 @@ enum FanoutBench {
         let control = try FeedSocket(path: socketPath)
         _ = try control.readLine(timeout: 5)
         let sent = Bench.now()
-        try control.send(["op": "refresh"])
+        try control.send(.refresh)
         let latencies = try readers.waitForAll(marker: "\"type\":\"diff\"", timeout: 120).map { ($0 - sent) * 1000 }.sorted()
         let diffBytes = try Self.lineLength(probe, type: "diff")
         let rss = peakRSS(pid: daemon.processIdentifier)
@@ -105,7 +107,7 @@ enum FanoutBench {
         var sockets: [FeedSocket] = []
         for _ in 0..<subscribers {
             let s = try FeedSocket(path: path)
-            try s.send(["op": "subscribe"])
+            try s.send(.subscribe(view: nil, resume: nil))
             sockets.append(s)
         }
         let readers = FanoutReaders(descriptors: sockets.map(\.fd))
@@ -115,7 +117,7 @@ enum FanoutBench {
         let control = try FeedSocket(path: path)
         _ = try control.readLine(timeout: 5)
         let sent = Bench.now()
-        try control.send(["op": "refresh"])
+        try control.send(.refresh)
         let latencies = try readers.waitForAll(marker: "\"type\":\"diff\"", timeout: 120).map { ($0 - sent) * 1000 }.sorted()
         server.waitUntilExit()
         return (snapshotSeconds, latencies)

@@ -2,6 +2,8 @@ import Foundation
 import CalendarGenerator
 import EventStore
 import Feed
+import FeedClientKit
+import FeedProtocol
 import CanonicalJSON
 
 /// `eventd-bench memory`: the daemon's peak RSS (VmHWM) with one subscriber on a
@@ -32,7 +34,7 @@ enum MemoryBench {
 
         let view: JSONValue = ["tz": "Europe/Berlin", "days": .int(Int64(days))]
         let subscriber = try FeedSocket(path: socketPath)
-        try subscriber.send(["op": "subscribe", "view": view])
+        try subscriber.send(.subscribe(view: view, resume: nil))
         let t0 = Bench.now()
         let snapshotBytes = try FanoutBench.lineLength(subscriber, type: "snapshot")
         let snapshotSeconds = Bench.now() - t0
@@ -47,7 +49,7 @@ enum MemoryBench {
         _ = try store.importCalendars([ImportInput(path: "/bench/change.ics", displayName: "change", bytes: Array(change.utf8), calendar: "bench")])
         let control = try FeedSocket(path: socketPath)
         _ = try control.readLine(timeout: 5)
-        try control.send(["op": "refresh"])
+        try control.send(.refresh)
         let diffBytes = try FanoutBench.lineLength(subscriber, type: "diff")
         let peak = FanoutBench.peakRSS(pid: daemon.processIdentifier)
         let current = currentRSS(pid: daemon.processIdentifier)

@@ -2,6 +2,8 @@ import Foundation
 import Glibc
 import EventStore
 import Feed
+import FeedClientKit
+import FeedProtocol
 import LiveSources
 
 extension SourcesBench {
@@ -28,7 +30,7 @@ extension SourcesBench {
         let daemon = try Bench.startDaemon(db: db, socketPath: socketPath, arguments: ["--tz", "UTC"])
         defer { daemon.terminate(); daemon.waitUntilExit() }
         let socket = try FeedSocket(path: socketPath)
-        try socket.send(["op": "subscribe", "view": ["tz": "UTC", "days": 7]])
+        try socket.send(.subscribe(view: ["tz": "UTC", "days": 7], resume: nil))
         let reader = FanoutReaders(descriptors: [socket.fd], threads: 1)
         _ = try reader.waitForAll(marker: "\"type\":\"snapshot\"", timeout: 60)
         // Let the daemon's first scan of the vdir (every file stat'ed and hashed) finish.
