@@ -34,9 +34,7 @@ public enum FeedMessage: Sendable, Equatable {
         public var server: String
 
         public init(epoch: String, protocolVersion: Int64 = FeedMessage.protocolVersion, server: String = FeedMessage.serverName) {
-            self.epoch = epoch
-            self.protocolVersion = protocolVersion
-            self.server = server
+            (self.epoch, self.protocolVersion, self.server) = (epoch, protocolVersion, server)
         }
     }
 
@@ -49,11 +47,7 @@ public enum FeedMessage: Sendable, Equatable {
         public var view: JSONValue
 
         public init(digest: String, epoch: String, sections: [JSONValue], seq: Int64, view: JSONValue) {
-            self.digest = digest
-            self.epoch = epoch
-            self.sections = sections
-            self.seq = seq
-            self.view = view
+            (self.digest, self.epoch, self.sections, self.seq, self.view) = (digest, epoch, sections, seq, view)
         }
     }
 
@@ -67,11 +61,8 @@ public enum FeedMessage: Sendable, Equatable {
         public var seq: Int64
 
         public init(baseSeq: Int64? = nil, changes: JSONValue, digest: String, epoch: String, seq: Int64) {
-            self.baseSeq = baseSeq ?? seq - 1
-            self.changes = changes
-            self.digest = digest
-            self.epoch = epoch
-            self.seq = seq
+            (self.baseSeq, self.changes, self.digest) = (baseSeq ?? seq - 1, changes, digest)
+            (self.epoch, self.seq) = (epoch, seq)
         }
     }
 
@@ -81,11 +72,7 @@ public enum FeedMessage: Sendable, Equatable {
         public var seq: Int64
         public var time: String
 
-        public init(epoch: String, seq: Int64, time: String) {
-            self.epoch = epoch
-            self.seq = seq
-            self.time = time
-        }
+        public init(epoch: String, seq: Int64, time: String) { (self.epoch, self.seq, self.time) = (epoch, seq, time) }
     }
 
     /// The protocol version `hello` announces.

@@ -17,10 +17,7 @@ public enum Request: Sendable, Equatable {
         public var seq: Int64
 
         /// The position `seq` of the daemon run `epoch`.
-        public init(epoch: String, seq: Int64) {
-            self.epoch = epoch
-            self.seq = seq
-        }
+        public init(epoch: String, seq: Int64) { (self.epoch, self.seq) = (epoch, seq) }
     }
 
     /// The request's `op`.

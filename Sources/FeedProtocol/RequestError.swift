@@ -4,10 +4,7 @@ public struct RequestError: Error, Sendable, Equatable {
     public var message: String
 
     /// An error answer with `code` and `message`.
-    public init(code: ErrorCode, message: String) {
-        self.code = code
-        self.message = message
-    }
+    public init(code: ErrorCode, message: String) { (self.code, self.message) = (code, message) }
 }
 
 /// Error codes of SPEC.md section 4.
