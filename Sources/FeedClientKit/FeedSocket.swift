@@ -5,6 +5,7 @@ import FeedProtocol
 /// A blocking client connection to the feed socket: write request lines, read
 /// message lines (`SubscriptionDriver`, eventctl's one-shot requests, the benchmarks).
 public final class FeedSocket {
+    /// The connected socket (closed with the object).
     public let fd: Int32
     private var buffer: [UInt8] = []
     private var start = 0
@@ -13,6 +14,7 @@ public final class FeedSocket {
     public struct Unavailable: Error, CustomStringConvertible, Sendable {
         public var description: String
 
+        /// A failure saying `description`.
         public init(description: String) { self.description = description }
     }
 

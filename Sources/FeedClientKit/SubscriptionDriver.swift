@@ -17,6 +17,7 @@ public struct SubscriptionDriver {
         mutating func wake() throws
     }
 
+    /// The subscription the driver runs.
     public var configuration: SubscriptionMachine.Configuration
     /// Opens a connection: throws `FeedSocket.Unavailable` when nothing listens (the
     /// machine retries); any other error ends the run (a socket not to be trusted).
@@ -24,6 +25,7 @@ public struct SubscriptionDriver {
     /// Seconds on a monotonic clock.
     public var clock: () -> Double
 
+    /// A driver for `configuration`, connecting with `open` and timing with `clock`.
     public init(_ configuration: SubscriptionMachine.Configuration, open: @escaping () throws -> FeedSocket,
                 clock: @escaping () -> Double = SubscriptionDriver.monotonicNow) {
         self.configuration = configuration

@@ -70,6 +70,7 @@ public enum FeedChanges {
     /// Why a `changes` object (or a snapshot's sections) cannot be read.
     public struct Failure: Error, CustomStringConvertible, Sendable {
         public var description: String
+        /// A failure saying `d`.
         public init(_ d: String) { description = d }
     }
 

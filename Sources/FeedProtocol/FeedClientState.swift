@@ -6,13 +6,18 @@ import Digests
 /// `diff` messages with the reference application (SectionedDiff), and checked
 /// against each message's digest.
 public struct FeedClientState: Sendable, Equatable {
+    /// Sections by date and items by id, with their JSON as content.
     public typealias Model = Snapshot<String, JSONValue, String, JSONValue>
+    /// A diff's `changes` in SectionedDiff's form.
     public typealias Changes = SnapshotDiff<String, JSONValue, String, JSONValue>
     /// Why a message could not be applied.
     public typealias Failure = FeedChanges.Failure
 
+    /// The view's sections and items.
     public private(set) var model: Model
+    /// The state's sequence number within `epoch`.
     public private(set) var seq: Int64
+    /// The daemon run the state belongs to.
     public private(set) var epoch: String
     /// The normalised view the snapshot was of.
     public private(set) var view: JSONValue

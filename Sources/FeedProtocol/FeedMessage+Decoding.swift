@@ -5,6 +5,7 @@ extension FeedMessage {
     public struct Malformed: Error, CustomStringConvertible, Sendable {
         public var description: String
 
+        /// A failure saying `description`.
         public init(_ description: String) { self.description = description }
     }
 

@@ -17,9 +17,14 @@ extension FeedMessage {
         return bytes
     }
 
+    /// The bytes every line of this type begins with (`{"type":"snapshot"`): tools that
+    /// only wait for a type find it without decoding megabytes.
+    public static func head(_ kind: Kind) -> [UInt8] { Array(line(kind).dropLast(2)) }
+
     /// The key of a snapshot's sections (the daemon cuts its snapshot lines around it).
     public static let sectionsKey = "sections"
 
+    /// The greeting: the daemon run's epoch, the protocol version and the server's name.
     public static func hello(epoch: String, protocolVersion: Int64 = protocolVersion, server: String = serverName) -> [UInt8] {
         line(.hello) { w in
             w.key("epoch"); w.string(epoch)
@@ -53,6 +58,7 @@ extension FeedMessage {
         }
     }
 
+    /// Sent to a subscriber idle for the heartbeat interval: where its view stands.
     public static func heartbeat(epoch: String, seq: Int64, time: String) -> [UInt8] {
         line(.heartbeat) { w in
             w.key("epoch"); w.string(epoch)
@@ -61,10 +67,12 @@ extension FeedMessage {
         }
     }
 
+    /// A fresh snapshot follows, for `reason` (`epoch`, `expired`, `overflow`).
     public static func resync(_ reason: String) -> [UInt8] {
         line(.resync) { w in w.key("reason"); w.string(reason) }
     }
 
+    /// The answer to a request that failed.
     public static func error(_ code: ErrorCode, _ message: String) -> [UInt8] { error(code: code.rawValue, message) }
 
     static func error(code: String, _ message: String) -> [UInt8] {
@@ -74,7 +82,9 @@ extension FeedMessage {
         }
     }
 
+    /// The answer to `refresh`.
     public static let okLine: [UInt8] = line(.ok)
+    /// The answer to `ping`.
     public static let pongLine: [UInt8] = line(.pong)
 
     /// The answer to `sync`: per source, whether it succeeded, whether events changed,
@@ -83,6 +93,7 @@ extension FeedMessage {
         line(.synced) { w in w.key("sources"); w.value(.array(sources)) }
     }
 
+    /// The answer to `status`: `fields` in code-point order after `type`.
     public static func status(_ fields: [String: JSONValue]) -> [UInt8] {
         line(.status) { w in
             for key in fields.keys.sorted() where key != "type" {

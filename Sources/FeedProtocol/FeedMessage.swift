@@ -33,6 +33,7 @@ public enum FeedMessage: Sendable, Equatable {
         public var protocolVersion: Int64
         public var server: String
 
+        /// A greeting (by default this protocol's version and server name).
         public init(epoch: String, protocolVersion: Int64 = FeedMessage.protocolVersion, server: String = FeedMessage.serverName) {
             (self.epoch, self.protocolVersion, self.server) = (epoch, protocolVersion, server)
         }
@@ -46,6 +47,7 @@ public enum FeedMessage: Sendable, Equatable {
         public var seq: Int64
         public var view: JSONValue
 
+        /// A snapshot of `view` at `seq`.
         public init(digest: String, epoch: String, sections: [JSONValue], seq: Int64, view: JSONValue) {
             (self.digest, self.epoch, self.sections, self.seq, self.view) = (digest, epoch, sections, seq, view)
         }
@@ -60,6 +62,7 @@ public enum FeedMessage: Sendable, Equatable {
         public var epoch: String
         public var seq: Int64
 
+        /// A diff to `seq` (from `baseSeq`, by default `seq - 1`).
         public init(baseSeq: Int64? = nil, changes: JSONValue, digest: String, epoch: String, seq: Int64) {
             (self.baseSeq, self.changes, self.digest) = (baseSeq ?? seq - 1, changes, digest)
             (self.epoch, self.seq) = (epoch, seq)
@@ -72,6 +75,7 @@ public enum FeedMessage: Sendable, Equatable {
         public var seq: Int64
         public var time: String
 
+        /// A heartbeat at `seq`, sent at `time` (UTC).
         public init(epoch: String, seq: Int64, time: String) { (self.epoch, self.seq, self.time) = (epoch, seq, time) }
     }
 

@@ -9,12 +9,14 @@ import CanonicalJSON
 public struct SubscriptionMachine: Sendable {
     /// What to subscribe to and how patiently.
     public struct Configuration: Sendable {
+        /// The view subscribed to.
         public var view: JSONValue
         /// Where to resume at the first connection (later ones resume from what arrived).
         public var resume: Request.Resume?
         /// Seconds before the first reconnect; doubled at each attempt up to `maxBackoff`
         /// and reset by the first snapshot or diff of a connection.
         public var initialBackoff: Double
+        /// The longest wait between attempts.
         public var maxBackoff: Double
         /// Seconds without any line after which the connection counts as stale (the
         /// daemon sends a heartbeat after 30 s of silence by default).
@@ -23,6 +25,7 @@ public struct SubscriptionMachine: Sendable {
         /// run by hand), instead of retrying (a bar or a reminder started before eventd).
         public var failIfFirstConnectFails: Bool
 
+        /// A subscription to `view` (the defaults suit a long-running reader).
         public init(view: JSONValue, resume: Request.Resume? = nil, initialBackoff: Double = 0.2, maxBackoff: Double = 5,
                     staleAfter: Double = 90, failIfFirstConnectFails: Bool = false) {
             self.view = view
@@ -98,6 +101,7 @@ public struct SubscriptionMachine: Sendable {
         case stopped
     }
 
+    /// What it subscribes to and how patiently.
     public let configuration: Configuration
     var phase = Phase.idle
     /// The local copy, when there is one.
@@ -108,6 +112,7 @@ public struct SubscriptionMachine: Sendable {
     var everConnected = false
     var lastHeard = 0.0
 
+    /// A machine that has not started (`handle(.start, now:)` starts it).
     public init(_ configuration: Configuration) {
         self.configuration = configuration
         position = configuration.resume

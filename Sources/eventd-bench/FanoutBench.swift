@@ -41,9 +41,9 @@ enum FanoutBench {
         try probe.send(.subscribe(view: view, resume: nil))
         let readers = FanoutReaders(descriptors: sockets.map(\.fd))
         let t0 = Bench.now()
-        _ = try readers.waitForAll(marker: "\"type\":\"snapshot\"", timeout: 300)
+        _ = try readers.waitForAll(marker: FeedMessage.head(.snapshot), timeout: 300)
         let snapshotSeconds = Bench.now() - t0
-        let snapshotBytes = try Self.lineLength(probe, type: "snapshot")
+        let snapshotBytes = try Self.lineLength(probe, type: .snapshot)
 
         // Idle: nothing changes, the timer fires every second, heartbeats go out. The
         // window defaults to one heartbeat period (the daemon's default, 30 s), so every
@@ -69,8 +69,8 @@ enum FanoutBench {
         _ = try control.readLine(timeout: 5)
         let sent = Bench.now()
         try control.send(.refresh)
-        let latencies = try readers.waitForAll(marker: "\"type\":\"diff\"", timeout: 120).map { ($0 - sent) * 1000 }.sorted()
-        let diffBytes = try Self.lineLength(probe, type: "diff")
+        let latencies = try readers.waitForAll(marker: FeedMessage.head(.diff), timeout: 120).map { ($0 - sent) * 1000 }.sorted()
+        let diffBytes = try Self.lineLength(probe, type: .diff)
         let rss = peakRSS(pid: daemon.processIdentifier)
         sockets.removeAll()
         daemon.terminate()
@@ -91,8 +91,9 @@ enum FanoutBench {
     }
 
     /// Reads `socket` up to the first line of `type`; returns its length with the newline.
-    static func lineLength(_ socket: FeedSocket, type: String) throws -> Int {
-        let marker = Array("\"type\":\"\(type)\"".utf8)
+    /// (The lines are found by their head, not decoded: a snapshot can be megabytes.)
+    static func lineLength(_ socket: FeedSocket, type: FeedMessage.Kind) throws -> Int {
+        let marker = FeedMessage.head(type)
         while let line = try socket.readLine(timeout: 60) {
             if line.firstRange(of: marker) != nil { return line.count + 1 }
         }
@@ -112,13 +113,13 @@ enum FanoutBench {
         }
         let readers = FanoutReaders(descriptors: sockets.map(\.fd))
         let t0 = Bench.now()
-        _ = try readers.waitForAll(marker: "\"type\":\"snapshot\"", timeout: 300)
+        _ = try readers.waitForAll(marker: FeedMessage.head(.snapshot), timeout: 300)
         let snapshotSeconds = Bench.now() - t0
         let control = try FeedSocket(path: path)
         _ = try control.readLine(timeout: 5)
         let sent = Bench.now()
         try control.send(.refresh)
-        let latencies = try readers.waitForAll(marker: "\"type\":\"diff\"", timeout: 120).map { ($0 - sent) * 1000 }.sorted()
+        let latencies = try readers.waitForAll(marker: FeedMessage.head(.diff), timeout: 120).map { ($0 - sent) * 1000 }.sorted()
         server.waitUntilExit()
         return (snapshotSeconds, latencies)
     }

@@ -36,7 +36,7 @@ enum MemoryBench {
         let subscriber = try FeedSocket(path: socketPath)
         try subscriber.send(.subscribe(view: view, resume: nil))
         let t0 = Bench.now()
-        let snapshotBytes = try FanoutBench.lineLength(subscriber, type: "snapshot")
+        let snapshotBytes = try FanoutBench.lineLength(subscriber, type: .snapshot)
         let snapshotSeconds = Bench.now() - t0
         let afterSnapshot = FanoutBench.peakRSS(pid: daemon.processIdentifier)
 
@@ -50,7 +50,7 @@ enum MemoryBench {
         let control = try FeedSocket(path: socketPath)
         _ = try control.readLine(timeout: 5)
         try control.send(.refresh)
-        let diffBytes = try FanoutBench.lineLength(subscriber, type: "diff")
+        let diffBytes = try FanoutBench.lineLength(subscriber, type: .diff)
         let peak = FanoutBench.peakRSS(pid: daemon.processIdentifier)
         let current = currentRSS(pid: daemon.processIdentifier)
         print("store_events=\(events) days=\(days) snapshot_bytes=\(snapshotBytes) diff_bytes=\(diffBytes) "
