@@ -39,6 +39,12 @@ public final class FeedSocket {
         fd = try connector.connect()
     }
 
+    /// Takes over a connected stream socket (one end of a `socketpair` in tests, or a
+    /// connection made elsewhere); it is closed with the object.
+    public init(adopting fd: Int32) {
+        self.fd = fd
+    }
+
     deinit { close(fd) }
 
     /// Sends one request as a line.
