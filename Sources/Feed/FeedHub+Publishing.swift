@@ -1,3 +1,4 @@
+import FeedProtocol
 import Agenda
 
 extension FeedHub {
@@ -36,7 +37,7 @@ extension FeedHub {
         guard let feed = views[view], feed.seq == 0 else { return }
         for id in feed.subscribers where connections[id]?.subscription.view == view {
             connections[live: id].subscription = .none
-            send(Messages.error(.invalidView, message), to: id)
+            send(FeedMessage.error(.invalidView, message), to: id)
         }
         views[view] = nil
         effects.append(.recompute(.deactivate(view)))

@@ -1,3 +1,4 @@
+import FeedProtocol
 import Agenda
 import LiveSources
 import Reactor
@@ -122,12 +123,12 @@ struct FeedHub {
     mutating func accept(_ id: ConnectionID) {
         guard shutdownDeadline == nil else { effects.append(.close(id)); return }
         if connections.count >= config.maxClients {
-            effects.append(.refuse(id, Messages.error(.overloaded, "too many connections (limit \(config.maxClients)); try again later")))
+            effects.append(.refuse(id, FeedMessage.error(.overloaded, "too many connections (limit \(config.maxClients)); try again later")))
             effects.append(.log(.warning, "connection refused: \(config.maxClients) clients already"))
             return
         }
         connections[id] = HubConnection(id: id, now: now.monotonic)
-        send(Messages.hello(epoch: epoch), to: id)
+        send(FeedMessage.hello(epoch: epoch), to: id)
         effects.append(.log(.debug, "client \(id) connected (\(connections.count) total)"))
     }
 

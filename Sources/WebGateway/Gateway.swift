@@ -1,4 +1,5 @@
 import CanonicalJSON
+import FeedProtocol
 import Reactor
 
 /// eventd-web's pure core: browser connections, request heads, routing, access checks,
@@ -19,7 +20,7 @@ public struct Gateway {
     /// Builds the responses (with the `Date` of the last `.clock`).
     var responses = HTTPResponse()
     /// The last feed line parsed and its message (see `parsed`).
-    var lastParsed: (line: [UInt8], message: JSONValue?)?
+    var lastParsed: (line: [UInt8], message: FeedMessage?)?
 
     /// A gateway with no connection, at monotonic time `now`.
     public init(config: GatewayConfiguration, assets: StaticAssets, now: Double) {
