@@ -46,7 +46,7 @@ let package = Package(
         .target(name: "LiveSources", dependencies: ["CCurl", "CLinux", "CanonicalJSON", "Diagnostics", "EventStore", "ICalendar", "Threads"]),
         // The feed protocol as types: requests and messages (both ways), the client's
         // local copy and its subscription state machine. No I/O, no daemon modules.
-        .target(name: "FeedProtocol", dependencies: ["CanonicalJSON", "Digests", "SectionedDiff"]),
+        .target(name: "FeedProtocol", dependencies: ["CanonicalJSON", "Diagnostics", "Digests", "SectionedDiff"]),
         // Clients' way to the feed socket: one connector with the trust checks, a blocking
         // connection, and the driver that runs a SubscriptionMachine over it.
         .target(name: "FeedClientKit", dependencies: ["Diagnostics", "FeedProtocol", "RuntimeDirectories"]),

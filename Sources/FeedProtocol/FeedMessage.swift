@@ -1,4 +1,5 @@
 import CanonicalJSON
+import Diagnostics
 
 /// A message line of the feed protocol (docs/protocol.md): the daemon encodes it
 /// (`FeedMessage+Encoding`), clients decode it (`FeedMessage+Decoding`). Every line is
@@ -82,7 +83,7 @@ public enum FeedMessage: Sendable, Equatable {
     /// The protocol version `hello` announces.
     public static let protocolVersion: Int64 = 1
     /// The server name `hello` announces.
-    public static let serverName = "eventd/0.1.0"
+    public static let serverName = ProductVersion.token
 
     /// The message's `type`.
     public var type: String {
