@@ -15,10 +15,13 @@ extension Gateway {
         if request.header("transfer-encoding") != nil || (request.header("content-length").map { $0 != "0" } ?? false) {
             return refuse(id, .badRequest, "request bodies are not accepted", request: request)
         }
-        var extra: [(String, String)] = []
-        if config.access.setsCookie(request), let token = request.queryValue("token") {
-            // The page's scripts, styles and stream then carry the token without a URL.
-            extra.append(("Set-Cookie", "\(AccessPolicy.cookieName)=\(token); HttpOnly; SameSite=Strict; Path=/"))
+        if let (location, cookie) = config.access.tokenExchange(request) {
+            // The page's scripts, styles and stream then carry the cookie, and the
+            // address bar, history and the page itself never see the token.
+            var extra = [("Location", location)]
+            if let cookie { extra.append(("Set-Cookie", cookie)) }
+            effects.append(.log(.debug, "browser \(id): 303 \(request.path) (token traded for a cookie)"))
+            return answer(id, responses.text(.seeOther, "see \(location)", head: request.isHead, extra: extra))
         }
         switch request.path {
         case "/api/events":
@@ -39,7 +42,7 @@ extension Gateway {
                 return refuse(id, .notFound, "not found", request: request)
             }
             effects.append(.log(.debug, "browser \(id): 200 \(request.path)"))
-            answer(id, responses.complete(.ok, contentType: asset.contentType, body: asset.bytes, head: request.isHead, extra: extra))
+            answer(id, responses.complete(.ok, contentType: asset.contentType, body: asset.bytes, head: request.isHead))
         }
     }
 

@@ -69,9 +69,15 @@ import CanonicalJSON
         #expect(h.output(none).contains("WWW-Authenticate: Bearer"))
         #expect(h.status(h.request("/", headers: ["Authorization: Bearer wrong-token-0000000"])) == 401)
         #expect(h.status(h.request("/", headers: ["Authorization: Bearer \(token)"])) == 200)
-        let viaQuery = h.request("/?token=\(token)")
-        #expect(h.status(viaQuery) == 200)
-        #expect(h.output(viaQuery).contains("Set-Cookie: eventd_web_token=\(token); HttpOnly; SameSite=Strict; Path=/"))
+        // The page trades ?token= for a cookie and a 303 to its address without it.
+        let viaQuery = h.request("/?days=3&token=\(token)&tz=UTC")
+        #expect(h.status(viaQuery) == 303)
+        #expect(h.output(viaQuery).contains("Location: /?days=3&tz=UTC\r\n"))
+        #expect(h.output(viaQuery).contains("Set-Cookie: eventd_web_token=\(token); HttpOnly; SameSite=Strict; Path=/\r\n"))
+        let proxied = h.request("/?token=\(token)", headers: ["X-Forwarded-Proto: https"])
+        #expect(h.output(proxied).contains("Set-Cookie: eventd_web_token=\(token); HttpOnly; SameSite=Strict; Path=/; Secure\r\n"))
+        // The API takes no token from a URL.
+        #expect(h.status(h.request("/api/status?token=\(token)")) == 401)
         #expect(h.status(h.request("/app.js", headers: ["Cookie: a=b; eventd_web_token=\(token)"])) == 200)
         #expect(h.status(h.request("/app.js", headers: ["Cookie: eventd_web_token=\(token)x"])) == 401)
     }
