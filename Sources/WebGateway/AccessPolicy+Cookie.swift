@@ -18,12 +18,19 @@ extension AccessPolicy {
     }
 
     /// `target` with every `token` parameter removed (the others as sent).
-    static func targetWithoutToken(_ target: String) -> String {
+    static func targetWithoutToken(_ target: String) -> String { Self.target(target, tokenAs: nil) }
+
+    /// `target` as the log shows it: a `token` parameter's value is never written.
+    public static func redacted(_ target: String) -> String { Self.target(target, tokenAs: "token=REDACTED") }
+
+    /// `target` with each `token` parameter replaced by `replacement` (nil: removed).
+    private static func target(_ target: String, tokenAs replacement: String?) -> String {
         let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2 else { return target }
-        let kept = parts[1].split(separator: "&").filter { pair in
+        let kept = parts[1].split(separator: "&").compactMap { pair -> String? in
             let name = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0]
-            return HTTPRequest.percentDecode(name) != "token"
+            // A name that does not decode is kept as sent: the route refuses it anyway.
+            return HTTPRequest.percentDecode(name) == "token" ? replacement : String(pair)
         }
         return kept.isEmpty ? String(parts[0]) : String(parts[0]) + "?" + kept.joined(separator: "&")
     }

@@ -66,7 +66,7 @@ extension Gateway {
         clients[id]!.upstream = .connecting(request: subscribe.line)
         send(responses.eventStreamHead() + ServerSentEvent.retry(milliseconds: config.retryMilliseconds), to: id)
         effects.append(.connectUpstream(id))
-        effects.append(.log(.debug, "browser \(id): event stream \(request.target) (\(streamCount) open)"))
+        effects.append(.log(.debug, "browser \(id): event stream \(AccessPolicy.redacted(request.target)) (\(streamCount) open)"))
     }
 
     /// `/api/snapshot`, `/api/status`, `/healthz`: one request to eventd, one answer.
