@@ -8,12 +8,16 @@ extension Gateway {
         guard request.method == "GET" || request.method == "HEAD" else {
             return refuse(id, .methodNotAllowed, "only GET and HEAD are served", request: request, extra: [("Allow", "GET, HEAD")])
         }
-        if let (status, message) = config.access.refusal(request) {
-            let extra: [(String, String)] = status == .unauthorized ? [("WWW-Authenticate", "Bearer")] : []
-            return refuse(id, status, message, request: request, extra: extra)
+        if request.headerCount("content-length") > 1 {
+            // RFC 9112 6.3: two lengths are a framing error (and a smuggling attempt).
+            return refuse(id, .badRequest, "more than one Content-Length header", request: request)
         }
         if request.header("transfer-encoding") != nil || (request.header("content-length").map { $0 != "0" } ?? false) {
             return refuse(id, .badRequest, "request bodies are not accepted", request: request)
+        }
+        if let (status, message) = config.access.refusal(request) {
+            let extra: [(String, String)] = status == .unauthorized ? [("WWW-Authenticate", "Bearer")] : []
+            return refuse(id, status, message, request: request, extra: extra)
         }
         if let (location, cookie) = config.access.tokenExchange(request) {
             // The page's scripts, styles and stream then carry the cookie, and the

@@ -69,4 +69,22 @@ import Glibc
             #expect(web.log.contains("token=REDACTED"), "the stream's target is logged, redacted")
         }
     }
+
+    @Test func twoContentLengthsAre400AndQueryErrorsEchoNoControlBytes() async throws {
+        try await DaemonHarness.with(running: GatewayEndToEndTests.events) { daemon in
+            let web = try await WebGatewayHarness.start(for: daemon)
+            let twice = try await web.get("/healthz", headers: ["Content-Length: 0", "Content-Length: 0"])
+            #expect(twice.status == 400 && twice.body.contains("more than one Content-Length"))
+            #expect(try await web.get("/healthz", headers: ["Content-Length: 0"]).status == 200)
+            // %1B[31m and a forged line in a name, %07 in a value: quoted, not sent raw.
+            for target in ["/api/snapshot?x%1B%5B31m%0D%0Aforged=1", "/api/events?days=1%07", "/api/snapshot?a%C2%9Bb%5C=1"] {
+                let answer = try await web.get(target)
+                #expect(answer.status == 400, "\(target)")
+                let controls = answer.body.unicodeScalars.filter { $0.value < 0x20 && $0 != "\n" || (0x7F..<0xA0).contains($0.value) }
+                #expect(controls.isEmpty, "\(target): \(answer.body.debugDescription)")
+                #expect(answer.body.contains("\\x"), "\(answer.body.debugDescription)")
+            }
+            #expect(!web.log.contains("\u{1B}") && !web.log.contains("\u{07}"))
+        }
+    }
 }

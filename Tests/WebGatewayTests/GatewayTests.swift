@@ -82,6 +82,22 @@ import CanonicalJSON
         #expect(h.status(h.request("/app.js", headers: ["Cookie: eventd_web_token=\(token)x"])) == 401)
     }
 
+    @Test func twoContentLengthsAre400() {
+        var h = GatewayHarness()
+        let twice = h.request("/", headers: ["Content-Length: 0", "Content-Length: 0"])
+        #expect(h.status(twice) == 400)
+        #expect(h.output(twice).contains("more than one Content-Length"))
+    }
+
+    @Test func queryErrorsQuoteControlCharacters() {
+        var h = GatewayHarness()
+        let named = h.request("/api/snapshot?a%1B%0Ab%5C=1")
+        #expect(h.status(named) == 400)
+        #expect(h.output(named).contains("unknown parameter 'a\\x1B\\x0Ab\\\\'"))
+        let long = h.request("/api/events?days=" + String(repeating: "9", count: 100) + "%7F")
+        #expect(h.output(long).contains("not '" + String(repeating: "9", count: 64) + "…'"))
+    }
+
     @Test func aHeadThatDoesNotArriveInTenSecondsIs408() {
         var h = GatewayHarness()
         let id = h.connect()
