@@ -38,7 +38,11 @@ enum DefaultToken {
         let file = path + "/" + fileName
         if let kept = try existing(in: directory, uid: uid) { return (kept, file) }
         let token = fresh()
-        try write(token, in: directory, file: file)
+        // Another eventd-web of this user made it meanwhile: use that one.
+        guard try write(token, in: directory, file: file) else {
+            guard let theirs = try existing(in: directory, uid: uid) else { throw Failure(description: "cannot make the token in \(path)") }
+            return (theirs, file)
+        }
         try directory.verifyStillInPlace()
         return (token, file)
     }
@@ -78,14 +82,19 @@ enum DefaultToken {
         }.joined()
     }
 
-    /// Creates the file (`O_EXCL`, mode 0600 set explicitly, never from the umask).
-    private static func write(_ token: String, in directory: CheckedDirectory, file: String) throws {
+    /// Creates the file (`O_EXCL`, mode 0600 set explicitly, never from the umask);
+    /// false when it exists already.
+    private static func write(_ token: String, in directory: CheckedDirectory, file: String) throws -> Bool {
         let fd = openat(directory.fd, fileName, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw failure("create", file) }
-        defer { close(fd) }
+        guard fd >= 0 else {
+            if errno == EEXIST { return false }
+            throw failure("create", file)
+        }
+        defer { close(fd) }  // after the fsync below, close has nothing left to report
         guard fchmod(fd, 0o600) == 0 else { throw failure("chmod", file) }
         let bytes = Array((token + "\n").utf8)
         guard Glibc.write(fd, bytes, bytes.count) == bytes.count, fsync(fd) == 0 else { throw failure("write", file) }
+        return true
     }
 
     private static func isHexDigit(_ byte: UInt8) -> Bool {
