@@ -84,8 +84,8 @@ enum WebOptions {
     static func secret(_ arguments: ParsedArguments, listen: ListenAddress,
                        environment: [String: String]) throws -> (token: String, made: String?)? {
         if arguments[Self.noAuth] {
-            guard case .unix = listen else { throw UsageError("--no-auth needs --listen unix:PATH") }
-            guard arguments[Self.tokenFile] == nil else { throw UsageError("--no-auth and --token-file exclude each other") }
+            guard case .unix = listen else { throw UsageError("--no-auth needs --listen unix:PATH", hint: "a token guards every other address") }
+            guard arguments[Self.tokenFile] == nil else { throw UsageError("--no-auth and --token-file exclude each other", hint: "see 'eventd-web --help'") }
             return nil
         }
         if let path = arguments[Self.tokenFile] { return (try token(path: path), nil) }
