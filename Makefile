@@ -64,7 +64,7 @@ run: release
 	$(RELEASE_BIN)/eventctl agenda --days 7
 	@echo
 	@echo "eventd is starting in the foreground (Ctrl-C stops both). Watch the feed in another terminal: $(CURDIR)/$(RELEASE_BIN)/eventctl subscribe --format pretty"
-	@echo "The dashboard: http://$(WEB_LISTEN)/"
+	@echo "The dashboard: open the address eventd-web prints below (dashboard: http://$(WEB_LISTEN)/?token=…)"
 	$(RELEASE_BIN)/eventd-web --listen $(WEB_LISTEN) --assets web & web=$$!; \
 	trap 'kill $$web 2>/dev/null' EXIT INT TERM; \
 	$(RELEASE_BIN)/eventd

@@ -65,7 +65,8 @@ function updateCalendarFilter(sections) {
 function streamURL() {
   const q = new URLSearchParams();
   q.set('tz', params.get('tz') || browserZone);
-  for (const key of ['days', 'from', 'past_days', 'empty_days', 'token']) if (params.get(key)) q.set(key, params.get(key));
+  // No token here: eventd-web traded it for an HttpOnly cookie, which EventSource sends.
+  for (const key of ['days', 'from', 'past_days', 'empty_days']) if (params.get(key)) q.set(key, params.get(key));
   for (const c of params.getAll('calendar')) q.append('calendar', c);
   return 'api/events?' + q.toString();
 }

@@ -1,13 +1,14 @@
 /// Who may ask: the `Host` header must name the listen address or an `--allow-host`
 /// (a page from another site that resolves its name to 127.0.0.1 — DNS rebinding —
-/// sends its own name and is refused), and with a token file every request carries the
-/// token (`Authorization: Bearer`, `?token=`, or the cookie a `?token=` request set).
+/// sends its own name and is refused), and unless `--no-auth` every request carries the
+/// token: `Authorization: Bearer`, or the cookie that opening the page with `?token=`
+/// set (`?token=` itself counts only for the page, which trades it for the cookie).
 public struct AccessPolicy: Sendable {
     /// `Host` values accepted, lowercased (with and without port for `--allow-host`).
     let hosts: Set<String>
     /// Names from `--allow-host`, accepted with any port.
     let allowedNames: Set<String>
-    /// The token, when one is required.
+    /// The token, when one is required (nil only with `--no-auth`).
     let token: [UInt8]?
 
     /// The cookie that carries the token for the page's own requests (scripts, styles
@@ -36,10 +37,12 @@ public struct AccessPolicy: Sendable {
         return nil
     }
 
-    /// Whether the request should get the token cookie: it came with a good `?token=`.
-    public func setsCookie(_ request: HTTPRequest) -> Bool {
-        guard let token, let given = request.queryValue("token") else { return false }
-        return Self.constantTimeEqual(Array(given.utf8), token)
+    /// Whether `request` came with a `?token=` that matches.
+    func queryTokenMatches(_ request: HTTPRequest) -> Bool {
+        guard let token else { return false }
+        var found = false
+        for given in request.queryValues("token") { found = Self.constantTimeEqual(Array(given.utf8), token) || found }
+        return found
     }
 
     private func carriesToken(_ request: HTTPRequest) -> Bool {
@@ -48,7 +51,9 @@ public struct AccessPolicy: Sendable {
         if let authorization = request.header("authorization"), authorization.lowercased().hasPrefix("bearer ") {
             candidates.append(String(authorization.dropFirst(7)).trimmingBlanks)
         }
-        candidates += request.queryValues("token")
+        // A token in a URL ends up in histories and proxies' logs: only the page's
+        // address takes it, and answers with a redirect that drops it.
+        if Self.isPage(request.path) { candidates += request.queryValues("token") }
         for cookies in request.headers where cookies.name == "cookie" {
             for pair in cookies.value.split(separator: ";") {
                 let kv = pair.split(separator: "=", maxSplits: 1)

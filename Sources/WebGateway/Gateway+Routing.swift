@@ -8,17 +8,24 @@ extension Gateway {
         guard request.method == "GET" || request.method == "HEAD" else {
             return refuse(id, .methodNotAllowed, "only GET and HEAD are served", request: request, extra: [("Allow", "GET, HEAD")])
         }
-        if let (status, message) = config.access.refusal(request) {
-            let extra: [(String, String)] = status == .unauthorized ? [("WWW-Authenticate", "Bearer")] : []
-            return refuse(id, status, message, request: request, extra: extra)
+        if request.headerCount("content-length") > 1 {
+            // RFC 9112 6.3: two lengths are a framing error (and a smuggling attempt).
+            return refuse(id, .badRequest, "more than one Content-Length header", request: request)
         }
         if request.header("transfer-encoding") != nil || (request.header("content-length").map { $0 != "0" } ?? false) {
             return refuse(id, .badRequest, "request bodies are not accepted", request: request)
         }
-        var extra: [(String, String)] = []
-        if config.access.setsCookie(request), let token = request.queryValue("token") {
-            // The page's scripts, styles and stream then carry the token without a URL.
-            extra.append(("Set-Cookie", "\(AccessPolicy.cookieName)=\(token); HttpOnly; SameSite=Strict; Path=/"))
+        if let (status, message) = config.access.refusal(request) {
+            let extra: [(String, String)] = status == .unauthorized ? [("WWW-Authenticate", "Bearer")] : []
+            return refuse(id, status, message, request: request, extra: extra)
+        }
+        if let (location, cookie) = config.access.tokenExchange(request) {
+            // The page's scripts, styles and stream then carry the cookie, and the
+            // address bar, history and the page itself never see the token.
+            var extra = [("Location", location)]
+            if let cookie { extra.append(("Set-Cookie", cookie)) }
+            effects.append(.log(.debug, "browser \(id): 303 \(request.path) (token traded for a cookie)"))
+            return answer(id, responses.text(.seeOther, "see \(location)", head: request.isHead, extra: extra))
         }
         switch request.path {
         case "/api/events":
@@ -39,7 +46,7 @@ extension Gateway {
                 return refuse(id, .notFound, "not found", request: request)
             }
             effects.append(.log(.debug, "browser \(id): 200 \(request.path)"))
-            answer(id, responses.complete(.ok, contentType: asset.contentType, body: asset.bytes, head: request.isHead, extra: extra))
+            answer(id, responses.complete(.ok, contentType: asset.contentType, body: asset.bytes, head: request.isHead))
         }
     }
 
@@ -63,7 +70,7 @@ extension Gateway {
         clients[id]!.upstream = .connecting(request: subscribe.line)
         send(responses.eventStreamHead() + ServerSentEvent.retry(milliseconds: config.retryMilliseconds), to: id)
         effects.append(.connectUpstream(id))
-        effects.append(.log(.debug, "browser \(id): event stream \(request.target) (\(streamCount) open)"))
+        effects.append(.log(.debug, "browser \(id): event stream \(AccessPolicy.redacted(request.target)) (\(streamCount) open)"))
     }
 
     /// `/api/snapshot`, `/api/status`, `/healthz`: one request to eventd, one answer.

@@ -26,7 +26,7 @@ extension Gateway {
                     // `overloaded` (eventd's connection limit) or something that is not eventd.
                     var reason = "no hello from eventd"
                     if case .error(_, let text)? = message { reason = text }
-                    return upstreamEnded(id, reason: "eventd refused: \(reason)")
+                    return upstreamEnded(id, reason: "eventd refused the connection", detail: reason)
                 }
                 helloSeen = true
                 clients[id]!.upstream = .open(framer, helloSeen: true)
@@ -69,12 +69,15 @@ extension Gateway {
 
     /// eventd went away or never answered: a stream ends with a retry hint (the
     /// browser's EventSource reconnects by itself, resuming from its last id); a
-    /// one-shot request gets 503 or 502.
-    mutating func upstreamEnded(_ id: ClientID, reason: String) {
+    /// one-shot request gets 503 or 502. The browser reads `reason` alone; `detail`
+    /// (which may name the socket's path or a squatter) goes only to the log.
+    mutating func upstreamEnded(_ id: ClientID, reason: String, detail: String? = nil) {
         guard let c = clients[id], c.hasUpstream else { return }
+        var isStream = false
+        if case .stream = c.phase { isStream = true }
+        effects.append(.log(.info, "browser \(id): \(isStream ? "stream ends" : "no answer"): \(reason)" + (detail.map { " (\($0))" } ?? "")))
         switch c.phase {
         case .stream:
-            effects.append(.log(.info, "browser \(id): stream ends: \(reason)"))
             let data = JSONValue.object(["type": "offline", "reason": .string(reason)]).canonicalBytes()
             answer(id, ServerSentEvent.retry(milliseconds: config.retryMilliseconds)
                         + ServerSentEvent.frame(event: "offline", id: nil, data: data[...]))

@@ -36,7 +36,7 @@ public struct Gateway {
         switch event {
         case .browser(let event): dispatch(event)
         case .upstreamConnected(let id): upstreamConnected(id)
-        case .upstreamUnavailable(let id, let reason): upstreamEnded(id, reason: "eventd is unavailable: \(reason)")
+        case .upstreamUnavailable(let id, let reason): upstreamEnded(id, reason: "eventd is unavailable", detail: reason)
         case .upstreamReceived(let id, let bytes): upstreamReceived(bytes, for: id)
         case .upstreamClosed(let id): upstreamEnded(id, reason: "eventd closed the connection")
         case .tick: tick()

@@ -70,6 +70,9 @@ public enum GatewayListener {
         }
     }
 
+    /// The mode of a socket made for `--listen unix:PATH`: the owner and its group.
+    public static let socketMode: mode_t = 0o660
+
     /// Binds and listens on `address`.
     public static func create(_ address: ListenAddress) throws(ListenError) -> Int32 {
         switch address {
@@ -96,7 +99,12 @@ public enum GatewayListener {
                 unlink(path)
             }
             guard let sun = UnixSocketAddress(path: path) else { throw ListenError(description: "socket path too long: \(path)") }
-            return try bindAndListen(family: AF_UNIX, name: address.description) { fd in sun.withSockaddr { bind(fd, $0, $1) } }
+            // The mode is set here, before listen(2) lets anyone connect, never left to the
+            // umask: owner and group, like eventd's socket (a proxy reaches it as a member).
+            return try bindAndListen(family: AF_UNIX, name: address.description) { fd in
+                let bound = sun.withSockaddr { bind(fd, $0, $1) }
+                return bound == 0 ? chmod(path, socketMode) : bound
+            }
         }
     }
 

@@ -1,6 +1,7 @@
 /// The status codes the gateway answers with, and their reason phrases.
 public enum HTTPStatus: Int, Sendable {
     case ok = 200
+    case seeOther = 303
     case badRequest = 400
     case unauthorized = 401
     case forbidden = 403
@@ -17,6 +18,7 @@ public enum HTTPStatus: Int, Sendable {
     public var reason: String {
         switch self {
         case .ok: return "OK"
+        case .seeOther: return "See Other"
         case .badRequest: return "Bad Request"
         case .unauthorized: return "Unauthorized"
         case .forbidden: return "Forbidden"

@@ -26,17 +26,35 @@ public enum ViewQuery {
                 view[name] = .string(value)
             case "days", "past_days":
                 guard !value.isEmpty else { continue }
-                guard let n = Int64(value) else { throw Problem(description: "\(name) must be a whole number, not '\(value)'") }
+                guard let n = Int64(value) else { throw Problem(description: "\(name) must be a whole number, not '\(shown(value))'") }
                 view[name] = .int(n)
             case "calendar", "calendars":
                 // The dashboard's filter sends one name per parameter; a comma list works too.
                 for part in value.split(separator: ",") where !part.isEmpty { calendars.append(.string(String(part))) }
             default:
-                guard gatewayNames.contains(name) else { throw Problem(description: "unknown parameter '\(name)'") }
+                guard gatewayNames.contains(name) else { throw Problem(description: "unknown parameter '\(shown(name))'") }
             }
         }
         if !calendars.isEmpty { view["calendars"] = .array(calendars) }
         return .object(view)
+    }
+
+    /// A query name or value as a 400's body and the log quote it: control characters
+    /// (C0, DEL, C1: a terminal's escapes, a forged log line) as `\xNN`, a backslash
+    /// doubled, at most 64 characters.
+    static func shown(_ text: String) -> String {
+        var out = ""
+        for (count, scalar) in text.unicodeScalars.enumerated() {
+            if count == 64 { out += "…"; break }
+            switch scalar.value {
+            case 0x5C: out += "\\\\"
+            case 0..<0x20, 0x7F..<0xA0:
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                out += "\\x" + (hex.count < 2 ? "0" : "") + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 
     /// The `subscribe` request for `view`, resuming after `lastEventID` when it is a

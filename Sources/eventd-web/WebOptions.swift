@@ -8,18 +8,26 @@ import WebGateway
 enum WebOptions {
     static let listen = Option.value(
         "--listen", "ADDRESS", help: "127.0.0.1:PORT, [::1]:PORT or unix:PATH (default: 127.0.0.1:8787).",
-        details: "Another address with a port only with --token-file. Ignored when systemd passes the socket.",
+        details: """
+        Another address with a port only with --token-file. A Unix socket gets mode 0660 (owner and group).
+        Ignored when systemd passes the socket.
+        """,
         validation: .custom(listenProblem))
     static let socket = Option.value("--socket", "PATH", help: "eventd's socket (default: \(PathDefaults.socketHelp)).",
                                      details: PathDefaults.firstApplies, completion: .file())
     static let tokenFile = Option.value(
-        "--token-file", "PATH", help: "Require the token in this file on every request.",
+        "--token-file", "PATH", help: "Require the token in this file (default: a random one made at start).",
         details: """
         The file holds one line of at least 16 characters and is not readable by others. The token comes as
-        "Authorization: Bearer", as ?token=, or in the cookie a ?token= request sets.
-        Needed to listen on an address that is not loopback.
+        "Authorization: Bearer", or in the cookie that opening the page with ?token= sets.
+        Needed to listen on an address that is not loopback. Without it eventd-web makes a random token in
+        $RUNTIME_DIRECTORY, $XDG_RUNTIME_DIR/eventd-web or /tmp/eventd-web-UID (file token, mode 0600) and
+        prints the dashboard's address with it on standard output.
         """,
         completion: .file())
+    static let noAuth = Option.flag(
+        "--no-auth", help: "Require no token (only with --listen unix:PATH).",
+        details: "The socket's mode (0660) and its directory then decide who may read the calendar.")
     static let allowHosts = Option.values("--allow-host", "NAME", help: "Also accept this Host header (a reverse proxy's name).")
     static let maxStreams = Option.value("--max-streams", "N", as: Int.self, help: "Event streams at once (default: 256).",
                                          validation: .integer(1...65_536))
@@ -32,9 +40,10 @@ enum WebOptions {
         overview: "Serve the eventd feed to browsers: a live dashboard and Server-Sent Events.",
         discussion: """
         Each browser stream is one subscription on eventd's socket; a reconnect with
-        Last-Event-ID resumes it. Loopback only unless --token-file is given.
+        Last-Event-ID resumes it. Every request needs a token (a random one unless
+        --token-file is given); loopback only unless --token-file is given.
         """,
-        options: [listen, socket, tokenFile, allowHosts, maxStreams, assets, logLevel, Option.version],
+        options: [listen, socket, tokenFile, noAuth, allowHosts, maxStreams, assets, logLevel, Option.version],
         examples: [
             "eventd-web",
             "eventd-web --listen '[::1]:9000' --max-streams 64",
@@ -70,20 +79,34 @@ enum WebOptions {
         return text
     }
 
+    /// The token required (nil only with `--no-auth`), and where it was made when it
+    /// is eventd-web's own.
+    static func secret(_ arguments: ParsedArguments, listen: ListenAddress,
+                       environment: [String: String]) throws -> (token: String, made: String?)? {
+        if arguments[Self.noAuth] {
+            guard case .unix = listen else { throw UsageError("--no-auth needs --listen unix:PATH", hint: "a token guards every other address") }
+            guard arguments[Self.tokenFile] == nil else { throw UsageError("--no-auth and --token-file exclude each other", hint: "see 'eventd-web --help'") }
+            return nil
+        }
+        if let path = arguments[Self.tokenFile] { return (try token(path: path), nil) }
+        let made = try DefaultToken.load(environment: environment, uid: getuid())
+        return (made.token, made.path)
+    }
+
     /// The gateway's configuration from checked arguments and the environment.
     static func configuration(_ arguments: ParsedArguments, environment: [String: String],
-                              systemdSocket: (fd: Int32, address: ListenAddress?, localOnly: Bool)?) throws -> GatewayConfiguration {
+                              systemdSocket: (fd: Int32, address: ListenAddress?, localOnly: Bool)?)
+        throws -> (config: GatewayConfiguration, madeToken: String?) {
         // Under socket activation the passed socket's address is the one browsers name.
         let listen = systemdSocket?.address ?? arguments[Self.listen].flatMap(ListenAddress.init) ?? .defaultAddress
-        var secret: String?
-        if let path = arguments[Self.tokenFile] { secret = try token(path: path) }
         let localOnly = systemdSocket?.localOnly ?? listen.isLocalOnly
-        guard localOnly || secret != nil else {
+        guard localOnly || arguments[Self.tokenFile] != nil else {
             throw UsageError("listening on \(systemdSocket == nil ? listen.description : "a non-loopback address") needs --token-file")
         }
+        let secret = try self.secret(arguments, listen: listen, environment: environment)
         let paths = RuntimePaths.resolve(socket: arguments[Self.socket], environment: environment, uid: getuid())
         var config = GatewayConfiguration(socketPath: paths.socket,
-                                          access: AccessPolicy(listen: listen, allowHosts: arguments[Self.allowHosts], token: secret))
+                                          access: AccessPolicy(listen: listen, allowHosts: arguments[Self.allowHosts], token: secret?.token))
         // A client of eventd's socket like eventctl: the same checks (docs/data-model.md).
         config.socketDirectoryPolicy = paths.socketDirectoryPolicy(uid: getuid())
         config.trustedPeers = paths.trustedPeers(uid: getuid())
@@ -91,7 +114,13 @@ enum WebOptions {
         if let n = arguments[Self.maxStreams] { config.maxStreams = n }
         // Tests shorten the slow-loris deadline instead of waiting 10 s.
         if let seconds = environment["EVENTD_WEB_HEAD_TIMEOUT"].flatMap(Double.init), seconds > 0 { config.headTimeout = seconds }
-        return config
+        return (config, secret?.made == nil ? nil : secret?.token)
+    }
+
+    /// What `make run` shows: the address that trades the token for a cookie.
+    static func dashboardLine(_ listen: ListenAddress, token: String) -> String {
+        if case .unix = listen { return "dashboard: open /?token=\(token) through the reverse proxy" }
+        return "dashboard: \(listen.url)?token=\(token)"
     }
 
     static func logLevel(_ arguments: ParsedArguments) -> LogLevel { arguments[Self.logLevel] ?? .info }

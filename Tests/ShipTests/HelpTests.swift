@@ -112,7 +112,8 @@ import Testing
     }
 
     @Test func eventdWebUsageErrors() throws {
-        for arguments in [["--bogus"], ["--listen"], ["--max-streams", "0"], ["serve"]] {
+        for arguments in [["--bogus"], ["--listen"], ["--max-streams", "0"], ["serve"], ["--no-auth"],
+                          ["--no-auth", "--listen", "[::1]:8787"], ["--no-auth", "--listen", "unix:/x.sock", "--token-file", "/x"]] {
             try Self.checkUsageError("eventd-web", arguments)
         }
         // A bad address: one line that says what is expected.

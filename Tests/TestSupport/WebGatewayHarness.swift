@@ -4,7 +4,10 @@ import Glibc
 #endif
 
 /// Starts the real `eventd-web` beside a `DaemonHarness`'s eventd, on a free loopback
-/// port, its log in the daemon's directory; it is stopped with the harness.
+/// port, its log in the daemon's directory; it is stopped with the harness. By default
+/// it runs as a user would start it, making its own token (in a runtime directory of
+/// the daemon's directory); requests made through `get` and `stream` carry the cookie
+/// the page would have received.
 public struct WebGatewayHarness: Sendable {
     /// The built `eventd-web`.
     public static var executable: String { Products.path("eventd-web") }
@@ -16,8 +19,31 @@ public struct WebGatewayHarness: Sendable {
     /// Its log file.
     public let logPath: String
 
+    /// The token eventd-web made (nil with `--token-file` or `--no-auth` among the arguments).
+    public let token: String?
+    /// Its `RUNTIME_DIRECTORY`, where it keeps the token file (unless the test's
+    /// environment overrides it).
+    public let runtimeDirectory: String
+
     /// The dashboard's address.
     public var url: String { "http://127.0.0.1:\(port)/" }
+
+    /// The address eventd-web printed: opening it trades the token for the cookie.
+    public var pageURL: String { url + (token.map { "?token=\($0)" } ?? "") }
+
+    /// The cookie header a browser that opened `pageURL` sends (none without a token).
+    public var cookie: [String] { token.map { ["Cookie: eventd_web_token=\($0)"] } ?? [] }
+
+    /// One request with the page's cookie.
+    public func get(_ target: String, method: String = "GET", host: String? = nil, headers: [String] = [],
+                    timeout: Double = 10) async throws -> HTTPConnection {
+        try await HTTPConnection.get(port: port, target, method: method, host: host, headers: cookie + headers, timeout: timeout)
+    }
+
+    /// `/api/events?QUERY` with the page's cookie.
+    public func stream(query: String, lastEventID: String? = nil, headers: [String] = []) async throws -> EventStreamClient {
+        try await EventStreamClient(port: port, query: query, lastEventID: lastEventID, headers: cookie + headers)
+    }
 
     /// Its log so far.
     public var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
@@ -27,16 +53,24 @@ public struct WebGatewayHarness: Sendable {
                              name: String = "eventd-web") async throws -> WebGatewayHarness {
         let port = try freePort()
         let logPath = daemon.directory + "/\(name).log"
-        let env = ChildProcess.isolatedEnvironment().merging(environment) { $1 }
+        let runtime = daemon.directory + "/\(name)-runtime"
+        let env = ChildProcess.isolatedEnvironment(["RUNTIME_DIRECTORY": runtime]).merging(environment) { $1 }
         let pid = try daemon.spawnOther(executable, ["--listen", "127.0.0.1:\(port)", "--socket", daemon.socketPath,
                                                      "--log-level", "debug"] + arguments,
                                         environment: env, output: logPath)
-        let harness = WebGatewayHarness(port: port, pid: pid, logPath: logPath)
+        let ownToken = !arguments.contains("--token-file") && !arguments.contains("--no-auth")
+        var harness = WebGatewayHarness(port: port, pid: pid, logPath: logPath, token: nil, runtimeDirectory: runtime)
         let deadline = monotonicNow() + 10
-        while !harness.log.contains("listening on") {
+        while !harness.log.contains("listening on") || (ownToken && !harness.log.contains("dashboard: ")) {
             if let exit = ChildProcess.poll(pid) { throw HarnessError("eventd-web exited (\(exit)):\n\(harness.log)") }
             if monotonicNow() >= deadline { throw HarnessError("eventd-web did not listen within 10 s:\n\(harness.log)") }
             try await pause(0.01)
+        }
+        if ownToken {
+            // What a user copies: the address eventd-web printed.
+            let line = harness.log.split(separator: "\n").first { $0.hasPrefix("dashboard: ") } ?? ""
+            let token = line.split(separator: "?token=").last.map(String.init) ?? ""
+            harness = WebGatewayHarness(port: port, pid: pid, logPath: logPath, token: token, runtimeDirectory: runtime)
         }
         return harness
     }

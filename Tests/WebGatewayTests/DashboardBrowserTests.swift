@@ -56,8 +56,11 @@ struct DashboardBrowserTests {
 
                 // The agenda: every item of the daemon's snapshot, its digest verified in the page.
                 let before = try await daemon.oneShotSnapshot(Self.view)
-                try await browser.open(web.url + "?" + Self.query)
+                try await browser.open(web.pageURL + "&" + Self.query)
                 try await waitForDigest(browser, before.digest, "the first snapshot")
+                // eventd-web traded the token for a cookie and redirected: the page never saw it.
+                let loaded = try await browser.run("return location.href").stringValue ?? ""
+                #expect(!loaded.contains("token") && loaded.contains("tz="), "\(loaded)")
                 var page = try await state(browser)
                 #expect(page["items"]?.intValue == Int64(before.itemCount))
                 #expect(page["stats"]?["mismatches"] == 0)
@@ -144,9 +147,9 @@ struct DashboardBrowserTests {
                 #expect(address.contains("days=3") && address.contains("calendar=work") && address.contains("tz=UTC"), "\(address)")
 
                 // An empty view, and empty dates with placeholders: their own cells.
-                try await browser.open(web.url + "?tz=UTC&days=3&from=2031-01-01&calendar=work")
+                try await browser.open(web.pageURL + "&tz=UTC&days=3&from=2031-01-01&calendar=work")
                 try await browser.waitFor("the empty view", "return !!document.getElementById('empty-view');")
-                try await browser.open(web.url + "?tz=UTC&days=3&from=2031-01-01&calendar=work&empty_days=placeholder")
+                try await browser.open(web.pageURL + "&tz=UTC&days=3&from=2031-01-01&calendar=work&empty_days=placeholder")
                 try await browser.waitFor("placeholder sections",
                                           "return document.querySelectorAll('.section[data-kind=\"placeholder\"] .item.placeholder').length === 3;")
                 let placeholder = try await browser.run("return document.querySelector('.item.placeholder').innerText").stringValue

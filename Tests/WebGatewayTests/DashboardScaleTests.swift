@@ -32,7 +32,7 @@ struct DashboardScaleTests {
                 for (zone, days) in [("Asia/Tokyo", 3), ("America/St_Johns", 5), ("Pacific/Chatham", 2)] {
                     let view: JSONValue = ["tz": .string(zone), "days": .int(Int64(days))]
                     let expected = try await daemon.oneShotSnapshot(view)
-                    try await browser.open(web.url + "?tz=\(zone)&days=\(days)")
+                    try await browser.open(web.pageURL + "&tz=\(zone)&days=\(days)")
                     try await browser.waitFor("the digest in \(zone)", """
                         const d = window.eventdDashboard; return d.connection === 'live' && d.verified === '\(expected.digest)';
                         """)
@@ -42,7 +42,7 @@ struct DashboardScaleTests {
                 // A large view: rendered once, timed.
                 let view: JSONValue = ["tz": "UTC", "days": 14]
                 let large = try await daemon.oneShotSnapshot(view)
-                try await browser.open(web.url + "?tz=UTC&days=14")
+                try await browser.open(web.pageURL + "&tz=UTC&days=14")
                 try await browser.waitFor("the large view", timeout: 30, """
                     const d = window.eventdDashboard; return d.connection === 'live' && d.verified === '\(large.digest)';
                     """)

@@ -15,7 +15,7 @@ import TestSupport
     @Test func aStreamGetsTheSnapshotThenADiffAfterAnImportAndResumesByLastEventID() async throws {
         try await DaemonHarness.with(running: Self.events) { daemon in
             let web = try await WebGatewayHarness.start(for: daemon)
-            let stream = try await EventStreamClient(port: web.port, query: Self.view)
+            let stream = try await web.stream(query: Self.view)
             let snapshot = try await stream.next("snapshot")
             var state = try FeedState(snapshot: try snapshot.json())
             #expect(snapshot.id == "\(state.epoch).\(state.seq)")
@@ -38,14 +38,14 @@ import TestSupport
 
             // A browser that reconnects with the last id it saw before the import gets the
             // retained diff, not a snapshot.
-            let resumed = try await EventStreamClient(port: web.port, query: Self.view, lastEventID: snapshot.id)
+            let resumed = try await web.stream(query: Self.view, lastEventID: snapshot.id)
             let replayed = try await resumed.next("diff")
             #expect(replayed.id == diff.id)
             #expect(replayed.data == diff.data)
             #expect(!resumed.events.contains { $0.event == "snapshot" })
 
             // A snapshot over plain GET is what the stream's state is.
-            let plain = try await HTTPConnection.get(port: web.port, "/api/snapshot?\(Self.view)")
+            let plain = try await web.get("/api/snapshot?\(Self.view)")
             #expect(plain.status == 200)
             let body = try JSONValue.parse(plain.body)
             #expect(body["digest"]?.stringValue == state.digest)
@@ -55,24 +55,24 @@ import TestSupport
     @Test func eventdGoingAwayEndsStreamsWithARetryHintAndARestartIsAResync() async throws {
         try await DaemonHarness.with(running: Self.events) { daemon in
             let web = try await WebGatewayHarness.start(for: daemon)
-            #expect(try await HTTPConnection.get(port: web.port, "/healthz").status == 200)
-            let stream = try await EventStreamClient(port: web.port, query: Self.view)
+            #expect(try await web.get("/healthz").status == 200)
+            let stream = try await web.stream(query: Self.view)
             let snapshot = try await stream.next("snapshot")
             _ = await daemon.stop()
             let ended = try await stream.waitForEnd()
             #expect(ended.last?.event == "offline")
             #expect(stream.retry == 2000)
-            #expect(try await HTTPConnection.get(port: web.port, "/healthz").status == 503)
-            let refused = try await EventStreamClient(port: web.port, query: Self.view, lastEventID: snapshot.id)
+            #expect(try await web.get("/healthz").status == 503)
+            let refused = try await web.stream(query: Self.view, lastEventID: snapshot.id)
             #expect(try await refused.waitForEnd().map(\.event) == ["offline"])
 
             try await daemon.start()
-            let again = try await EventStreamClient(port: web.port, query: Self.view, lastEventID: snapshot.id)
+            let again = try await web.stream(query: Self.view, lastEventID: snapshot.id)
             let resync = try await again.next("resync")
             #expect(try resync.json()["reason"] == "epoch")
             let fresh = try await again.next("snapshot")
             #expect(fresh.id != snapshot.id)
-            #expect(try await HTTPConnection.get(port: web.port, "/healthz").status == 200)
+            #expect(try await web.get("/healthz").status == 200)
         }
     }
 
@@ -81,10 +81,10 @@ import TestSupport
             let web = try await WebGatewayHarness.start(for: daemon, arguments: ["--max-streams", "1"],
                                                         environment: ["EVENTD_WEB_HEAD_TIMEOUT": "1"])
             // 405, 404, 403 (DNS rebinding), 400 (no Host), 200 with the headers.
-            #expect(try await HTTPConnection.get(port: web.port, "/", method: "POST").status == 405)
-            #expect(try await HTTPConnection.get(port: web.port, "/nope").status == 404)
-            #expect(try await HTTPConnection.get(port: web.port, "/", host: "attacker.example:\(web.port)").status == 403)
-            let page = try await HTTPConnection.get(port: web.port, "/")
+            #expect(try await web.get("/", method: "POST").status == 405)
+            #expect(try await web.get("/nope").status == 404)
+            #expect(try await web.get("/", host: "attacker.example:\(web.port)").status == 403)
+            let page = try await web.get("/")
             #expect(page.status == 200)
             #expect(page.header("content-security-policy")?.hasPrefix("default-src 'self'") == true)
             #expect(page.header("x-content-type-options") == "nosniff")
@@ -93,7 +93,7 @@ import TestSupport
             #expect(page.header("access-control-allow-origin") == nil)
             #expect(page.header("date")?.hasSuffix(" GMT") == true, "\(page.text.prefix(400))")
             #expect(page.body.contains("<script type=\"module\" src=\"app.js\">"))
-            let status = try await HTTPConnection.get(port: web.port, "/api/status")
+            let status = try await web.get("/api/status")
             #expect(status.status == 200)
             #expect(!status.body.contains(daemon.directory))
             #expect(try JSONValue.parse(status.body)["events"] != nil)
@@ -111,15 +111,15 @@ import TestSupport
             #expect(slow.status == 408)
 
             // 503: one stream at most.
-            let first = try await EventStreamClient(port: web.port, query: Self.view)
+            let first = try await web.stream(query: Self.view)
             _ = try await first.next("snapshot")
-            let second = try await HTTPConnection.get(port: web.port, "/api/events?\(Self.view)")
+            let second = try await web.get("/api/events?\(Self.view)")
             #expect(second.status == 503)
             #expect(second.header("retry-after") == "5")
             first.connection.close()
             // The slot frees once the gateway sees the close.
             #expect(try await eventually(timeout: 5) {
-                let s = try EventStreamClientProbe.status(port: web.port, query: Self.view)
+                let s = try EventStreamClientProbe.status(port: web.port, query: Self.view, headers: web.cookie)
                 return s == 200
             })
         }
@@ -132,13 +132,16 @@ import TestSupport
             try (token + "\n").write(toFile: path, atomically: true, encoding: .utf8)
             chmod(path, 0o600)
             let web = try await WebGatewayHarness.start(for: daemon, arguments: ["--token-file", path])
-            #expect(try await HTTPConnection.get(port: web.port, "/").status == 401)
-            #expect(try await HTTPConnection.get(port: web.port, "/healthz", headers: ["Authorization: Bearer nope-nope-nope-nope"]).status == 401)
-            #expect(try await HTTPConnection.get(port: web.port, "/healthz", headers: ["Authorization: Bearer \(token)"]).status == 200)
-            let page = try await HTTPConnection.get(port: web.port, "/?token=\(token)")
-            #expect(page.status == 200)
+            #expect(try await web.get("/").status == 401)
+            #expect(try await web.get("/healthz", headers: ["Authorization: Bearer nope-nope-nope-nope"]).status == 401)
+            #expect(try await web.get("/healthz", headers: ["Authorization: Bearer \(token)"]).status == 200)
+            let page = try await web.get("/?token=\(token)")
+            #expect(page.status == 303)
+            #expect(page.header("location") == "/")
             #expect(page.header("set-cookie")?.hasPrefix("eventd_web_token=\(token);") == true)
-            let stream = try await EventStreamClient(port: web.port, query: "\(Self.view)&token=\(token)")
+            // In a URL the token counts only for the page: the API takes the cookie or the header.
+            #expect(try await web.get("/api/status?token=\(token)").status == 401)
+            let stream = try await web.stream(query: Self.view, headers: ["Cookie: eventd_web_token=\(token)"])
             _ = try await stream.next("snapshot")
 
             // A world-readable token file is refused at start, with the usage status.
@@ -157,9 +160,9 @@ import TestSupport
 
 /// The status code of a one-off `/api/events` request, read as soon as its head comes.
 enum EventStreamClientProbe {
-    static func status(port: UInt16, query: String) throws -> Int? {
+    static func status(port: UInt16, query: String, headers: [String]) throws -> Int? {
         let connection = try HTTPConnection(port: port)
-        try connection.send("GET /api/events?\(query) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n")
+        try connection.send("GET /api/events?\(query) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n" + headers.map { $0 + "\r\n" }.joined() + "\r\n")
         _ = waitUntil(timeout: 2) { connection.poll(); return connection.status != nil || connection.closedByPeer }
         return connection.status
     }
@@ -173,16 +176,21 @@ struct GatewaySocketActivationTests {
         try await DaemonHarness.with(running: GatewayEndToEndTests.events) { daemon in
             let port = try WebGatewayHarness.freePort()
             let log = daemon.directory + "/activated-web.log"
+            let runtime = daemon.directory + "/activated-runtime"
             // --listen names another port: the passed socket and its address win.
             _ = try daemon.spawnOther("/usr/bin/systemd-socket-activate",
-                                      ["-l", "127.0.0.1:\(port)", WebGatewayHarness.executable, "--socket", daemon.socketPath,
+                                      ["-l", "127.0.0.1:\(port)", "-E", "RUNTIME_DIRECTORY=\(runtime)", WebGatewayHarness.executable, "--socket", daemon.socketPath,
                                        "--listen", "127.0.0.1:1"],
                                       environment: ChildProcess.isolatedEnvironment(), output: log)
-            var health: HTTPConnection?
+            // The first connection starts eventd-web, which makes its token then: 401.
+            var first: HTTPConnection?
             _ = try await eventually(timeout: 10, every: 0.05) {
-                health = try? await HTTPConnection.get(port: port, "/healthz", timeout: 5)
-                return health != nil
+                first = try? await HTTPConnection.get(port: port, "/healthz", timeout: 5)
+                return first != nil
             }
+            #expect(first?.status == 401)
+            let token = try String(contentsOfFile: runtime + "/token", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+            let health = try? await HTTPConnection.get(port: port, "/healthz", headers: ["Authorization: Bearer \(token)"], timeout: 5)
             #expect(health?.status == 200, "\(health?.text ?? "no answer"); log: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
             let log2 = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
             #expect(log2.contains("listening on 127.0.0.1:\(port) (the socket systemd passed)"), "\(log2)")

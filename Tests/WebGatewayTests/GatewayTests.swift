@@ -69,11 +69,33 @@ import CanonicalJSON
         #expect(h.output(none).contains("WWW-Authenticate: Bearer"))
         #expect(h.status(h.request("/", headers: ["Authorization: Bearer wrong-token-0000000"])) == 401)
         #expect(h.status(h.request("/", headers: ["Authorization: Bearer \(token)"])) == 200)
-        let viaQuery = h.request("/?token=\(token)")
-        #expect(h.status(viaQuery) == 200)
-        #expect(h.output(viaQuery).contains("Set-Cookie: eventd_web_token=\(token); HttpOnly; SameSite=Strict; Path=/"))
+        // The page trades ?token= for a cookie and a 303 to its address without it.
+        let viaQuery = h.request("/?days=3&token=\(token)&tz=UTC")
+        #expect(h.status(viaQuery) == 303)
+        #expect(h.output(viaQuery).contains("Location: /?days=3&tz=UTC\r\n"))
+        #expect(h.output(viaQuery).contains("Set-Cookie: eventd_web_token=\(token); HttpOnly; SameSite=Strict; Path=/\r\n"))
+        let proxied = h.request("/?token=\(token)", headers: ["X-Forwarded-Proto: https"])
+        #expect(h.output(proxied).contains("Set-Cookie: eventd_web_token=\(token); HttpOnly; SameSite=Strict; Path=/; Secure\r\n"))
+        // The API takes no token from a URL.
+        #expect(h.status(h.request("/api/status?token=\(token)")) == 401)
         #expect(h.status(h.request("/app.js", headers: ["Cookie: a=b; eventd_web_token=\(token)"])) == 200)
         #expect(h.status(h.request("/app.js", headers: ["Cookie: eventd_web_token=\(token)x"])) == 401)
+    }
+
+    @Test func twoContentLengthsAre400() {
+        var h = GatewayHarness()
+        let twice = h.request("/", headers: ["Content-Length: 0", "Content-Length: 0"])
+        #expect(h.status(twice) == 400)
+        #expect(h.output(twice).contains("more than one Content-Length"))
+    }
+
+    @Test func queryErrorsQuoteControlCharacters() {
+        var h = GatewayHarness()
+        let named = h.request("/api/snapshot?a%1B%0Ab%5C=1")
+        #expect(h.status(named) == 400)
+        #expect(h.output(named).contains("unknown parameter 'a\\x1B\\x0Ab\\\\'"))
+        let long = h.request("/api/events?days=" + String(repeating: "9", count: 100) + "%7F")
+        #expect(h.output(long).contains("not '" + String(repeating: "9", count: 64) + "…'"))
     }
 
     @Test func aHeadThatDoesNotArriveInTenSecondsIs408() {

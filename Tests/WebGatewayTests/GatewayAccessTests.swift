@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Issue 35, point 1, against the real binaries: a default eventd-web lets in only whoever
+/// can read its token; the page trades `?token=` for a cookie and a clean address;
+/// `--no-auth` only on a Unix socket, whose mode eventd-web sets itself.
+@Suite struct GatewayAccessTests {
+    @Test(.enabled(if: LocalUser.isPossible, "needs root, setpriv and useradd"))
+    func anotherLocalUserGets401FromADefaultGateway() async throws {
+        try await DaemonHarness.with(running: GatewayEndToEndTests.events) { daemon in
+            // As a user without systemd would run it: the token in $XDG_RUNTIME_DIR/eventd-web.
+            let runtime = try makeTemporaryDirectory("web-xdg")
+            defer { try? FileManager.default.removeItem(atPath: runtime) }
+            chmod(runtime, 0o755)
+            let web = try await WebGatewayHarness.start(for: daemon, environment: ["RUNTIME_DIRECTORY": "", "XDG_RUNTIME_DIR": runtime])
+            let file = runtime + "/eventd-web/token"
+            var st = stat()
+            #expect(stat(file, &st) == 0 && st.st_mode & 0o7777 == 0o600 && st.st_uid == getuid())
+            #expect(stat(runtime + "/eventd-web", &st) == 0 && st.st_mode & 0o7777 == 0o700)
+            let token = try #require(web.token)
+            #expect(try String(contentsOfFile: file, encoding: .utf8).contains(token))
+            #expect(try await web.get("/api/snapshot?days=30").status == 200)
+
+            try await LocalUser.with { other in
+                let url = "http://127.0.0.1:\(web.port)/api/snapshot?days=30"
+                let asked = try await other.run("/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", url])
+                #expect(asked.stdout == "401", "\(asked.stdout) \(asked.stderr)")
+                let stream = try await other.run("/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}",
+                                                                   "http://127.0.0.1:\(web.port)/api/events?days=1"])
+                #expect(stream.stdout == "401")
+                let read = try await other.run("/bin/cat", [file])
+                #expect(!read.succeeded && !read.stdout.contains(token))
+            }
+        }
+    }
+
+    @Test func thePageTradesTheTokenForACookie() async throws {
+        try await DaemonHarness.with(running: GatewayEndToEndTests.events) { daemon in
+            let web = try await WebGatewayHarness.start(for: daemon)
+            let token = try #require(web.token)
+            #expect(token.count == 64)
+            let page = try await HTTPConnection.get(port: web.port, "/?days=3&token=\(token)&tz=UTC")
+            #expect(page.status == 303)
+            #expect(page.header("location") == "/?days=3&tz=UTC")
+            let cookie = try #require(page.header("set-cookie"))
+            #expect(cookie == "eventd_web_token=\(token); HttpOnly; SameSite=Strict; Path=/")
+            #expect(!page.body.contains(token))
+            // Through a TLS proxy the cookie is Secure.
+            let proxied = try await HTTPConnection.get(port: web.port, "/?token=\(token)", headers: ["X-Forwarded-Proto: https"])
+            #expect(proxied.header("set-cookie")?.hasSuffix("; Secure") == true)
+            // A wrong token: 401, no cookie.
+            let wrong = try await HTTPConnection.get(port: web.port, "/?token=" + String(repeating: "0", count: 64))
+            #expect(wrong.status == 401 && wrong.header("set-cookie") == nil)
+
+            // With the cookie: the page, its files, the API and the stream.
+            for target in ["/", "/app.js", "/api/status", "/api/snapshot?days=3", "/healthz"] {
+                #expect(try await web.get(target).status == 200, "\(target)")
+                #expect(try await HTTPConnection.get(port: web.port, target).status == 401, "\(target) without the cookie")
+            }
+            _ = try await web.stream(query: GatewayEndToEndTests.view).next("snapshot")
+            #expect(try EventStreamClientProbe.status(port: web.port, query: GatewayEndToEndTests.view, headers: []) == 401)
+        }
+    }
+
+    @Test func noAuthOnlyOnAUnixSocketWhoseModeIsSetNotUmasked() async throws {
+        try await DaemonHarness.with(running: GatewayEndToEndTests.events) { daemon in
+            let refused = try await ChildProcess.run(WebGatewayHarness.executable, ["--listen", "127.0.0.1:1", "--no-auth",
+                                                                                    "--socket", daemon.socketPath])
+            #expect(refused.status == 64)
+            #expect(refused.stderr.contains("--no-auth needs --listen unix:PATH"))
+            for umask in ["0000", "0077", "0777"] {
+                let path = daemon.directory + "/web-\(umask).sock"
+                let log = daemon.directory + "/web-\(umask).log"
+                let command = "umask \(umask); exec \(WebGatewayHarness.executable) --listen unix:\(path) --no-auth --socket \(daemon.socketPath)"
+                let pid = try daemon.spawnOther("/bin/sh", ["-c", command], environment: ChildProcess.isolatedEnvironment(), output: log)
+                _ = try await eventually(timeout: 10, every: 0.05) {
+                    ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("listening on")
+                }
+                var st = stat()
+                #expect(stat(path, &st) == 0 && st.st_mode & 0o7777 == 0o660, "umask \(umask): \(String(st.st_mode & 0o7777, radix: 8))")
+                kill(pid, SIGTERM)
+                _ = try await daemon.waitOther(pid, timeout: 5)
+            }
+        }
+    }
+}
