@@ -24,6 +24,8 @@ public struct DaemonConfiguration: Sendable {
     public var heartbeat: Double = 30
     /// Diffs retained per view for `resume`.
     public var history: Int = 256
+    /// Bytes of diffs retained for `resume` across all views; the oldest go first.
+    public var historyBytes: Int = 64 << 20
     public var maxClients: Int = 1024
     /// Bytes queued per subscriber before its diffs are dropped (then resync).
     public var clientBuffer: Int = 8 << 20

@@ -38,7 +38,7 @@ extension FeedHub {
             connections[live: id].subscription = .none
             send(Messages.error(.invalidView, message), to: id)
         }
-        views[view] = nil
+        dropView(view)
         effects.append(.recompute(.deactivate(view)))
     }
 
@@ -56,11 +56,15 @@ extension FeedHub {
         // A diff makes the held snapshot stale: dropped, encoded again when needed.
         feed.snapshotMessage = p.snapshotMessage
         if p.snapshotMessage != nil { feed.snapshotRequested = false }
+        if let bytes = p.snapshotBytes { feed.snapshotBytes = bytes }
         if let diff = p.diffMessage {
-            feed.history.append((p.seq, diff))
-            if feed.history.count > config.history { feed.history.removeFirst(feed.history.count - config.history) }
+            historyStamp += 1
+            let released = feed.history.append(seq: p.seq, bytes: diff, stamp: historyStamp,
+                                               maxCount: config.history, maxBytes: feed.snapshotBytes ?? .max)
+            historyBytes += diff.count - released
         }
         views[view] = feed
+        if p.diffMessage != nil { trimHistories() }
         let hasSnapshot = p.snapshotMessage != nil, diff = p.diffMessage
         let limit = config.clientBuffer, now = now.monotonic
         for id in feed.subscribers {

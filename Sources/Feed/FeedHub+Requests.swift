@@ -131,10 +131,8 @@ extension FeedHub {
                 send(Messages.resync("epoch"), to: id)
             } else if resume.seq == feed.seq {
                 return
-            } else if resume.seq < feed.seq, let first = feed.history.first, first.seq <= resume.seq + 1 {
-                for entry in feed.history where entry.seq > resume.seq {
-                    sendSubscriptionData(entry.bytes, kind: .diff, to: id)
-                }
+            } else if resume.seq < feed.seq, let diffs = feed.history.diffs(after: resume.seq) {
+                for entry in diffs { sendSubscriptionData(entry.bytes, kind: .diff, to: id) }
                 return
             } else {
                 send(Messages.resync("expired"), to: id)

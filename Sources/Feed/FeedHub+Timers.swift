@@ -51,7 +51,7 @@ extension FeedHub {
         }
         for (view, feed) in views where feed.subscribers.isEmpty {
             if let idle = feed.idleSince, t - idle > config.viewGrace {
-                views[view] = nil
+                dropView(view)
                 effects.append(.recompute(.deactivate(view)))
             }
         }
@@ -112,6 +112,7 @@ extension FeedHub {
         ]
         if let problem = info.problem { fields["problem"] = .string(problem) }
         fields["sources"] = .array(sources.map(\.json))
+        fields["history"] = historyStatus()
         return Messages.status(fields)
     }
 

@@ -30,6 +30,9 @@ struct ViewPublication: Sendable {
     /// with every diff: the hub would otherwise keep the previous state's items alive.
     var snapshotMessage: SnapshotMessage?
     var diffMessage: [UInt8]?
+    /// About the size of the state's snapshot message, which bounds the view's history
+    /// (nil: not known, no bound but the count and the daemon-wide one).
+    var snapshotBytes: Int? = nil
     /// When the recompute that made it started (wall clock) and how long it took: the
     /// hub's `status` is then never behind what a subscriber has been sent.
     var recomputedAt: Double = 0
