@@ -113,6 +113,8 @@ final class RecomputeWorker {
             let wait = schedule.wait(at: clocks.monotonic(), untilMidnight: secondsUntilMidnight())
             let jobs = mailbox.take(waitingAtMost: wait)
             var activated: [View] = []
+            var dropped = false
+            defer { if dropped { ReleasedMemory.returnToSystem() } }
             for job in jobs {
                 switch job {
                 case .stop: break loop
@@ -120,6 +122,7 @@ final class RecomputeWorker {
                     if views[view] == nil { activated.append(view) }
                 case .deactivate(let view):
                     views[view] = nil
+                    dropped = true
                     log.debug("view dropped: \(view.timeZone) \(view.days) days")
                 case .refresh:
                     schedule.requestRefresh(at: clocks.monotonic())
