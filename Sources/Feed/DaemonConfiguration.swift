@@ -40,6 +40,9 @@ public struct DaemonConfiguration: Sendable {
     public var maxRequestLine = 64 * 1024
     /// Distinct views at once.
     public var maxViews = 256
+    /// Items all views may hold together (`--max-view-items`): a view whose first
+    /// snapshot would take the total past it is refused, once idle views have gone.
+    public var maxViewItems = 250_000
     /// Refreshes closer together than this are coalesced (seconds).
     public var refreshCoalescing = 0.1
 

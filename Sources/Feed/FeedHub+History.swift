@@ -19,7 +19,9 @@ extension FeedHub {
 
     /// Forgets `view` and its history.
     mutating func dropView(_ view: View) {
-        if let feed = views.removeValue(forKey: view) { historyBytes -= feed.history.byteCount }
+        guard let feed = views.removeValue(forKey: view) else { return }
+        historyBytes -= feed.history.byteCount
+        viewItems -= feed.items
     }
 
     /// The `history` object of `status`: the bytes held in all and per view, largest first.

@@ -33,13 +33,8 @@ extension FeedHub {
     /// A view whose first snapshot could not be built: its subscribers get
     /// `invalid_view` (their connections stay open) and the view is dropped.
     private mutating func failView(_ view: View, _ message: String) {
-        guard let feed = views[view], feed.seq == 0 else { return }
-        for id in feed.subscribers where connections[id]?.subscription.view == view {
-            connections[live: id].subscription = .none
-            send(Messages.error(.invalidView, message), to: id)
-        }
-        dropView(view)
-        effects.append(.recompute(.deactivate(view)))
+        guard views[view]?.seq == 0 else { return }
+        refuse(view, message)
     }
 
     /// A view's new state: a snapshot for those waiting for one, the diff for the others.
@@ -52,7 +47,12 @@ extension FeedHub {
             info.lastDurationMS = p.durationMS
         }
         guard var feed = views[view] else { return }
+        let isFirst = feed.seq == 0
         feed.seq = p.seq
+        if let items = p.items {
+            viewItems += items - feed.items
+            feed.items = items
+        }
         // A diff makes the held snapshot stale: dropped, encoded again when needed.
         feed.snapshotMessage = p.snapshotMessage
         if p.snapshotMessage != nil { feed.snapshotRequested = false }
@@ -65,6 +65,7 @@ extension FeedHub {
         }
         views[view] = feed
         if p.diffMessage != nil { trimHistories() }
+        if isFirst, !enforceItemBudget(admitting: view) { return }
         let hasSnapshot = p.snapshotMessage != nil, diff = p.diffMessage
         let limit = config.clientBuffer, now = now.monotonic
         for id in feed.subscribers {

@@ -103,7 +103,7 @@ extension FeedHub {
     private mutating func subscribe(_ id: ConnectionID, to view: View, resume: Request.Resume?) {
         // Distinct views cost a recompute each: bound them (views without subscribers
         // count until their grace period ends).
-        if views[view] == nil, views.count >= config.maxViews {
+        if views[view] == nil, !makeRoomForAView() {
             send(Messages.error(.invalidView, "too many distinct views (limit \(config.maxViews)); use a view others use"), to: id)
             return
         }

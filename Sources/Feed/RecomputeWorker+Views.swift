@@ -32,6 +32,7 @@ extension RecomputeWorker {
                 let diff = Messages.diff(epoch: epoch, seq: state.seq, new: snapshot, changes: changes)
                 output(.published(view, ViewPublication(seq: state.seq, snapshotMessage: nil,
                                                         diffMessage: diff, snapshotBytes: snapshot.sectionsSize,
+                                                        items: snapshot.itemCount,
                                                         recomputedAt: lastRecompute,
                                                         durationMS: lastDuration * 1000)))
                 log.info("view \(view.timeZone)/\(view.days)d: seq \(state.seq), \(changes.changeCount) change(s) in \(Int(lastDuration * 1000)) ms")
@@ -41,6 +42,7 @@ extension RecomputeWorker {
                 views[view] = ViewState(snapshot: snapshot, seq: seq)
                 output(.published(view, ViewPublication(seq: seq, snapshotMessage: SnapshotMessage(epoch: epoch, seq: seq, snapshot: snapshot),
                                                         diffMessage: nil, snapshotBytes: snapshot.sectionsSize,
+                                                        items: snapshot.itemCount,
                                                         recomputedAt: lastRecompute,
                                                         durationMS: lastDuration * 1000)))
                 log.info("view \(view.timeZone)/\(view.days)d: first snapshot in \(Int(lastDuration * 1000)) ms")

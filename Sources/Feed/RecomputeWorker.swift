@@ -33,6 +33,8 @@ struct ViewPublication: Sendable {
     /// About the size of the state's snapshot message, which bounds the view's history
     /// (nil: not known, no bound but the count and the daemon-wide one).
     var snapshotBytes: Int? = nil
+    /// The state's items, counted against the daemon's budget (nil: not counted).
+    var items: Int? = nil
     /// When the recompute that made it started (wall clock) and how long it took: the
     /// hub's `status` is then never behind what a subscriber has been sent.
     var recomputedAt: Double = 0
