@@ -9,7 +9,7 @@ VENV         := .venv
 DEB_PACKAGES := libical-dev libsqlite3-dev libssl-dev libcurl4-openssl-dev pkg-config sqlite3 faketime chromium chromium-driver libsystemd-dev dbus-daemon libnotify-bin
 RELEASE_BIN  := .build/release
 
-.PHONY: all deps venv build release test run bench clean install uninstall stress fuzz completions man
+.PHONY: all deps venv build release test run bench clean install uninstall stress fuzz completions man version
 
 all: build
 
@@ -91,10 +91,14 @@ stress: deps
 fuzz: deps
 	SWIFT=$(SWIFT) sh scripts/fuzz.sh
 
-# completions/ and the option lists in man/*.1 are generated from the commands' option
-# declarations (Sources/eventctl, Sources/eventd/EventdOptions.swift); ShipTests fails
-# when the committed files differ from what the binaries print.
+# completions/ and man/*.1 are generated: the completions from the commands' option
+# declarations (Sources/eventctl, Sources/eventd/EventdOptions.swift,
+# Sources/eventd-web/WebOptions.swift), the man pages from those and the hand-written
+# prose in man/fragments/PROGRAM/. ShipTests fails when the committed files differ from
+# what the binaries print.
 CLI_BIN = $$($(SWIFT) build --show-bin-path)
+# The version, for what cannot import Swift; written once, in ProductVersion.swift.
+VERSION := $(shell sed -n 's/.*static let number = "\(.*\)".*/\1/p' Sources/Diagnostics/ProductVersion.swift)
 
 ## completions: write completions/ from the built eventctl.
 completions: deps
@@ -103,14 +107,18 @@ completions: deps
 	$(CLI_BIN)/eventctl completions zsh > completions/_eventctl
 	$(CLI_BIN)/eventctl completions fish > completions/eventctl.fish
 
-## man: renew the generated OPTIONS lists of man/eventctl.1, man/eventd.1 and man/eventd-web.1 from the binaries.
+## man: write man/eventctl.1, man/eventd.1 and man/eventd-web.1 from the binaries and man/fragments/.
 man: deps
 	$(SWIFT) build --product eventctl
 	$(SWIFT) build --product eventd
 	$(SWIFT) build --product eventd-web
 	for p in eventctl eventd eventd-web; do \
-	  $(CLI_BIN)/$$p __man < man/$$p.1 > man/$$p.1.tmp && mv man/$$p.1.tmp man/$$p.1 || exit 1; \
+	  $(CLI_BIN)/$$p __man man/fragments/$$p > man/$$p.1.tmp && mv man/$$p.1.tmp man/$$p.1 || exit 1; \
 	done
+
+## version: print the version (from Sources/Diagnostics/ProductVersion.swift).
+version:
+	@echo $(VERSION)
 
 PREFIX  ?= /usr/local
 DESTDIR ?=

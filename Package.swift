@@ -34,13 +34,13 @@ let package = Package(
         .target(name: "Digests", dependencies: ["CCrypto"]),
         .target(name: "Diagnostics"),
         .target(name: "Threads"),
-        .target(name: "RuntimeDirectories"),
+        .target(name: "RuntimeDirectories", dependencies: ["Diagnostics"]),
         .target(name: "SectionedDiff"),
-        .target(name: "ICalendar", dependencies: ["CLibical", "Digests", "Threads"]),
-        .target(name: "EventStore", dependencies: ["CSQLite", "Digests", "ICalendar", "Threads"]),
+        .target(name: "ICalendar", dependencies: ["CLibical", "Diagnostics", "Digests", "Threads"]),
+        .target(name: "EventStore", dependencies: ["CSQLite", "Diagnostics", "Digests", "ICalendar", "Threads"]),
         .target(name: "CalendarGenerator", dependencies: ["ICalendar"]),
         .target(name: "Agenda", dependencies: ["CanonicalJSON", "Diagnostics", "Digests", "EventStore", "ICalendar", "Threads"]),
-        .target(name: "LiveSources", dependencies: ["CCurl", "CLinux", "CanonicalJSON", "EventStore", "ICalendar", "Threads"]),
+        .target(name: "LiveSources", dependencies: ["CCurl", "CLinux", "CanonicalJSON", "Diagnostics", "EventStore", "ICalendar", "Threads"]),
         .target(name: "Feed", dependencies: ["Agenda", "CLinux", "CanonicalJSON", "Diagnostics", "Digests", "EventStore", "ICalendar", "LiveSources", "RuntimeDirectories", "SectionedDiff", "Threads"]),
         // The web gateway: HTTP/1.1 and Server-Sent Events in front of the feed socket
         // (a pure state machine and a thin poll loop, as the feed's hub and loop).
@@ -49,7 +49,9 @@ let package = Package(
         .target(name: "StatusBar", dependencies: ["CanonicalJSON", "Diagnostics", "Feed", "ICalendar"]),
         // Desktop reminders before events: a pure planner, the sent log, sd-bus notifications.
         .target(name: "Reminders", dependencies: ["CSystemd", "CanonicalJSON", "ICalendar", "StatusBar"]),
-        .target(name: "CommandLineKit", dependencies: ["Agenda", "Diagnostics", "EventStore", "Feed", "ICalendar", "LiveSources", "RuntimeDirectories", "WebGateway"]),
+        // Low on purpose: errors say their own exit status (`ExitStatusProviding`), so the
+        // command-line layer needs no domain module.
+        .target(name: "CommandLineKit", dependencies: ["Diagnostics"]),
 
         // MARK: - Executables
         .executableTarget(name: "eventctl", dependencies: ["Agenda", "CLinux", "CanonicalJSON", "CommandLineKit", "Diagnostics", "Digests", "EventStore", "Feed", "ICalendar", "LiveSources", "Reminders", "RuntimeDirectories", "SectionedDiff", "StatusBar"]),
@@ -63,7 +65,7 @@ let package = Package(
         // state, calendar fixtures, seeded generator): a plain target only tests depend on.
         .target(name: "TestSupport", dependencies: ["CalendarGenerator", "CanonicalJSON", "Digests", "EventStore"], path: "Tests/TestSupport"),
         .testTarget(name: "CoreModulesTests", dependencies: ["CanonicalJSON", "Diagnostics", "Digests", "RuntimeDirectories", "TestSupport"]),
-        .testTarget(name: "CommandLineKitTests", dependencies: ["Agenda", "CommandLineKit", "Diagnostics", "EventStore", "Feed", "ICalendar", "TestSupport", "WebGateway"]),
+        .testTarget(name: "CommandLineKitTests", dependencies: ["Agenda", "CommandLineKit", "Diagnostics", "EventStore", "Feed", "ICalendar", "LiveSources", "RuntimeDirectories", "TestSupport", "WebGateway"]),
         .testTarget(name: "ICalendarTests", dependencies: ["CLibical", "CalendarGenerator", "CanonicalJSON", "Digests", "ICalendar", "TestSupport"],
                     exclude: ["RealWorld"], resources: [.copy("Fixtures")]),
         .testTarget(name: "EventStoreTests", dependencies: ["CalendarGenerator", "EventStore", "ICalendar", "TestSupport"]),
@@ -75,7 +77,7 @@ let package = Package(
         .testTarget(name: "LiveSourcesTests", dependencies: ["CanonicalJSON", "EventStore", "LiveSources", "TestSupport"]),
         .testTarget(name: "StatusBarTests", dependencies: ["CanonicalJSON", "Feed", "ICalendar", "Reminders", "StatusBar", "TestSupport"]),
         .testTarget(name: "DaemonTests", dependencies: ["CanonicalJSON", "SectionedDiff", "TestSupport"]),
-        .testTarget(name: "ShipTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "ShipTests", dependencies: ["Diagnostics", "TestSupport"]),
         .testTarget(name: "WebGatewayTests", dependencies: ["CalendarGenerator", "CanonicalJSON", "RuntimeDirectories", "TestSupport", "WebGateway"]),
         .testTarget(name: "ReliabilityTests", dependencies: ["CalendarGenerator", "CanonicalJSON", "Digests", "EventStore", "TestSupport"]),
         .testTarget(name: "HostileInputTests", dependencies: ["CanonicalJSON", "EventStore", "Feed", "ICalendar", "TestSupport"],

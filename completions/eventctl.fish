@@ -36,7 +36,7 @@ complete -c eventctl -f
 
 # Options of every command.
 complete -c eventctl -s h -l help -d 'Show help information'
-complete -c eventctl -l db -r -F -d 'Database file'
+complete -c eventctl -l db -r -F -d 'Database'
 complete -c eventctl -l socket -r -F -d 'Daemon socket'
 complete -c eventctl -n $none -l version -d 'Show the version'
 
@@ -54,18 +54,18 @@ complete -c eventctl -n $none -a completions -d 'Print a shell completion script
 
 # eventctl import <file>... [--calendar NAME] [--replace] [--strict] [--json]
 complete -c eventctl -n '__fish_seen_subcommand_from import' -x -a '(__fish_complete_suffix .ics)'
-complete -c eventctl -n '__fish_seen_subcommand_from import' -l calendar -x -a '(__eventctl_calendars)' -d 'Target calendar (default: the file name)'
+complete -c eventctl -n '__fish_seen_subcommand_from import' -l calendar -x -a '(__eventctl_calendars)' -d 'Target calendar'
 complete -c eventctl -n '__fish_seen_subcommand_from import' -l replace -d 'Make the calendar hold exactly these files\' events'
 complete -c eventctl -n '__fish_seen_subcommand_from import' -l strict -d 'Treat warnings as errors'
 complete -c eventctl -n '__fish_seen_subcommand_from import' -l json -d 'Print the per-file counts as JSON'
 
 # eventctl agenda [--from DATE] [--days N] [--past-days N] [--tz ZONE] [--calendar NAME]... [--empty-days omit|placeholder] [--json]
-complete -c eventctl -n '__fish_seen_subcommand_from agenda' -l from -x -d 'First date (YYYY-MM-DD)'
-complete -c eventctl -n '__fish_seen_subcommand_from agenda' -l days -x -d 'Number of dates (1-3660)'
-complete -c eventctl -n '__fish_seen_subcommand_from agenda' -l past-days -x -d 'Start this many days before today (0-366)'
+complete -c eventctl -n '__fish_seen_subcommand_from agenda' -l from -x -d 'First date, YYYY-MM-DD'
+complete -c eventctl -n '__fish_seen_subcommand_from agenda' -l days -x -d 'Number of dates, 1-3660'
+complete -c eventctl -n '__fish_seen_subcommand_from agenda' -l past-days -x -d 'Start N days before today, 0-366'
 complete -c eventctl -n '__fish_seen_subcommand_from agenda' -l tz -x -a '(__eventctl_zones)' -d 'IANA time zone'
-complete -c eventctl -n '__fish_seen_subcommand_from agenda' -l calendar -x -a '(__eventctl_calendars)' -d 'Only this calendar (repeatable)'
-complete -c eventctl -n '__fish_seen_subcommand_from agenda' -l empty-days -x -a 'omit placeholder' -d 'Dates without events'
+complete -c eventctl -n '__fish_seen_subcommand_from agenda' -l calendar -x -a '(__eventctl_calendars)' -d 'Only this calendar'
+complete -c eventctl -n '__fish_seen_subcommand_from agenda' -l empty-days -x -a 'omit placeholder' -d 'omit or placeholder'
 complete -c eventctl -n '__fish_seen_subcommand_from agenda' -l json -d 'Print the snapshot as JSON'
 
 # eventctl calendars [--json]
@@ -75,35 +75,35 @@ complete -c eventctl -n '__fish_seen_subcommand_from calendars' -l json -d 'Prin
 complete -c eventctl -n '__fish_seen_subcommand_from remove' -l calendar -x -a '(__eventctl_calendars)' -d 'The calendar to delete'
 
 # eventctl export [--calendar NAME]...
-complete -c eventctl -n '__fish_seen_subcommand_from export' -l calendar -x -a '(__eventctl_calendars)' -d 'Export this calendar (repeatable)'
+complete -c eventctl -n '__fish_seen_subcommand_from export' -l calendar -x -a '(__eventctl_calendars)' -d 'Export this calendar'
 
 # eventctl subscribe [--from DATE] [--days N] [--past-days N] [--tz ZONE] [--calendar NAME]... [--empty-days omit|placeholder] [--resume EPOCH:SEQ] [--format FORMAT] [--template TEMPLATE] [--soon DURATION] [--all-day when-free|always]
-complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l from -x -d 'First date (YYYY-MM-DD)'
-complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l days -x -d 'Number of dates (1-3660)'
-complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l past-days -x -d 'Start this many days before today (0-366)'
+complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l from -x -d 'First date, YYYY-MM-DD'
+complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l days -x -d 'Number of dates, 1-3660'
+complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l past-days -x -d 'Start N days before today, 0-366'
 complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l tz -x -a '(__eventctl_zones)' -d 'IANA time zone'
-complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l calendar -x -a '(__eventctl_calendars)' -d 'Only this calendar (repeatable)'
-complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l empty-days -x -a 'omit placeholder' -d 'Dates without events'
+complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l calendar -x -a '(__eventctl_calendars)' -d 'Only this calendar'
+complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l empty-days -x -a 'omit placeholder' -d 'omit or placeholder'
 complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l resume -x -d 'Resume from a state seen before'
-complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l format -x -a 'ndjson pretty waybar i3bar line' -d 'Output format'
-complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l template -x -d 'Status bar text with named fields'
-complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l soon -x -d 'Status bars: how near is soon'
-complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l all-day -x -a 'when-free always' -d 'Status bars: when to show all-day events'
+complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l format -x -a 'ndjson pretty waybar i3bar line' -d 'ndjson, pretty, or for status bars waybar, i3bar or line'
+complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l template -x -d 'Status bar text with fields {summary} {start} {end} {location} {calendar} {minutes_until} {minutes_left}'
+complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l soon -x -d 'Status bars: an event starting within this is \'soon\''
+complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l all-day -x -a 'when-free always' -d 'Status bars: when-free or always'
 
 # eventctl remind [--before DURATION]... [--calendar NAME]... [--tz ZONE] [--notify auto|dbus|notify-send] [--state FILE]
-complete -c eventctl -n '__fish_seen_subcommand_from remind' -l before -x -d 'Remind this long before the start (repeatable)'
-complete -c eventctl -n '__fish_seen_subcommand_from remind' -l calendar -x -a '(__eventctl_calendars)' -d 'Only this calendar (repeatable)'
-complete -c eventctl -n '__fish_seen_subcommand_from remind' -l tz -x -a '(__eventctl_zones)' -d 'IANA time zone'
-complete -c eventctl -n '__fish_seen_subcommand_from remind' -l notify -x -a 'auto dbus notify-send' -d 'How notifications are shown'
-complete -c eventctl -n '__fish_seen_subcommand_from remind' -l state -x -a '(__fish_complete_suffix .json)' -d 'The file of reminders shown'
+complete -c eventctl -n '__fish_seen_subcommand_from remind' -l before -x -d 'Remind this long before the start'
+complete -c eventctl -n '__fish_seen_subcommand_from remind' -l calendar -x -a '(__eventctl_calendars)' -d 'Only this calendar'
+complete -c eventctl -n '__fish_seen_subcommand_from remind' -l tz -x -a '(__eventctl_zones)' -d 'IANA time zone of the times shown'
+complete -c eventctl -n '__fish_seen_subcommand_from remind' -l notify -x -a 'auto dbus notify-send' -d 'auto, dbus or notify-send'
+complete -c eventctl -n '__fish_seen_subcommand_from remind' -l state -x -a '(__fish_complete_suffix .json)' -d 'Where shown reminders are remembered'
 
 # eventctl status [--json]
 complete -c eventctl -n '__fish_seen_subcommand_from status' -l json -d 'Print the daemon\'s status message as JSON'
 
 # eventctl source add|list|remove|sync [<target>...] [--calendar NAME] [--every DURATION] [--json]
 complete -c eventctl -n '__fish_seen_subcommand_from source' -x -a 'add list remove sync'
-complete -c eventctl -n '__fish_seen_subcommand_from source' -l calendar -x -a '(__eventctl_calendars)' -d 'The source\'s name and calendar'
-complete -c eventctl -n '__fish_seen_subcommand_from source' -l every -x -d 'How often a URL is fetched'
+complete -c eventctl -n '__fish_seen_subcommand_from source' -l calendar -x -a '(__eventctl_calendars)' -d 'add: the source\'s name and calendar'
+complete -c eventctl -n '__fish_seen_subcommand_from source' -l every -x -d 'add: how often a URL is fetched'
 complete -c eventctl -n '__fish_seen_subcommand_from source' -l json -d 'Print the result as JSON'
 
 # eventctl completions <shell>

@@ -6,7 +6,7 @@ def digest(sections):
     text = json.dumps(sections, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
     return hashlib.sha256(text.encode()).hexdigest()
 
-def apply(sections, ch):  # the reference application of SPEC.md section 4
+def apply(sections, ch):  # the reference application of docs/protocol.md
     s, i, old = ch["sections"], ch["items"], {sec["id"]: sec for sec in sections}
     moved = {m["id"]: next(x for x in old[m["from"]["section"]]["items"] if x["id"] == m["id"]) for m in i["moved"]}
     gone = {d["id"] for d in i["deleted"]} | set(moved)

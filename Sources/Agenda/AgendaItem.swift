@@ -10,7 +10,7 @@ public struct AgendaItem: Sendable, Equatable {
     /// The shared record; `===` on it is the item's identity within one engine.
     let record: Record
 
-    /// Stable id (SPEC.md section 3).
+    /// Stable id (docs/data-model.md).
     public var id: String { String(decoding: record.json[record.idRange], as: UTF8.self) }
     /// The item as canonical JSON (its content, for diffs and digests).
     public var json: [UInt8] { record.json }

@@ -4,7 +4,7 @@ import ICalendar
 import CanonicalJSON
 import Digests
 
-/// Computes a view's snapshot from the store (SPEC.md section 3): the window's dates
+/// Computes a view's snapshot from the store (docs/data-model.md): the window's dates
 /// in the view's zone, occurrences expanded only within the window, multi-day
 /// occurrences on every date they overlap, stable ids, the ordering rule, and the digest.
 public enum SnapshotBuilder {
@@ -139,7 +139,7 @@ public enum SnapshotBuilder {
         var allDay: Bool
     }
 
-    /// SPEC ordering: all-day first, then start, end, summary, id (byte order).
+    /// Order (docs/data-model.md): all-day first, then start, end, summary, id (byte order).
     static func itemOrder(_ a: AgendaItem, _ b: AgendaItem) -> Bool {
         if a.allDay != b.allDay { return a.allDay }
         if a.sortStart != b.sortStart { return a.sortStart < b.sortStart }

@@ -147,7 +147,7 @@ public final class SnapshotEngine {
 
     /// Lets a replaced view memo go on a background queue: freeing a busy month's (or a
     /// year's) items, series and digest states, thousands of objects, is not the build's
-    /// work (issue 12: about a twentieth of a whole build of the bench's 30-day view).
+    /// work (about a twentieth of a whole build of the bench's 30-day view).
     static func retire(_ memo: ViewMemo?) {
         guard let memo else { return }
         DispatchQueue.global(qos: .utility).async { withExtendedLifetime(memo) {} }

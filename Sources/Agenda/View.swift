@@ -1,7 +1,7 @@
 import ICalendar
 import CanonicalJSON
 
-/// The parameters of one snapshot (SPEC.md section 3), normalised: defaults filled in,
+/// The parameters of one snapshot (docs/data-model.md), normalised: defaults filled in,
 /// calendars sorted and unique. Two equal views share one snapshot and sequence.
 public struct View: Hashable, Sendable {
     /// What a date with no occurrence becomes.

@@ -6,14 +6,11 @@ import Digests
 /// large build hashed on another thread while the building thread sorts dates and copies
 /// their bytes (`ViewMemo.finish`).
 ///
-/// Issue 12: a whole build of the year's busiest 30 days (15,530 items) sorts dates
-/// (about 1.5 ms, sorted in place), copies 5.6 MB of the items' bytes (0.7 ms) and hashes
-/// them (3.1 ms). The digest of date `k` needs only the sections up to `k`, so the
-/// hashing of one date overlaps the sorting and copying of the next: 3.4-3.5 ms for all
-/// of it, against 4.7-5.0 ms when the other thread copied and hashed while this one
-/// sorted (and 2.3 ms of sorting when each sort made a new array of the date's items).
-/// A change on the window's first date sorts little but hashes the whole array again:
-/// there the copying alone overlaps the hashing.
+/// The digest of date `k` needs only the sections up to `k`, so the hashing of one date
+/// overlaps the sorting (in place) and copying of the next; that beat copying and
+/// hashing on the other thread while this one sorted. The hash is most of the work (5.6
+/// MB for the bench's 30-day view). A change on the window's first date sorts little
+/// but hashes the whole array again: there the copying alone overlaps the hashing.
 extension ViewMemo {
     /// Digests of at least this many items are hashed on another thread (about 700 KB;
     /// below it, starting the other thread costs more than the work it takes off this one).

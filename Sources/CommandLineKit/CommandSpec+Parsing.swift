@@ -21,7 +21,7 @@ extension CommandSpec {
         if let missing = self.arguments.first, parsed.positionals.isEmpty {
             throw UsageError("missing \(missing.name)", hint: "usage: \(synopsis)")
         }
-        for option in options where option.isRequired && !parsed.has(option.name) {
+        for option in options where option.isRequired && parsed.values[option.name] == nil {
             throw UsageError("missing \(option.name) \(option.value ?? "")", hint: "usage: \(synopsis)")
         }
         return parsed

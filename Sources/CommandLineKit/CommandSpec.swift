@@ -20,24 +20,25 @@ public struct CommandSpec: Sendable {
     public var examples: [String]
     /// Subcommands (for the root of a tool).
     public var subcommands: [CommandSpec]
-    /// An option whose value a stray positional probably is (`remove work` for
-    /// `remove --calendar work`): the usage error suggests it.
+    /// The name of the option whose value a stray positional probably is (`remove work`
+    /// for `remove --calendar work`): the usage error suggests it. Given as the option's
+    /// key, so it names a declared option.
     public var strayPositionalOption: String?
 
     /// Declares a command; see the properties for the meaning of each argument.
     public init(_ name: String, abstract: String, overview: String, discussion: String? = nil, usage: String? = nil,
-                arguments: [Positional] = [], options: [Option], examples: [String],
-                subcommands: [CommandSpec] = [], strayPositionalOption: String? = nil) {
+                arguments: [Positional] = [], options: [any OptionDeclaring], examples: [String],
+                subcommands: [CommandSpec] = [], strayPositionalOption: (any OptionDeclaring)? = nil) {
         self.name = name
         self.abstract = abstract
         self.overview = overview
         self.discussion = discussion
         self.usage = usage
         self.arguments = arguments
-        self.options = options
+        self.options = options.map(\.option)
         self.examples = examples
         self.subcommands = subcommands
-        self.strayPositionalOption = strayPositionalOption
+        self.strayPositionalOption = strayPositionalOption?.option.name
     }
 
     /// The last word of the name (`agenda`).

@@ -1,5 +1,9 @@
+import Foundation
+
 /// One command-line option, declared once: parsing, `--help`, the completion scripts
-/// and the man pages are all generated from it.
+/// and the man pages are all generated from it. Commands declare their options as
+/// typed keys (`Option.flag`, `Option.value`, `Option.values`) and read them with
+/// `arguments[key]`; this struct is what the generators see.
 public struct Option: Sendable {
     /// How a value is checked while parsing (a failure is a usage error).
     public enum Validation: Sendable {
@@ -19,10 +23,12 @@ public struct Option: Sendable {
     public var short: String?
     /// The value's placeholder (`NAME`); nil for a flag.
     public var value: String?
-    /// The `--help` text; a newline starts a continuation line in the help column.
+    /// The one description: `--help` shows it (a newline starts a continuation line in
+    /// the help column), completion menus show its `summary`, the man page its roff.
     public var help: String
-    /// A short description for completion menus; defaults to the help's first line.
-    public var summary: String
+    /// More for the man page only, plain text after the help (what would crowd
+    /// `--help`: exceptions, how it interacts with systemd); nil for most options.
+    public var details: String?
     /// What the shells offer for the value.
     public var completion: Completion
     /// How the value is checked.
@@ -33,24 +39,21 @@ public struct Option: Sendable {
     public var isRequired: Bool
     /// Whether subcommands accept it too (global options such as `--db`).
     public var isInherited: Bool
-    /// The man page text (roff) below the option's tag; defaults to the help text.
-    public var manual: String?
 
     /// Declares an option; see the properties for the meaning of each argument.
-    public init(_ name: String, short: String? = nil, value: String? = nil, help: String, summary: String? = nil,
+    public init(_ name: String, short: String? = nil, value: String? = nil, help: String, details: String? = nil,
                 completion: Completion = .none, validation: Validation = .any, repeatable: Bool = false,
-                required: Bool = false, inherited: Bool = false, manual: String? = nil) {
+                required: Bool = false, inherited: Bool = false) {
         self.name = name
         self.short = short
         self.value = value
         self.help = help
-        self.summary = summary ?? String(help.prefix { $0 != "\n" })
+        self.details = details
         self.completion = completion
         self.validation = validation
         self.isRepeatable = repeatable
         self.isRequired = required
         self.isInherited = inherited
-        self.manual = manual
     }
 
     /// Whether the option takes a value.
@@ -60,6 +63,10 @@ public struct Option: Sendable {
     public var label: String {
         (short.map { $0 + ", " } ?? "") + name + (value.map { " " + $0 } ?? "")
     }
+
+    /// The help for a completion menu: its first sentence without what is in
+    /// parentheses (`Number of dates, 1-3660 (default: 14).` -> `Number of dates, 1-3660`).
+    public var summary: String { Self.summary(of: help) }
 
     /// `[--days N]`, `[--calendar NAME]...`, `--calendar NAME`: the option in a synopsis.
     public var synopsis: String {
@@ -77,4 +84,24 @@ public struct Option: Sendable {
 
     /// `--version`.
     public static let version = Option("--version", help: "Show the version.")
+
+    /// The first sentence of `text` on one line, parenthesised parts and the final
+    /// period left out.
+    static func summary(of text: String) -> String {
+        var plain = ""
+        var depth = 0
+        for character in text {
+            switch character {
+            case "(": depth += 1
+            case ")": depth = max(0, depth - 1)
+            case "\n" where depth == 0: plain.append(" ")
+            default: if depth == 0 { plain.append(character) }
+            }
+        }
+        plain = plain.split(separator: " ").joined(separator: " ")
+        for mark in [",", ";", "."] { plain = plain.replacingOccurrences(of: " " + mark, with: mark) }
+        if let end = plain.range(of: ". ") { plain = String(plain[..<end.lowerBound]) }
+        while let last = plain.last, ".;: ".contains(last) { plain.removeLast() }
+        return plain
+    }
 }

@@ -1,5 +1,6 @@
-/// What `CommandSpec.parse` found: option values by long name, and positionals. Every
-/// value has passed its option's validation.
+/// What `CommandSpec.parse` found: option values, and positionals. Every value has
+/// passed its option's validation. Options are read by their typed keys
+/// (`arguments[ViewOptions.days]`), never by name.
 public struct ParsedArguments: Sendable, Equatable {
     /// The positional arguments, in order.
     public var positionals: [String] = []
@@ -9,18 +10,9 @@ public struct ParsedArguments: Sendable, Equatable {
     /// An empty result (no options, no positionals).
     public init() {}
 
-    /// Whether the option was given.
-    public func has(_ name: String) -> Bool { values[name] != nil }
+    /// The option's value, of the key's type.
+    public subscript<Value>(key: OptionKey<Value>) -> Value { key.read(values[key.option.name] ?? []) }
 
-    /// The last value of the option, if it was given.
-    public func value(_ name: String) -> String? { values[name]?.last }
-
-    /// Every value of a repeatable option.
-    public func values(_ name: String) -> [String] { values[name] ?? [] }
-
-    /// The value of an `.integer` option.
-    public func int(_ name: String) -> Int? { value(name).flatMap { Int($0) } }
-
-    /// The value of a `.seconds` option.
-    public func double(_ name: String) -> Double? { value(name).flatMap { Double($0) } }
+    /// Whether the option was given at all.
+    public func has(_ declaration: some OptionDeclaring) -> Bool { values[declaration.option.name] != nil }
 }

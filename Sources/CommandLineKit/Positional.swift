@@ -8,16 +8,16 @@ public struct Positional: Sendable {
     public var completion: Completion
     /// Whether it may be given more than once.
     public var isRepeatable: Bool
-    /// The man page text (roff) below its tag; defaults to the help text.
-    public var manual: String?
+    /// More for the man page only, plain text after the help; nil for most.
+    public var details: String?
 
     /// Declares a positional argument; it is always required (at least once).
-    public init(_ name: String, help: String, completion: Completion = .none, repeatable: Bool = false, manual: String? = nil) {
+    public init(_ name: String, help: String, completion: Completion = .none, repeatable: Bool = false, details: String? = nil) {
         self.name = name
         self.help = help
         self.completion = completion
         self.isRepeatable = repeatable
-        self.manual = manual
+        self.details = details
     }
 
     /// `<file>...`

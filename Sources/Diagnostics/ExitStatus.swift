@@ -1,5 +1,5 @@
-/// Exit statuses of SPEC.md section 5 (sysexits.h).
-public enum ExitStatus: Int32, Sendable {
+/// Exit statuses of docs/data-model.md (sysexits.h).
+public enum ExitStatus: Int32, Sendable, CaseIterable {
     case success = 0
     case usage = 64
     case dataError = 65
@@ -7,4 +7,26 @@ public enum ExitStatus: Int32, Sendable {
     case unavailable = 69
     case software = 70
     case ioError = 74
+
+    /// What the status means, for every program (the man pages' EXIT STATUS lists it,
+    /// with what each program adds).
+    public var meaning: String {
+        switch self {
+        case .success: return "Success."
+        case .usage: return "Usage error: an unknown subcommand or option, a missing or invalid value."
+        case .dataError: return "Bad input data."
+        case .noInput: return "Missing input: a file or the database is missing or unreadable."
+        case .unavailable: return "Unavailable: a daemon or a socket cannot be reached, trusted or set up."
+        case .software: return "Internal error."
+        case .ioError: return "I/O error."
+        }
+    }
+}
+
+/// An error that says its own exit status. Each module conforms its own error types
+/// (in `Type+ExitStatus.swift` files), so the command-line layer needs to import no
+/// domain module to map an error to an exit status (`ExitStatus.for`).
+public protocol ExitStatusProviding: Error {
+    /// The status a program exits with when this error ends it.
+    var exitStatus: ExitStatus { get }
 }

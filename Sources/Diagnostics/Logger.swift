@@ -19,6 +19,22 @@ public enum LogLevel: Int, Comparable, Sendable, CaseIterable {
     public static func < (a: LogLevel, b: LogLevel) -> Bool { a.rawValue > b.rawValue }
 }
 
+extension LogLevel: LosslessStringConvertible {
+    /// A level from its name (`debug` … `error`).
+    public init?(_ description: String) { self.init(name: description) }
+
+    /// The level's name, as `--log-level` takes it.
+    public var description: String {
+        switch self {
+        case .debug: "debug"
+        case .info: "info"
+        case .notice: "notice"
+        case .warning: "warning"
+        case .error: "error"
+        }
+    }
+}
+
 /// One line per event on standard error, each prefixed with its syslog level (eventd and
 /// eventd-web), made safe for a terminal (`TerminalText`).
 public final class Logger: Sendable {

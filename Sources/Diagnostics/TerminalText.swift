@@ -1,4 +1,4 @@
-/// Text from calendars made safe to print on a terminal (SPEC.md section 5).
+/// Text from calendars made safe to print on a terminal (docs/data-model.md).
 ///
 /// Whoever writes a calendar (a published link, an invitation) chooses its summaries,
 /// locations and names; printed raw, an `ESC [` sequence recolours the reader's

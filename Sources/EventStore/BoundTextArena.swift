@@ -4,7 +4,7 @@ import ICalendar
 /// The text parameters of one statement execution, gathered into one reused buffer and
 /// bound without a copy (`SQLITE_STATIC`) while `run` steps the statement.
 ///
-/// Issue 12: an import binds about a dozen texts per event. Bound as
+/// An import binds about a dozen texts per event. Bound as
 /// `SQLITE_TRANSIENT`, SQLite copies each into memory of its own (about 700 instructions
 /// per text in callgrind, most of it its allocator) only to copy it again into the row.
 /// Here the texts are copied once into this buffer, which does not move while the

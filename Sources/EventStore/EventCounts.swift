@@ -1,11 +1,11 @@
 /// The number of events in a store, kept up to date from the change log: after a
 /// change only the calendars it names are counted again.
 ///
-/// Issue 12: the daemon publishes the store's counts (for `status`) before each change's
+/// The daemon publishes the store's counts (for `status`) before each change's
 /// diff, so that a client that has seen a diff never gets older counts. A whole
 /// `count(*)` of the 100,000-event store reads every page of the event table's UNIQUE
 /// index, and after another connection's write (an import) none of them is in this
-/// connection's cache: 5–14 ms, measured in the daemon, on the way of every diff to its
+/// connection's cache: up to 14 ms on the way of every diff to its
 /// subscribers. A one-event change now counts one small calendar.
 ///
 /// Whatever the log cannot tell (no log, another file, pruned entries, a calendar

@@ -1,4 +1,5 @@
 import ICalendar
+import Diagnostics
 
 extension EventStore {
     /// The events of `calendars` (all when empty) as one iCalendar document: the
@@ -37,7 +38,7 @@ extension EventStore {
         if blocks.isEmpty { blocks.append(Block(calendar: selected.first ?? "eventd", defaultZone: nil)) }
         var out = ""
         for block in blocks {
-            out += "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//eventd//eventd 0.1.0//EN\r\n"
+            out += "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//eventd//eventd \(ProductVersion.number)//EN\r\n"
             out += "X-WR-CALNAME:\(block.calendar)\r\n"
             if let tz = block.defaultZone { out += "X-WR-TIMEZONE:\(tz)\r\n" }
             for key in block.zoneKeys.sorted() {

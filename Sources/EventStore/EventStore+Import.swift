@@ -81,12 +81,10 @@ extension EventStore {
         }
     }
 
-    /// The page cache of an import run, in KiB. 8 MiB: issue 12 measured eventctl
-    /// import of the 400k-event file at 8, 16 and 32 MiB in 17.2, 18.6 and 17.2 s of CPU
-    /// (no difference beyond noise; the event table's pages are appended once, and the
-    /// indexes' pages rewritten after a spill cost about 0.6 s of system time), while
-    /// the peak RSS follows the cache (257, 266, 285 MiB; the target is twice the file
-    /// plus 64 MiB).
+    /// The page cache of an import run, in KiB. 8 MiB: a larger cache made an import of
+    /// the 400k-event file no faster beyond noise (the event table's pages are appended
+    /// once), while the peak RSS follows the cache, and it must stay under twice the file
+    /// plus 64 MiB.
     static let importCacheKiB = 8192
 
     /// What the parser hands the writer.

@@ -8,9 +8,8 @@ import Foundation
 /// transaction is written again (an index page, say), SQLite reads back and checksums
 /// every later frame at the commit. A rollback journal keeps only the old content of
 /// pages that existed before the transaction: pages past the file's old end (all of
-/// them, for a first import) are written once, into the database. Measured on the
-/// 100,000-event file (`eventctl import`, 3 runs each): the commit took 50-61 ms instead
-/// of 203-263 ms, the whole import 1.64-1.66 s instead of 1.68-2.10 s.
+/// them, for a first import) are written once, into the database. The commit of a first
+/// import of the 100,000-event file takes about a quarter of its time in WAL.
 ///
 /// Leaving WAL needs the file to ourselves, and readers of a rollback-journal database
 /// wait while a writer holds it (from the transaction's first spill of pages to its

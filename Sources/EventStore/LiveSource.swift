@@ -1,5 +1,5 @@
 /// A calendar that updates itself: an ICS URL, a vdir, or one watched file
-/// (SPEC.md section 7). Stored in the `live_source` table; the location of a URL
+/// (docs/live-sources.md). Stored in the `live_source` table; the location of a URL
 /// source is a secret and is only ever shown through `redactedLocation`.
 public struct LiveSource: Sendable, Equatable {
     /// What a source reads.

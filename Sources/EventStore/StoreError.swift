@@ -20,7 +20,7 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
     }
 }
 
-/// Calendar name rule of SPEC.md section 2.
+/// Calendar name rule of docs/data-model.md.
 public func isValidCalendarName(_ name: String) -> Bool {
     guard (1...64).contains(name.utf8.count) else { return false }
     return name.utf8.allSatisfy { c in

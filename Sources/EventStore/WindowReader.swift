@@ -6,9 +6,8 @@ import Threads
 /// another thread, while the store's own connection scans the rest of the window index
 /// (`seriesFingerprints(fromMinute:...)`).
 ///
-/// Issue 12: in a whole build of the bench's 30-day view, the window scan took about
-/// 7 ms and the join (3,508 masters, one index seek each) 4.4 ms; with only the join
-/// here, the store's connection was the longer side by half. The classes from
+/// With only the join here, the store's connection was the longer side (by half, in a
+/// whole build of the bench's 30-day view), so the classes from
 /// `SpanClass.secondConnectionFrom` on are read here as well.
 ///
 /// The two connections read in separate transactions; this one's rows are used only

@@ -4,7 +4,7 @@
 /// Why not `Dictionary`: an idle daemon with 10,000 subscribers sends 333 heartbeats a
 /// second, and each goes through a dozen lookups by connection. With `Dictionary`, every
 /// one hashes its `Int` with SipHash; perf showed the hashing and the probing at about a
-/// sixth of the event loop's CPU while idle (issue 12). Here the key is mixed with one
+/// sixth of the event loop's CPU while idle. Here the key is mixed with one
 /// multiplication (Fibonacci hashing: ids are the daemon's own counter, never a
 /// client's choice, so nothing needs a keyed hash), probed linearly, and removed by
 /// shifting back the entries after it, so there are no tombstones to grow or sweep.

@@ -49,7 +49,7 @@ public final class Daemon: Sendable {
             if let socketPathToRemove { unlink(socketPathToRemove) }
             throw error
         }
-        log.notice("eventd 0.1.0 listening on \(systemdFD == nil ? config.socketPath : "a socket from systemd"), database \(config.databasePath), epoch \(epoch)")
+        log.notice("eventd \(ProductVersion.number) listening on \(systemdFD == nil ? config.socketPath : "a socket from systemd"), database \(config.databasePath), epoch \(epoch)")
 
         // The loop thread's end, as something a task can await.
         let loopEnded = AsyncStream<Void>.makeStream()

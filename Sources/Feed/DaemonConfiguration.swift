@@ -3,7 +3,7 @@ import EventStore
 import Diagnostics
 import RuntimeDirectories
 
-/// Everything `eventd` is started with (SPEC.md section 5).
+/// Everything `eventd` is started with (docs/data-model.md).
 public struct DaemonConfiguration: Sendable {
     public var databasePath: String
     public var socketPath: String

@@ -30,7 +30,7 @@ public struct FeedClientState: Sendable {
         self.epoch = epoch
     }
 
-    /// The digest of the current state (SPEC.md section 3).
+    /// The digest of the current state (docs/data-model.md).
     public var digest: String { SHA256.hexDigest(sectionsJSON.canonicalBytes()) }
 
     /// The current state's `sections` as JSON.

@@ -1,6 +1,7 @@
 import Agenda
 import ICalendar
 import CanonicalJSON
+import Diagnostics
 
 extension FeedHub {
     /// Stalls, heartbeats, idle views, watchdog pings, clock steps, the shutdown drain.
@@ -94,7 +95,7 @@ extension FeedHub {
     func statusMessage() -> [UInt8] {
         let subscribers = views.values.reduce(0) { $0 + $1.subscribers.count }
         var fields: [String: JSONValue] = [
-            "version": .string("0.1.0"),
+            "version": .string(ProductVersion.number),
             "epoch": .string(epoch),
             "uptime_seconds": .int(Int64(now.monotonic - started.monotonic)),
             "views": .int(Int64(views.count)),

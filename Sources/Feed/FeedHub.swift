@@ -122,7 +122,7 @@ struct FeedHub {
     ///
     /// Reads on hot paths come here too: `connections[id]?.field` first copies the whole
     /// connection (its queue, input and view retained, then released), where this
-    /// in-place access copies nothing. Issue 12: those copies were about a fifth of the
+    /// in-place access copies nothing. Those copies were about a fifth of the
     /// event loop's CPU while it handed one diff to 10,000 subscribers. `body` must not
     /// touch `self` (it cannot: `self` is being changed), so what it needs of the hub is
     /// read before.

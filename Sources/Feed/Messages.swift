@@ -2,17 +2,18 @@ import Agenda
 import LiveSources
 import SectionedDiff
 import CanonicalJSON
+import Diagnostics
 
 /// The snapshot form the diff engine works on: sections by date, items by id, both
 /// with their canonical JSON as content.
 public typealias FeedSnapshot = Snapshot<String, [UInt8], String, [UInt8]>
 public typealias FeedDiff = SnapshotDiff<String, [UInt8], String, [UInt8]>
 
-/// Encodes the daemon's NDJSON messages (SPEC.md section 4). Every message is one
+/// Encodes the daemon's NDJSON messages (docs/protocol.md). Every message is one
 /// line: a JSON object with `type` first, ending in `\n`.
 public enum Messages {
     public static let protocolVersion = 1
-    public static let serverName = "eventd/0.1.0"
+    public static let serverName = ProductVersion.token
 
     static func line(reserving capacity: Int = 256, _ body: (inout JSONWriter) -> Void) -> [UInt8] {
         var w = JSONWriter(reservingCapacity: capacity)
@@ -165,7 +166,7 @@ public enum Messages {
     }
 }
 
-/// Error codes of SPEC.md section 4.
+/// Error codes of docs/protocol.md.
 public enum ErrorCode: String, Sendable {
     case badRequest = "bad_request"
     case unknownOp = "unknown_op"

@@ -1,7 +1,7 @@
 import Agenda
 import Synchronization
 
-/// One snapshot message (SPEC.md section 4), written in pieces as sockets take them
+/// One snapshot message (docs/protocol.md), written in pieces as sockets take them
 /// instead of encoded whole: a year-long view's message is tens of megabytes, and its
 /// items' JSON already exists (the recomputer's state holds it), so the message is only
 /// the items' bytes between a head, separators and a tail.

@@ -51,8 +51,8 @@ public enum CalendarParser {
                       deliver: (Part) -> Void) throws(ICalendarSyntaxError) -> ParsedCalendar {
         // A large file is checked for repairs on a helper thread while this one scans
         // the bytes as they stand: for a clean file (most are) that scan is the one
-        // needed. One after the other, the two passes took 40 and 43 ms of the
-        // 100,000-event file's import, before any event is parsed.
+        // needed. Each pass takes about 40 ms of the 100,000-event file's import, before
+        // any event is parsed.
         var asTheyStand: Result<ScannedCalendar, ICalendarSyntaxError>?
         let repaired: RepairedInput
         if parallel, bytes.count >= concurrentRepairBytes {

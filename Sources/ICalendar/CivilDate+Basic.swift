@@ -1,7 +1,7 @@
 /// The iCalendar basic forms (`YYYYMMDD`, `YYYYMMDDTHHMMSS`), written digit by digit
 /// into one string.
 ///
-/// Issue 12: built from six padded `String`s and their concatenations, `TimeValue.encoded`
+/// Built from six padded `String`s and their concatenations, `TimeValue.encoded`
 /// cost about 5,000 instructions per event in an import's writer (callgrind), more than
 /// binding the whole row. Fields outside their usual widths (a year past 9999, a
 /// negative or three-digit field in a date read but not valid) keep the padded form.

@@ -1,4 +1,4 @@
-/// The repairs SPEC section 2 makes before a file's structure is checked ("liberal in
+/// The repairs made before a file's structure is checked (docs/data-model.md: "liberal in
 /// what it accepts"): what calendar applications open without complaint, eventd reads
 /// too, with a warning naming the line.
 ///

@@ -1,7 +1,7 @@
 /// The lines of a VEVENT block that libical is given to parse: all of them but the
 /// properties eventd never reads and whose parse cannot fail.
 ///
-/// Issue 12: libical's parse of each block was most of an import's CPU, and much of
+/// libical's parse of each block was most of an import's CPU, and much of
 /// that went to reading long text eventd does not use: in the bench's generated file,
 /// `DESCRIPTION` lines are a fifth of the bytes (3% of the lines), and real exports carry
 /// more (meeting invitations, `X-` properties of every vendor). What libical is not given

@@ -5,7 +5,7 @@ struct ReaderContext {
     var usedZoneKeys: Set<String> = []
     var unknownZones: Set<String> = []
 
-    /// The zone a TZID names, in SPEC section 2's order: an IANA name the system knows
+    /// The zone a TZID names, in the order of docs/data-model.md: an IANA name the system knows
     /// (embedded definitions are often stale); the file's VTIMEZONE; a Windows zone name
     /// through CLDR's mapping; a vendor-prefixed name by its IANA tail; a
     /// `(GMT+01:00) …` or `UTC+01:00` name as that fixed offset. Nil: unknown (the

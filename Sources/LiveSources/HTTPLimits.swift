@@ -1,4 +1,6 @@
-/// The bounds of one HTTP fetch (SPEC.md section 7). Tests shorten the timeouts.
+import Diagnostics
+
+/// The bounds of one HTTP fetch (docs/live-sources.md). Tests shorten the timeouts.
 public struct HTTPLimits: Sendable, Equatable {
     /// Seconds to establish the connection (TCP and TLS).
     public var connectTimeout: Double = 10
@@ -11,19 +13,17 @@ public struct HTTPLimits: Sendable, Equatable {
     /// Redirects followed.
     public var maxRedirects = 5
     /// `User-Agent`.
-    public var userAgent = "eventd/\(LiveSourceDefaults.version)"
+    public var userAgent = ProductVersion.token
     /// A netrc file for credentials, when not `~/.netrc` (the system service's
     /// credentials directory); libcurl reads `~/.netrc` when nil. Optional either way.
     public var netrcFile: String?
 
-    /// The defaults of SPEC.md section 7.
+    /// The defaults of docs/live-sources.md.
     public init() {}
 }
 
 /// Constants shared by the module.
 public enum LiveSourceDefaults {
-    /// eventd's version, for `User-Agent`.
-    public static let version = "0.1.0"
     /// `--every` when not given: 15 minutes.
     public static let every: Int64 = 15 * 60
     /// The shortest `--every`.

@@ -3,7 +3,7 @@
 /// returns which sources to start; it reads no clock and does no I/O, so every rule is
 /// tested with made-up times (`Tests/LiveSourcesTests`).
 ///
-/// Rules (SPEC.md section 7): a source is due every `interval` (its `--every`, but never
+/// Rules (docs/live-sources.md): a source is due every `interval` (its `--every`, but never
 /// more often than the calendar's own refresh interval asks, capped at a day), ±10%
 /// jitter; after `n` failures in a row the wait is `interval × 2ⁿ`, at most 6 h, and a
 /// success resets it; at most `maxRunning` attempts run at once; "sync now" ignores the

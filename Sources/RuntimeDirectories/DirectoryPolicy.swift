@@ -66,7 +66,7 @@ public enum DirectoryPolicy: Sendable, Equatable {
     }
 }
 
-/// A directory that eventd or eventctl refuses to use (SPEC.md section 5): the one-line
+/// A directory that eventd or eventctl refuses to use (docs/data-model.md): the one-line
 /// message says what is wrong and how to fix it. Exit 74 from eventd; eventctl's
 /// daemon commands report it as the daemon being unavailable (69).
 public struct UnsafeDirectoryError: Error, CustomStringConvertible, Sendable {

@@ -1,5 +1,5 @@
 /// The rules the socket's and the database's directories must meet, and whom a client
-/// may talk to on the socket (SPEC.md section 5).
+/// may talk to on the socket (docs/data-model.md).
 extension RuntimePaths {
     /// Where the system service keeps its socket (`RuntimeDirectory=eventd`).
     public static let systemRuntimeDirectory = "/run/eventd"

@@ -1,4 +1,4 @@
-/// Where eventctl and eventd find the database and the socket (SPEC.md section 5).
+/// Where eventctl and eventd find the database and the socket (docs/data-model.md).
 ///
 /// In order: `--db`/`--socket`; `EVENTD_DB`/`EVENTD_SOCKET`; systemd's
 /// `$STATE_DIRECTORY/events.db` and `$RUNTIME_DIRECTORY/feed.sock`;

@@ -1,7 +1,7 @@
 // MARK: - Applying a diff
 
 extension SnapshotDiff {
-    /// Applies the diff to `base` by the SPEC's reference application:
+    /// Applies the diff to `base` by the reference application of docs/protocol.md:
     ///
     /// 1. From the base, remove ``ItemChanges/deleted`` and the sources of
     ///    ``ItemChanges/moved``; remove ``SectionChanges/deleted``; detach the sections of

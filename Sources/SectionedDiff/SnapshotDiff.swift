@@ -1,8 +1,8 @@
 // MARK: - SnapshotDiff
 
 /// The changes that turn one ``Snapshot`` (the *base*) into another (the *new* one), in
-/// the shape of batch updates of list UIs and of eventd's feed protocol (SPEC §4, Diff
-/// `changes`).
+/// the shape of batch updates of list UIs and of eventd's feed protocol (docs/protocol.md,
+/// Diff `changes`).
 ///
 /// Index rules:
 /// - deletions and the `from` of moves refer to the **base** snapshot;
@@ -16,7 +16,7 @@
 /// - an item whose content changed is in ``ItemChanges/updated`` — also when it moved;
 ///   a section whose header changed is in ``SectionChanges/updated`` — also when it moved.
 ///
-/// ``apply(to:)`` performs the reference application of the SPEC; for every pair of
+/// ``apply(to:)`` performs the reference application of docs/protocol.md; for every pair of
 /// snapshots, `SnapshotDiff(from: a, to: b).apply(to: a) == b`.
 public struct SnapshotDiff<
     SectionID: Hashable & Sendable,

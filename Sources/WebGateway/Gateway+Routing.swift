@@ -2,7 +2,7 @@ import CanonicalJSON
 
 extension Gateway {
     /// Answers a complete request head: method, access and body checks, then the
-    /// endpoint (SPEC.md section 8).
+    /// endpoint (docs/web-gateway.md).
     mutating func route(_ request: HTTPRequest, from id: ClientID) {
         guard request.method == "GET" || request.method == "HEAD" else {
             return refuse(id, .methodNotAllowed, "only GET and HEAD are served", request: request, extra: [("Allow", "GET, HEAD")])

@@ -51,7 +51,7 @@ extension Gateway {
         return message
     }
 
-    /// One feed message as one event (SPEC.md section 8).
+    /// One feed message as one event (docs/web-gateway.md).
     private mutating func forward(_ line: [UInt8], message: JSONValue?, to id: ClientID) {
         guard let message, let type = message["type"]?.stringValue,
               type.utf8.allSatisfy({ HTTPHeadParser.isTokenByte($0) }) else {

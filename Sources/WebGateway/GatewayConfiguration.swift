@@ -1,6 +1,6 @@
 import RuntimeDirectories
 
-/// What eventd-web is told (SPEC.md section 8), with its limits. The executable fills
+/// What eventd-web is told (docs/web-gateway.md), with its limits. The executable fills
 /// it from the command line; tests build it directly.
 public struct GatewayConfiguration: Sendable {
     /// Where to listen (ignored under socket activation).
@@ -39,7 +39,7 @@ public struct GatewayConfiguration: Sendable {
     /// The most bytes of one feed line (a snapshot of a large window is a few MiB).
     public var maxFeedLine = 64 << 20
 
-    /// A configuration with the defaults of SPEC.md section 8.
+    /// A configuration with the defaults of docs/web-gateway.md.
     public init(socketPath: String, access: AccessPolicy) {
         self.socketPath = socketPath
         self.access = access

@@ -13,7 +13,7 @@ public struct HTTPHeadParser: Sendable {
         case invalid(HTTPStatus, String)
     }
 
-    /// The most bytes a head may have (SPEC: 16 KiB; more is 431).
+    /// The most bytes a head may have (16 KiB; more is 431).
     public let limit: Int
     private var buffer: [UInt8] = []
     /// Where the search for the blank line resumes (bytes before it were searched).

@@ -1,4 +1,4 @@
-/// Builds responses. Every answer carries the same security headers (SPEC.md section 8):
+/// Builds responses. Every answer carries the same security headers (docs/web-gateway.md):
 /// a CSP of `default-src 'self'`, `nosniff`, `no-referrer`, `no-store`, and no CORS
 /// header of any kind, so no other origin can read it; and the `Date` the I/O loop last
 /// told the gateway (RFC 9110 asks it of a server with a clock).

@@ -1,4 +1,4 @@
-/// The Server-Sent Events framing of feed messages (SPEC.md section 8): `event:` the
+/// The Server-Sent Events framing of feed messages (docs/web-gateway.md): `event:` the
 /// message's `type`, `data:` its NDJSON line (one line: the feed never puts a newline
 /// inside one), and for `snapshot` and `diff` an `id:` of `EPOCH.SEQ`.
 public enum ServerSentEvent {

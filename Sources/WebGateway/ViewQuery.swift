@@ -1,6 +1,6 @@
 import CanonicalJSON
 
-/// A view (SPEC.md section 3) from a URL's query: `tz`, `from`, `days`, `past_days`,
+/// A view (docs/data-model.md) from a URL's query: `tz`, `from`, `days`, `past_days`,
 /// `calendar` (repeatable), `empty_days`. Only the shape is checked here; eventd checks
 /// the values (zones, calendars, ranges) and answers `invalid_view`, which the gateway
 /// passes on.

@@ -12,19 +12,21 @@ struct AgendaCommand: Subcommand {
         With --json, prints exactly the snapshot a subscriber of the same view receives:
         {"view": ..., "digest": ..., "sections": [...]}.
         """,
-        options: ViewOptions.declarations + [Option("--json", help: "Print the snapshot as JSON.")],
+        options: ViewOptions.declarations + [json],
         examples: [
             "eventctl agenda",
             "eventctl agenda --days 7 --calendar work --tz Europe/Berlin",
             "eventctl agenda --json | jq '.sections[].items[].summary'",
         ])
 
+    static let json = Option.flag("--json", help: "Print the snapshot as JSON.")
+
     var options: ViewOptions
     var json: Bool
 
     init(_ arguments: ParsedArguments) {
         options = ViewOptions(arguments)
-        json = arguments.has("--json")
+        json = arguments[Self.json]
     }
 
     func run(_ env: CommandEnvironment) throws {

@@ -6,8 +6,9 @@ import Diagnostics
 
 /// `eventctl calendars [--json]`
 struct CalendarsCommand: JSONOutputCommand {
+    static let json = Option.flag("--json", help: "Print JSON.")
     static let spec = declare("calendars", abstract: "List calendars with their event counts and sources.", overview: "List calendars with their event counts and source files.",
-                              json: "Print JSON.", examples: ["eventctl calendars", "eventctl calendars --json | jq '.calendars[].name'"])
+                              examples: ["eventctl calendars", "eventctl calendars --json | jq '.calendars[].name'"])
 
     var json: Bool
 

@@ -4,7 +4,6 @@ import Diagnostics
 
 /// The eventctl tool: its declaration and the dispatch to its subcommands.
 enum EventCTL {
-    static let version = "0.1.0"
     static let commands: [any Subcommand.Type] = [
         ImportCommand.self, AgendaCommand.self, CalendarsCommand.self,
         RemoveCommand.self, ExportCommand.self, SubscribeCommand.self, RemindCommand.self, StatusCommand.self,
@@ -16,9 +15,9 @@ enum EventCTL {
         "eventctl", abstract: "Manage eventd calendars and watch the live agenda feed.",
         overview: "Manage eventd calendars and watch the live agenda feed.",
         usage: "eventctl [--db PATH] [--socket PATH] <subcommand> [options]",
-        options: [PathOptions.database, PathOptions.socket, .version,
+        options: [PathOptions.database, PathOptions.socket, Option.version,
                   Option("--help", short: "-h", help: "Show help information.",
-                         manual: "Show help information; after a subcommand, that subcommand's help.")],
+                         details: "After a subcommand, that subcommand's help.")],
         examples: [
             "eventctl import work.ics",
             "eventctl agenda --days 7",
@@ -29,10 +28,10 @@ enum EventCTL {
 
     static func main(_ argv: [String]) -> Int32 {
         do {
-            guard let (command, arguments) = try spec.dispatch(argv, version: version),
+            guard let (command, arguments) = try spec.dispatch(argv),
                   let type = commands.first(where: { $0.spec.name == command.name }) else { return ExitStatus.success.rawValue }
             let env = CommandEnvironment(environment: ProcessInfo.processInfo.environment,
-                                         database: arguments.value("--db"), socket: arguments.value("--socket"))
+                                         database: arguments[PathOptions.database], socket: arguments[PathOptions.socket])
             try type.init(arguments).run(env)
             return ExitStatus.success.rawValue
         } catch {

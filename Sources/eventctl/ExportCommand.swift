@@ -11,14 +11,16 @@ struct ExportCommand: Subcommand {
         The events are written as they were imported, with the VTIMEZONEs they use, so
         importing the export into the same calendar changes nothing.
         """,
-        options: [Option("--calendar", value: "NAME", help: "Export this calendar (repeatable; default: all).",
-                         summary: "Export this calendar (repeatable)", completion: .calendar, repeatable: true)],
+        options: [calendars],
         examples: ["eventctl export --calendar work > work.ics"])
+
+    static let calendars = Option.values("--calendar", "NAME", help: "Export this calendar (repeatable; default: all).",
+                                         completion: .calendar)
 
     var calendars: [String]
 
     init(_ arguments: ParsedArguments) {
-        calendars = arguments.values("--calendar")
+        calendars = arguments[Self.calendars]
     }
 
     func run(_ env: CommandEnvironment) throws {

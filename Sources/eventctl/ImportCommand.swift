@@ -16,35 +16,23 @@ struct ImportCommand: Subcommand {
         All files are imported in one transaction: all of them, or none.
         """,
         arguments: [Positional("<file>", help: "An .ics file, or - for standard input.", completion: .file(extension: "ics"),
-                               repeatable: true, manual: #"""
-                               An
-                               .I .ics
-                               file, or
-                               .B \-
-                               for standard input.
-                               """#)],
-        options: [
-            Option("--calendar", value: "NAME", help: """
-                   Target calendar (default: the file's name without extension;
-                   "stdin" for -). 1-64 characters of A-Z a-z 0-9 . _ -
-                   """, summary: "Target calendar (default: the file name)", completion: .calendar,
-                   validation: .custom { isValidCalendarName($0) ? nil : "invalid calendar name '\($0)': use 1-64 characters of A-Z a-z 0-9 . _ -" },
-                   manual: #"""
-                   Target calendar (default: the file's name without extension;
-                   .B stdin
-                   for
-                   .BR \- ).
-                   """#),
-            Option("--replace", help: "Make the calendar hold exactly these files' events."),
-            Option("--strict", help: "Treat warnings (skipped or partly ignored components) as errors.",
-                   summary: "Treat warnings as errors"),
-            Option("--json", help: "Print the per-file counts as JSON."),
-        ],
+                               repeatable: true)],
+        options: [calendar, replace, strict, json],
         examples: [
             "eventctl import ~/Downloads/work.ics",
             "eventctl import holidays.ics --calendar holidays --replace",
             "curl -s https://example.com/team.ics | eventctl import - --calendar team",
         ])
+
+    static let calendar = Option.value(
+        "--calendar", "NAME", help: """
+        Target calendar (default: the file's name without extension;
+        "stdin" for -). 1-64 characters of A-Z a-z 0-9 . _ -
+        """, completion: .calendar,
+        validation: .custom { isValidCalendarName($0) ? nil : "invalid calendar name '\($0)': use 1-64 characters of A-Z a-z 0-9 . _ -" })
+    static let replace = Option.flag("--replace", help: "Make the calendar hold exactly these files' events.")
+    static let strict = Option.flag("--strict", help: "Treat warnings (skipped or partly ignored components) as errors.")
+    static let json = Option.flag("--json", help: "Print the per-file counts as JSON.")
 
     var files: [String]
     var calendar: String?
@@ -54,10 +42,10 @@ struct ImportCommand: Subcommand {
 
     init(_ arguments: ParsedArguments) {
         files = arguments.positionals
-        calendar = arguments.value("--calendar")
-        replace = arguments.has("--replace")
-        strict = arguments.has("--strict")
-        json = arguments.has("--json")
+        calendar = arguments[Self.calendar]
+        replace = arguments[Self.replace]
+        strict = arguments[Self.strict]
+        json = arguments[Self.json]
     }
 
     func run(_ env: CommandEnvironment) throws {
@@ -65,7 +53,7 @@ struct ImportCommand: Subcommand {
         // the writer's row index) from mmap, given back to the kernel when freed. glibc's
         // default raises this threshold to the size of each such block freed, so the
         // large temporaries of the parse stayed in the heap and the peak RSS carried
-        // them (issue 12: 144 MiB instead of 107 MiB for the 100k-event file).
+        // them (about 37 MiB more for the 100k-event file).
         _ = mallopt(M_MMAP_THRESHOLD, 1 << 20)
         var inputs: [ImportInput] = []
         for file in files {

@@ -22,21 +22,21 @@ struct RemindCommand: Subcommand {
         trigger before its start remind (read from the database at --db).
         While eventd is down, reminders come from the last events it sent.
         """,
-        options: [
-            Option("--before", value: "DURATION", help: "Remind this long before the start (repeatable; default: 10m).",
-                   summary: "Remind this long before the start (repeatable)",
-                   validation: .custom { BarOptions.duration($0) == nil ? "invalid duration '\($0)' for --before: expected e.g. 10m, 1h, 90s" : nil },
-                   repeatable: true),
-            Option("--calendar", value: "NAME", help: "Only this calendar (repeatable; default: all).",
-                   summary: "Only this calendar (repeatable)", completion: .calendar, repeatable: true),
-            Option("--tz", value: "ZONE", help: "IANA time zone of the times shown (default: the system's).",
-                   summary: "IANA time zone", completion: .timeZone),
-            Option("--notify", value: "WAY", help: "auto (default: the session bus, else notify-send), dbus or notify-send.",
-                   summary: "How notifications are shown", completion: .choices(DesktopNotifier.Way.allCases.map(\.rawValue))),
-            Option("--state", value: "FILE", help: "Where shown reminders are remembered (default: $XDG_STATE_HOME/eventd/reminders.json).",
-                   summary: "The file of reminders shown", completion: .file(extension: "json")),
-        ],
+        options: [befores, calendars, tz, way, state],
         examples: ["eventctl remind", "eventctl remind --before 10m --before 1h --calendar work"])
+
+    static let befores = Option.values(
+        "--before", "DURATION", help: "Remind this long before the start (repeatable; default: 10m).",
+        validation: .custom { BarOptions.duration($0) == nil ? "invalid duration '\($0)' for --before: expected e.g. 10m, 1h, 90s" : nil })
+    static let calendars = Option.values("--calendar", "NAME", help: "Only this calendar (repeatable; default: all).",
+                                         completion: .calendar)
+    static let tz = Option.value("--tz", "ZONE", help: "IANA time zone of the times shown (default: the system's).",
+                                 completion: .timeZone)
+    static let way = Option.value("--notify", "WAY", help: "auto (default: the session bus, else notify-send), dbus or notify-send.",
+                                  completion: .choices(DesktopNotifier.Way.allCases.map(\.rawValue)))
+    static let state = Option.value(
+        "--state", "FILE", help: "Where shown reminders are remembered (default: $XDG_STATE_HOME/eventd/reminders.json).",
+        completion: .file(extension: "json"))
 
     var befores: [Int64]
     var calendars: [String]
@@ -45,12 +45,12 @@ struct RemindCommand: Subcommand {
     var state: String?
 
     init(_ arguments: ParsedArguments) {
-        befores = arguments.values("--before").compactMap(BarOptions.duration)
+        befores = arguments[Self.befores].compactMap(BarOptions.duration)
         if befores.isEmpty { befores = [600] }
-        calendars = arguments.values("--calendar")
-        tz = arguments.value("--tz")
-        way = arguments.value("--notify").flatMap(DesktopNotifier.Way.init(rawValue:)) ?? .auto
-        state = arguments.value("--state")
+        calendars = arguments[Self.calendars]
+        tz = arguments[Self.tz]
+        way = arguments[Self.way].flatMap(DesktopNotifier.Way.init(rawValue:)) ?? .auto
+        state = arguments[Self.state]
     }
 
     /// `$XDG_STATE_HOME/eventd/reminders.json`, else `~/.local/state/eventd/reminders.json`.

@@ -8,14 +8,16 @@ struct RemoveCommand: Subcommand {
     static let spec = CommandSpec(
         "eventctl remove", abstract: "Delete a calendar and its events.",
         overview: "Delete a calendar with all its events and sources.",
-        options: [Option("--calendar", value: "NAME", help: "The calendar to delete.", completion: .calendar, required: true)],
+        options: [calendar],
         examples: ["eventctl remove --calendar holidays"],
-        strayPositionalOption: "--calendar")
+        strayPositionalOption: calendar)
+
+    static let calendar = Option.value("--calendar", "NAME", help: "The calendar to delete.", completion: .calendar, required: true)
 
     var calendar: String
 
     init(_ arguments: ParsedArguments) {
-        calendar = arguments.value("--calendar") ?? ""
+        calendar = arguments[Self.calendar] ?? ""
     }
 
     func run(_ env: CommandEnvironment) throws {

@@ -3,7 +3,7 @@ import CommandLineKit
 import EventStore
 import LiveSources
 
-/// `eventctl source add|list|remove|sync` (SPEC.md section 7): calendars that update
+/// `eventctl source add|list|remove|sync` (docs/live-sources.md): calendars that update
 /// themselves. The action is the first argument; its options are declared here once.
 struct SourceCommand: Subcommand {
     enum Action: String, CaseIterable {
@@ -27,18 +27,7 @@ struct SourceCommand: Subcommand {
             Positional("<target>", help: "add: a URL, directory or file; remove: a source name;\nsync: source names (none: all).",
                        completion: .file(extension: "ics"), repeatable: true),
         ],
-        options: [
-            Option("--calendar", value: "NAME", help: "add: the source's name and calendar (default: from the URL,\nfile or directory).",
-                   summary: "The source's name and calendar", completion: .calendar,
-                   validation: .custom { isValidCalendarName($0) ? nil : "invalid calendar name '\($0)': use 1-64 characters of A-Z a-z 0-9 . _ -" }),
-            Option("--every", value: "DURATION", help: "add: how often a URL is fetched (default 15m; at least 30s;\ns/m/h/d or ISO 8601 such as PT15M).",
-                   summary: "How often a URL is fetched",
-                   validation: .custom { text in
-                       guard let seconds = DurationText.seconds(text) else { return "invalid value '\(text)' for --every: expected a duration such as 15m or PT15M" }
-                       return seconds < LiveSourceDefaults.minimumEvery ? "invalid value '\(text)' for --every: at least 30s" : nil
-                   }),
-            Option("--json", help: "Print the result as JSON."),
-        ],
+        options: [calendar, every, json],
         examples: [
             "eventctl source add 'https://calendar.google.com/calendar/ical/…/basic.ics' --calendar work",
             "eventctl source add ~/.local/share/vdirsyncer/calendars",
@@ -46,6 +35,18 @@ struct SourceCommand: Subcommand {
             "eventctl source sync work",
             "eventctl source remove work",
         ])
+
+    static let calendar = Option.value(
+        "--calendar", "NAME", help: "add: the source's name and calendar (default: from the URL,\nfile or directory).",
+        completion: .calendar,
+        validation: .custom { isValidCalendarName($0) ? nil : "invalid calendar name '\($0)': use 1-64 characters of A-Z a-z 0-9 . _ -" })
+    static let every = Option.value(
+        "--every", "DURATION", help: "add: how often a URL is fetched (default 15m; at least 30s;\ns/m/h/d or ISO 8601 such as PT15M).",
+        validation: .custom { text in
+            guard let seconds = DurationText.seconds(text) else { return "invalid value '\(text)' for --every: expected a duration such as 15m or PT15M" }
+            return seconds < LiveSourceDefaults.minimumEvery ? "invalid value '\(text)' for --every: at least 30s" : nil
+        })
+    static let json = Option.flag("--json", help: "Print the result as JSON.")
 
     var action: Action
     var targets: [String]
@@ -60,9 +61,9 @@ struct SourceCommand: Subcommand {
         }
         self.action = action
         targets = Array(arguments.positionals.dropFirst())
-        calendar = arguments.value("--calendar")
-        every = arguments.value("--every").flatMap(DurationText.seconds) ?? LiveSourceDefaults.every
-        json = arguments.has("--json")
+        calendar = arguments[Self.calendar]
+        every = arguments[Self.every].flatMap(DurationText.seconds) ?? LiveSourceDefaults.every
+        json = arguments[Self.json]
         try checkCombination(arguments)
     }
 
@@ -78,8 +79,8 @@ struct SourceCommand: Subcommand {
         case .remove: if targets.count != 1 { throw UsageError("source remove takes one source name", hint: hint) }
         case .sync: break
         }
-        for option in ["--calendar", "--every"] where action != .add && arguments.has(option) {
-            throw UsageError("\(option) applies to source add only", hint: hint)
+        for option in [Self.calendar, Self.every] where action != .add && arguments.has(option) {
+            throw UsageError("\(option.option.name) applies to source add only", hint: hint)
         }
         if action == .remove, json { throw UsageError("--json does not apply to source remove", hint: hint) }
     }

@@ -3,7 +3,7 @@ import Diagnostics
 
 /// Writes `eventctl: MESSAGE` to standard error.
 func printError(_ message: String) {
-    // One line, always (SPEC.md section 5): messages may quote multi-line input.
+    // One line, always (docs/data-model.md): messages may quote multi-line input.
     let line = message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
     // Messages quote calendar text (warnings name the file's content): made safe too.
     FileHandle.standardError.write(Data(("eventctl: " + line.terminalSafe + "\n").utf8))

@@ -6,8 +6,9 @@ import Diagnostics
 
 /// `eventctl status [--json]`
 struct StatusCommand: JSONOutputCommand {
+    static let json = Option.flag("--json", help: "Print the daemon's status message as JSON.")
     static let spec = declare("status", abstract: "Show the running daemon's status.", overview: "Ask the running eventd for its status.",
-                              json: "Print the daemon's status message as JSON.", examples: ["eventctl status", "eventctl --socket /run/eventd/feed.sock status --json"])
+                              examples: ["eventctl status", "eventctl --socket /run/eventd/feed.sock status --json"])
 
     var json: Bool
 

@@ -15,47 +15,39 @@ struct SubscribeCommand: Subcommand {
         mismatch it says so on standard error and subscribes again. When the daemon
         restarts, it reconnects and resumes where it left off.
         """,
-        options: ViewOptions.declarations + [
-            Option("--resume", value: "EPOCH:SEQ", help: "Resume from a state seen before (see the daemon's epoch).",
-                   summary: "Resume from a state seen before",
-                   validation: .custom { position($0) == nil ? "invalid value '\($0)' for --resume: expected EPOCH:SEQ" : nil }),
-            Option("--format", value: "FORMAT",
-                   help: "ndjson (default: every message line as received), pretty, or for status bars waybar, i3bar or line.",
-                   summary: "Output format", completion: .choices(["ndjson", "pretty"] + BarFormat.allCases.map(\.rawValue)),
-                   manual: #"""
-                   .B ndjson
-                   (default: every message line as received),
-                   .B pretty
-                   (human\-readable changes), or for status bars:
-                   .B waybar
-                   (one JSON object per line for Waybar's custom module with return\-type json),
-                   .B i3bar
-                   (the i3bar/swaybar protocol) or
-                   .B line
-                   (one plain line per update). Status bar formats write a line when what it
-                   shows changes, at a change of the feed or at the turn of a minute; while
-                   eventd is down they show the last known state with the class stale.
-                   """#),
-            Option("--template", value: "TEMPLATE",
-                   help: "Status bar text with fields {summary} {start} {end} {location} {calendar} {minutes_until} {minutes_left}.",
-                   summary: "Status bar text with named fields",
-                   validation: .custom { text in
-                       do { _ = try BarTemplate(text); return nil } catch { return "\(error)" }
-                   }),
-            Option("--soon", value: "DURATION", help: "Status bars: an event starting within this is 'soon' (default: 15m).",
-                   summary: "Status bars: how near is soon",
-                   validation: .custom { BarOptions.duration($0) == nil ? "invalid duration '\($0)' for --soon: expected e.g. 15m, 1h, 90s" : nil }),
-            Option("--all-day", value: "MODE",
-                   help: "Status bars: when-free (default: all-day events only when nothing timed is left today) or always.",
-                   summary: "Status bars: when to show all-day events",
-                   completion: .choices(BarOptions.AllDay.allCases.map(\.rawValue))),
-        ],
+        options: ViewOptions.declarations + [resume, format, template, soon, allDay],
         examples: [
             "eventctl subscribe --format pretty",
             "eventctl subscribe --days 7 --calendar work | jq -c 'select(.type == \"diff\")'",
             "eventctl subscribe --format waybar --days 2 --calendar work",
             "eventctl subscribe --format line --template '{start} {summary}'",
         ])
+
+    static let resume = Option.value(
+        "--resume", "EPOCH:SEQ", help: "Resume from a state seen before (see the daemon's epoch).",
+        validation: .custom { position($0) == nil ? "invalid value '\($0)' for --resume: expected EPOCH:SEQ" : nil })
+    static let format = Option.value(
+        "--format", "FORMAT", help: "ndjson (default: every message line as received), pretty, or for status bars waybar, i3bar or line.",
+        details: """
+        pretty shows human-readable changes; waybar writes one JSON object per line for Waybar's custom module
+        with return-type json; i3bar speaks the i3bar/swaybar protocol; line writes one plain line per update.
+        Status bar formats write a line when what it shows changes, at a change of the feed or at the turn of a
+        minute; while eventd is down they show the last known state with the class stale.
+        """,
+        completion: .choices(["ndjson", "pretty"] + BarFormat.allCases.map(\.rawValue)))
+    static let template = Option.value(
+        "--template", "TEMPLATE",
+        help: "Status bar text with fields {summary} {start} {end} {location} {calendar} {minutes_until} {minutes_left}.",
+        validation: .custom { text in
+            do { _ = try BarTemplate(text); return nil } catch { return "\(error)" }
+        })
+    static let soon = Option.value(
+        "--soon", "DURATION", help: "Status bars: an event starting within this is 'soon' (default: 15m).",
+        validation: .custom { BarOptions.duration($0) == nil ? "invalid duration '\($0)' for --soon: expected e.g. 15m, 1h, 90s" : nil })
+    static let allDay = Option.value(
+        "--all-day", "MODE",
+        help: "Status bars: when-free (default: all-day events only when nothing timed is left today) or always.",
+        completion: .choices(BarOptions.AllDay.allCases.map(\.rawValue)))
 
     enum Format: String { case ndjson, pretty, waybar, i3bar, line }
 
@@ -65,11 +57,11 @@ struct SubscribeCommand: Subcommand {
 
     init(_ arguments: ParsedArguments) {
         options = ViewOptions(arguments)
-        format = arguments.value("--format").flatMap(Format.init(rawValue:)) ?? .ndjson
-        resume = arguments.value("--resume").flatMap(Self.position)
-        bar = BarOptions(soon: arguments.value("--soon").flatMap(BarOptions.duration) ?? 15 * 60,
-                         allDay: arguments.value("--all-day").flatMap(BarOptions.AllDay.init(rawValue:)) ?? .whenFree,
-                         template: arguments.value("--template").flatMap { try? BarTemplate($0) })
+        format = arguments[Self.format].flatMap(Format.init(rawValue:)) ?? .ndjson
+        resume = arguments[Self.resume].flatMap(Self.position)
+        bar = BarOptions(soon: arguments[Self.soon].flatMap(BarOptions.duration) ?? 15 * 60,
+                         allDay: arguments[Self.allDay].flatMap(BarOptions.AllDay.init(rawValue:)) ?? .whenFree,
+                         template: arguments[Self.template].flatMap { try? BarTemplate($0) })
     }
 
     var bar: BarOptions

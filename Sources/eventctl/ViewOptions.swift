@@ -5,40 +5,20 @@ import CanonicalJSON
 
 /// The view options shared by `agenda` and `subscribe`.
 struct ViewOptions: Sendable {
-    static let declarations: [Option] = [
-        Option("--from", value: "DATE", help: "First date, YYYY-MM-DD (default: today; the window slides).",
-               summary: "First date (YYYY-MM-DD)",
-               validation: .custom { CivilDate(iso: $0) == nil ? "invalid date '\($0)' for --from: expected YYYY-MM-DD" : nil },
-               manual: #"""
-               First date,
-               .I YYYY\-MM\-DD
-               (default: today; the window slides).
-               """#),
-        Option("--days", value: "N", help: "Number of dates, 1-3660 (default: 14).", summary: "Number of dates (1-3660)",
-               validation: .integer(View.daysRange), manual: #"Number of dates, 1\(en3660 (default: 14)."#),
-        Option("--past-days", value: "N", help: "Start N days before today, 0-366 (default: 0).",
-               summary: "Start this many days before today (0-366)", validation: .integer(View.pastDaysRange),
-               manual: #"""
-               Start
-               .I N
-               days before today, 0\(en366 (default: 0).
-               """#),
-        Option("--tz", value: "ZONE", help: "IANA time zone (default: the system's).", summary: "IANA time zone",
-               completion: .timeZone, manual: #"""
-               IANA time zone, such as
-               .B Europe/Berlin
-               (default: the system's).
-               """#),
-        Option("--calendar", value: "NAME", help: "Only this calendar (repeatable; default: all).",
-               summary: "Only this calendar (repeatable)", completion: .calendar, repeatable: true),
-        Option("--empty-days", value: "MODE", help: "omit (default) or placeholder.", summary: "Dates without events",
-               completion: .choices(["omit", "placeholder"]), manual: #"""
-               .B omit
-               (default) or
-               .BR placeholder :
-               list dates without events too.
-               """#),
-    ]
+    static let from = Option.value(
+        "--from", "DATE", help: "First date, YYYY-MM-DD (default: today; the window slides).",
+        validation: .custom { CivilDate(iso: $0) == nil ? "invalid date '\($0)' for --from: expected YYYY-MM-DD" : nil })
+    static let days = Option.value("--days", "N", as: Int.self, help: "Number of dates, 1-3660 (default: 14).",
+                                   validation: .integer(View.daysRange))
+    static let pastDays = Option.value("--past-days", "N", as: Int.self, help: "Start N days before today, 0-366 (default: 0).",
+                                       validation: .integer(View.pastDaysRange))
+    static let tz = Option.value("--tz", "ZONE", help: "IANA time zone (default: the system's).", completion: .timeZone)
+    static let calendars = Option.values("--calendar", "NAME", help: "Only this calendar (repeatable; default: all).",
+                                         completion: .calendar)
+    static let emptyDays = Option.value("--empty-days", "MODE", help: "omit (default) or placeholder.",
+                                        details: "With placeholder, dates without events are listed too.",
+                                        completion: .choices(["omit", "placeholder"]))
+    static let declarations: [any OptionDeclaring] = [from, days, pastDays, tz, calendars, emptyDays]
 
     var from: CivilDate?
     var days: Int?
@@ -49,12 +29,12 @@ struct ViewOptions: Sendable {
 
     /// The view options among `arguments` (already checked by the declarations).
     init(_ arguments: ParsedArguments) {
-        from = arguments.value("--from").flatMap(CivilDate.init(iso:))
-        days = arguments.int("--days")
-        pastDays = arguments.int("--past-days")
-        tz = arguments.value("--tz")
-        calendars = arguments.values("--calendar")
-        emptyDays = arguments.value("--empty-days").flatMap(View.EmptyDays.init(rawValue:))
+        from = arguments[Self.from].flatMap(CivilDate.init(iso:))
+        days = arguments[Self.days]
+        pastDays = arguments[Self.pastDays]
+        tz = arguments[Self.tz]
+        calendars = arguments[Self.calendars]
+        emptyDays = arguments[Self.emptyDays].flatMap(View.EmptyDays.init(rawValue:))
     }
 
     /// The view as a request names it (`{"tz": ..., "days": ...}`), defaults left out.

@@ -4,9 +4,28 @@ import Diagnostics
 import RuntimeDirectories
 import WebGateway
 
-/// `eventd-web` options (SPEC.md section 8), declared once (CommandLineKit).
+/// `eventd-web` options (docs/web-gateway.md), declared once (CommandLineKit).
 enum WebOptions {
-    static let version = "0.1.0"
+    static let listen = Option.value(
+        "--listen", "ADDRESS", help: "127.0.0.1:PORT, [::1]:PORT or unix:PATH (default: 127.0.0.1:8787).",
+        details: "Another address with a port only with --token-file. Ignored when systemd passes the socket.",
+        validation: .custom(listenProblem))
+    static let socket = Option.value("--socket", "PATH", help: "eventd's socket (default: \(PathDefaults.socketHelp)).",
+                                     details: PathDefaults.firstApplies, completion: .file())
+    static let tokenFile = Option.value(
+        "--token-file", "PATH", help: "Require the token in this file on every request.",
+        details: """
+        The file holds one line of at least 16 characters and is not readable by others. The token comes as
+        "Authorization: Bearer", as ?token=, or in the cookie a ?token= request sets.
+        Needed to listen on an address that is not loopback.
+        """,
+        completion: .file())
+    static let allowHosts = Option.values("--allow-host", "NAME", help: "Also accept this Host header (a reverse proxy's name).")
+    static let maxStreams = Option.value("--max-streams", "N", as: Int.self, help: "Event streams at once (default: 256).",
+                                         validation: .integer(1...65_536))
+    static let assets = Option.value("--assets", "DIR", help: "The dashboard's files (default: ../share/eventd/web beside the program).",
+                                     completion: .directory)
+    static let logLevel = Option.logLevel
 
     static let spec = CommandSpec(
         "eventd-web", abstract: "Serve the eventd feed to browsers: a live dashboard and Server-Sent Events.",
@@ -15,46 +34,7 @@ enum WebOptions {
         Each browser stream is one subscription on eventd's socket; a reconnect with
         Last-Event-ID resumes it. Loopback only unless --token-file is given.
         """,
-        options: [
-            Option("--listen", value: "ADDRESS", help: "127.0.0.1:PORT, [::1]:PORT or unix:PATH (default: 127.0.0.1:8787).",
-                   summary: "Listen address", validation: .custom(listenProblem), manual: #"""
-                   .BR 127.0.0.1: \fIPORT\fR,
-                   .BR [::1]: \fIPORT\fR,
-                   another address with a port (only with
-                   .BR \-\-token\-file ),
-                   or
-                   .BI unix: PATH
-                   (default: 127.0.0.1:8787).
-                   Ignored when systemd passes the socket.
-                   """#),
-            Option("--socket", value: "PATH", help: "eventd's socket (default: \(PathDefaults.socketHelp)).",
-                   summary: "eventd's feed socket", completion: .file(), manual: """
-                   eventd's feed socket.
-                   \(PathDefaults.socketManual)
-                   the first that applies.
-                   """),
-            Option("--token-file", value: "PATH", help: "Require the token in this file on every request.",
-                   summary: "Token file", completion: .file(), manual: #"""
-                   Require the token in this file (one line, at least 16 characters, not
-                   readable by others) on every request: as
-                   .BR "Authorization: Bearer" ,
-                   as
-                   .BR ?token= ,
-                   or in the cookie a
-                   .B ?token=
-                   request sets.
-                   Needed to listen on an address that is not loopback.
-                   """#),
-            Option("--allow-host", value: "NAME", help: "Also accept this Host header (a reverse proxy's name).",
-                   summary: "Accepted Host name", repeatable: true),
-            Option("--max-streams", value: "N", help: "Event streams at once (default: 256).",
-                   validation: .integer(1...65_536)),
-            Option("--assets", value: "DIR", help: "The dashboard's files (default: ../share/eventd/web beside the program).",
-                   summary: "Dashboard files", completion: .directory),
-            Option("--log-level", value: "LEVEL", help: "debug, info, notice, warning or error (default: info).",
-                   summary: "Log level", completion: .choices(["debug", "info", "notice", "warning", "error"])),
-            .version,
-        ],
+        options: [listen, socket, tokenFile, allowHosts, maxStreams, assets, logLevel, Option.version],
         examples: [
             "eventd-web",
             "eventd-web --listen '[::1]:9000' --max-streams 64",
@@ -68,7 +48,7 @@ enum WebOptions {
     /// The dashboard's directory: `--assets`, the installed `share/eventd/web`, or the
     /// source tree's `web/` for a program run from its build directory.
     static func assetsDirectory(_ arguments: ParsedArguments) -> String {
-        if let given = arguments.value("--assets") { return given }
+        if let given = arguments[Self.assets] { return given }
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         let installed = executable.deletingLastPathComponent().appendingPathComponent("../share/eventd/web").standardized.path
         if FileManager.default.fileExists(atPath: installed + "/index.html") { return installed }
@@ -94,33 +74,25 @@ enum WebOptions {
     static func configuration(_ arguments: ParsedArguments, environment: [String: String],
                               systemdSocket: (fd: Int32, address: ListenAddress?, localOnly: Bool)?) throws -> GatewayConfiguration {
         // Under socket activation the passed socket's address is the one browsers name.
-        let listen = systemdSocket?.address ?? arguments.value("--listen").flatMap(ListenAddress.init) ?? .defaultAddress
+        let listen = systemdSocket?.address ?? arguments[Self.listen].flatMap(ListenAddress.init) ?? .defaultAddress
         var secret: String?
-        if let path = arguments.value("--token-file") { secret = try token(path: path) }
+        if let path = arguments[Self.tokenFile] { secret = try token(path: path) }
         let localOnly = systemdSocket?.localOnly ?? listen.isLocalOnly
         guard localOnly || secret != nil else {
             throw UsageError("listening on \(systemdSocket == nil ? listen.description : "a non-loopback address") needs --token-file")
         }
-        let paths = RuntimePaths.resolve(socket: arguments.value("--socket"), environment: environment, uid: getuid())
+        let paths = RuntimePaths.resolve(socket: arguments[Self.socket], environment: environment, uid: getuid())
         var config = GatewayConfiguration(socketPath: paths.socket,
-                                          access: AccessPolicy(listen: listen, allowHosts: arguments.values("--allow-host"), token: secret))
-        // A client of eventd's socket like eventctl: the same checks (SPEC.md section 5).
+                                          access: AccessPolicy(listen: listen, allowHosts: arguments[Self.allowHosts], token: secret))
+        // A client of eventd's socket like eventctl: the same checks (docs/data-model.md).
         config.socketDirectoryPolicy = paths.socketDirectoryPolicy(uid: getuid())
         config.trustedPeers = paths.trustedPeers(uid: getuid())
         config.listen = listen
-        if let n = arguments.int("--max-streams") { config.maxStreams = n }
+        if let n = arguments[Self.maxStreams] { config.maxStreams = n }
         // Tests shorten the slow-loris deadline instead of waiting 10 s.
         if let seconds = environment["EVENTD_WEB_HEAD_TIMEOUT"].flatMap(Double.init), seconds > 0 { config.headTimeout = seconds }
         return config
     }
 
-    static func logLevel(_ arguments: ParsedArguments) -> LogLevel {
-        switch arguments.value("--log-level") {
-        case "debug": return .debug
-        case "notice": return .notice
-        case "warning": return .warning
-        case "error": return .error
-        default: return .info
-        }
-    }
+    static func logLevel(_ arguments: ParsedArguments) -> LogLevel { arguments[Self.logLevel] ?? .info }
 }

@@ -7,11 +7,7 @@ import WebGateway
 // eventd-web: declarations and wiring; the gateway is `WebGateway.Gateway` and its loop.
 CryptoLibrary.initialiseWithoutExitCleanup()
 let environment = ProcessInfo.processInfo.environment
-let loop: GatewayLoop
-do {
-    guard let (_, arguments) = try WebOptions.spec.dispatch(Array(CommandLine.arguments.dropFirst()), version: WebOptions.version) else {
-        exit(ExitStatus.success.rawValue)
-    }
+let loop = WebOptions.spec.configure { arguments in
     let systemd = GatewayListener.fromSystemd(environment: environment)
     let config = try WebOptions.configuration(arguments, environment: environment, systemdSocket: systemd)
     let assets = try StaticAssets(directory: WebOptions.assetsDirectory(arguments))
@@ -19,10 +15,7 @@ do {
     signal(SIGPIPE, SIG_IGN)
     GatewayLoop.raiseDescriptorLimit()
     let log = Logger(level: WebOptions.logLevel(arguments))
-    log.log(.info, "eventd-web \(WebOptions.version): listening on \(config.listen)\(systemd == nil ? "" : " (the socket systemd passed)"); dashboard at \(config.listen.url); eventd at \(config.socketPath)")
-    loop = GatewayLoop(gateway: Gateway(config: config, assets: assets, now: GatewayLoop.monotonicNow()), listenFD: listenFD, log: log)
-} catch {
-    FileHandle.standardError.write(Data("eventd-web: \(ExitStatus.message(for: error))\n".utf8))
-    exit(ExitStatus.for(error).rawValue)
+    log.log(.info, "eventd-web \(ProductVersion.number): listening on \(config.listen)\(systemd == nil ? "" : " (the socket systemd passed)"); dashboard at \(config.listen.url); eventd at \(config.socketPath)")
+    return GatewayLoop(gateway: Gateway(config: config, assets: assets, now: GatewayLoop.monotonicNow()), listenFD: listenFD, log: log)
 }
 loop.run()

@@ -7,17 +7,7 @@ import Digests
 // eventd: declarations and wiring; parsing is CommandLineKit's, the daemon is `Feed.Daemon`.
 CryptoLibrary.initialiseWithoutExitCleanup()
 let environment = ProcessInfo.processInfo.environment
-let configuration: DaemonConfiguration
-do {
-    guard let (_, arguments) = try EventdOptions.spec.dispatch(Array(CommandLine.arguments.dropFirst()),
-                                                               version: EventdOptions.version) else {
-        exit(ExitStatus.success.rawValue)
-    }
-    configuration = try EventdOptions.configuration(arguments, environment: environment)
-} catch {
-    FileHandle.standardError.write(Data("eventd: \(ExitStatus.message(for: error))\n".utf8))
-    exit(ExitStatus.for(error).rawValue)
-}
+let configuration = EventdOptions.spec.configure { try EventdOptions.configuration($0, environment: environment) }
 
 let daemon = Daemon(config: configuration, environment: environment)
 // The daemon runs on the cooperative pool; this thread waits, and the task ends the
@@ -27,8 +17,7 @@ Task.detached {
         try await daemon.run()
         exit(ExitStatus.success.rawValue)
     } catch {
-        FileHandle.standardError.write(Data("<3>eventd: \(ExitStatus.message(for: error))\n".utf8))
-        exit(ExitStatus.for(error).rawValue)
+        EventdOptions.spec.fail(with: error, linePrefix: "<3>")
     }
 }
 DispatchSemaphore(value: 0).wait()

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import Agenda
 
-/// The system zone for views that name none (SPEC: `--tz`, else the system's zone).
+/// The system zone for views that name none (`--tz`, else the system's zone).
 @Suite struct AgendaClockTests {
     @Test func aValidTZWinsAndAnInvalidOneFallsBackToTheSystemFiles() throws {
         #expect(AgendaClock.systemZoneName(environment: ["TZ": ":Europe/Berlin"]) == "Europe/Berlin")

@@ -6,7 +6,7 @@ import ICalendar
 import SectionedDiff
 import TestSupport
 
-/// SPEC.md sections 3 and 4: item ids are stable and content-free, so that the diff
+/// docs/data-model.md and docs/protocol.md: item ids are stable and content-free, so that the diff
 /// between two snapshots reports moves and updates rather than deletes and inserts.
 @Suite struct StableIDTests {
     /// Anchors keep every date of the window populated, so that sections are not
@@ -19,6 +19,16 @@ import TestSupport
         }
     }
 
+    /// The default view's snapshots of one store holding the anchors and `before`,
+    /// then the anchors and `after` instead.
+    func snapshots(_ before: [[String]], then after: [[String]]) throws -> (old: AgendaSnapshot, new: AgendaSnapshot) {
+        let s = try ScratchStore()
+        try s.load(Self.anchors() + before)
+        let old = try s.build(Fixture.view())
+        try s.load(Self.anchors() + after)
+        return (old, try s.build(Fixture.view()))
+    }
+
     /// The diff from `old` to `new`, checked to apply to `new`.
     func diff(_ old: AgendaSnapshot, _ new: AgendaSnapshot) throws -> AgendaDiff {
         let a = try diffable(old), b = try diffable(new)
@@ -28,13 +38,9 @@ import TestSupport
     }
 
     @Test func idsDoNotDependOnContent() throws {
-        let s = try ScratchStore()
-        try s.load(Self.anchors() + [ICS.berlin("e", "20261130T100000", "20261130T110000", summary: "Old", "LOCATION:A",
-                                                "STATUS:TENTATIVE")])
-        let old = try s.build(Fixture.view())
-        try s.load(Self.anchors() + [ICS.berlin("e", "20261130T100000", "20261130T110000", summary: "New", "LOCATION:B",
-                                                "STATUS:CONFIRMED")])
-        let new = try s.build(Fixture.view())
+        let (old, new) = try snapshots(
+            [ICS.berlin("e", "20261130T100000", "20261130T110000", summary: "Old", "LOCATION:A", "STATUS:TENTATIVE")],
+            then: [ICS.berlin("e", "20261130T100000", "20261130T110000", summary: "New", "LOCATION:B", "STATUS:CONFIRMED")])
         let a = try #require(old.items(uid: "e").first), b = try #require(new.items(uid: "e").first)
         #expect(a.item.id == b.item.id)
         #expect(a.item.json != b.item.json)
@@ -49,12 +55,9 @@ import TestSupport
     }
 
     @Test func movedSingleEventKeepsItsID() throws {
-        let s = try ScratchStore()
-        try s.load(Self.anchors() + [ICS.berlin("m", "20261130T100000", "20261130T110000", summary: "Meeting")])
-        let old = try s.build(Fixture.view())
         // Same UID, new DTSTART two days later (and a new summary).
-        try s.load(Self.anchors() + [ICS.berlin("m", "20261202T150000", "20261202T160000", summary: "Meeting (moved)")])
-        let new = try s.build(Fixture.view())
+        let (old, new) = try snapshots([ICS.berlin("m", "20261130T100000", "20261130T110000", summary: "Meeting")],
+                                       then: [ICS.berlin("m", "20261202T150000", "20261202T160000", summary: "Meeting (moved)")])
         let a = try #require(old.items(uid: "m").first), b = try #require(new.items(uid: "m").first)
         #expect(a.date == "2026-11-30")
         #expect(b.date == "2026-12-02")
@@ -74,20 +77,12 @@ import TestSupport
     }
 
     @Test func movedWithoutContentChangeIsAMoveOnly() throws {
-        let s = try ScratchStore()
         // Same time of day and the same fields: only the date changes... which changes
         // `start`/`end`, so the content changes too. Within one day, reordering without
         // a content change is a pure move: swap the order by changing a neighbour.
-        try s.load(Self.anchors() + [
-            ICS.berlin("x", "20261130T100000", "20261130T110000"),
-            ICS.berlin("y", "20261130T120000", "20261130T130000"),
-        ])
-        let old = try s.build(Fixture.view())
-        try s.load(Self.anchors() + [
-            ICS.berlin("x", "20261130T100000", "20261130T110000"),
-            ICS.berlin("y", "20261130T080000", "20261130T090000"),
-        ])
-        let new = try s.build(Fixture.view())
+        let x = ICS.berlin("x", "20261130T100000", "20261130T110000")
+        let (old, new) = try snapshots([x, ICS.berlin("y", "20261130T120000", "20261130T130000")],
+                                       then: [x, ICS.berlin("y", "20261130T080000", "20261130T090000")])
         #expect(old.uids("2026-11-30") == ["anchor-1130", "x", "y"])
         #expect(new.uids("2026-11-30") == ["anchor-1130", "y", "x"])
         let d = try diff(old, new)
@@ -132,15 +127,11 @@ import TestSupport
     }
 
     @Test func overrideWithUTCRecurrenceIDKeepsTheInstanceID() throws {
-        let s = try ScratchStore()
         let series = ICS.berlin("daily", "20261128T090000", "20261128T093000", "RRULE:FREQ=DAILY;COUNT=7")
-        try s.load(Self.anchors() + [series])
-        let old = try s.build(Fixture.view())
         // The same instance named in UTC (Berlin 09:00 = 08:00Z), content changed in place.
-        try s.load(Self.anchors() + [series, ICS.event("daily", "RECURRENCE-ID:20261201T080000Z",
-                                                       "DTSTART;TZID=Europe/Berlin:20261201T090000",
-                                                       "DTEND;TZID=Europe/Berlin:20261201T093000", "SUMMARY:Renamed")])
-        let new = try s.build(Fixture.view())
+        let (old, new) = try snapshots([series], then: [series, ICS.event("daily", "RECURRENCE-ID:20261201T080000Z",
+                                                                           "DTSTART;TZID=Europe/Berlin:20261201T090000",
+                                                                           "DTEND;TZID=Europe/Berlin:20261201T093000", "SUMMARY:Renamed")])
         let a = try #require(old.items(uid: "daily").first { $0.date == "2026-12-01" })
         let b = try #require(new.items(uid: "daily").first { $0.date == "2026-12-01" })
         #expect(b.item.string("summary") == "Renamed")
@@ -194,15 +185,11 @@ import TestSupport
     }
 
     @Test func thisAndFutureOverrideKeepsEveryInstanceID() throws {
-        let s = try ScratchStore()
         let series = ICS.berlin("daily", "20261128T090000", "20261128T093000", summary: "Daily", "RRULE:FREQ=DAILY;COUNT=7")
-        try s.load(Self.anchors() + [series])
-        let old = try s.build(Fixture.view())
         // From Dec 1 on, every instance moves to the next day at 08:00 and is renamed.
-        try s.load(Self.anchors() + [series, ICS.event("daily", "RECURRENCE-ID;RANGE=THISANDFUTURE;TZID=Europe/Berlin:20261201T090000",
-                                      "DTSTART;TZID=Europe/Berlin:20261202T080000",
-                                      "DTEND;TZID=Europe/Berlin:20261202T083000", "SUMMARY:Later")])
-        let new = try s.build(Fixture.view())
+        let (old, new) = try snapshots([series], then: [series, ICS.event(
+            "daily", "RECURRENCE-ID;RANGE=THISANDFUTURE;TZID=Europe/Berlin:20261201T090000",
+            "DTSTART;TZID=Europe/Berlin:20261202T080000", "DTEND;TZID=Europe/Berlin:20261202T083000", "SUMMARY:Later")])
         let before = old.items(uid: "daily"), after = new.items(uid: "daily")
         #expect(before.map(\.date) == ["2026-11-28", "2026-11-29", "2026-11-30", "2026-12-01", "2026-12-02",
                                        "2026-12-03", "2026-12-04"])
@@ -221,12 +208,10 @@ import TestSupport
     }
 
     @Test func exdateDeletesOneItem() throws {
-        let s = try ScratchStore()
-        try s.load(Self.anchors() + [ICS.berlin("daily", "20261128T090000", "20261128T093000", "RRULE:FREQ=DAILY;COUNT=7")])
-        let old = try s.build(Fixture.view())
-        try s.load(Self.anchors() + [ICS.berlin("daily", "20261128T090000", "20261128T093000", "RRULE:FREQ=DAILY;COUNT=7",
-                                                "EXDATE;TZID=Europe/Berlin:20261201T090000")])
-        let new = try s.build(Fixture.view())
+        let (old, new) = try snapshots(
+            [ICS.berlin("daily", "20261128T090000", "20261128T093000", "RRULE:FREQ=DAILY;COUNT=7")],
+            then: [ICS.berlin("daily", "20261128T090000", "20261128T093000", "RRULE:FREQ=DAILY;COUNT=7",
+                              "EXDATE;TZID=Europe/Berlin:20261201T090000")])
         let removed = try #require(old.items(uid: "daily").first { $0.date == "2026-12-01" })
         let d = try diff(old, new)
         #expect(d.items.deleted == [AgendaDiff.ItemDeletion(id: removed.item.id, section: "2026-12-01")])
@@ -234,11 +219,8 @@ import TestSupport
     }
 
     @Test func multiDayOccurrenceMovedByADay() throws {
-        let s = try ScratchStore()
-        try s.load(Self.anchors() + [ICS.berlin("conf", "20261129T090000", "20261201T170000", summary: "Conference")])
-        let old = try s.build(Fixture.view())
-        try s.load(Self.anchors() + [ICS.berlin("conf", "20261130T090000", "20261202T170000", summary: "Conference")])
-        let new = try s.build(Fixture.view())
+        let (old, new) = try snapshots([ICS.berlin("conf", "20261129T090000", "20261201T170000", summary: "Conference")],
+                                       then: [ICS.berlin("conf", "20261130T090000", "20261202T170000", summary: "Conference")])
         let a = old.items(uid: "conf"), b = new.items(uid: "conf")
         #expect(a.map(\.date) == ["2026-11-29", "2026-11-30", "2026-12-01"])
         #expect(b.map(\.date) == ["2026-11-30", "2026-12-01", "2026-12-02"])

@@ -25,6 +25,12 @@ extension ScratchStore {
         return results[0]
     }
 
+    /// A new store holding `events`, imported into `calendar` as `load` does.
+    convenience init(loading events: [[String]], calendar: String = "work") throws {
+        try self.init()
+        try load(events, calendar: calendar)
+    }
+
     /// Builds `view` from scratch at `now`.
     func build(_ view: View, now: Int64 = Fixture.now) throws -> AgendaSnapshot {
         try SnapshotBuilder.build(view, store: store, now: now)
@@ -102,6 +108,24 @@ extension AgendaSnapshot {
     /// The items of `uid`, with their section date, in snapshot order.
     func items(uid: String) -> [(date: String, item: AgendaItem)] {
         sections.flatMap { s in s.items.filter { $0.string("uid") == uid }.map { (s.id, $0) } }
+    }
+
+    /// Expects `uid`'s items on `dates`, and those fields of the first that are given
+    /// (`start`, `end`, `continues_from_previous_day`, `continues_to_next_day`).
+    func expectItems(_ uid: String, on dates: [String], start: String? = nil, end: String? = nil,
+                     fromPreviousDay: Bool? = nil, toNextDay: Bool? = nil,
+                     sourceLocation: SourceLocation = #_sourceLocation) {
+        let items = self.items(uid: uid)
+        #expect(items.map(\.date) == dates, "\(uid)", sourceLocation: sourceLocation)
+        let first = items.first?.item
+        if let start { #expect(first?.string("start") == start, "\(uid)", sourceLocation: sourceLocation) }
+        if let end { #expect(first?.string("end") == end, "\(uid)", sourceLocation: sourceLocation) }
+        if let fromPreviousDay {
+            #expect(first?.bool("continues_from_previous_day") == fromPreviousDay, "\(uid)", sourceLocation: sourceLocation)
+        }
+        if let toNextDay {
+            #expect(first?.bool("continues_to_next_day") == toNextDay, "\(uid)", sourceLocation: sourceLocation)
+        }
     }
 
     /// `uid`s of a section, in order.

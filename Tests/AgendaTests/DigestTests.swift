@@ -7,7 +7,7 @@ import CanonicalJSON
 import Digests
 import TestSupport
 
-/// SPEC.md section 3: the digest is the lowercase hex SHA-256 of the canonical JSON of
+/// docs/data-model.md: the digest is the lowercase hex SHA-256 of the canonical JSON of
 /// `sections`, escaped as Python's `json.dumps(sort_keys=True, separators=(",", ":"),
 /// ensure_ascii=True)`.
 @Suite struct DigestTests {

@@ -5,7 +5,7 @@ import EventStore
 import ICalendar
 import TestSupport
 
-/// SPEC.md section 3: order inside a section — all-day first, then start, end, summary,
+/// docs/data-model.md: order inside a section — all-day first, then start, end, summary,
 /// id (byte order) — as a pure function of the data.
 @Suite struct OrderingTests {
     static let events: [[String]] = [
@@ -130,7 +130,7 @@ import TestSupport
         }
     }
 
-    /// An independent statement of the SPEC order, on the item JSON.
+    /// An independent statement of the documented order, on the item JSON.
     func precedes(_ a: AgendaItem, _ b: AgendaItem) -> Bool {
         let allDayA = a.bool("all_day") ?? false, allDayB = b.bool("all_day") ?? false
         if allDayA != allDayB { return allDayA }

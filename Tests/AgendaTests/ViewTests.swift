@@ -6,7 +6,7 @@ import ICalendar
 import CanonicalJSON
 import TestSupport
 
-/// SPEC.md section 3: view fields, defaults, validation (`invalid_view`) and normalisation.
+/// docs/data-model.md: view fields, defaults, validation (`invalid_view`) and normalisation.
 @Suite struct ViewTests {
     static let known: Set<String> = ["work", "home", "team.2026"]
 

@@ -4,6 +4,8 @@ import EventStore
 @testable import Feed  // the errors' memberwise initialisers are internal
 import Foundation
 import ICalendar
+import LiveSources
+import RuntimeDirectories
 import Diagnostics
 import Testing
 import WebGateway
@@ -11,6 +13,9 @@ import WebGateway
 // Swift Testing has an ExitStatus of its own (exit tests).
 private typealias ExitStatus = Diagnostics.ExitStatus
 
+/// Every error type's exit status. The mapping is `ExitStatus.for` (Diagnostics); the
+/// types say their own status (`ExitStatusProviding`) in their modules, so this suite
+/// imports them all.
 @Suite struct ExitStatusTests {
     @Test func statusByErrorType() {
         let cases: [(any Error, ExitStatus)] = [
@@ -29,12 +34,22 @@ private typealias ExitStatus = Diagnostics.ExitStatus
             (StoreError.invalidCalendarName("a b"), .usage),
             (ImportError.syntax(file: "a.ics", line: 1, message: "not iCalendar"), .dataError),
             (ImportError.invalidCalendarName("a b"), .usage),
+            (ViewError("unknown calendar"), .usage),
+            (ICalendarSyntaxError(line: 1, message: "not iCalendar"), .dataError),
+            (LiveSourceError.duplicate("work"), .dataError),
+            (LiveSourceError.unknown("work"), .dataError),
+            (SourcePlanner.Problem.unsupported("ftp://x"), .usage),
+            (SourcePlanner.Problem.missing("/nowhere"), .noInput),
+            (SourcePlanner.Problem.unusable("/dev/null"), .noInput),
+            (UnsafeDirectoryError(path: "/tmp/x", problem: "belongs to uid 1", fix: "remove it"), .ioError),
+            (FeedSocket.UntrustedPeer(path: "/x.sock", peerUID: 1), .unavailable),
             (SocketSetupError(description: "in use"), .unavailable),
             (FeedSocket.Unavailable(description: "refused"), .unavailable),
             (ListenError(description: "in use"), .unavailable),
             (FeedConnector.Unavailable(description: "refused"), .unavailable),
             (StaticAssets.LoadError(description: "no index.html"), .noInput),
             (CocoaError(.fileReadNoSuchFile), .noInput),
+            (CocoaError(.fileWriteOutOfSpace), .ioError),
             (POSIXError(.EIO), .ioError),
             (NSError(domain: "other", code: 1), .software),
         ]
@@ -48,6 +63,7 @@ private typealias ExitStatus = Diagnostics.ExitStatus
         #expect(ExitStatus.message(for: CommandFailure.badData("a\n  b")) == "a b")
         #expect(ExitStatus.message(for: NSError(domain: "other", code: 1)).hasPrefix("internal error: "))
         let busy = DatabaseFailure(path: "/x.db", underlying: SQLiteError(code: 5, message: "database is locked"))
+        #expect(ExitStatus.message(for: SQLiteError(code: 1, message: "syntax error")) == "SQLite error 1: syntax error")
         #expect(ExitStatus.message(for: busy) == "database /x.db is busy (locked by another process); try again")
     }
 }

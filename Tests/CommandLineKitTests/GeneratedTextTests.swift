@@ -1,31 +1,48 @@
 import CommandLineKit
+import Diagnostics
 import Foundation
 import Testing
 
 @Suite struct GeneratedTextTests {
-    @Test func manPageListsAreRenewedBetweenMarkers() {
-        let page = """
-        .SH OPTIONS
-        .\\" BEGIN GENERATED OPTIONS: tool
-        stale
-        .\\" END GENERATED OPTIONS
-        .SS list
-        .\\" BEGIN GENERATED OPTIONS: tool list
-        .\\" END GENERATED OPTIONS
-        .\\" BEGIN GENERATED OPTIONS: unknown
-        kept
-        .\\" END GENERATED OPTIONS
-        """
-        let renewed = ManPage.renew(page, tools: [SampleTool.spec])
-        #expect(!renewed.contains("stale"))
-        #expect(renewed.contains("kept"))
-        #expect(renewed.contains(".TP\n.BI \\-\\-db \" PATH\"\nThe database.\n"))
-        #expect(renewed.contains(".TP\n.BR \\-h \", \" \\-\\-help\nShow help information.\n"))
-        #expect(renewed.contains(".TP\n.B \\-\\-json\nPrint JSON.\n"))
-        // A subcommand's list names neither the inherited options nor --help.
-        let list = renewed.components(separatedBy: "GENERATED OPTIONS: tool list\n")[1]
-        #expect(!list.prefix(while: { $0 != "u" }).contains("\\-\\-db"))
-        #expect(ManPage.renew(renewed, tools: [SampleTool.spec]) == renewed)
+    @Test func manPageIsGeneratedFromDeclarationsAndFragments() {
+        let fragments: ManPage.Fragments = [
+            "description": ".B tool\ndoes things.",
+            "subcommands/list": "Lists the things.",
+            "exit-status/69": "The thing is away.",
+            "see-also": ".BR other (1)",
+        ]
+        let page = ManPage.page(for: SampleTool.spec, fragments: fragments)
+        #expect(page.contains(".TH TOOL 1 \"\(ProductVersion.month)\" \"eventd \(ProductVersion.number)\" \"User Commands\"\n"))
+        #expect(page.contains(".SH NAME\ntool \\- a tool\n"))
+        #expect(page.contains(".SH DESCRIPTION\n.B tool\ndoes things.\n"))
+        #expect(page.contains(".TP\n.BI \\-\\-db \" PATH\"\nThe database.\n"))
+        #expect(page.contains(".TP\n.BR \\-h \", \" \\-\\-help\nShow help information.\n"))
+        // A subcommand: its heading and synopsis, its fragment (or its overview), its own options.
+        #expect(page.contains(".SS \"list [\\fB\\-\\-days\\fR \\fIN\\fR] [\\fB\\-\\-format\\fR \\fBplain\\fR|\\fBjson\\fR]"))
+        #expect(page.contains("\nLists the things.\n.TP\n.BI \\-\\-days \" N\"\n"))
+        #expect(page.contains(".SS \"remove \\fB\\-\\-name\\fR \\fINAME\\fR\"\nRemove one thing.\n"))
+        #expect(page.contains(".SS \"load \\fIfile\\fR... [\\fB\\-\\-wait\\fR \\fISECONDS\\fR]\"\n"))
+        let list = page.components(separatedBy: ".SS \"list")[1].components(separatedBy: ".SS ")[0]
+        #expect(!list.contains("\\-\\-db"))
+        // Every exit status with its meaning, and what the page adds.
+        for status in ExitStatus.allCases {
+            #expect(page.contains(".TP\n.B \(status.rawValue)\n"), "\(status)")
+        }
+        #expect(page.contains(".B 69\nUnavailable: a daemon or a socket cannot be reached, trusted or set up.\nThe thing is away.\n"))
+        #expect(page.contains(".SH EXAMPLES\n.RS 4\n.EX\ntool list\n.EE\n.RE\n.PP\nList things.\n.PP\n.RS 4\n.EX\ntool list \\-\\-days 3\n"))
+        #expect(page.hasSuffix(".SH SEE ALSO\n.BR other (1)\n"))
+        #expect(!page.contains(".SH FILES"))
+    }
+
+    @Test func manPageTextIsEscaped() {
+        let spec = CommandSpec("t", abstract: "T.", overview: "T.", options: [
+            Option.flag("--x", help: ".starts with a dot\\ and has a back-slash", details: "'quoted"),
+        ], examples: ["t --x 'a'"])
+        let page = ManPage.page(for: spec, fragments: [:])
+        #expect(page.contains(".B \\-\\-x\n\\&.starts with a dot\\e and has a back\\-slash.\n\\&'quoted\n"))
+        #expect(page.contains(".EX\nt \\-\\-x \\(aqa\\(aq\n.EE"))
+        #expect(ManPage.page(for: CommandSpec("t", abstract: "T.", overview: "a…b", options: [], examples: []), fragments: [:])
+            .contains("\na\\[u2026]b\n"))
     }
 
     @Test(arguments: ["bash", "zsh", "fish"])

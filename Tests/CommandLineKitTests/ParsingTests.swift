@@ -22,16 +22,17 @@ import Testing
     @Test func valuesFlagsAndRepeats() throws {
         let (command, parsed) = try run(["--db", "a.db", "list", "--days=3", "--calendar", "x", "--calendar=y", "--json"])
         #expect(command.name == "tool list")
-        #expect(parsed.value("--db") == "a.db")
-        #expect(parsed.int("--days") == 3)
-        #expect(parsed.values("--calendar") == ["x", "y"])
-        #expect(parsed.has("--json"))
-        #expect(!parsed.has("--format"))
+        #expect(parsed[SampleTool.database] == "a.db")
+        #expect(parsed[SampleTool.days] == 3)
+        #expect(parsed[SampleTool.calendars] == ["x", "y"])
+        #expect(parsed[SampleTool.json])
+        #expect(parsed[SampleTool.format] == nil)
+        #expect(!parsed.has(SampleTool.format))
     }
 
     @Test func inheritedOptionsAfterTheSubcommand() throws {
         let (_, parsed) = try run(["list", "--db=b.db"])
-        #expect(parsed.value("--db") == "b.db")
+        #expect(parsed[SampleTool.database] == "b.db")
     }
 
     @Test func positionalsAndEndOfOptions() throws {
@@ -49,7 +50,8 @@ import Testing
             Issue.record("no version")
             return
         }
-        guard case .manual = try SampleTool.spec.resolve(["__man"]) else {
+        guard case .manual(let directory) = try SampleTool.spec.resolve(["__man", "man/fragments/tool"]),
+              directory == "man/fragments/tool" else {
             Issue.record("no manual")
             return
         }
@@ -79,10 +81,26 @@ import Testing
     }
 
     @Test func customValidation() throws {
-        let spec = CommandSpec("t", abstract: "", overview: "", options: [
-            Option("--even", value: "N", help: "", validation: .custom { (Int($0) ?? 1) % 2 == 0 ? nil : "'\($0)' is odd" }),
-        ], examples: [])
+        let even = Option.value("--even", "N", as: Int.self, help: "",
+                                validation: .custom { (Int($0) ?? 1) % 2 == 0 ? nil : "'\($0)' is odd" })
+        let spec = CommandSpec("t", abstract: "", overview: "", options: [even], examples: [])
         #expect(throws: UsageError("'3' is odd")) { try spec.parse(["--even", "3"]) }
-        #expect(try spec.parse(["--even", "4"]).int("--even") == 4)
+        #expect(try spec.parse(["--even", "4"])[even] == 4)
+    }
+}
+
+@Suite struct OptionDescriptionTests {
+    /// Completion menus show the help's first sentence without its parentheses.
+    @Test func summaryIsDerivedFromTheHelp() {
+        let cases = [
+            ("Number of dates, 1-3660 (default: 14).", "Number of dates, 1-3660"),
+            ("Only this calendar (repeatable; default: all).", "Only this calendar"),
+            ("ndjson (default: every line), pretty, or line.", "ndjson, pretty, or line"),
+            ("Target calendar (default: the file's name;\n\"stdin\" for -). 1-64 characters", "Target calendar"),
+            ("Database (default: $A,\n$B)", "Database"),
+        ]
+        for (help, summary) in cases {
+            #expect(Option("--x", help: help).summary == summary, "\(help)")
+        }
     }
 }

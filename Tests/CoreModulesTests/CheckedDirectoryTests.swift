@@ -7,7 +7,7 @@ import Glibc
 #endif
 
 /// `DirectoryPolicy` and `CheckedDirectory`: the rules for the socket's and the
-/// database's directories (SPEC.md section 5), on real directories.
+/// database's directories (docs/data-model.md), on real directories.
 @Suite struct CheckedDirectoryTests {
     let root: String
     let me = getuid()

@@ -2,7 +2,7 @@ import Testing
 @testable import Diagnostics
 import TestSupport
 
-/// `TerminalText`: every rule of its stand-ins (SPEC.md section 5).
+/// `TerminalText`: every rule of its stand-ins (docs/data-model.md).
 @Suite struct TerminalTextTests {
     @Test func cleanTextIsReturnedAsItIs() {
         for text in ["", "Standup", "Zürich, Kraków, 東京", "emoji 🎉 and ‏RLM‎ marks", "a ~ ^ [ ] \\ b", "\u{A0}\u{FEFF}"] {

@@ -6,7 +6,7 @@ import TestSupport
 import Glibc
 #endif
 
-/// Every error code of SPEC.md section 4, what happens to the connection after it,
+/// Every error code of docs/protocol.md, what happens to the connection after it,
 /// and that other clients never notice.
 @Suite(.timeLimit(.minutes(1)))
 struct ErrorTests {

@@ -118,8 +118,8 @@ struct RequestTests {
 }
 
 /// The digest checked independently of the project's own JSON code: Python's
-/// `json.dumps(sort_keys=True, separators=(",", ":"), ensure_ascii=True)`, as SPEC.md
-/// defines it, over text that needs escaping.
+/// `json.dumps(sort_keys=True, separators=(",", ":"), ensure_ascii=True)`, as
+/// docs/data-model.md defines it, over text that needs escaping.
 @Suite(.timeLimit(.minutes(1)))
 struct DigestReferenceTests {
     static let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first { FileManager.default.isExecutableFile(atPath: $0) }

@@ -4,7 +4,7 @@ import Testing
 import ICalendar
 import TestSupport
 
-/// SPEC.md sections 2 and 5: import counts, sync per source, conflicts, --replace,
+/// docs/data-model.md: import counts, sync per source, conflicts, --replace,
 /// --strict, one transaction per run, idempotence, export round trip, the window index.
 @Suite struct ImportTests {
     typealias S = StoreICS
@@ -104,73 +104,6 @@ import TestSupport
         #expect(try s.uids(calendar: "work") == ["a@x"])
     }
 
-    // MARK: - Conflicts between sources
-
-    func conflict(_ first: [String], _ second: [String], oneRun: Bool) throws -> String? {
-        let s = try ScratchStore()
-        let a = S.input("first.ics", S.calendar([first]))
-        let b = S.input("second.ics", S.calendar([second]))
-        if oneRun {
-            _ = try s.run([a, b])
-        } else {
-            _ = try s.run(a, now: 1_790_000_000)
-            _ = try s.run(b, now: 1_790_000_100)
-        }
-        #expect(try s.store.eventCount() == 1)
-        return try s.summary("shared@x")
-    }
-
-    func shared(_ summary: String, _ extra: [String], stamp: String = "20260101T000000Z") -> [String] {
-        ["UID:shared@x", "DTSTAMP:\(stamp)", "DTSTART:20260601T090000Z", "SUMMARY:\(summary)"] + extra
-    }
-
-    @Test(arguments: [false, true]) func higherSequenceWinsInEitherOrder(oneRun: Bool) throws {
-        let high = shared("high", ["SEQUENCE:2", "LAST-MODIFIED:20260101T000000Z"])
-        let low = shared("low", ["SEQUENCE:1", "LAST-MODIFIED:20260301T000000Z"]) // later, but lower SEQUENCE
-        #expect(try conflict(high, low, oneRun: oneRun) == "high")
-        #expect(try conflict(low, high, oneRun: oneRun) == "high")
-    }
-
-    @Test(arguments: [false, true]) func laterLastModifiedWinsOnEqualSequence(oneRun: Bool) throws {
-        let later = shared("later", ["SEQUENCE:1", "LAST-MODIFIED:20260301T000000Z"])
-        let earlier = shared("earlier", ["SEQUENCE:1", "LAST-MODIFIED:20260201T000000Z"])
-        #expect(try conflict(later, earlier, oneRun: oneRun) == "later")
-        #expect(try conflict(earlier, later, oneRun: oneRun) == "later")
-    }
-
-    @Test(arguments: [false, true]) func dtstampStandsInForLastModified(oneRun: Bool) throws {
-        let later = shared("later", [], stamp: "20260301T000000Z")
-        let earlier = shared("earlier", [], stamp: "20260201T000000Z")
-        #expect(try conflict(later, earlier, oneRun: oneRun) == "later")
-        #expect(try conflict(earlier, later, oneRun: oneRun) == "later")
-    }
-
-    @Test(arguments: [false, true]) func laterImportWinsOnATie(oneRun: Bool) throws {
-        let x = shared("x", ["SEQUENCE:3", "LAST-MODIFIED:20260301T000000Z"])
-        let y = shared("y", ["SEQUENCE:3", "LAST-MODIFIED:20260301T000000Z"])
-        #expect(try conflict(x, y, oneRun: oneRun) == "y")
-        #expect(try conflict(y, x, oneRun: oneRun) == "x")
-    }
-
-    @Test func conflictRuleAppliesToOverridesToo() throws {
-        let s = try ScratchStore()
-        let override = { (summary: String, seq: Int) in
-            ["UID:m@x", "DTSTAMP:20260101T000000Z", "SEQUENCE:\(seq)", "RECURRENCE-ID:20260603T090000Z",
-             "DTSTART:20260603T150000Z", "SUMMARY:\(summary)"]
-        }
-        _ = try s.run(S.input("a.ics", S.calendar([S.event("m@x", extra: ["RRULE:FREQ=DAILY;COUNT=5"]), override("new", 2)])))
-        _ = try s.run(S.input("b.ics", S.calendar([override("old", 1)])))
-        #expect(try s.db.scalarText("SELECT summary FROM event WHERE recurrence_id <> ''") == "new")
-        #expect(try s.store.eventCount() == 2)
-    }
-
-    @Test func duplicateWithinOneFileFollowsTheConflictRule() throws {
-        let s = try ScratchStore()
-        let r = try s.run(S.input("a.ics", S.calendar([shared("new", ["SEQUENCE:5"]), shared("old", ["SEQUENCE:4"])])))
-        #expect(r.added == 1)
-        #expect(try s.summary("shared@x") == "new")
-    }
-
     // MARK: - --replace
 
     @Test func replaceLeavesExactlyTheNewFilesEvents() throws {
@@ -186,7 +119,7 @@ import TestSupport
         #expect(try s.store.calendars().first { $0.name == "home" }?.sources == ["/tmp/eventd-store-tests/h.ics"])
     }
 
-    /// SPEC.md: "--replace empties the calendar first". Afterwards the calendar's only
+    /// docs/data-model.md: `--replace` empties the calendar first. Afterwards the calendar's only
     /// source is the new file, and syncing that file again can remove any of its events,
     /// including one that an earlier source happened to contain with the same content.
     @Test func afterReplaceTheNewFileOwnsAllItsEvents() throws {
@@ -422,64 +355,5 @@ import TestSupport
         #expect(throws: StoreError.unknownCalendar("work")) { try s.store.removeCalendar("work") }
         // Importing into the removed name starts afresh.
         #expect(try s.run(S.input("a.ics", S.calendar([S.event("a1@x")]))).added == 1)
-    }
-
-    // MARK: - Window index
-
-    /// UIDs whose stored span can overlap [from, to) (minutes).
-    func candidates(_ s: ScratchStore, _ from: Int64, _ to: Int64) throws -> Set<String> {
-        Set(try s.db.statement("SELECT uid FROM event WHERE first_minute < ? AND last_minute > ?")
-            .map([.int(to), .int(from)]) { $0.text(0) })
-    }
-
-    @Test func windowIndexFindsOpenEndedSeriesAndSkipsOldEvents() throws {
-        let s = try ScratchStore()
-        _ = try s.run(S.input("w.ics", S.calendar([
-            ["UID:daily@x", "DTSTAMP:20260101T000000Z", "DTSTART;TZID=Europe/Berlin:20260105T090000", "DURATION:PT30M", "RRULE:FREQ=DAILY"],
-            ["UID:old@x", "DTSTAMP:20200101T000000Z", "DTSTART:20200610T090000Z", "DTEND:20200610T100000Z"],
-            ["UID:counted@x", "DTSTAMP:20260101T000000Z", "DTSTART:20260601T090000Z", "RRULE:FREQ=WEEKLY;COUNT=10"],
-            ["UID:until@x", "DTSTAMP:20260101T000000Z", "DTSTART;VALUE=DATE:20260101", "RRULE:FREQ=YEARLY;UNTIL=20300101"],
-            ["UID:floating@x", "DTSTAMP:20260101T000000Z", "DTSTART:20260615T233000"],
-        ])))
-        let y2035 = try candidates(s, minutes(2035, 6, 1), minutes(2035, 6, 2))
-        #expect(y2035 == ["daily@x"])
-        let y2026 = try candidates(s, minutes(2026, 6, 1), minutes(2026, 7, 1))
-        #expect(y2026.contains("daily@x") && y2026.contains("counted@x") && y2026.contains("floating@x"))
-        #expect(!y2026.contains("old@x"))
-        #expect(try candidates(s, minutes(2020, 6, 10), minutes(2020, 6, 11)) == ["old@x"])
-        #expect(try candidates(s, minutes(2029, 1, 1), minutes(2029, 1, 2)).isSuperset(of: ["daily@x", "until@x"]))
-        #expect(!(try candidates(s, minutes(2031, 1, 1), minutes(2031, 1, 2))).contains("until@x"))
-        // A floating time can fall on either side of UTC midnight, depending on the view.
-        #expect(try candidates(s, minutes(2026, 6, 16), minutes(2026, 6, 17)).contains("floating@x"))
-
-        // Where the store keeps an R*Tree over the spans, it answers the same.
-        if try s.db.scalarInt("SELECT count(*) FROM sqlite_master WHERE name = 'event_span'") == 1 {
-            let query = "SELECT count(*) FROM event_span WHERE lo < ? AND hi > ?"
-            #expect(try s.db.scalarInt(query, [.int(minutes(2035, 6, 2)), .int(minutes(2035, 6, 1))]) == 1)
-            let ids = Set(try s.db.statement("SELECT id FROM event_span WHERE lo < ? AND hi > ?")
-                .map([.int(minutes(2026, 7, 1)), .int(minutes(2026, 6, 1))]) { $0.int(0) })
-            let oldID = try #require(try s.db.scalarInt("SELECT id FROM event WHERE uid = 'old@x'"))
-            #expect(!ids.contains(oldID))
-        }
-        // Where it keeps span classes, each event's class must hold its span.
-        if try s.db.scalarInt("SELECT count(*) FROM pragma_table_info('event') WHERE name = 'span_class'") == 1 {
-            try s.db.statement("SELECT uid, first_minute, last_minute, span_class FROM event").forEachRow { row in
-                #expect(Int(row.int(3)) == SpanClass.of(first: row.int(1), last: row.int(2)), "\(row.text(0))")
-            }
-            #expect(try s.db.scalarInt("SELECT span_class FROM event WHERE uid = 'daily@x'") == Int64(SpanClass.open))
-        }
-    }
-
-    @Test func updatingAnEventMovesItsSpan() throws {
-        let s = try ScratchStore()
-        _ = try s.run(S.input("a.ics", S.calendar([["UID:e@x", "DTSTAMP:20260101T000000Z", "DTSTART:20200101T090000Z"]])))
-        #expect(try candidates(s, minutes(2020, 1, 1), minutes(2020, 1, 2)) == ["e@x"])
-        _ = try s.run(S.input("a.ics", S.calendar([["UID:e@x", "DTSTAMP:20260101T000000Z", "DTSTART:20300101T090000Z"]])))
-        #expect(try candidates(s, minutes(2020, 1, 1), minutes(2020, 1, 2)).isEmpty)
-        #expect(try candidates(s, minutes(2030, 1, 1), minutes(2030, 1, 2)) == ["e@x"])
-        if try s.db.scalarInt("SELECT count(*) FROM sqlite_master WHERE name = 'event_span'") == 1 {
-            #expect(try s.db.scalarInt("SELECT count(*) FROM event_span WHERE lo < ? AND hi > ?",
-                                       [.int(minutes(2020, 1, 2)), .int(minutes(2020, 1, 1))]) == 0)
-        }
     }
 }

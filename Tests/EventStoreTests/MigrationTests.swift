@@ -12,6 +12,18 @@ import Testing
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     }
 
+    /// A new database file on which `sql` ran, its connection closed again.
+    func temporaryDatabase(after sql: String) throws -> String {
+        let path = temporaryPath()
+        do {
+            try Connection(path: path).execute(sql)
+        } catch {
+            remove(path)
+            throw error
+        }
+        return path
+    }
+
     func tables(_ db: Connection) throws -> Set<String> {
         Set(try db.statement("SELECT name FROM sqlite_master WHERE type = 'table'").map { $0.text(0) })
     }
@@ -76,13 +88,9 @@ import Testing
     }
 
     @Test func failingMigrationLeavesNoPartialSchema() throws {
-        let path = temporaryPath()
+        // A table in the way of migration 1 (same name, other columns).
+        let path = try temporaryDatabase(after: "CREATE TABLE event (x TEXT)")
         defer { remove(path) }
-        do {
-            // A table in the way of migration 1 (same name, other columns).
-            let db = try Connection(path: path)
-            try db.execute("CREATE TABLE event (x TEXT)")
-        }
         #expect(throws: (any Error).self) { _ = try EventStore(path: path) }
         let db = try Connection(path: path)
         #expect(try db.scalarInt("PRAGMA user_version") == 0)
@@ -90,13 +98,9 @@ import Testing
     }
 
     @Test func newerVersionIsRefused() throws {
-        let path = temporaryPath()
-        defer { remove(path) }
         let newer = Schema.currentVersion + 1
-        do {
-            let db = try Connection(path: path)
-            try db.execute("PRAGMA user_version = \(newer)")
-        }
+        let path = try temporaryDatabase(after: "PRAGMA user_version = \(newer)")
+        defer { remove(path) }
         #expect(throws: StoreError.newerSchema(found: newer, supported: Schema.currentVersion)) {
             _ = try EventStore(path: path)
         }
@@ -123,12 +127,8 @@ import Testing
     }
 
     @Test func readOnlyStoreDoesNotMigrate() throws {
-        let path = temporaryPath()
+        let path = try temporaryDatabase(after: "CREATE TABLE notes (x)")
         defer { remove(path) }
-        do {
-            let db = try Connection(path: path)
-            try db.execute("CREATE TABLE notes (x)")
-        }
         _ = try? EventStore(path: path, readOnly: true)
         let db = try Connection(path: path)
         #expect(try db.scalarInt("PRAGMA user_version") == 0)

@@ -2,6 +2,16 @@ import Foundation
 import Testing
 
 @Suite struct ImportCLITests {
+    /// Writes `contents` to `name` in `cli`'s directory and imports it alone: refused
+    /// (65). Returns the file's path and eventctl's standard error.
+    func refusedImport(_ cli: CLIRunner, _ name: String, _ contents: String,
+                       sourceLocation: SourceLocation = #_sourceLocation) throws -> (path: String, stderr: String) {
+        let path = cli.file(name, contents)
+        let r = try cli.run(["import", path])
+        #expect(r.status == 65, "\(name): \(r.stderr)", sourceLocation: sourceLocation)
+        return (path, r.stderr)
+    }
+
     @Test func importsAndReimportsIdempotently() throws {
         let cli = CLIRunner()
         defer { cli.cleanUp() }
@@ -16,10 +26,8 @@ import Testing
     @Test func notICalendarExits65WithFileAndLine() throws {
         let cli = CLIRunner()
         defer { cli.cleanUp() }
-        let path = cli.file("notes.ics", "Shopping list\nmilk\n")
-        let r = try cli.run(["import", path])
-        #expect(r.status == 65)
-        #expect(r.stderr.hasPrefix("eventctl: \(path):1: not an iCalendar file"))
+        let (path, stderr) = try refusedImport(cli, "notes.ics", "Shopping list\nmilk\n")
+        #expect(stderr.hasPrefix("eventctl: \(path):1: not an iCalendar file"))
         let listing = try cli.run(["calendars"])
         #expect(listing.status == 66 || listing.stdout.contains("no calendars"))
     }
@@ -27,17 +35,14 @@ import Testing
     @Test func truncatedFileExits65() throws {
         let cli = CLIRunner()
         defer { cli.cleanUp() }
-        let path = cli.file("cut.ics", "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:a\r\nDTSTART:20261201T100000Z\r\n")
-        let r = try cli.run(["import", path])
-        #expect(r.status == 65)
-        #expect(r.stderr.contains("cut.ics:5: unexpected end of file"))
+        let cut = try refusedImport(cli, "cut.ics", "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:a\r\nDTSTART:20261201T100000Z\r\n")
+        #expect(cut.stderr.contains("cut.ics:5: unexpected end of file"))
     }
 
     @Test func binaryAndEmptyFilesExit65() throws {
         let cli = CLIRunner()
         defer { cli.cleanUp() }
-        let empty = cli.file("empty.ics", "")
-        #expect(try cli.run(["import", empty]).status == 65)
+        _ = try refusedImport(cli, "empty.ics", "")
         let binaryURL = cli.directory.appendingPathComponent("blob.ics")
         try Data([0x42, 0x45, 0x00, 0xFF, 0x10]).write(to: binaryURL)
         let r = try cli.run(["import", binaryURL.path])

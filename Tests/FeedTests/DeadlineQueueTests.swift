@@ -5,40 +5,44 @@ import TestSupport
 /// `DeadlineQueue` against a model that scans everything: the same connections come
 /// due at the same times, whatever the order of schedules and pops.
 @Suite struct DeadlineQueueTests {
-    @Test func popsWhatIsDueInOrderOfTime() {
+    /// One step of a script run against a queue: `pop` expects exactly `due`, in order.
+    enum Step {
+        case schedule(ConnectionID, at: Double)
+        case forget(ConnectionID)
+        case pop(Double, due: [ConnectionID])
+    }
+
+    /// Runs `steps` on a new queue, checking each pop; returns the queue.
+    @discardableResult
+    func run(_ steps: [Step], sourceLocation: SourceLocation = #_sourceLocation) -> DeadlineQueue {
         var q = DeadlineQueue()
-        q.schedule(3, at: 30)
-        q.schedule(1, at: 10)
-        q.schedule(2, at: 20)
-        #expect(q.popDue(5).isEmpty)
-        #expect(q.popDue(20) == [1, 2])
-        #expect(q.popDue(100) == [3])
-        #expect(q.popDue(1000).isEmpty)
+        for (i, step) in steps.enumerated() {
+            switch step {
+            case let .schedule(id, at): q.schedule(id, at: at)
+            case let .forget(id): q.forget(id)
+            case let .pop(now, due): #expect(q.popDue(now) == due, "step \(i): pop at \(now)", sourceLocation: sourceLocation)
+            }
+        }
+        return q
+    }
+
+    @Test func popsWhatIsDueInOrderOfTime() {
+        run([.schedule(3, at: 30), .schedule(1, at: 10), .schedule(2, at: 20),
+             .pop(5, due: []), .pop(20, due: [1, 2]), .pop(100, due: [3]), .pop(1000, due: [])])
     }
 
     @Test func aLaterScheduleKeepsTheEarlierEntryAndAnEarlierOneReplacesIt() {
-        var q = DeadlineQueue()
-        q.schedule(1, at: 10)
-        q.schedule(1, at: 50)
-        #expect(q.popDue(10) == [1])
-        q.schedule(2, at: 50)
-        q.schedule(2, at: 20)
-        #expect(q.popDue(20) == [2])
-        // The stale entry at 50 is skipped, not reported again.
-        #expect(q.popDue(60).isEmpty)
+        run([.schedule(1, at: 10), .schedule(1, at: 50), .pop(10, due: [1]),
+             .schedule(2, at: 50), .schedule(2, at: 20), .pop(20, due: [2]),
+             // The stale entry at 50 is skipped, not reported again.
+             .pop(60, due: [])])
     }
 
     @Test func aForgottenConnectionIsNeverDueAndCanBeScheduledAgain() {
-        var q = DeadlineQueue()
-        q.schedule(1, at: 10)
-        q.schedule(2, at: 10)
-        q.forget(1)
-        #expect(q.popDue(20) == [2])
-        q.schedule(1, at: 30)
-        #expect(q.popDue(30) == [1])
-        // Scheduling the same time twice leaves one entry.
-        q.schedule(3, at: 40)
-        q.schedule(3, at: 40)
+        let q = run([.schedule(1, at: 10), .schedule(2, at: 10), .forget(1), .pop(20, due: [2]),
+                     .schedule(1, at: 30), .pop(30, due: [1]),
+                     // Scheduling the same time twice leaves one entry.
+                     .schedule(3, at: 40), .schedule(3, at: 40)])
         #expect(q.count == 1)
     }
 

@@ -2,7 +2,7 @@ import Agenda
 import Testing
 @testable import Feed
 
-/// Backpressure, superseded snapshots, stalls and heartbeats (SPEC section 4,
+/// Backpressure, superseded snapshots, stalls and heartbeats (docs/protocol.md,
 /// "Backpressure"), on the hub alone with a fake clock.
 @Suite struct FeedHubBackpressureTests {
     let view = HubHarness.view()
@@ -62,8 +62,7 @@ import Testing
 
     @Test func aSnapshotAlreadyGoingOutIsFinishedNotDropped() {
         var h = HubHarness()
-        let c = h.connect()
-        _ = h.kinds(c)
+        let c = h.connectPastHello()
         h.room[c] = 10
         h.request(c, subscribe)
         h.publish(view, seq: 1, diff: false)

@@ -7,8 +7,7 @@ import Testing
 @Suite struct FeedHubLifecycleTests {
     @Test func oneShotAnswersGoToTheirAskerOnly() {
         var h = HubHarness()
-        let a = h.connect(), b = h.connect()
-        _ = h.kinds(a); _ = h.kinds(b)
+        let a = h.connectPastHello(), b = h.connectPastHello()
         h.request(a, #"{"op":"snapshot","view":{"days":3}}"#)
         h.request(b, #"{"op":"snapshot","view":{"days":3}}"#)
         let jobs = h.takeJobs()
@@ -34,14 +33,9 @@ import Testing
 
     @Test func aClientThatClosesItsSideStillGetsTheAnswersItAskedFor() {
         var h = HubHarness()
-        let c = h.connect()
-        _ = h.kinds(c)
-        h.request(c, #"{"op":"snapshot"}"#)
-        h.handle(.peerClosed(c))
-        #expect(!h.closed.contains(c))
-        h.handle(.recomputed(.oneShot(token: 1, message: HubHarness.snapshotLine(seq: 0))))
-        #expect(h.kinds(c) == ["snapshot@0"])
-        #expect(h.closed.contains(c))
+        h.expectAnswerAfterPeerClosed(asking: #"{"op":"snapshot"}"#,
+                                      answer: { _ in .recomputed(.oneShot(token: 1, message: HubHarness.snapshotLine(seq: 0))) },
+                                      receives: ["snapshot@0"])
     }
 
     @Test func readyOnceTheCalendarsAreKnownThenStatusEveryTenSeconds() {
@@ -53,8 +47,7 @@ import Testing
 
     @Test func statusAnswersWithUptimeOnTheMonotonicClock() {
         var h = HubHarness()
-        let c = h.connect()
-        _ = h.kinds(c)
+        let c = h.connectPastHello()
         h.advance(5)
         h.stepWall(-7200)
         h.request(c, #"{"op":"status"}"#)

@@ -30,8 +30,7 @@ import Testing
     @Test func subscribersAfterADiffShareOneEncodingOfTheCurrentState() {
         var (h, a) = afterADiff()
         h.answersEncodes = false
-        let b = h.connect(), c = h.connect()
-        _ = h.kinds(b); _ = h.kinds(c)
+        let b = h.connectPastHello(), c = h.connectPastHello()
         h.request(b, subscribe)
         h.request(c, subscribe)
         #expect(h.takeJobs() == [.encodeSnapshot(view)], "one encoding for both")
@@ -40,8 +39,7 @@ import Testing
         #expect(h.kinds(b) == ["snapshot@2"])
         #expect(h.kinds(c) == ["snapshot@2"])
         // Held now that it is current: the next subscriber gets it at once.
-        let d = h.connect()
-        _ = h.kinds(d)
+        let d = h.connectPastHello()
         h.request(d, subscribe)
         #expect(h.takeJobs().isEmpty)
         #expect(h.kinds(d) == ["snapshot@2"])
@@ -55,8 +53,7 @@ import Testing
     @Test func aDiffWhileWaitingIsNotSentToThoseWaiting() {
         var (h, a) = afterADiff()
         h.answersEncodes = false
-        let b = h.connect()
-        _ = h.kinds(b)
+        let b = h.connectPastHello()
         h.request(b, subscribe)
         #expect(h.takeJobs() == [.encodeSnapshot(view)])
         h.publish(view, seq: 3)
@@ -73,8 +70,7 @@ import Testing
     @Test func anEncodingOfAnotherStateIsAskedForAgain() {
         var (h, _) = afterADiff()
         h.answersEncodes = false
-        let b = h.connect()
-        _ = h.kinds(b)
+        let b = h.connectPastHello()
         h.request(b, subscribe)
         _ = h.takeJobs()
         h.handle(.recomputed(.snapshot(view, seq: 1, message: HubHarness.snapshotMessage(seq: 1))))
@@ -87,9 +83,8 @@ import Testing
     @Test func anExpiredResumeGetsItsResyncThenTheEncodedSnapshot() {
         var (h, _) = afterADiff()
         h.answersEncodes = false
-        let b = h.connect()
-        _ = h.kinds(b)
-        h.request(b, #"{"op":"subscribe","view":{"tz":"Europe/Berlin"},"resume":{"epoch":"other","seq":1}}"#)
+        let b = h.connectPastHello()
+        h.request(b, HubHarness.resume(epoch: "other", seq: 1))
         #expect(h.kinds(b) == ["resync:epoch"])
         h.answerEncodes()
         #expect(h.kinds(b) == ["snapshot@2"])

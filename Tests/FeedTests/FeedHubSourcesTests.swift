@@ -16,8 +16,7 @@ import Testing
 
     @Test func aSyncGoesToTheRunnerAndItsAnswerToTheAskerOnly() throws {
         var h = HubHarness()
-        let a = h.connect(), b = h.connect()
-        _ = h.kinds(a); _ = h.kinds(b)
+        let a = h.connectPastHello(), b = h.connectPastHello()
         h.request(a, #"{"op":"sync","sources":["web"]}"#)
         h.request(b, #"{"op":"sync"}"#)
         #expect(h.syncs.map(\.names) == [["web"], []])
@@ -37,8 +36,7 @@ import Testing
 
     @Test func malformedSyncRequestsAreBadRequests() {
         var h = HubHarness()
-        let c = h.connect()
-        _ = h.kinds(c)
+        let c = h.connectPastHello()
         h.request(c, #"{"op":"sync","sources":"web"}"#)
         h.request(c, #"{"op":"sync","sources":[1]}"#)
         #expect(h.messages(c).map { $0["code"]?.stringValue } == ["bad_request", "bad_request"])
@@ -47,14 +45,8 @@ import Testing
 
     @Test func aClientThatClosesWhileItsSyncRunsGetsTheAnswerThenIsClosed() {
         var h = HubHarness()
-        let c = h.connect()
-        _ = h.kinds(c)
-        h.request(c, #"{"op":"sync"}"#)
-        h.handle(.peerClosed(c))
-        #expect(!h.closed.contains(c))
-        h.handle(.sources(.synced(token: h.syncs[0].token, [])))
-        #expect(h.kinds(c) == ["synced"])
-        #expect(h.closed.contains(c))
+        h.expectAnswerAfterPeerClosed(asking: #"{"op":"sync"}"#, answer: { .sources(.synced(token: $0.syncs[0].token, [])) },
+                                      receives: ["synced"])
     }
 
     @Test func refreshesAndStatusesFromTheRunner() {
@@ -62,8 +54,7 @@ import Testing
         _ = h.takeJobs()
         h.handle(.sources(.refresh))
         #expect(h.takeJobs() == [.refresh])
-        let c = h.connect()
-        _ = h.kinds(c)
+        let c = h.connectPastHello()
         // Once when the hub became ready (the runner starts then), once per refresh.
         #expect(h.reloads == 1)
         h.request(c, #"{"op":"refresh"}"#)

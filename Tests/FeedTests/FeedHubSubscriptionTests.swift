@@ -2,7 +2,7 @@ import Agenda
 import Testing
 @testable import Feed
 
-/// Subscriptions, resume and the request errors of SPEC section 4, on the hub alone.
+/// Subscriptions, resume and the request errors of docs/protocol.md, on the hub alone.
 @Suite struct FeedHubSubscriptionTests {
     let view = HubHarness.view()
     let subscribe = #"{"op":"subscribe","view":{"tz":"Europe/Berlin"}}"#
@@ -19,8 +19,7 @@ import Testing
 
     @Test func firstSubscriberActivatesTheViewAndGetsItsFirstSnapshot() {
         var h = HubHarness()
-        let a = h.connect(), b = h.connect()
-        _ = h.kinds(a); _ = h.kinds(b)
+        let a = h.connectPastHello(), b = h.connectPastHello()
         h.request(a, subscribe)
         #expect(h.takeJobs() == [.activate(view)])
         #expect(h.kinds(a).isEmpty)
@@ -36,48 +35,47 @@ import Testing
         #expect(h.hub.views[view]?.subscribers.count == 2)
     }
 
-    @Test func resumeWithinHistoryGetsOnlyTheMissedDiffs() {
-        var h = HubHarness()
+    /// `h` once `view` has one subscriber (its messages left unread) and went from its
+    /// first snapshot at seq 1 through diffs up to `last`.
+    func published(through last: Int64, _ h: HubHarness = HubHarness()) -> HubHarness {
+        var h = h
         let a = h.connect()
         h.request(a, subscribe)
         h.publish(view, seq: 1, diff: false)
-        for seq in 2...5 { h.publish(view, seq: Int64(seq)) }
-        let b = h.connect()
-        _ = h.kinds(b)
-        h.request(b, #"{"op":"subscribe","view":{"tz":"Europe/Berlin"},"resume":{"epoch":"e1","seq":3}}"#)
+        for seq in 2...last { h.publish(view, seq: seq) }
+        return h
+    }
+
+    @Test func resumeWithinHistoryGetsOnlyTheMissedDiffs() {
+        var h = published(through: 5)
+        let b = h.connectPastHello()
+        h.request(b, HubHarness.resume(epoch: "e1", seq: 3))
         #expect(h.kinds(b) == ["diff@4", "diff@5"])
         // Up to date: nothing at all.
-        let c = h.connect()
-        _ = h.kinds(c)
-        h.request(c, #"{"op":"subscribe","view":{"tz":"Europe/Berlin"},"resume":{"epoch":"e1","seq":5}}"#)
+        let c = h.connectPastHello()
+        h.request(c, HubHarness.resume(epoch: "e1", seq: 5))
         #expect(h.kinds(c).isEmpty)
         h.publish(view, seq: 6)
         #expect(h.kinds(c) == ["diff@6"])
     }
 
     @Test func resumePastTheHistoryOrFromAnotherEpochIsAResync() {
-        var h = HubHarness { $0.history = 2 }
-        let a = h.connect()
-        h.request(a, subscribe)
-        h.publish(view, seq: 1, diff: false)
-        for seq in 2...6 { h.publish(view, seq: Int64(seq)) }
-        let b = h.connect()
-        _ = h.kinds(b)
-        h.request(b, #"{"op":"subscribe","view":{"tz":"Europe/Berlin"},"resume":{"epoch":"e1","seq":3}}"#)
+        var h = published(through: 6, HubHarness { $0.history = 2 })
+        let b = h.connectPastHello()
+        h.request(b, HubHarness.resume(epoch: "e1", seq: 3))
         #expect(h.kinds(b) == ["resync:expired", "snapshot@6"])
-        h.request(b, #"{"op":"subscribe","view":{"tz":"Europe/Berlin"},"resume":{"epoch":"old","seq":6}}"#)
+        h.request(b, HubHarness.resume(epoch: "old", seq: 6))
         #expect(h.kinds(b) == ["resync:epoch", "snapshot@6"])
         // Within the two retained diffs: honoured.
-        h.request(b, #"{"op":"subscribe","view":{"tz":"Europe/Berlin"},"resume":{"epoch":"e1","seq":4}}"#)
+        h.request(b, HubHarness.resume(epoch: "e1", seq: 4))
         #expect(h.kinds(b) == ["diff@5", "diff@6"])
     }
 
     @Test func resumeOfAViewNotComputedInThisRunIsAResyncBeforeItsFirstSnapshot() {
         var h = HubHarness()
-        let a = h.connect(), b = h.connect()
-        _ = h.kinds(a); _ = h.kinds(b)
-        h.request(a, #"{"op":"subscribe","view":{"tz":"Europe/Berlin"},"resume":{"epoch":"old","seq":9}}"#)
-        h.request(b, #"{"op":"subscribe","view":{"tz":"Europe/Berlin"},"resume":{"epoch":"e1","seq":9}}"#)
+        let a = h.connectPastHello(), b = h.connectPastHello()
+        h.request(a, HubHarness.resume(epoch: "old", seq: 9))
+        h.request(b, HubHarness.resume(epoch: "e1", seq: 9))
         h.publish(view, seq: 10, diff: false)
         #expect(h.kinds(a) == ["resync:epoch", "snapshot@10"])
         #expect(h.kinds(b) == ["resync:expired", "snapshot@10"])
@@ -99,8 +97,7 @@ import Testing
 
     @Test func aViewThatCannotBeBuiltIsAnInvalidViewError() {
         var h = HubHarness()
-        let a = h.connect()
-        _ = h.kinds(a)
+        let a = h.connectPastHello()
         h.request(a, subscribe)
         _ = h.takeJobs()
         h.handle(.recomputed(.failed(view, message: "the window holds more than 500000 items")))
@@ -124,8 +121,7 @@ import Testing
     ])
     func aBadRequestGetsItsErrorAndTheConnectionStays(line: String, expected: String) {
         var h = HubHarness()
-        let c = h.connect()
-        _ = h.kinds(c)
+        let c = h.connectPastHello()
         h.request(c, line)
         h.request(c, #"{"op":"ping"}"#)
         #expect(h.kinds(c) == [expected, "pong"])
@@ -134,8 +130,7 @@ import Testing
 
     @Test func aLineTooLongIsAnsweredThenClosed() {
         var h = HubHarness { $0.maxRequestLine = 100 }
-        let c = h.connect()
-        _ = h.kinds(c)
+        let c = h.connectPastHello()
         h.handle(.received(c, ArraySlice(Array(repeating: UInt8(ascii: "x"), count: 150))))
         #expect(h.kinds(c) == ["error:line_too_long"])
         #expect(h.readingStopped.contains(c))
@@ -154,11 +149,9 @@ import Testing
 
     @Test func distinctViewsAreBounded() {
         var h = HubHarness { $0.maxViews = 2 }
-        let c = h.connect()
-        _ = h.kinds(c)
+        let c = h.connectPastHello()
         h.request(c, #"{"op":"subscribe","view":{"days":1}}"#)
-        let d = h.connect()
-        _ = h.kinds(d)
+        let d = h.connectPastHello()
         h.request(d, #"{"op":"subscribe","view":{"days":2}}"#)
         h.request(d, #"{"op":"subscribe","view":{"days":3}}"#)
         #expect(h.kinds(d) == ["error:invalid_view"])
@@ -167,8 +160,7 @@ import Testing
 
     @Test func requestsSplitAcrossReadsAndCRLFAreOneLine() {
         var h = HubHarness()
-        let c = h.connect()
-        _ = h.kinds(c)
+        let c = h.connectPastHello()
         h.handle(.received(c, ArraySlice(Array(#"{"op":"pi"#.utf8))))
         #expect(h.kinds(c).isEmpty)
         h.handle(.received(c, ArraySlice(Array("ng\"}\r\n\n   \n{\"op\":\"ping\"}\n".utf8))))
@@ -179,8 +171,7 @@ import Testing
     /// for a newline once: this took quadratic time before); past the limit it is refused.
     @Test func aLongLineTrickledAByteAtATime() {
         var h = HubHarness { $0.maxRequestLine = 20_000 }
-        let c = h.connect()
-        _ = h.kinds(c)
+        let c = h.connectPastHello()
         let line = Array(#"{"op":"ping""#.utf8) + [UInt8](repeating: 32, count: 19_000) + Array("}\n".utf8)
         for byte in line { h.handle(.received(c, [byte])) }
         #expect(h.kinds(c) == ["pong"])

@@ -99,7 +99,7 @@ import Diagnostics
         #expect(String(decoding: next.diffMessage ?? [], as: UTF8.self).contains("Late review"))
     }
 
-    /// SPEC: a `snapshot` reflects every import committed before it, even before the
+    /// docs/protocol.md: a `snapshot` reflects every import committed before it, even before the
     /// coalesced refresh (or the timer) ran; subscribers get the change first.
     @Test func aOneShotSnapshotReadsItsOwnWrites() throws {
         let r = try Running(wallStart: lateEvening - 6 * 3600)

@@ -30,7 +30,7 @@ extension HostileInputTests {
             var bytes: [UInt8]
             /// `reject-` inputs must be refused (exit 65).
             var mustReject: Bool { name.hasPrefix("reject-") }
-            /// `repair-` inputs must be imported with warnings (SPEC section 2's repairs).
+            /// `repair-` inputs must be imported with warnings (the repairs of docs/data-model.md).
             var mustRepair: Bool { name.hasPrefix("repair-") }
         }
 
@@ -130,7 +130,7 @@ extension HostileInputTests {
                     problems.append("\(label): imported without a warning: \(imported.stderr.prefix(300))")
                 }
             case .exited(65) where input.mustRepair:
-                problems.append("\(label): rejected although SPEC repairs it: \(imported.stderr.prefix(300))")
+                problems.append("\(label): rejected although docs/data-model.md repairs it: \(imported.stderr.prefix(300))")
             case .exited(65):
                 let lines = imported.stderr.split(separator: "\n", omittingEmptySubsequences: true)
                 let prefix = "eventctl: \(path):"

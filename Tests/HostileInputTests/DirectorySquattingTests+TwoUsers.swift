@@ -11,21 +11,17 @@ import Glibc
 extension HostileInputTests.DirectorySquatting {
     static let canSwitchUsers = getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
 
-    /// eventd and eventctl copied where any uid can run them (the build directory may
-    /// be inside a private home).
-    struct PublicBinaries {
-        let directory: String
-        var eventd: String { directory + "/eventd" }
-        var eventctl: String { directory + "/eventctl" }
-        init() throws {
-            directory = try makeTemporaryDirectory("squat-bin")
-            for (from, to) in [(DaemonHarness.eventd, eventd), (DaemonHarness.eventctl, eventctl)] {
-                try FileManager.default.copyItem(atPath: from, toPath: to)
-                chmod(to, 0o755)
-            }
-            chmod(directory, 0o755)
+    /// eventd and eventctl copied into a new directory where any uid can run them (the
+    /// build directory may be inside a private home).
+    static func publicBinaries() throws -> (directory: String, eventd: String, eventctl: String) {
+        let directory = try makeTemporaryDirectory("squat-bin")
+        let copies = (directory: directory, eventd: directory + "/eventd", eventctl: directory + "/eventctl")
+        for (from, to) in [(DaemonHarness.eventd, copies.eventd), (DaemonHarness.eventctl, copies.eventctl)] {
+            try FileManager.default.copyItem(atPath: from, toPath: to)
+            chmod(to, 0o755)
         }
-        func remove() { try? FileManager.default.removeItem(atPath: directory) }
+        chmod(directory, 0o755)
+        return copies
     }
 
     /// `executable arguments` as `uid` (its own group, no supplementary groups).
@@ -40,7 +36,7 @@ extension HostileInputTests.DirectorySquatting {
     }
 
     /// The environment of a user without logind: no `XDG_RUNTIME_DIR`, so the socket
-    /// goes to `/tmp/eventd-$UID` (SPEC.md section 5).
+    /// goes to `/tmp/eventd-$UID` (docs/data-model.md).
     static func noLogindEnvironment(home: String) -> [String: String] {
         var env = ChildProcess.isolatedEnvironment(["HOME": home, "EVENTD_FAKE_NOW": DaemonHarness.defaultNow])
         for key in ["XDG_RUNTIME_DIR", "XDG_STATE_HOME"] { env[key] = nil }
@@ -49,7 +45,7 @@ extension HostileInputTests.DirectorySquatting {
 
     @Test(.enabled(if: canSwitchUsers))
     func anotherUserSquatsTheTmpDirectory() async throws {
-        let binaries = try PublicBinaries()
+        let binaries = try Self.publicBinaries()
         let home = try makeTemporaryDirectory("squat-victim")
         let directory = "/tmp/eventd-\(Self.victim)"
         try? FileManager.default.removeItem(atPath: directory)
@@ -95,7 +91,7 @@ extension HostileInputTests.DirectorySquatting {
     /// eventd: the directory passes, the peer's uid (`SO_PEERCRED`) does not.
     @Test(.enabled(if: canSwitchUsers))
     func aSocketServedByAnotherUidIsRefused() async throws {
-        let binaries = try PublicBinaries()
+        let binaries = try Self.publicBinaries()
         let shared = try makeTemporaryDirectory("squat-shared")
         defer { for path in [binaries.directory, shared] { try? FileManager.default.removeItem(atPath: path) } }
         chmod(shared, 0o1777)
@@ -116,8 +112,7 @@ extension HostileInputTests.DirectorySquatting {
             let run = try await ChildProcess.run(binaries.eventctl, ["--socket", socket] + command, environment: env, timeout: 10)
             Self.expectRefusal(run, status: 69, path: socket, says: says, "eventctl \(command[0])")
         }
-        let ics = shared + "/team.ics"
-        try icsCalendar([TestEvent("a", "20261130T090000Z", nil, "A")]).write(toFile: ics, atomically: true, encoding: .utf8)
+        let ics = try Self.writeTeamCalendar(in: shared)
         let imported = try await ChildProcess.run(binaries.eventctl, ["--socket", socket, "--db", shared + "/mine.db", "import", ics],
                                                   environment: env, timeout: 10)
         #expect(imported.succeeded && imported.stderr.contains(says), "import: \(imported.exit) \(imported.stderr)")

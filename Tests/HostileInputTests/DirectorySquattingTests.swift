@@ -5,8 +5,8 @@ import TestSupport
 import Glibc
 #endif
 
-/// Someone else's directory where eventd would put its socket or database (SPEC.md
-/// section 5): eventd refuses it (74), eventctl's daemon commands refuse it (69), and
+/// Someone else's directory where eventd would put its socket or database
+/// (docs/data-model.md): eventd refuses it (74), eventctl's daemon commands refuse it (69), and
 /// eventctl refuses to talk to a socket served by another uid (`SO_PEERCRED`).
 extension HostileInputTests {
     @Suite struct DirectorySquatting {
@@ -66,6 +66,26 @@ extension HostileInputTests {
                                                   "EVENTD_FAKE_NOW": DaemonHarness.defaultNow])
             }
             func remove() { try? FileManager.default.removeItem(atPath: root) }
+
+            /// eventctl with `arguments`, in this home.
+            func eventctl(_ arguments: [String]) async throws -> ProcessResult {
+                try await ChildProcess.run(DaemonHarness.eventctl, arguments, environment: environment, timeout: 10)
+            }
+
+            /// `squat` prepares `directory`, then eventd starts here: it must refuse (74).
+            func expectEventdRefuses(_ squat: Squat, directory: String) async throws -> ProcessResult {
+                try squat.prepare(directory)
+                let eventd = try await ChildProcess.run(DaemonHarness.eventd, ["--tz", "UTC"], environment: environment, timeout: 10)
+                DirectorySquatting.expectRefusal(eventd, status: 74, path: directory, says: squat.says, "eventd, \(squat)")
+                return eventd
+            }
+        }
+
+        /// A calendar of one event, written to `team.ics` in `directory`; its path.
+        static func writeTeamCalendar(in directory: String) throws -> String {
+            let ics = directory + "/team.ics"
+            try icsCalendar([TestEvent("a", "20261130T090000Z", nil, "A")]).write(toFile: ics, atomically: true, encoding: .utf8)
+            return ics
         }
 
         /// A refusal: the exit status, and one line on standard error that names the
@@ -82,19 +102,14 @@ extension HostileInputTests {
             let home = try Home()
             defer { home.remove() }
             let directory = home.runtime + "/eventd"
-            try squat.prepare(directory)
-            let env = home.environment
-            let eventd = try await ChildProcess.run(DaemonHarness.eventd, ["--tz", "UTC"], environment: env, timeout: 10)
-            Self.expectRefusal(eventd, status: 74, path: directory, says: squat.says, "eventd, \(squat)")
+            let eventd = try await home.expectEventdRefuses(squat, directory: directory)
             #expect(!FileManager.default.fileExists(atPath: directory + "/feed.sock"), "eventd bound a socket in \(squat)")
             for command in [["status"], ["subscribe", "--days", "1"]] {
-                let run = try await ChildProcess.run(DaemonHarness.eventctl, command, environment: env, timeout: 10)
+                let run = try await home.eventctl(command)
                 Self.expectRefusal(run, status: 69, path: directory, says: squat.says, "eventctl \(command[0]), \(squat)")
             }
             // import succeeds (the calendar is stored) but does not talk to the socket.
-            let ics = home.root + "/team.ics"
-            try icsCalendar([TestEvent("a", "20261130T090000Z", nil, "A")]).write(toFile: ics, atomically: true, encoding: .utf8)
-            let imported = try await ChildProcess.run(DaemonHarness.eventctl, ["import", ics], environment: env, timeout: 10)
+            let imported = try await home.eventctl(["import", try Self.writeTeamCalendar(in: home.root)])
             #expect(imported.succeeded, "import, \(squat): \(imported.stderr)")
             #expect(imported.stderr.contains("did not ask the daemon to refresh") && imported.stderr.contains(squat.says),
                     "import, \(squat): \(imported.stderr)")
@@ -106,13 +121,8 @@ extension HostileInputTests {
             let home = try Home()
             defer { home.remove() }
             let directory = home.state + "/eventd"
-            try squat.prepare(directory)
-            let env = home.environment
-            let eventd = try await ChildProcess.run(DaemonHarness.eventd, ["--tz", "UTC"], environment: env, timeout: 10)
-            Self.expectRefusal(eventd, status: 74, path: directory, says: squat.says, "eventd, \(squat)")
-            let ics = home.root + "/team.ics"
-            try icsCalendar([TestEvent("a", "20261130T090000Z", nil, "A")]).write(toFile: ics, atomically: true, encoding: .utf8)
-            let imported = try await ChildProcess.run(DaemonHarness.eventctl, ["import", ics], environment: env, timeout: 10)
+            _ = try await home.expectEventdRefuses(squat, directory: directory)
+            let imported = try await home.eventctl(["import", try Self.writeTeamCalendar(in: home.root)])
             Self.expectRefusal(imported, status: 74, path: directory, says: squat.says, "eventctl import, \(squat)")
             #expect(!FileManager.default.fileExists(atPath: directory + "/events.db"), "a database was made in \(squat)")
         }
@@ -122,9 +132,7 @@ extension HostileInputTests {
             let home = try Home()
             defer { home.remove() }
             let env = home.environment
-            let ics = home.root + "/team.ics"
-            try icsCalendar([TestEvent("a", "20261130T090000Z", nil, "A")]).write(toFile: ics, atomically: true, encoding: .utf8)
-            let imported = try await ChildProcess.run(DaemonHarness.eventctl, ["import", ics], environment: env, timeout: 10)
+            let imported = try await home.eventctl(["import", try Self.writeTeamCalendar(in: home.root)])
             #expect(imported.succeeded && imported.stderr.isEmpty, "\(imported.stderr)")
             let daemon = DaemonHarness(directory: home.root, db: home.state + "/eventd/events.db",
                                        socket: home.runtime + "/eventd/feed.sock", log: home.root + "/eventd.log")
@@ -132,7 +140,7 @@ extension HostileInputTests {
             defer { kill(pid, SIGTERM); _ = ChildProcess.waitBlocking(pid, timeout: 5) }
             var status: ProcessResult?
             _ = try await eventually(timeout: 10, every: 0.1) {
-                status = try await ChildProcess.run(DaemonHarness.eventctl, ["status"], environment: env, timeout: 10)
+                status = try await home.eventctl(["status"])
                 return status?.succeeded == true
             }
             #expect(status?.stdout.contains("1 events") == true, "status: \(status?.stdout ?? "none") \(status?.stderr ?? "") \(daemon.log)")

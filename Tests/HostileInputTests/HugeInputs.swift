@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// The hostile calendars too big to keep in the repository, generated at test time
 /// (scripts/make_hostile_corpus.py writes the small ones). Same naming as the corpus:
@@ -17,17 +18,7 @@ enum HugeInputs {
 
     /// YYYYMMDD of 2026-01-01 plus `days`.
     static func day(_ days: Int) -> String {
-        var d = days + 20454 // days from 1970-01-01 to 2026-01-01
-        // Civil-from-days (Howard Hinnant).
-        d += 719_468
-        let era = (d >= 0 ? d : d - 146_096) / 146_097
-        let doe = d - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let dd = doy - (153 * mp + 2) / 5 + 1
-        let mm = mp < 10 ? mp + 3 : mp - 9
-        let yy = yoe + era * 400 + (mm <= 2 ? 1 : 0)
+        let (yy, mm, dd) = CivilDays.civil(days + 20454) // days from 1970-01-01 to 2026-01-01
         return String(format: "%04d%02d%02d", yy, mm, dd)
     }
 

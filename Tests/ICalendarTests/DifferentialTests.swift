@@ -3,13 +3,13 @@ import Testing
 import ICalendar
 
 /// eventd's expansion against recurring-ical-events and ics-query (each file in a fresh
-/// reference process; STATUS:CANCELLED occurrences dropped on both sides, as SPEC says),
+/// reference process; STATUS:CANCELLED occurrences dropped on both sides, as docs/data-model.md says),
 /// on recurring-ical-events' own test calendars, on ours, and on real-world exports
 /// (`RealWorld/`, see its SOURCES). Every disagreement is listed here with its reason.
 @Suite(.serialized) struct DifferentialTests {
     // Every reason starts with who decides it:
     //   [RFC]  RFC 5545's text (or RFC 7529's) says what eventd does: a reference bug;
-    //   [SPEC] SPEC.md section 2 asks for eventd's reading where the references read it otherwise;
+    //   [DOCS] docs/data-model.md asks for eventd's reading where the references read it otherwise;
     //   [open] invalid input, or a rule RFC 5545 leaves open: eventd's reading is stated, neither is mandated.
 
     /// Files where eventd and the references disagree, and who is right per RFC 5545.
@@ -25,20 +25,20 @@ import ICalendar
             + "form 2 makes a 'Z' time absolute, and X-WR-TIMEZONE is not part of RFC 5545: eventd applies it to floating "
             + "times only",
         "unknown-tzid.ics":
-            "[SPEC] an unknown TZID: SPEC.md section 2 reads it as UTC (with a warning); the reference makes it floating",
+            "[DOCS] an unknown TZID: docs/data-model.md reads it as UTC (with a warning); the reference makes it floating",
     ]
 
     /// Real-world files (RealWorld/) where eventd and both references disagree.
     static let knownRealWorldDisagreements: [String: String] = [
         "icalendar/issue_313_globally_unique_tzid.ics":
-            "[SPEC] TZIDs with vendor prefixes (/freeassociation.sourceforge.net/..., /mozilla.org/20070129_1/...) and no VTIMEZONE: SPEC section 2 resolves them by their IANA tail (Europe/Berlin, America/New_York, America/Argentina/Buenos_Aires); the references leave them floating",
+            "[DOCS] TZIDs with vendor prefixes (/freeassociation.sourceforge.net/..., /mozilla.org/20070129_1/...) and no VTIMEZONE: docs/data-model.md resolves them by their IANA tail (Europe/Berlin, America/New_York, America/Argentina/Buenos_Aires); the references leave them floating",
         "icalendar/issue_526_calendar_with_different_events.ics": unknownTZID("\"Western/Central Europe\""),
         "icalendar/issue_526_calendar_with_event_subset.ics": unknownTZID("\"Western/Central Europe\""),
         "icalendar/issue_526_calendar_with_events.ics": unknownTZID("\"Western/Central Europe\""),
         "icalendar/issue_526_calendar_with_shuffeled_events.ics": unknownTZID("\"Western/Central Europe\""),
         "icalendar/issue_722_missing_VTIMEZONE_custom.ics": unknownTZID("CUSTOM_tzid"),
         "icalendar/timezone_same_start_and_offset.ics":
-            "[SPEC] ends with END:VCALENDARD, so the VCALENDAR is never closed: SPEC section 2 rejects a calendar left open whole (a cut download must never delete events); icalendar ignores the misspelt name",
+            "[DOCS] ends with END:VCALENDARD, so the VCALENDAR is never closed: docs/data-model.md rejects a calendar left open whole (a cut download must never delete events); icalendar ignores the misspelt name",
         "icalnet/Recurrence-DailyInterval1.ics":
             "[RFC] DTEND one calendar day after DTSTART in a zone with DST: the references add the day on the wall clock, so an instance across a DST change lasts 23 or 25 h; RFC 5545 3.8.5.3: a duration given by DTEND is the same exact duration (24 h) for every instance, as eventd computes it",
         "icalnet/Recurrence-HourlyUntil1.ics":
@@ -50,26 +50,26 @@ import ICalendar
         "icalnet/Recurrence-YearlyInterval1.ics":
             "[open] FREQ=YEARLY;INTERVAL=2;BYDAY=MO,TU;BYMONTHDAY=8,...,14 without BYMONTH: eventd (libical) takes the month from DTSTART (April; RFC 5545 3.3.10: what the rule leaves open comes from DTSTART), as ical.net's current test of this file expects (RecurrenceTests.YearlyInterval1: 2005-04-11/12, 2007-04-09/10, 2009-04-13/14); dateutil expands BYMONTHDAY into every month of the year (427 instances against 37)",
         "icalnet/Serialization-Duration1.ics":
-            "[SPEC] as Serialization-TimeZone3 (TZID=Europe/Paris on VALUE=DATE values)",
+            "[DOCS] as Serialization-TimeZone3 (TZID=Europe/Paris on VALUE=DATE values)",
         "icalnet/Serialization-Parameter2.ics":
             "[open] two VEVENTs with an empty UID (RFC 5545 3.8.4.7 requires a unique one): eventd gives each its own synthesized UID and shows both; the references treat them as one event and show one",
         "icalnet/Serialization-TimeZone3.ics":
-            "[SPEC] TZID on VALUE=DATE values: SPEC section 2 ignores it (the event stays all-day); the references turn the dates into midnight in that zone",
+            "[DOCS] TZID on VALUE=DATE values: docs/data-model.md ignores it (the event stays all-day); the references turn the dates into midnight in that zone",
         "khal/event_dt_local_missing_tz.ics": unknownTZID("FOO"),
         "khal/event_dt_mixed_awareness.ics":
             "[open] a floating DTSTART with a DTEND carrying both TZID=Europe/Berlin and a UTC 'Z' value (RFC 5545 3.2.19: TZID MUST NOT be applied to UTC times): eventd keeps the UTC value as written and reads DTSTART in its frame; the references apply the TZID to both and ignore the Z. Invalid input; neither reading is mandated",
         "khal/event_dtr_notz_untilz.ics": unknownTZID("\"GMT-05.00/-04.00\", a standard/daylight pair no fixed offset describes"),
         "khal/event_rrule_recuid_invalid_tzid.ics": unknownTZID("foo"),
         "khal/tz_windows_format.ics":
-            "[SPEC] TZID \"New Zealand Standard Time\" has a VTIMEZONE in the file (+01:00 in November 2019): SPEC's order puts the file's VTIMEZONE before CLDR's Windows names, so eventd uses it; icalendar maps the Windows name to Pacific/Auckland first",
+            "[DOCS] TZID \"New Zealand Standard Time\" has a VTIMEZONE in the file (+01:00 in November 2019): the documented order puts the file's VTIMEZONE before CLDR's Windows names, so eventd uses it; icalendar maps the Windows name to Pacific/Auckland first",
     ]
 
     /// Where only ics-query differs from eventd (recurring-ical-events agrees with eventd there, or cannot read the file).
     static let knownICSQueryDisagreements: [String: String] = [
         "bad_rrule_missing_until_event.ics":
-            "[open] RRULE:FREQ=WEEKLY;UNTL=...: eventd drops the misspelt part (SPEC section 2: salvage what can be read) and expands the series, as recurring-ical-events does; ics-query skips a series it cannot read (skip_bad_series=True)",
+            "[open] RRULE:FREQ=WEEKLY;UNTL=...: eventd drops the misspelt part (docs/data-model.md: salvage what can be read) and expands the series, as recurring-ical-events does; ics-query skips a series it cannot read (skip_bad_series=True)",
         "icalendar/big_bad_calendar.ics":
-            "[SPEC] truncated (no END:VCALENDAR): SPEC rejects it whole; ics-query reads what is there",
+            "[DOCS] truncated (no END:VCALENDAR): eventd rejects it whole; ics-query reads what is there",
         "icalendar/invalid_duration.ics":
             "[open] a DURATION of hundreds of billions of years: eventd keeps the event with that end; ics-query skips the series",
         "icalendar/issue_1081_invalid_rrule_freq.ics":
@@ -77,17 +77,17 @@ import ICalendar
         "icalendar/issue_165_missing_event.ics":
             "[open] BYDAY=MO, TU, WE, TH, FR (spaces after the commas): libical reads it, so eventd expands the series; ics-query (dateutil) cannot and skips it",
         "icalendar/pr_480_summary_with_colon.ics":
-            "[SPEC] truncated (no END:VCALENDAR): SPEC rejects it whole; ics-query reads what is there",
+            "[DOCS] truncated (no END:VCALENDAR): eventd rejects it whole; ics-query reads what is there",
         "icalendar/rfc_7529.ics":
             "[RFC] RSCALE rules (RFC 7529): libical expands them; ics-query skips the series",
         "icalendar/small_bad_calendar.ics":
-            "[SPEC] truncated (no END:VCALENDAR): SPEC rejects it whole; ics-query reads what is there",
+            "[DOCS] truncated (no END:VCALENDAR): eventd rejects it whole; ics-query reads what is there",
         "unterminated.ics":
-            "[SPEC] truncated (no END:VEVENT, no END:VCALENDAR): SPEC rejects it whole so a cut download never deletes events; ics-query reads what is there (recurring-ical-events refuses it too)",
+            "[DOCS] truncated (no END:VEVENT, no END:VCALENDAR): eventd rejects it whole so a cut download never deletes events; ics-query reads what is there (recurring-ical-events refuses it too)",
     ]
 
     static func unknownTZID(_ name: String) -> String {
-        "[SPEC] an unknown TZID (\(name): no VTIMEZONE, not an IANA, Windows, vendor-prefixed or offset name): SPEC section 2 "
+        "[DOCS] an unknown TZID (\(name): no VTIMEZONE, not an IANA, Windows, vendor-prefixed or offset name): docs/data-model.md "
             + "reads it as UTC with a warning; the references make it floating. RFC 5545 3.2.19 requires a VTIMEZONE for every "
             + "TZID, so the file is invalid and neither reading is mandated"
     }
@@ -206,13 +206,13 @@ import ICalendar
             #expect(rejected.allSatisfy { known[$0.key] != nil && ($0.value.contains("end of file") || $0.value.contains("does not match")) },
                     "\(label) reads these, eventd rejects them: \(rejected)")
             // Issue 13's target is 95% exact agreement. Every remaining disagreement is a
-            // reading SPEC section 2 asks for ([SPEC]), a reference bug by RFC 5545's text
+            // reading docs/data-model.md asks for ([DOCS]), a reference bug by RFC 5545's text
             // ([RFC]) or invalid input / a rule RFC 5545 leaves open ([open]); see the lists.
             let reasons = outcome.disagreeing.keys.compactMap { known[$0] }
-            let rfc = reasons.filter { $0.hasPrefix("[RFC]") }.count, spec = reasons.filter { $0.hasPrefix("[SPEC]") }.count
+            let rfc = reasons.filter { $0.hasPrefix("[RFC]") }.count, spec = reasons.filter { $0.hasPrefix("[DOCS]") }.count
             print("differential (\(label), RealWorld): exact \(outcome.agreed)/\(outcome.compared); "
                   + "exact or a reference bug [RFC] \(outcome.agreed + rfc)/\(outcome.compared); "
-                  + "also counting SPEC's readings [SPEC] \(outcome.agreed + rfc + spec)/\(outcome.compared)")
+                  + "also counting the documented readings [DOCS] \(outcome.agreed + rfc + spec)/\(outcome.compared)")
             // The floor is the exact agreement reached (177/197 and 184/211), so it cannot fall.
             let floor = label == "ics-query" ? (184, 211) : (177, 197)
             #expect(outcome.agreed * floor.1 >= floor.0 * outcome.compared, "\(label): \(outcome.agreed)/\(outcome.compared)")

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import ICalendar
 
-/// SPEC section 2, "Liberal in what it accepts": what is repaired (with a warning naming
+/// docs/data-model.md, "Liberal input": what is repaired (with a warning naming
 /// the line) and what is still rejected whole.
 @Suite struct LiberalParsingTests {
     static let event = ["DTSTART:20260301T090000Z", "SUMMARY:Standup"]

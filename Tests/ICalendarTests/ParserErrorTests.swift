@@ -140,7 +140,7 @@ import Testing
 
     // MARK: - Broken lines
 
-    /// SPEC: a line without ':' after a content line is a broken fold, joined to it (here
+    /// docs/data-model.md: a line without ':' after a content line is a broken fold, joined to it (here
     /// it spoils the DTSTART before it, so the event is skipped, with both warnings).
     @Test func contentLineWithoutColon() throws {
         let text = crlf(["BEGIN:VCALENDAR", "VERSION:2.0", "BEGIN:VEVENT", "UID:a@x", "DTSTART:20260601T090000Z",
@@ -260,7 +260,7 @@ import Testing
         #expect(parsed.events.count == 1)
         #expect(parsed.events.first?.start == .utc(utcSeconds(2026, 6, 1, 9)))
         #expect(parsed.calendarName == "Work")
-        // SPEC: repaired with a warning (one per file), so --strict refuses it.
+        // docs/data-model.md: repaired with a warning (one per file), so --strict refuses it.
         #expect(parsed.warnings.map(\.line) == [1], "\(parsed.warnings)")
     }
 

@@ -49,7 +49,7 @@ enum ReferenceComparison {
     }
 
     /// `uid start end` of every occurrence in the window, without STATUS:CANCELLED ones
-    /// (SPEC section 2 does not show them; the references return them).
+    /// (docs/data-model.md does not show them; the references return them).
     static func occurrences(_ entry: JSONValue) -> Set<String>? {
         guard entry["ok"]?.boolValue == true else { return nil }
         var set = Set<String>()

@@ -1,7 +1,7 @@
 import Testing
 @testable import ICalendar
 
-/// SPEC.md section 2, "Time semantics": how each DATE / DATE-TIME form is read.
+/// docs/data-model.md, "Time rules": how each DATE / DATE-TIME form is read.
 @Suite struct TimeRuleTests {
     let berlin = Zone.system("Europe/Berlin")!
     let newYork = Zone.system("America/New_York")!
@@ -39,7 +39,7 @@ import Testing
     }
 
     /// An IANA name the system knows uses the system's rules, not the file's VTIMEZONE of
-    /// that name (SPEC.md section 2: embedded definitions are often stale).
+    /// that name (docs/data-model.md: embedded definitions are often stale).
     @Test func systemZoneWinsOverAnInFileDefinitionOfTheSameName() throws {
         let text = ICS.calendar(ICS.fixedZone("Europe/Berlin", offset: "+0300") + ICS.event([
             "DTSTART;TZID=Europe/Berlin:20260615T120000",

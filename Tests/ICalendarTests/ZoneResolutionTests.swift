@@ -1,7 +1,7 @@
 import Testing
 @testable import ICalendar
 
-/// SPEC section 2's order for a TZID: system IANA name, the file's VTIMEZONE, Windows
+/// the order of docs/data-model.md for a TZID: system IANA name, the file's VTIMEZONE, Windows
 /// name (CLDR), vendor prefix, `(GMT+01:00)` fixed offset, else UTC with a warning.
 @Suite struct ZoneResolutionTests {
     static func start(_ tzid: String, zone: [String] = [], value: String = "20260701T090000") throws -> (TimeValue, ParsedCalendar) {

@@ -29,7 +29,7 @@ import TestSupport
         #expect(reports.statuses.first?.events == 2)
         let before = reports.refreshes
         try Fixture.replace(directory + "/a.ics", with: Fixture.calendar(3))
-        // SPEC: within 1 s; the bound here leaves room for a loaded test machine.
+        // docs/live-sources.md: within a second; the bound here leaves room for a loaded test machine.
         #expect(reports.wait(timeout: 5) { $0.refreshes > before && $0.statuses.first?.events == 3 })
         runner.sync(names: ["watched", "nonesuch"], token: 42)
         #expect(reports.wait(timeout: 10) { $0.synced(42) != nil })

@@ -6,7 +6,7 @@ import TestSupport
 
 /// Thousands of random snapshot pairs (deterministic seeds): the diff always turns the
 /// base into the new snapshot, under the library's application and under a literal
-/// transcription of the SPEC's reference application, and obeys the index rules with the
+/// transcription of the reference application of docs/protocol.md, and obeys the index rules with the
 /// fewest moves.
 @Suite("Diff properties")
 struct DiffPropertyTests {

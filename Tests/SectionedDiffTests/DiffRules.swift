@@ -2,7 +2,7 @@
 
 // MARK: - DiffRules
 
-/// Checks a computed diff against the SPEC's index rules and against minimality, from
+/// Checks a computed diff against the index rules of docs/protocol.md and against minimality, from
 /// first principles (no use of the library's matching). Returns the violations found.
 enum DiffRules {
     static func violations(of diff: TestDiff, from old: TestSnapshot, to new: TestSnapshot) -> [String] {

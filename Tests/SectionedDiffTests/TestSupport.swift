@@ -25,7 +25,7 @@ func makeSnapshot(_ spec: [(String, [Int])], headers: [String: String] = [:],
 
 // MARK: - Literal reference application
 
-/// The SPEC's reference application, written as literally as possible (searches by id,
+/// The reference application of docs/protocol.md, written as literally as possible (searches by id,
 /// `Array.insert`, one insertion at a time): an independent check of `apply(to:)`.
 /// Quadratic; for small snapshots only.
 func referenceApply(_ diff: TestDiff, to base: TestSnapshot) throws -> TestSnapshot {

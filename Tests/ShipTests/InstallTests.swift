@@ -1,3 +1,4 @@
+import Diagnostics
 import Foundation
 import Testing
 
@@ -79,7 +80,7 @@ import Testing
             #expect(installed == original, "\(target) differs from \(source)")
         }
         let version = try Ship.run(base + "/bin/eventctl", ["--version"])
-        #expect(version.stdout == "eventctl 0.1.0\n")
+        #expect(version.stdout == "eventctl \(ProductVersion.number)\n")
 
         // Something else in the same tree survives the uninstall.
         let other = destdir.appendingPathComponent(String(prefix.dropFirst()) + "/bin/other-tool")

@@ -17,7 +17,7 @@ public struct ApplyError: Error, CustomStringConvertible {
 }
 
 /// A client's local copy of one view, kept current by applying diffs at the JSON level
-/// with the four reference steps of SPEC.md section 4, exactly as a client would.
+/// with the four reference steps of docs/protocol.md, exactly as a client would.
 public struct FeedState: Sendable {
     /// The view's sections, as the daemon sent them (JSON objects with `items`).
     public private(set) var sections: [JSONValue]

@@ -7,7 +7,7 @@ import Glibc
 
 /// 1,000 browsers on one eventd-web at once: each gets its snapshot, then the diff of
 /// one import. The time from the import's start to each stream's diff (p50, p99, max)
-/// and the gateway's resident memory are printed for README (not asserted: no speed
+/// and the gateway's resident memory are printed for docs/performance.md (not asserted: no speed
 /// checks in tests); that every stream gets the diff is.
 @Suite(.serialized) struct GatewayLoadTests {
     static let streams = 1_000

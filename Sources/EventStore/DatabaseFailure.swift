@@ -1,5 +1,3 @@
-import EventStore
-
 /// An error of the database at `path`: printed with the path, and with the exit status
 /// of the underlying error.
 public struct DatabaseFailure: Error, CustomStringConvertible {
