@@ -31,7 +31,7 @@ extension RecomputeWorker {
                 views[view] = state
                 let diff = Messages.diff(epoch: epoch, seq: state.seq, new: snapshot, changes: changes)
                 output(.published(view, ViewPublication(seq: state.seq, snapshotMessage: nil,
-                                                        diffMessage: diff, snapshotBytes: snapshot.sectionsSize,
+                                                        diffMessage: diff, snapshotBytes: SnapshotMessage.size(of: snapshot),
                                                         items: snapshot.itemCount,
                                                         recomputedAt: lastRecompute,
                                                         durationMS: lastDuration * 1000)))
@@ -41,7 +41,7 @@ extension RecomputeWorker {
                 seqFloor = seq
                 views[view] = ViewState(snapshot: snapshot, seq: seq)
                 output(.published(view, ViewPublication(seq: seq, snapshotMessage: SnapshotMessage(epoch: epoch, seq: seq, snapshot: snapshot),
-                                                        diffMessage: nil, snapshotBytes: snapshot.sectionsSize,
+                                                        diffMessage: nil, snapshotBytes: SnapshotMessage.size(of: snapshot),
                                                         items: snapshot.itemCount,
                                                         recomputedAt: lastRecompute,
                                                         durationMS: lastDuration * 1000)))
