@@ -35,37 +35,48 @@ let package = Package(
         .target(name: "Diagnostics"),
         .target(name: "Threads"),
         .target(name: "RuntimeDirectories", dependencies: ["Diagnostics"]),
+        // The one epoll event loop both eventd's feed and eventd-web run on: descriptors,
+        // interests, deadlines, wake-ups, non-blocking accept/read/write.
+        .target(name: "Reactor", dependencies: ["CLinux", "Diagnostics", "Threads"]),
         .target(name: "SectionedDiff"),
         .target(name: "ICalendar", dependencies: ["CLibical", "Diagnostics", "Digests", "Threads"]),
         .target(name: "EventStore", dependencies: ["CSQLite", "Diagnostics", "Digests", "ICalendar", "Threads"]),
         .target(name: "CalendarGenerator", dependencies: ["ICalendar"]),
         .target(name: "Agenda", dependencies: ["CanonicalJSON", "Diagnostics", "Digests", "EventStore", "ICalendar", "Threads"]),
         .target(name: "LiveSources", dependencies: ["CCurl", "CLinux", "CanonicalJSON", "Diagnostics", "EventStore", "ICalendar", "Threads"]),
-        .target(name: "Feed", dependencies: ["Agenda", "CLinux", "CanonicalJSON", "Diagnostics", "Digests", "EventStore", "ICalendar", "LiveSources", "RuntimeDirectories", "SectionedDiff", "Threads"]),
+        // The feed protocol as types: requests and messages (both ways), the client's
+        // local copy and its subscription state machine. No I/O, no daemon modules.
+        .target(name: "FeedProtocol", dependencies: ["CanonicalJSON", "Digests", "SectionedDiff"]),
+        // Clients' way to the feed socket: one connector with the trust checks, a blocking
+        // connection, and the driver that runs a SubscriptionMachine over it.
+        .target(name: "FeedClientKit", dependencies: ["Diagnostics", "FeedProtocol", "RuntimeDirectories"]),
+        // The feed's items as events, and their wording: shared by status bars and reminders.
+        .target(name: "UpcomingEvents", dependencies: ["CanonicalJSON", "FeedProtocol", "ICalendar"]),
+        .target(name: "Feed", dependencies: ["Agenda", "CLinux", "CanonicalJSON", "Diagnostics", "Digests", "EventStore", "FeedProtocol", "ICalendar", "LiveSources", "Reactor", "RuntimeDirectories", "SectionedDiff", "Threads"]),
         // The web gateway: HTTP/1.1 and Server-Sent Events in front of the feed socket
-        // (a pure state machine and a thin poll loop, as the feed's hub and loop).
-        .target(name: "WebGateway", dependencies: ["CanonicalJSON", "Diagnostics", "RuntimeDirectories"]),
+        // (a pure state machine and a thin loop on the reactor, as the feed's hub and loop).
+        .target(name: "WebGateway", dependencies: ["CanonicalJSON", "Diagnostics", "FeedClientKit", "FeedProtocol", "Reactor", "RuntimeDirectories"]),
         // Status bars (Waybar, i3bar, plain lines) fed by the feed: a pure renderer.
-        .target(name: "StatusBar", dependencies: ["CanonicalJSON", "Diagnostics", "Feed", "ICalendar"]),
+        .target(name: "StatusBar", dependencies: ["CanonicalJSON", "Diagnostics", "ICalendar", "UpcomingEvents"]),
         // Desktop reminders before events: a pure planner, the sent log, sd-bus notifications.
-        .target(name: "Reminders", dependencies: ["CSystemd", "CanonicalJSON", "ICalendar", "StatusBar"]),
+        .target(name: "Reminders", dependencies: ["CSystemd", "CanonicalJSON", "ICalendar", "UpcomingEvents"]),
         // Low on purpose: errors say their own exit status (`ExitStatusProviding`), so the
         // command-line layer needs no domain module.
         .target(name: "CommandLineKit", dependencies: ["Diagnostics"]),
 
         // MARK: - Executables
-        .executableTarget(name: "eventctl", dependencies: ["Agenda", "CLinux", "CanonicalJSON", "CommandLineKit", "Diagnostics", "Digests", "EventStore", "Feed", "ICalendar", "LiveSources", "Reminders", "RuntimeDirectories", "SectionedDiff", "StatusBar"]),
+        .executableTarget(name: "eventctl", dependencies: ["Agenda", "CLinux", "CanonicalJSON", "CommandLineKit", "Diagnostics", "Digests", "EventStore", "FeedClientKit", "FeedProtocol", "ICalendar", "LiveSources", "Reminders", "RuntimeDirectories", "SectionedDiff", "StatusBar", "UpcomingEvents"]),
         .executableTarget(name: "eventd", dependencies: ["Agenda", "CommandLineKit", "Diagnostics", "Digests", "Feed", "ICalendar", "RuntimeDirectories"]),
         .executableTarget(name: "eventd-web", dependencies: ["CommandLineKit", "Diagnostics", "Digests", "RuntimeDirectories", "WebGateway"]),
         .executableTarget(name: "eventd-bench",
-                          dependencies: ["Agenda", "CLibical", "CLinux", "CalendarGenerator", "CanonicalJSON", "EventStore", "Feed", "ICalendar", "LiveSources", "RuntimeDirectories", "SectionedDiff"]),
+                          dependencies: ["Agenda", "CLibical", "CLinux", "CalendarGenerator", "CanonicalJSON", "EventStore", "Feed", "FeedClientKit", "FeedProtocol", "ICalendar", "LiveSources", "RuntimeDirectories", "SectionedDiff"]),
 
         // MARK: - Tests
         // Support shared by the test targets (process runner, daemon harness, feed client and
         // state, calendar fixtures, seeded generator): a plain target only tests depend on.
         .target(name: "TestSupport", dependencies: ["CalendarGenerator", "CanonicalJSON", "Digests", "EventStore"], path: "Tests/TestSupport"),
         .testTarget(name: "CoreModulesTests", dependencies: ["CanonicalJSON", "Diagnostics", "Digests", "RuntimeDirectories", "TestSupport"]),
-        .testTarget(name: "CommandLineKitTests", dependencies: ["Agenda", "CommandLineKit", "Diagnostics", "EventStore", "Feed", "ICalendar", "LiveSources", "RuntimeDirectories", "TestSupport", "WebGateway"]),
+        .testTarget(name: "CommandLineKitTests", dependencies: ["Agenda", "CommandLineKit", "Diagnostics", "EventStore", "Feed", "FeedClientKit", "ICalendar", "LiveSources", "RuntimeDirectories", "TestSupport", "WebGateway"]),
         .testTarget(name: "ICalendarTests", dependencies: ["CLibical", "CalendarGenerator", "CanonicalJSON", "Digests", "ICalendar", "TestSupport"],
                     exclude: ["RealWorld"], resources: [.copy("Fixtures")]),
         .testTarget(name: "EventStoreTests", dependencies: ["CalendarGenerator", "EventStore", "ICalendar", "TestSupport"]),
@@ -73,14 +84,17 @@ let package = Package(
         .testTarget(name: "SectionedDiffTests", dependencies: ["SectionedDiff", "TestSupport"]),
         .testTarget(name: "EventctlTests", dependencies: ["TestSupport"]),
         .testTarget(name: "AgendaTests", dependencies: ["Agenda", "CanonicalJSON", "Digests", "EventStore", "ICalendar", "SectionedDiff", "TestSupport"]),
-        .testTarget(name: "FeedTests", dependencies: ["Agenda", "CanonicalJSON", "Diagnostics", "EventStore", "Feed", "ICalendar", "LiveSources", "TestSupport"]),
+        .testTarget(name: "ReactorTests", dependencies: ["Reactor", "Threads", "TestSupport"]),
+        .testTarget(name: "FeedProtocolTests", dependencies: ["CanonicalJSON", "FeedClientKit", "FeedProtocol", "SectionedDiff", "TestSupport"],
+                    resources: [.copy("Fixtures")]),
+        .testTarget(name: "FeedTests", dependencies: ["Agenda", "CanonicalJSON", "Diagnostics", "EventStore", "Feed", "FeedProtocol", "ICalendar", "LiveSources", "TestSupport"]),
         .testTarget(name: "LiveSourcesTests", dependencies: ["CanonicalJSON", "EventStore", "LiveSources", "TestSupport"]),
-        .testTarget(name: "StatusBarTests", dependencies: ["CanonicalJSON", "Feed", "ICalendar", "Reminders", "StatusBar", "TestSupport"]),
+        .testTarget(name: "StatusBarTests", dependencies: ["CanonicalJSON", "ICalendar", "Reminders", "StatusBar", "TestSupport", "UpcomingEvents"]),
         .testTarget(name: "DaemonTests", dependencies: ["CanonicalJSON", "SectionedDiff", "TestSupport"]),
         .testTarget(name: "ShipTests", dependencies: ["Diagnostics", "TestSupport"]),
         .testTarget(name: "WebGatewayTests", dependencies: ["CalendarGenerator", "CanonicalJSON", "RuntimeDirectories", "TestSupport", "WebGateway"]),
         .testTarget(name: "ReliabilityTests", dependencies: ["CalendarGenerator", "CanonicalJSON", "Digests", "EventStore", "TestSupport"]),
-        .testTarget(name: "HostileInputTests", dependencies: ["CanonicalJSON", "EventStore", "Feed", "ICalendar", "TestSupport"],
+        .testTarget(name: "HostileInputTests", dependencies: ["CanonicalJSON", "EventStore", "Feed", "FeedProtocol", "ICalendar", "TestSupport"],
                     resources: [.copy("Corpus")]),
     ],
     swiftLanguageModes: [.v6]

@@ -63,7 +63,7 @@ public final class Daemon: Sendable {
                 let loop = try FeedLoop(hub: hub, log: log, clocks: clocks, listenFD: listenFD,
                                         socketPathToRemove: socketPathToRemove, notifier: notifier, recomputer: recomputer,
                                         sources: sources, mailbox: mailbox, wakePipe: wakePipe, environment: environment)
-                loop.run()
+                try loop.run()
             } catch {
                 loopFailure.record(error)
                 close(listenFD)

@@ -1,3 +1,5 @@
+import Reactor
+
 /// A min-heap of (deadline, connection): the hub's timers. Each connection has at most
 /// one live entry, never later than its real next deadline: an early entry is popped,
 /// re-checked and scheduled again, and an earlier deadline replaces a later entry (the

@@ -1,21 +1,13 @@
 import Diagnostics
 import Agenda
 import LiveSources
+import Reactor
 
 /// What happens to the feed, as `FeedHub` sees it. The I/O loop turns readiness,
 /// bytes and messages from other threads into these.
 enum FeedEvent {
-    /// A client connected.
-    case accepted(ConnectionID)
-    /// Bytes arrived from a client.
-    case received(ConnectionID, ArraySlice<UInt8>)
-    /// The client closed its side (end of file).
-    case peerClosed(ConnectionID)
-    /// The kernel took `count` bytes of the client's queue (0: the socket is writable
-    /// but nothing was waiting, or it took nothing).
-    case wrote(ConnectionID, count: Int)
-    /// Reading or writing failed: the connection is gone.
-    case failed(ConnectionID, reason: String)
+    /// Something happened to a client's connection.
+    case connection(ConnectionEvent)
     /// A message from the recomputer.
     case recomputed(RecomputeOutput)
     /// Time passed (at least once a second, and at once when the wall clock stepped).

@@ -1,4 +1,5 @@
 import Agenda
+import FeedProtocol
 
 extension FeedHub {
     /// Makes room for one more distinct view: views nobody watches (kept for their
@@ -47,7 +48,7 @@ extension FeedHub {
         guard let feed = views[view] else { return }
         for id in feed.subscribers where connections[id]?.subscription.view == view {
             connections[live: id].subscription = .none
-            send(Messages.error(.invalidView, message), to: id)
+            send(FeedMessage.error(.invalidView, message), to: id)
         }
         dropView(view)
         effects.append(.recompute(.deactivate(view)))

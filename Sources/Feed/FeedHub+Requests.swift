@@ -1,3 +1,4 @@
+import FeedProtocol
 import Agenda
 import CanonicalJSON
 
@@ -50,7 +51,7 @@ extension FeedHub {
             c.input = []
             c.scanned = 0
         }
-        send(Messages.error(code, message), to: id)
+        send(FeedMessage.error(code, message), to: id)
         withConnection(id) { $0.ending = .fatalError }
         effects.append(.stopReading(id))
     }
@@ -60,11 +61,11 @@ extension FeedHub {
     private mutating func handle(_ line: ArraySlice<UInt8>, from id: ConnectionID) {
         switch Request.decode(line) {
         case .failure(let error):
-            send(Messages.error(error.code, error.message), to: id)
+            send(FeedMessage.error(error.code, error.message), to: id)
         case .success(.ping):
-            send(Messages.pong, to: id)
+            send(FeedMessage.pongLine, to: id)
         case .success(.refresh):
-            send(Messages.ok, to: id)
+            send(FeedMessage.okLine, to: id)
             effects.append(.recompute(.refresh))
             // eventctl sends refresh after `source add`/`remove` too: the runner looks again.
             effects.append(.reloadSources)
@@ -93,7 +94,7 @@ extension FeedHub {
         do {
             return try View.parse(json, defaultZone: defaultZone, knownCalendars: info.calendars)
         } catch {
-            send(Messages.error(.invalidView, error.message), to: id)
+            send(FeedMessage.error(.invalidView, error.message), to: id)
             return nil
         }
     }
@@ -104,7 +105,7 @@ extension FeedHub {
         // Distinct views cost a recompute each: bound them (views without subscribers
         // count until their grace period ends).
         if views[view] == nil, !makeRoomForAView() {
-            send(Messages.error(.invalidView, "too many distinct views (limit \(config.maxViews)); use a view others use"), to: id)
+            send(FeedMessage.error(.invalidView, "too many distinct views (limit \(config.maxViews)); use a view others use"), to: id)
             return
         }
         if let old = connections[live: id].subscription.view {
@@ -128,14 +129,14 @@ extension FeedHub {
         connections[live: id].subscription = .live(view)
         if let resume {
             if resume.epoch != epoch {
-                send(Messages.resync("epoch"), to: id)
+                send(FeedMessage.resync("epoch"), to: id)
             } else if resume.seq == feed.seq {
                 return
             } else if resume.seq < feed.seq, let diffs = feed.history.diffs(after: resume.seq) {
                 for entry in diffs { sendSubscriptionData(entry.bytes, kind: .diff, to: id) }
                 return
             } else {
-                send(Messages.resync("expired"), to: id)
+                send(FeedMessage.resync("expired"), to: id)
             }
         }
         serveSnapshot(of: view, to: id)
@@ -154,7 +155,7 @@ extension FeedHub {
             return
         }
         connections[live: id].subscription = .live(view)
-        if let resync { enqueue(Messages.resync(resync), kind: .answer, to: id) }
+        if let resync { enqueue(FeedMessage.resync(resync), kind: .answer, to: id) }
         enqueue(message, to: id)
         effects.append(.flush(id))
     }

@@ -1,3 +1,4 @@
+import FeedProtocol
 import Agenda
 import ICalendar
 import CanonicalJSON
@@ -114,7 +115,7 @@ extension FeedHub {
         if let problem = info.problem { fields["problem"] = .string(problem) }
         fields["sources"] = .array(sources.map(\.json))
         fields["history"] = historyStatus()
-        return Messages.status(fields)
+        return FeedMessage.status(fields)
     }
 
     /// What a due connection waits for (read in place by `tick`).
@@ -151,7 +152,7 @@ extension FeedHub {
             }
             guard let feed = views[view] else { return nil }
             if stamp == nil { stamp = FeedHub.utcStamp(wall) }
-            let line = Messages.heartbeat(epoch: epoch, seq: feed.seq, time: stamp!)
+            let line = FeedMessage.heartbeat(epoch: epoch, seq: feed.seq, time: stamp!)
             lines[view] = line
             last = (view, line)
             return line

@@ -1,5 +1,7 @@
+import FeedProtocol
 import Agenda
 import LiveSources
+import Reactor
 
 /// The feed's pure core: connections, subscriptions, views, resume history,
 /// backpressure, stall and heartbeat decisions, readiness and watchdog. It takes
@@ -88,11 +90,7 @@ struct FeedHub {
         self.now = now
         effects.removeAll(keepingCapacity: true)
         switch event {
-        case .accepted(let id): accept(id)
-        case .received(let id, let bytes): receive(bytes, from: id)
-        case .peerClosed(let id): peerClosed(id)
-        case .wrote(let id, let count): wrote(count, to: id)
-        case .failed(let id, let reason): remove(id, reason: reason)
+        case .connection(let event): dispatch(event)
         case .recomputed(let output): recomputed(output)
         case .sources(let report): sourcesReported(report)
         case .tick: tick()
@@ -133,15 +131,15 @@ struct FeedHub {
 
     // MARK: - Connections
 
-    private mutating func accept(_ id: ConnectionID) {
+    mutating func accept(_ id: ConnectionID) {
         guard shutdownDeadline == nil else { effects.append(.close(id)); return }
         if connections.count >= config.maxClients {
-            effects.append(.refuse(id, Messages.error(.overloaded, "too many connections (limit \(config.maxClients)); try again later")))
+            effects.append(.refuse(id, FeedMessage.error(.overloaded, "too many connections (limit \(config.maxClients)); try again later")))
             effects.append(.log(.warning, "connection refused: \(config.maxClients) clients already"))
             return
         }
         connections[id] = HubConnection(id: id, now: now.monotonic)
-        send(Messages.hello(epoch: epoch), to: id)
+        send(FeedMessage.hello(epoch: epoch), to: id)
         effects.append(.log(.debug, "client \(id) connected (\(connections.count) total)"))
     }
 
@@ -154,7 +152,7 @@ struct FeedHub {
         if let reason { effects.append(.log(.info, "client \(id) disconnected: \(reason)")) }
     }
 
-    private mutating func peerClosed(_ id: ConnectionID) {
+    mutating func peerClosed(_ id: ConnectionID) {
         guard let c = connections[id] else { return }
         // Finish what it asked for (answers still being computed included), then close.
         if c.outbox.isEmpty && !c.awaitsAnswer {
@@ -174,7 +172,7 @@ struct FeedHub {
         case idle
     }
 
-    private mutating func wrote(_ count: Int, to id: ConnectionID) {
+    mutating func wrote(_ count: Int, to id: ConnectionID) {
         let now = now.monotonic
         guard let (after, lastSent) = withConnection(id, { c -> (AfterDrain, Double) in
             c.outbox.consume(count)
@@ -272,3 +270,5 @@ struct FeedHub {
         deadlines.schedule(id, at: now.monotonic + min(config.heartbeat, config.stallTimeout))
     }
 }
+
+extension FeedHub: ConnectionEventHandler {}

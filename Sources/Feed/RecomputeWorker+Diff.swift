@@ -1,3 +1,4 @@
+import FeedProtocol
 import Agenda
 import SectionedDiff
 

@@ -1,3 +1,4 @@
+import FeedProtocol
 import Foundation
 import Agenda
 import SectionedDiff
@@ -64,7 +65,7 @@ extension RecomputeWorker {
     /// subscribers get the same state as a diff before the asker gets its snapshot.
     func answerOneShot(_ view: View, token: Int) {
         guard let store else {
-            output(.oneShot(token: token, message: Messages.error(.invalidView, "the database is not available")))
+            output(.oneShot(token: token, message: FeedMessage.error(.invalidView, "the database is not available")))
             return
         }
         let version = (try? store.dataVersion()) ?? -1
@@ -79,7 +80,7 @@ extension RecomputeWorker {
             let snapshot = try engine.build(view, store: store, now: Int64(clocks.wall().rounded(.down)))
             output(.oneShot(token: token, message: Messages.snapshot(epoch: epoch, seq: 0, snapshot: snapshot)))
         } catch {
-            output(.oneShot(token: token, message: Messages.error(.invalidView, "\(error)")))
+            output(.oneShot(token: token, message: FeedMessage.error(.invalidView, "\(error)")))
         }
     }
 }

@@ -1,4 +1,5 @@
 import Agenda
+import FeedProtocol
 
 /// Where a snapshot message's pieces start and how each is encoded: the message is its
 /// head (`{"type":"snapshot",…,"sections":`), the sections array written from the items'
@@ -38,7 +39,7 @@ struct SnapshotPieces: Sendable {
         var bare = snapshot
         bare.sections = []
         let message = Messages.snapshot(epoch: epoch, seq: seq, snapshot: bare)
-        let marker = Array("\"sections\":[]".utf8)
+        let marker = Array("\"\(FeedMessage.sectionsKey)\":[]".utf8)
         let at = Self.firstIndex(of: marker, in: message)!
         head = Array(message[..<(at + marker.count - 2)])
         tail = Array(message[(at + marker.count)...])

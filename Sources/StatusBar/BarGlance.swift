@@ -1,4 +1,5 @@
 import ICalendar
+import UpcomingEvents
 
 /// What a status bar shows at one moment: the current or next event, its class, the
 /// progress through it, and the rest of today and tomorrow for the tooltip. Pure: the
@@ -59,14 +60,14 @@ public struct BarGlance: Equatable, Sendable {
         if let event = current {
             glance.kind = .now
             glance.alt = "timed"
-            glance.text = describe(event, "\(event.summary) · now, \(Self.phrase(event.end - now)) left")
+            glance.text = describe(event, "\(event.summary) · now, \(EventWording.phrase(event.end - now)) left")
             glance.shortText = event.summary
             let length = max(1, event.end - event.start)
             glance.percentage = Int(min(100, max(0, (now - event.start) * 100 / length)))
         } else if let event = next {
             glance.kind = event.start - now <= options.soon ? .soon : .later
             glance.alt = "timed"
-            glance.text = describe(event, "\(Self.clock(event.start, zone)) \(event.summary) · in \(Self.phrase(event.start - now))")
+            glance.text = describe(event, "\(EventWording.clock(event.start, zone)) \(event.summary) · in \(EventWording.phrase(event.start - now))")
             glance.shortText = event.summary
         }
         if !allDayToday.isEmpty, glance.alt == "none" || options.allDay == .always {
@@ -91,36 +92,20 @@ public struct BarGlance: Equatable, Sendable {
     }
 
     private static func entry(_ e: BarEvent, dayStart: Int64, dayEnd: Int64, zone: Zone) -> Entry {
-        let from = e.start < dayStart ? "…" : clock(e.start, zone)
-        let to = e.end > dayEnd ? "…" : clock(e.end, zone)
+        let from = e.start < dayStart ? "…" : EventWording.clock(e.start, zone)
+        let to = e.end > dayEnd ? "…" : EventWording.clock(e.end, zone)
         return Entry(time: from + "–" + to, summary: e.summary, location: e.location)
-    }
-
-    /// `HH:MM` in `zone` (also the wording of reminders).
-    public static func clock(_ instant: Int64, _ zone: Zone) -> String {
-        let t = zone.local(atUTC: instant)
-        return (t.hour < 10 ? "0" : "") + "\(t.hour):" + (t.minute < 10 ? "0" : "") + "\(t.minute)"
-    }
-
-    /// Whole minutes, rounded up: a countdown says "1 min" until the moment itself.
-    public static func minutes(_ seconds: Int64) -> Int64 { seconds <= 0 ? 0 : (seconds + 59) / 60 }
-
-    /// `25 min`, `1 h`, `2 h 5 min`.
-    public static func phrase(_ seconds: Int64) -> String {
-        let m = minutes(seconds)
-        if m < 60 { return "\(m) min" }
-        return m % 60 == 0 ? "\(m / 60) h" : "\(m / 60) h \(m % 60) min"
     }
 
     static func value(_ field: BarTemplate.Field, of e: BarEvent, now: Int64, zone: Zone) -> String {
         switch field {
         case .summary: return e.summary
-        case .start: return e.allDay ? "all day" : clock(e.start, zone)
-        case .end: return e.allDay ? "" : clock(e.end, zone)
+        case .start: return e.allDay ? "all day" : EventWording.clock(e.start, zone)
+        case .end: return e.allDay ? "" : EventWording.clock(e.end, zone)
         case .location: return e.location ?? ""
         case .calendar: return e.calendar
-        case .minutesUntil: return "\(minutes(e.start - now))"
-        case .minutesLeft: return "\(minutes(e.end - now))"
+        case .minutesUntil: return "\(EventWording.minutes(e.start - now))"
+        case .minutesLeft: return "\(EventWording.minutes(e.end - now))"
         }
     }
 }

@@ -1,4 +1,5 @@
 import CanonicalJSON
+import FeedProtocol
 
 extension Gateway {
     /// Answers a complete request head: method, access and body checks, then the
@@ -58,8 +59,8 @@ extension Gateway {
         }
         if request.isHead { return answer(id, responses.eventStreamHead()) }
         clients[id]!.phase = .stream(view: view)
-        let line = ViewQuery.subscribeLine(view: view, lastEventID: request.header("last-event-id"))
-        clients[id]!.upstream = .connecting(request: line)
+        let subscribe = ViewQuery.subscribe(view: view, lastEventID: request.header("last-event-id"))
+        clients[id]!.upstream = .connecting(request: subscribe.line)
         send(responses.eventStreamHead() + ServerSentEvent.retry(milliseconds: config.retryMilliseconds), to: id)
         effects.append(.connectUpstream(id))
         effects.append(.log(.debug, "browser \(id): event stream \(request.target) (\(streamCount) open)"))
@@ -68,28 +69,26 @@ extension Gateway {
     /// `/api/snapshot`, `/api/status`, `/healthz`: one request to eventd, one answer.
     private mutating func startOneShot(_ kind: GatewayClient.OneShot, request: HTTPRequest, for id: ClientID) {
         clients[id]!.phase = .oneShot(kind, head: request.isHead, deadline: now + config.upstreamTimeout)
-        clients[id]!.upstream = .connecting(request: kind.requestLine)
+        clients[id]!.upstream = .connecting(request: kind.request.line)
         effects.append(.connectUpstream(id))
     }
 
     /// The answer to a one-shot request from eventd's message.
-    func oneShotAnswer(_ kind: GatewayClient.OneShot, message: JSONValue?, head: Bool) -> [UInt8] {
-        let type = message?["type"]?.stringValue
-        switch (kind, type) {
-        case (.health, "pong"):
+    func oneShotAnswer(_ kind: GatewayClient.OneShot, message: FeedMessage?, head: Bool) -> [UInt8] {
+        switch (kind, message) {
+        case (.health, .pong?):
             return responses.text(.ok, "ok", head: head)
         case (.health, _):
             return responses.text(.serviceUnavailable, "eventd did not answer the ping", head: head)
-        case (.snapshot, "snapshot"):
+        case (.snapshot, .snapshot(let snapshot)?):
             // What `eventctl agenda --json` prints: digest, sections, view.
-            var body: [String: JSONValue] = [:]
-            for key in ["digest", "sections", "view"] { body[key] = message?[key] ?? .null }
-            return json(.ok, .object(body), head: head)
-        case (.status, "status"):
-            return json(.ok, Self.redacted(status: message!), head: head)
-        case (_, "error"):
-            let status: HTTPStatus = message?["code"]?.stringValue == "invalid_view" ? .badRequest : .badGateway
-            return json(status, message!, head: head)
+            let body: JSONValue = ["digest": .string(snapshot.digest), "sections": .array(snapshot.sections), "view": snapshot.view]
+            return json(.ok, body, head: head)
+        case (.status, .status?):
+            return json(.ok, Self.redacted(status: message!.json), head: head)
+        case (_, .error(let code, _)?):
+            let status: HTTPStatus = code == ErrorCode.invalidView.rawValue ? .badRequest : .badGateway
+            return json(status, message!.json, head: head)
         default:
             return responses.text(.badGateway, "unexpected answer from eventd", head: head)
         }

@@ -1,4 +1,5 @@
 import CanonicalJSON
+import FeedProtocol
 
 extension Gateway {
     mutating func upstreamConnected(_ id: ClientID) {
@@ -21,9 +22,10 @@ extension Gateway {
             guard clients[id] != nil, case .open = clients[id]!.upstream else { return }
             let message = parsed(line)
             if !helloSeen {
-                guard message?["type"]?.stringValue == "hello" else {
+                guard case .hello? = message else {
                     // `overloaded` (eventd's connection limit) or something that is not eventd.
-                    let reason = message?["message"]?.stringValue ?? "no hello from eventd"
+                    var reason = "no hello from eventd"
+                    if case .error(_, let text)? = message { reason = text }
                     return upstreamEnded(id, reason: "eventd refused: \(reason)")
                 }
                 helloSeen = true
@@ -44,25 +46,22 @@ extension Gateway {
     /// The message of a feed line. eventd encodes each diff once and sends the same
     /// bytes to every subscriber of the view, so the last line parsed is kept: a diff
     /// for a thousand streams is parsed once (comparing bytes costs far less).
-    mutating func parsed(_ line: [UInt8]) -> JSONValue? {
+    mutating func parsed(_ line: [UInt8]) -> FeedMessage? {
         if let last = lastParsed, last.line == line { return last.message }
-        let message = try? JSONValue.parse(line, maxDepth: 64)
+        let message = try? FeedMessage.decode(line)
         lastParsed = (line, message)
         return message
     }
 
     /// One feed message as one event (docs/web-gateway.md).
-    private mutating func forward(_ line: [UInt8], message: JSONValue?, to id: ClientID) {
-        guard let message, let type = message["type"]?.stringValue,
-              type.utf8.allSatisfy({ HTTPHeadParser.isTokenByte($0) }) else {
+    private mutating func forward(_ line: [UInt8], message: FeedMessage?, to id: ClientID) {
+        guard let message, message.type.utf8.allSatisfy({ HTTPHeadParser.isTokenByte($0) }) else {
             return upstreamEnded(id, reason: "a feed line that is not a message")
         }
-        var eventID: String?
-        if type == "snapshot" || type == "diff", let epoch = message["epoch"]?.stringValue, let seq = message["seq"]?.intValue {
-            eventID = ServerSentEvent.id(epoch: epoch, seq: seq)
-        }
-        send(ServerSentEvent.frame(event: type, id: eventID, data: line[...]), to: id)
-        if type == "error", message["code"]?.stringValue == "invalid_view" {
+        // Snapshots and diffs are feed positions: the browser resumes from the last one.
+        let eventID = message.position.map { ServerSentEvent.id(epoch: $0.epoch, seq: $0.seq) }
+        send(ServerSentEvent.frame(event: message.type, id: eventID, data: line[...]), to: id)
+        if case .error(let code, _) = message, code == ErrorCode.invalidView.rawValue {
             // The same request would fail again: end the stream, the page shows why.
             answer(id, ServerSentEvent.retry(milliseconds: 60_000))
         }

@@ -1,4 +1,6 @@
 import CanonicalJSON
+import FeedProtocol
+import Reactor
 
 /// eventd-web's pure core: browser connections, request heads, routing, access checks,
 /// the subscription behind each event stream, keep-alives, deadlines and bounded
@@ -18,7 +20,7 @@ public struct Gateway {
     /// Builds the responses (with the `Date` of the last `.clock`).
     var responses = HTTPResponse()
     /// The last feed line parsed and its message (see `parsed`).
-    var lastParsed: (line: [UInt8], message: JSONValue?)?
+    var lastParsed: (line: [UInt8], message: FeedMessage?)?
 
     /// A gateway with no connection, at monotonic time `now`.
     public init(config: GatewayConfiguration, assets: StaticAssets, now: Double) {
@@ -32,11 +34,7 @@ public struct Gateway {
         self.now = now
         effects.removeAll(keepingCapacity: true)
         switch event {
-        case .accepted(let id): accept(id)
-        case .received(let id, let bytes): receive(bytes, from: id)
-        case .peerClosed(let id): peerClosed(id)
-        case .wrote(let id, let count): wrote(count, to: id)
-        case .failed(let id, let reason): remove(id, reason: reason)
+        case .browser(let event): dispatch(event)
         case .upstreamConnected(let id): upstreamConnected(id)
         case .upstreamUnavailable(let id, let reason): upstreamEnded(id, reason: "eventd is unavailable: \(reason)")
         case .upstreamReceived(let id, let bytes): upstreamReceived(bytes, for: id)
@@ -77,8 +75,11 @@ public struct Gateway {
     public var connectionCount: Int { clients.count }
 
     // MARK: - Connections
+    // (Public as `ConnectionEventHandler`'s witnesses: the loop and the tests go through
+    // `handle`, which sets the time and collects the effects.)
 
-    private mutating func accept(_ id: ClientID) {
+    /// A browser connected.
+    public mutating func accept(_ id: ClientID) {
         guard acceptsConnections else {
             // (The loop asks `acceptsConnections` first; this only guards the bound.)
             effects.append(.close(id))
@@ -89,14 +90,15 @@ public struct Gateway {
     }
 
     /// Forgets a connection, closing it and its eventd connection.
-    mutating func remove(_ id: ClientID, reason: String?) {
+    public mutating func remove(_ id: ClientID, reason: String?) {
         guard let c = clients.removeValue(forKey: id) else { return }
         if c.hasUpstream { effects.append(.closeUpstream(id)) }
         effects.append(.close(id))
         if let reason { effects.append(.log(.debug, "browser \(id) closed: \(reason)")) }
     }
 
-    private mutating func receive(_ bytes: ArraySlice<UInt8>, from id: ClientID) {
+    /// Bytes arrived from a browser.
+    public mutating func receive(_ bytes: ArraySlice<UInt8>, from id: ClientID) {
         guard case .head(var parser) = clients[id]?.phase else {
             return // Nothing is expected after the head; what comes is read and dropped.
         }
@@ -111,7 +113,8 @@ public struct Gateway {
         }
     }
 
-    private mutating func peerClosed(_ id: ClientID) {
+    /// The browser closed its side.
+    public mutating func peerClosed(_ id: ClientID) {
         guard let c = clients[id] else { return }
         switch c.phase {
         case .answered where !c.outbox.isEmpty, .oneShot:
@@ -121,7 +124,8 @@ public struct Gateway {
         }
     }
 
-    private mutating func wrote(_ count: Int, to id: ClientID) {
+    /// The socket took `count` bytes of the browser's queue.
+    public mutating func wrote(_ count: Int, to id: ClientID) {
         guard clients[id] != nil else { return }
         clients[id]!.outbox.consume(count)
         let drained = clients[id]!.outbox.isEmpty
@@ -159,3 +163,5 @@ public struct Gateway {
         effects.append(.closeUpstream(id))
     }
 }
+
+extension Gateway: ConnectionEventHandler {}

@@ -1,4 +1,5 @@
 import CanonicalJSON
+import FeedProtocol
 
 /// One browser connection as the gateway sees it: what it is doing, what waits to be
 /// written to it, and its connection to eventd.
@@ -23,11 +24,11 @@ struct GatewayClient {
         case status
         case health
 
-        var requestLine: [UInt8] {
+        var request: Request {
             switch self {
-            case .snapshot(let view): return ViewQuery.requestLine(op: "snapshot", view: view)
-            case .status: return ViewQuery.requestLine(op: "status")
-            case .health: return ViewQuery.requestLine(op: "ping")
+            case .snapshot(let view): return .snapshot(view: view)
+            case .status: return .status
+            case .health: return .ping
             }
         }
     }

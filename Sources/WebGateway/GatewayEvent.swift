@@ -1,4 +1,6 @@
 import Diagnostics
+import Reactor
+
 /// A browser connection, numbered by the I/O loop. Its subscription on eventd's socket,
 /// when it has one, goes by the same number.
 public typealias ClientID = Int
@@ -6,16 +8,8 @@ public typealias ClientID = Int
 /// What happens to the gateway, as `Gateway` sees it. The I/O loop turns readiness and
 /// bytes into these; tests send them directly, with a fake clock.
 public enum GatewayEvent: Sendable {
-    /// A browser connected.
-    case accepted(ClientID)
-    /// Bytes arrived from a browser.
-    case received(ClientID, ArraySlice<UInt8>)
-    /// The browser closed its side.
-    case peerClosed(ClientID)
-    /// The socket took `count` bytes of the browser's queue.
-    case wrote(ClientID, count: Int)
-    /// Reading from or writing to the browser failed.
-    case failed(ClientID, reason: String)
+    /// Something happened to a browser's connection (the id is its `ClientID`).
+    case browser(ConnectionEvent)
     /// The connection to eventd for this browser is up (the request line can go).
     case upstreamConnected(ClientID)
     /// eventd could not be reached.

@@ -23,12 +23,7 @@ public enum GatewayListener {
 
     /// The address `fd` is bound to, as `--listen` would name it.
     static func boundAddress(_ fd: Int32) -> ListenAddress? {
-        var storage = sockaddr_storage()
-        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        let ok = withUnsafeMutablePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        } == 0
-        guard ok else { return nil }
+        guard var storage = localAddress(fd) else { return nil }
         var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
         func host() -> String { String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) }
         switch Int32(storage.ss_family) {
@@ -49,14 +44,19 @@ public enum GatewayListener {
         }
     }
 
-    /// Whether `fd` is bound to a loopback address or is a Unix socket.
-    static func isLocalOnly(_ fd: Int32) -> Bool {
+    /// What `getsockname` says `fd` is bound to.
+    private static func localAddress(_ fd: Int32) -> sockaddr_storage? {
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         let ok = withUnsafeMutablePointer(to: &storage) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
         } == 0
-        guard ok else { return false }
+        return ok ? storage : nil
+    }
+
+    /// Whether `fd` is bound to a loopback address or is a Unix socket.
+    static func isLocalOnly(_ fd: Int32) -> Bool {
+        guard var storage = localAddress(fd) else { return false }
         switch Int32(storage.ss_family) {
         case AF_UNIX: return true
         case AF_INET:

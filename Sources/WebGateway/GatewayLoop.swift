@@ -1,28 +1,37 @@
 import Diagnostics
 import Glibc
+import Reactor
 
-/// eventd-web's I/O: one thread, `poll`, non-blocking sockets to browsers and to
-/// eventd. It only moves bytes and time into `Gateway` and carries out the effects it
-/// returns; every decision is the gateway's.
+/// eventd-web's I/O: one thread on the shared `Reactor` (epoll), non-blocking sockets to
+/// browsers and to eventd. It only moves bytes and time into `Gateway` and carries out
+/// the effects it returns; every decision is the gateway's.
+///
+/// A browser's socket is watched under the id `2 × id`, its connection to eventd under
+/// `2 × id + 1`, each with the interest the gateway gives it, registered again only for
+/// the clients an event or effect touched (and for all of them once a second, with the
+/// tick): a wake-up costs what is ready, not what is connected.
 public final class GatewayLoop {
     private var gateway: Gateway
-    private let listenFD: Int32
     private let connector: FeedConnector
     private let log: Logger
     private let monotonic: () -> Double
-    private var browsers: [ClientID: Int32] = [:]
-    private var upstreams: [ClientID: Int32] = [:]
+    private let reactor: Reactor
     private var nextID = 1
-    private var readBuffer = [UInt8](repeating: 0, count: 65536)
+
+    /// The listening socket's id in the reactor.
+    private static let listening = -1
+    private static func browser(_ id: ClientID) -> Int { id << 1 }
+    private static func upstream(_ id: ClientID) -> Int { id << 1 | 1 }
 
     /// A loop serving `gateway` on the listening socket `listenFD`.
-    public init(gateway: Gateway, listenFD: Int32, log: Logger, monotonic: @escaping () -> Double = GatewayLoop.monotonicNow) {
+    public init(gateway: Gateway, listenFD: Int32, log: Logger, monotonic: @escaping () -> Double = GatewayLoop.monotonicNow) throws {
         self.gateway = gateway
-        self.listenFD = listenFD
         connector = FeedConnector(path: gateway.config.socketPath, directoryPolicy: gateway.config.socketDirectoryPolicy,
                                   trustedPeers: gateway.config.trustedPeers)
         self.log = log
         self.monotonic = monotonic
+        reactor = try Reactor()
+        try reactor.watch(listenFD, as: Self.listening, interest: .none)
         carryOut(self.gateway.handle(.clock(httpDate: Self.httpDate()), at: monotonic()))
     }
 
@@ -37,74 +46,75 @@ public final class GatewayLoop {
     }
 
     /// Serves until the process is stopped (SIGTERM's default action ends it; browsers
-    /// reconnect by themselves).
-    public func run() -> Never {
-        var fds: [pollfd] = []
-        var slots: [(id: ClientID, upstream: Bool)] = []
+    /// reconnect by themselves). Throws only when epoll itself fails.
+    public func run() throws -> Never {
         var nextTick = monotonic() + 1
         while true {
-            fds.removeAll(keepingCapacity: true)
-            slots.removeAll(keepingCapacity: true)
-            fds.append(pollfd(fd: gateway.acceptsConnections ? listenFD : -1, events: Int16(POLLIN), revents: 0))
-            for (id, fd) in browsers {
-                let interest = gateway.interest(id)
-                // (Without interest the descriptor is left out: see the hang-up note below.)
-                fds.append(pollfd(fd: interest.read || interest.write ? fd : -1,
-                                  events: (interest.read ? Int16(POLLIN) : 0) | (interest.write ? Int16(POLLOUT) : 0), revents: 0))
-                slots.append((id, false))
-                if let up = upstreams[id] {
-                    // Not polled at all while its browser is behind: poll reports a hang-up
-                    // even without interest, and an unread hang-up would spin the loop.
-                    fds.append(pollfd(fd: interest.upstreamRead ? up : -1, events: Int16(POLLIN), revents: 0))
-                    slots.append((id, true))
+            // (A listener paused at the descriptor limit waits for the tick.)
+            let accepting = gateway.acceptsConnections && !reactor.listeningPaused
+            try reactor.setInterest(accepting ? .readable : .none, for: Self.listening)
+            reactor.updateInterests(interest, failed: { token, error in
+                let id = token >> 1
+                if token & 1 == 0 {
+                    apply(.browser(.failed(id, reason: "\(error)")))
+                } else {
+                    reactor.close(token)
+                    apply(.upstreamClosed(id))
                 }
-            }
-            let wait = max(0, nextTick - monotonic())
-            let n = fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), Int32((wait * 1000).rounded(.up))) }
-            if n > 0 {
-                if fds[0].revents != 0 { acceptAll() }
-                for (i, slot) in slots.enumerated() {
-                    let revents = fds[i + 1].revents
-                    guard revents != 0 else { continue }
-                    if slot.upstream {
-                        if upstreams[slot.id] != nil { readUpstream(slot.id) }
-                    } else {
-                        if revents & Int16(POLLIN | POLLHUP | POLLERR) != 0, browsers[slot.id] != nil { readBrowser(slot.id) }
-                        if revents & Int16(POLLOUT) != 0, browsers[slot.id] != nil { carryOut(writeOut(slot.id)) }
-                    }
+                touch(id)
+            })
+            for event in try reactor.wait(until: nextTick, now: monotonic()) {
+                guard event.id != Self.listening else { acceptAll(); continue }
+                guard reactor.contains(event.id) else { continue }
+                let id = event.id >> 1
+                if event.id & 1 == 1 {
+                    readUpstream(id)
+                } else {
+                    if event.readable || event.broken { readBrowser(id) }
+                    if event.writable, reactor.contains(event.id) { carryOut(writeOut(id)) }
                 }
             }
             if monotonic() >= nextTick {
                 apply(.clock(httpDate: Self.httpDate()))
                 apply(.tick)
+                reactor.markAllDirty()
+                reactor.resumeListening()
                 nextTick = monotonic() + 1
             }
         }
     }
 
+    /// What the gateway wants of the descriptor watched as `token`.
+    private func interest(_ token: Int) -> Reactor.Interest {
+        let wanted = gateway.interest(token >> 1)
+        return token & 1 == 0 ? Reactor.Interest(read: wanted.read, write: wanted.write) : Reactor.Interest(read: wanted.upstreamRead, write: false)
+    }
+
+    /// Notes that client `id`'s interests may have changed.
+    private func touch(_ id: ClientID) {
+        reactor.markDirty(Self.browser(id))
+        reactor.markDirty(Self.upstream(id))
+    }
+
     private func apply(_ event: GatewayEvent) { carryOut(gateway.handle(event, at: monotonic())) }
 
     /// Performs effects in order, and those of the events they cause after them.
-    private func carryOut(_ effects: [GatewayEffect]) {
-        var queue = effects
-        var i = 0
-        while i < queue.count {
-            queue.append(contentsOf: perform(queue[i]))
-            i += 1
-        }
-    }
+    private func carryOut(_ effects: [GatewayEffect]) { Reactor.carryOut(effects, perform) }
 
     private func perform(_ effect: GatewayEffect) -> [GatewayEffect] {
         let now = monotonic()
         switch effect {
         case .flush(let id): return writeOut(id)
         case .finishWriting(let id):
-            if let fd = browsers[id] { shutdown(fd, Int32(SHUT_WR)) }
+            touch(id)
+            reactor.shutdown(Self.browser(id), reading: false)
         case .close(let id):
-            if let fd = browsers.removeValue(forKey: id) { close(fd) }
+            touch(id)
+            reactor.close(Self.browser(id))
         case .connectUpstream(let id):
+            touch(id)
             do {
-                upstreams[id] = try connector.connect()
+                reactor.adopt(try connector.connect(), as: Self.upstream(id))
                 return gateway.handle(.upstreamConnected(id), at: now)
             } catch {
                 return gateway.handle(.upstreamUnavailable(id, reason: error.description), at: now)
@@ -112,15 +122,15 @@ public final class GatewayLoop {
         case .sendUpstream(let id, let bytes):
             // A request line is small and the socket new: it goes whole or the
             // connection is treated as gone.
-            guard let fd = upstreams[id] else { break }
-            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
-            if n != bytes.count {
-                close(fd)
-                upstreams[id] = nil
+            touch(id)
+            guard let written = reactor.write(Self.upstream(id), count: 1, from: 0, chunk: { _ in bytes }) else { break }
+            if written.count != bytes.count {
+                reactor.close(Self.upstream(id))
                 return gateway.handle(.upstreamClosed(id), at: now)
             }
         case .closeUpstream(let id):
-            if let fd = upstreams.removeValue(forKey: id) { close(fd) }
+            touch(id)
+            reactor.close(Self.upstream(id))
         case .log(let level, let message): log.log(level, message)
         }
         return []
@@ -129,81 +139,57 @@ public final class GatewayLoop {
     // MARK: - Sockets
 
     private func acceptAll() {
-        while gateway.acceptsConnections {
-            let fd = accept(listenFD, nil, nil)
-            if fd >= 0 {
-                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-                // A fixed send buffer: the kernel would let a stalled browser's socket grow
-                // to megabytes (TCP autotuning), beyond the gateway's own bound.
-                var size = Self.socketSendBuffer
-                setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        do {
+            // A fixed send buffer: the kernel would let a stalled browser's socket grow
+            // to megabytes (TCP autotuning), beyond the gateway's own bound.
+            try reactor.acceptPending(on: Self.listening, sendBuffer: Self.socketSendBuffer, while: { gateway.acceptsConnections }) { fd in
+                let id = nextID
+                nextID += 1
+                reactor.adopt(fd, as: Self.browser(id))
+                apply(.browser(.accepted(id)))
+                touch(id)
             }
-            if fd < 0 {
-                if errno == EINTR { continue }
-                if errno != EAGAIN && errno != EWOULDBLOCK { log.log(.warning, "accept failed: \(String(cString: strerror(errno)))") }
-                return
-            }
-            let id = nextID
-            nextID += 1
-            browsers[id] = fd
-            apply(.accepted(id))
+        } catch {
+            log.log(.warning, "accept failed: \(error)\(reactor.listeningPaused ? " (not accepting until the next tick)" : "")")
         }
     }
 
     private func readBrowser(_ id: ClientID) {
-        guard let fd = browsers[id] else { return }
-        let n = readBuffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
-        if n == 0 { apply(.peerClosed(id)); return }
-        if n < 0 {
-            if errno != EINTR && errno != EAGAIN && errno != EWOULDBLOCK { apply(.failed(id, reason: "read error")) }
-            return
+        reactor.read(Self.browser(id), rounds: 1) { received in
+            switch received {
+            case .bytes(let bytes): apply(.browser(.received(id, bytes)))
+            case .end: apply(.browser(.peerClosed(id)))
+            case .failed: apply(.browser(.failed(id, reason: "read error")))
+            }
+            touch(id)
+            return false
         }
-        apply(.received(id, readBuffer[0..<n]))
     }
 
-    /// At most 256 KiB per wake-up, so one busy subscription cannot starve the others.
+    /// At most 256 KiB per wake-up (four reads), so one busy subscription cannot starve
+    /// the others.
     private func readUpstream(_ id: ClientID) {
-        for _ in 0..<4 {
-            guard let fd = upstreams[id], gateway.interest(id).upstreamRead else { return }
-            let n = readBuffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
-            if n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN && errno != EWOULDBLOCK) {
-                if let fd = upstreams.removeValue(forKey: id) { close(fd) }
+        guard gateway.interest(id).upstreamRead else { return }
+        reactor.read(Self.upstream(id), rounds: 4) { received in
+            touch(id)
+            guard case .bytes(let bytes) = received else {
+                reactor.close(Self.upstream(id))
                 apply(.upstreamClosed(id))
-                return
+                return false
             }
-            if n < 0 { return }
-            apply(.upstreamReceived(id, readBuffer[0..<n]))
+            apply(.upstreamReceived(id, bytes))
+            return gateway.interest(id).upstreamRead
         }
     }
 
     /// Writes what the socket takes of the browser's queue; returns the gateway's answer.
     private func writeOut(_ id: ClientID) -> [GatewayEffect] {
-        guard let fd = browsers[id], let (written, broken) = send(queueOf: id, to: fd) else { return [] }
-        let event: GatewayEvent = broken ? .failed(id, reason: "write failed") : .wrote(id, count: written)
-        return gateway.handle(event, at: monotonic())
-    }
-
-    /// (Its own function so that the copy of the queue is gone before the gateway changes it.)
-    private func send(queueOf id: ClientID, to fd: Int32) -> (written: Int, broken: Bool)? {
-        guard let queue = gateway.output(id) else { return nil }
-        var written = 0
-        var offset = queue.offset
-        for message in queue.pending {
-            while offset < message.count {
-                let n = message.withUnsafeBytes { raw in
-                    Glibc.send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
-                }
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return (written, errno != EAGAIN && errno != EWOULDBLOCK)
-                }
-                offset += n
-                written += n
-            }
-            offset = 0
-        }
-        return (written, false)
+        touch(id)
+        guard let queue = gateway.output(id) else { return [] }
+        let pending = queue.pending
+        guard let written = reactor.write(Self.browser(id), count: pending.count, from: queue.offset, chunk: { pending[$0] }) else { return [] }
+        let event: ConnectionEvent = written.broken ? .failed(id, reason: "write failed") : .wrote(id, count: written.count)
+        return gateway.handle(.browser(event), at: monotonic())
     }
 
     /// Now as an HTTP `Date` (IMF-fixdate: `Tue, 01 Dec 2026 02:30:00 GMT`).

@@ -1,4 +1,5 @@
 import CanonicalJSON
+import FeedProtocol
 
 /// A view (docs/data-model.md) from a URL's query: `tz`, `from`, `days`, `past_days`,
 /// `calendar` (repeatable), `empty_days`. Only the shape is checked here; eventd checks
@@ -38,20 +39,10 @@ public enum ViewQuery {
         return .object(view)
     }
 
-    /// The `subscribe` request line for `view`, resuming after `lastEventID` when it is
-    /// a feed position (`EPOCH.SEQ`).
-    public static func subscribeLine(view: JSONValue, lastEventID: String?) -> [UInt8] {
-        var request: [String: JSONValue] = ["op": "subscribe", "view": view]
-        if let id = lastEventID, let position = ServerSentEvent.position(lastEventID: id) {
-            request["resume"] = ["epoch": .string(position.epoch), "seq": .int(position.seq)]
-        }
-        return JSONValue.object(request).canonicalBytes() + [10]
-    }
-
-    /// A request line without arguments (`status`, `ping`) or with a view (`snapshot`).
-    public static func requestLine(op: String, view: JSONValue? = nil) -> [UInt8] {
-        var request: [String: JSONValue] = ["op": .string(op)]
-        if let view { request["view"] = view }
-        return JSONValue.object(request).canonicalBytes() + [10]
+    /// The `subscribe` request for `view`, resuming after `lastEventID` when it is a
+    /// feed position (`EPOCH.SEQ`).
+    public static func subscribe(view: JSONValue, lastEventID: String?) -> Request {
+        let position = lastEventID.flatMap(ServerSentEvent.position(lastEventID:))
+        return .subscribe(view: view, resume: position.map { Request.Resume(epoch: $0.epoch, seq: $0.seq) })
     }
 }

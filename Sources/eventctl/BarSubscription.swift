@@ -1,7 +1,9 @@
 import Foundation
 import CommandLineKit
 import ICalendar
+import FeedProtocol
 import StatusBar
+import UpcomingEvents
 import CanonicalJSON
 
 /// `eventctl subscribe --format waybar|i3bar|line`: `BarRenderer`'s lines, written whole
@@ -9,11 +11,10 @@ import CanonicalJSON
 struct BarSubscription: FeedFollower.Handler {
     var renderer: BarRenderer
 
-    func run(_ env: CommandEnvironment, view: JSONValue, resume: (epoch: String, seq: Int64)?) throws -> Never {
+    func run(_ env: CommandEnvironment, view: JSONValue, resume: Request.Resume?) throws -> Never {
         // The bar going away closes our pipe: a write then fails with EPIPE and we stop.
         signal(SIGPIPE, SIG_IGN)
-        var handler = self
-        try FeedFollower(view: view, resume: resume).run(env, &handler)
+        try FeedFollower(view: view, resume: resume, waitForDaemon: true).run(env, self)
     }
 
     mutating func changed(_ events: [BarEvent], zone: Zone, now: Int64) { Self.write(renderer.feedChanged(events, zone: zone, now: now)) }

@@ -1,29 +1,37 @@
 import Foundation
 import CommandLineKit
-import Feed
+import FeedClientKit
+import FeedProtocol
 import RuntimeDirectories
 
-/// eventctl's one way to the daemon. Before it connects it checks the socket's directory
-/// by the rules eventd made it with (as tmux and ssh-agent do), and after, that the
-/// process listening runs as the user, root, or (under `/run/eventd`) the system
-/// service's user (`SO_PEERCRED`): otherwise whoever squatted the directory could answer
-/// `status`, feed `subscribe` and hear `import`'s refresh.
+/// eventctl's one way to the daemon: `FeedSocketConnector`'s checks (the socket's
+/// directory, then who listens) for the user's paths, and its one-shot requests.
 enum DaemonConnection {
     /// Connects to the daemon. Throws `FeedSocket.Unavailable` when nothing listens
     /// (callers may wait and retry), and `CommandFailure.daemonUnavailable` when the
     /// socket is not to be trusted (retrying would not help).
     static func open(_ env: CommandEnvironment) throws -> FeedSocket {
-        let paths = env.paths
-        let uid = getuid()
         do {
-            // A missing directory is no daemon: the connect below says so.
-            _ = try CheckedDirectory.open(RuntimePaths.directory(of: paths.socket),
-                                          policy: paths.socketDirectoryPolicy(uid: uid), create: false)
-            return try FeedSocket(path: paths.socket, trustedPeers: paths.trustedPeers(uid: uid))
+            return try FeedSocket(connector: FeedSocketConnector(paths: env.paths))
         } catch let e as UnsafeDirectoryError {
             throw CommandFailure.daemonUnavailable(e.description)
         } catch let e as FeedSocket.UntrustedPeer {
             throw CommandFailure.daemonUnavailable(e.description)
         }
+    }
+
+    /// Sends `request` and returns its answer: the first message that is not the
+    /// greeting or a subscription's traffic; nil when the daemon closes first. Throws
+    /// `FeedSocket.Unavailable` when `timeout` seconds pass first.
+    static func answer(to request: Request, on socket: FeedSocket, timeout: Double) throws -> FeedMessage? {
+        try socket.send(request)
+        let deadline = Date().addingTimeInterval(timeout)
+        while let message = try socket.readMessage(timeout: max(0.1, deadline.timeIntervalSinceNow)) {
+            switch message {
+            case .hello, .heartbeat, .diff, .resync: continue
+            default: return message
+            }
+        }
+        return nil
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
 import CommandLineKit
-import Feed
+import FeedClientKit
+import FeedProtocol
 
-/// Tells a running daemon that the database changed (`{"op":"refresh"}`); does
+/// Tells a running daemon that the database changed (`Request.refresh`); does
 /// nothing, silently, when no daemon listens, and warns (without sending) when the
 /// socket is not to be trusted: the import itself has succeeded either way.
 enum DaemonNotifier {
@@ -20,7 +21,6 @@ enum DaemonNotifier {
         setsockopt(socket.fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(socket.fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         // Read the hello and the ok, so the daemon sees an orderly close.
-        guard (try? socket.send(["op": "refresh"])) != nil else { return }
-        for _ in 0..<2 { guard (try? socket.readLine(timeout: 1)) != nil else { return } }
+        _ = try? DaemonConnection.answer(to: .refresh, on: socket, timeout: 1)
     }
 }

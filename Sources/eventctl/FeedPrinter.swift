@@ -1,6 +1,6 @@
 import Foundation
 import Agenda
-import Feed
+import FeedProtocol
 import ICalendar
 import CanonicalJSON
 import Diagnostics
@@ -10,6 +10,9 @@ import Diagnostics
 struct FeedPrinter {
     var format: SubscribeCommand.Format
     var color: Bool
+    /// Whether anything came since the connection was (re)made: a lost connection is
+    /// reported once, not at every attempt while the daemon is down.
+    var heard = false
 
     func raw(_ line: [UInt8]) {
         guard format == .ndjson else { return }
@@ -25,10 +28,10 @@ struct FeedPrinter {
         }
     }
 
-    func diff(_ message: JSONValue, state: FeedClientState) {
+    func diff(_ message: FeedMessage.Diff, state: FeedClientState) {
         guard format == .pretty else { return }
-        let changes = message["changes"]
-        emit("= diff seq \(message["seq"]?.description ?? "?")")
+        let changes: JSONValue? = message.changes
+        emit("= diff seq \(message.seq)")
         for id in changes?["sections"]?["deleted"]?.arrayValue ?? [] { emit(style("- day \(day(id.stringValue ?? ""))", "31")) }
         for x in changes?["sections"]?["inserted"]?.arrayValue ?? [] {
             let id = x["section"]?["id"]?.stringValue ?? ""

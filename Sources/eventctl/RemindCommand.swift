@@ -4,6 +4,7 @@ import EventStore
 import ICalendar
 import Reminders
 import StatusBar
+import UpcomingEvents
 import CanonicalJSON
 import Diagnostics
 
@@ -71,10 +72,10 @@ struct RemindCommand: Subcommand {
             printError("the events' own alarms are not used: \(error)")
             store = nil
         }
-        var handler = Run(planner: ReminderPlanner(befores: befores),
+        let handler = Run(planner: ReminderPlanner(befores: befores),
                           log: SentLog(path: state ?? Self.defaultState(env.environment)),
                           notifier: DesktopNotifier(way: way, environment: env.environment), store: store)
-        try FeedFollower(view: .object(view), resume: nil).run(env, &handler)
+        try FeedFollower(view: .object(view), resume: nil, waitForDaemon: true).run(env, handler)
     }
 
     /// The follower's handler: plan, record, then show.

@@ -1,6 +1,7 @@
 import Foundation
 import CommandLineKit
-import Feed
+import FeedClientKit
+import FeedProtocol
 import CanonicalJSON
 
 /// The running daemon, as `eventctl source` asks it: `sync` (wait for `synced`) and
@@ -16,16 +17,11 @@ enum SourceDaemon {
         // Nothing listens: nil (synced in-process); a socket not to be trusted: 69.
         guard let socket = try connect(env) else { return nil }
         do {
-            _ = try socket.readMessage(timeout: 5)
-            try socket.send(.object(["op": .string("sync"), "sources": .array(names.map { .string($0) })]))
-            let deadline = Date().addingTimeInterval(syncTimeout)
-            while let message = try socket.readMessage(timeout: max(0.1, deadline.timeIntervalSinceNow)) {
-                switch message.value["type"]?.stringValue {
-                case "synced": return message.value["sources"]?.arrayValue ?? []
-                case "error":
-                    throw CommandFailure.daemonUnavailable("the daemon refused the sync: \(message.value["message"]?.stringValue ?? "?")")
-                default: continue
-                }
+            switch try DaemonConnection.answer(to: .sync(sources: names), on: socket, timeout: syncTimeout) {
+            case .synced(let sources)?: return sources
+            case .error(_, let message)?: throw CommandFailure.daemonUnavailable("the daemon refused the sync: \(message)")
+            case let other?: throw CommandFailure.daemonUnavailable("the daemon answered the sync with \(other.type)")
+            case nil: break
             }
             throw CommandFailure.daemonUnavailable("the daemon at \(socketPath) closed the connection during the sync")
         } catch let e as FeedSocket.Unavailable {
@@ -44,9 +40,8 @@ enum SourceDaemon {
             printError("warning: not asking the daemon for the sources' live state: \(error)")
             return nil
         }
-        guard (try? socket.readMessage(timeout: 2)) != nil, (try? socket.send(["op": "status"])) != nil,
-              let reply = try? socket.readMessage(timeout: 2)?.value, reply["type"]?.stringValue == "status" else { return nil }
-        return reply["sources"]?.arrayValue
+        guard case .status(let fields)? = try? DaemonConnection.answer(to: .status, on: socket, timeout: 2) else { return nil }
+        return fields["sources"]?.arrayValue
     }
 
     /// The daemon's socket, checked as every eventctl connection is (`DaemonConnection`);

@@ -1,6 +1,7 @@
 import Foundation
 import CommandLineKit
-import Feed
+import FeedClientKit
+import FeedProtocol
 import CanonicalJSON
 import Diagnostics
 
@@ -17,12 +18,10 @@ struct StatusCommand: JSONOutputCommand {
         let status: JSONValue
         do {
             let socket = try DaemonConnection.open(env)
-            _ = try socket.readMessage(timeout: 5)
-            try socket.send(["op": "status"])
-            guard let reply = try socket.readMessage(timeout: 5)?.value, reply["type"]?.stringValue == "status" else {
+            guard let reply = try DaemonConnection.answer(to: .status, on: socket, timeout: 5), case .status = reply else {
                 throw CommandFailure.daemonUnavailable("the daemon at \(path) did not answer the status request")
             }
-            status = reply
+            status = reply.json
         } catch let e as FeedSocket.Unavailable {
             throw CommandFailure.daemonUnavailable(DaemonHint.unavailable(path, e.description))
         }

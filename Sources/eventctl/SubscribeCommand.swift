@@ -1,7 +1,7 @@
 import Foundation
 import Agenda
 import CommandLineKit
-import Feed
+import FeedProtocol
 import StatusBar
 import CanonicalJSON
 
@@ -76,74 +76,14 @@ struct SubscribeCommand: Subcommand {
     var viewJSON: JSONValue { options.json }
 
     func run(_ env: CommandEnvironment) throws {
+        let position = resume.map { Request.Resume(epoch: $0.epoch, seq: $0.seq) }
         if let barFormat = BarFormat(rawValue: format.rawValue) {
             // A status bar needs today and tomorrow whatever the default window.
             var view = options
             view.days = max(view.days ?? 2, 2)
-            try BarSubscription(renderer: BarRenderer(format: barFormat, options: bar)).run(env, view: view.json, resume: resume)
+            try BarSubscription(renderer: BarRenderer(format: barFormat, options: bar)).run(env, view: view.json, resume: position)
         }
-        let path = env.paths.socket
-        let printer = FeedPrinter(format: format, color: isatty(1) != 0 && (env.environment["NO_COLOR"] ?? "").isEmpty)
-        var state: FeedClientState?
-        var position = resume
-        var everConnected = false
-        var backoff = 0.2
-        while true {
-            let socket: FeedSocket
-            do {
-                socket = try DaemonConnection.open(env)
-            } catch let e as FeedSocket.Unavailable {
-                if !everConnected { throw CommandFailure.daemonUnavailable(DaemonHint.unavailable(path, e.description)) }
-                Thread.sleep(forTimeInterval: backoff)
-                backoff = min(backoff * 2, 5)
-                continue
-            }
-            everConnected = true
-            backoff = 0.2
-            var request: [String: JSONValue] = ["op": "subscribe", "view": viewJSON]
-            if let position { request["resume"] = ["epoch": .string(position.epoch), "seq": .int(position.seq)] }
-            do {
-                try socket.send(.object(request))
-                while let (raw, message) = try socket.readMessage() {
-                    printer.raw(raw)
-                    switch message["type"]?.stringValue {
-                    case "snapshot":
-                        state = try FeedClientState(snapshot: message)
-                        printer.snapshot(state!)
-                    case "diff":
-                        guard var current = state else { break }
-                        let ok: Bool
-                        do { ok = try current.apply(diff: message) } catch { ok = false }
-                        if ok {
-                            printer.diff(message, state: current)
-                            state = current
-                        } else {
-                            printError("digest mismatch at seq \(message["seq"]?.description ?? "?"); subscribing again")
-                            state = nil
-                            try socket.send(["op": "subscribe", "view": viewJSON])
-                        }
-                    case "error":
-                        let code = message["code"]?.stringValue ?? "error"
-                        let text = message["message"]?.stringValue ?? ""
-                        let message = "daemon: \(code): \(text)"
-                        if code == "invalid_view" { throw UsageError(message) }
-                        throw CommandFailure.daemonUnavailable(message)
-                    case "resync":
-                        if format == .pretty { printStandardError("resync (\(message["reason"]?.stringValue ?? "?")): a fresh snapshot follows") }
-                    default:
-                        break
-                    }
-                    if let s = state { position = (s.epoch, s.seq) }
-                }
-            } catch let failure as CommandFailure {
-                throw failure
-            } catch let usage as UsageError {
-                throw usage
-            } catch {
-                printError("connection to the daemon lost (\(error)); reconnecting")
-            }
-            printStandardError("eventctl: the daemon closed the connection; reconnecting and resuming")
-            Thread.sleep(forTimeInterval: backoff)
-        }
+        var printer = FeedPrinter(format: format, color: isatty(1) != 0 && (env.environment["NO_COLOR"] ?? "").isEmpty)
+        try FeedFollower(view: viewJSON, resume: position, waitForDaemon: false).run(env, &printer)
     }
 }

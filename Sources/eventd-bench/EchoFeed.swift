@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import FeedProtocol
 import RuntimeDirectories
 
 /// A stand-in for eventd that does no work: it sends every subscriber a snapshot line
@@ -39,8 +40,8 @@ enum EchoFeed {
         guard listener >= 0, address.withSockaddr({ bind(listener, $0, $1) }) == 0, listen(listener, 4096) == 0 else {
             throw BenchError("echo server: cannot listen on \(path)")
         }
-        let snapshot = line(type: "snapshot", bytes: snapshotBytes)
-        let diff = line(type: "diff", bytes: diffBytes)
+        let snapshot = line(type: .snapshot, bytes: snapshotBytes)
+        let diff = line(type: .diff, bytes: diffBytes)
         let thread = Thread {
             defer { close(listener) }
             var clients: [Int32] = []
@@ -69,8 +70,8 @@ enum EchoFeed {
     }
 
     /// `{"type":"TYPE","pad":"xxx…"}` plus a newline, `bytes` long in all.
-    static func line(type: String, bytes: Int) -> [UInt8] {
-        let head = Array("{\"type\":\"\(type)\",\"pad\":\"".utf8), tail = Array("\"}\n".utf8)
+    static func line(type: FeedMessage.Kind, bytes: Int) -> [UInt8] {
+        let head = FeedMessage.head(type) + Array(",\"pad\":\"".utf8), tail = Array("\"}\n".utf8)
         return head + [UInt8](repeating: UInt8(ascii: "x"), count: max(0, bytes - head.count - tail.count)) + tail
     }
 

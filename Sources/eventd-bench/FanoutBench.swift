@@ -2,6 +2,8 @@ import Foundation
 import Glibc
 import EventStore
 import Feed
+import FeedClientKit
+import FeedProtocol
 import CanonicalJSON
 
 /// `eventd-bench fanout`: 1,000 subscribers (`--subscribers`) on one 14-day view
@@ -26,16 +28,16 @@ enum FanoutBench {
         var sockets: [FeedSocket] = []
         for _ in 0..<subscribers {
             let s = try FeedSocket(path: socketPath)
-            try s.send(["op": "subscribe", "view": view])
+            try s.send(.subscribe(view: view, resume: nil))
             sockets.append(s)
         }
         let probe = try FeedSocket(path: socketPath)
-        try probe.send(["op": "subscribe", "view": view])
+        try probe.send(.subscribe(view: view, resume: nil))
         let readers = FanoutReaders(descriptors: sockets.map(\.fd))
         let t0 = Bench.now()
-        _ = try readers.waitForAll(marker: "\"type\":\"snapshot\"", timeout: 300)
+        _ = try readers.waitForAll(marker: FeedMessage.head(.snapshot), timeout: 300)
         let snapshotSeconds = Bench.now() - t0
-        let snapshotBytes = try Self.lineLength(probe, type: "snapshot")
+        let snapshotBytes = try Self.lineLength(probe, type: .snapshot)
 
         // Idle: nothing changes, the timer fires every second, heartbeats go out. The
         // window defaults to one heartbeat period (the daemon's default, 30 s), so every
@@ -60,9 +62,9 @@ enum FanoutBench {
         let control = try FeedSocket(path: socketPath)
         _ = try control.readLine(timeout: 5)
         let sent = Bench.now()
-        try control.send(["op": "refresh"])
-        let latencies = try readers.waitForAll(marker: "\"type\":\"diff\"", timeout: 120).map { ($0 - sent) * 1000 }.sorted()
-        let diffBytes = try Self.lineLength(probe, type: "diff")
+        try control.send(.refresh)
+        let latencies = try readers.waitForAll(marker: FeedMessage.head(.diff), timeout: 120).map { ($0 - sent) * 1000 }.sorted()
+        let diffBytes = try Self.lineLength(probe, type: .diff)
         let rss = peakRSS(pid: daemon.processIdentifier)
         sockets.removeAll()
         daemon.terminate()
@@ -83,8 +85,9 @@ enum FanoutBench {
     }
 
     /// Reads `socket` up to the first line of `type`; returns its length with the newline.
-    static func lineLength(_ socket: FeedSocket, type: String) throws -> Int {
-        let marker = Array("\"type\":\"\(type)\"".utf8)
+    /// (The lines are found by their head, not decoded: a snapshot can be megabytes.)
+    static func lineLength(_ socket: FeedSocket, type: FeedMessage.Kind) throws -> Int {
+        let marker = FeedMessage.head(type)
         while let line = try socket.readLine(timeout: 60) {
             if line.firstRange(of: marker) != nil { return line.count + 1 }
         }
@@ -99,18 +102,18 @@ enum FanoutBench {
         var sockets: [FeedSocket] = []
         for _ in 0..<subscribers {
             let s = try FeedSocket(path: path)
-            try s.send(["op": "subscribe"])
+            try s.send(.subscribe(view: nil, resume: nil))
             sockets.append(s)
         }
         let readers = FanoutReaders(descriptors: sockets.map(\.fd))
         let t0 = Bench.now()
-        _ = try readers.waitForAll(marker: "\"type\":\"snapshot\"", timeout: 300)
+        _ = try readers.waitForAll(marker: FeedMessage.head(.snapshot), timeout: 300)
         let snapshotSeconds = Bench.now() - t0
         let control = try FeedSocket(path: path)
         _ = try control.readLine(timeout: 5)
         let sent = Bench.now()
-        try control.send(["op": "refresh"])
-        let latencies = try readers.waitForAll(marker: "\"type\":\"diff\"", timeout: 120).map { ($0 - sent) * 1000 }.sorted()
+        try control.send(.refresh)
+        let latencies = try readers.waitForAll(marker: FeedMessage.head(.diff), timeout: 120).map { ($0 - sent) * 1000 }.sorted()
         server.waitUntilExit()
         return (snapshotSeconds, latencies)
     }

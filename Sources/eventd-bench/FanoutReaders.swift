@@ -15,8 +15,8 @@ struct FanoutReaders {
 
     /// Reads every socket until each has delivered a whole line containing `marker`;
     /// returns, per socket, the monotonic time it did (the order of `descriptors`).
-    func waitForAll(marker: String, timeout: Double) throws -> [Double] {
-        let needle = Array(marker.utf8)
+    func waitForAll(marker: [UInt8], timeout: Double) throws -> [Double] {
+        let needle = marker
         let deadline = Bench.now() + timeout
         let results = Mutex<[Int: [Double]]>([:])
         let failures = Mutex<[String]>([])

@@ -2,6 +2,8 @@ import Foundation
 import CalendarGenerator
 import EventStore
 import Feed
+import FeedClientKit
+import FeedProtocol
 import CanonicalJSON
 
 /// `eventd-bench memory`: the daemon's peak RSS (VmHWM) with one subscriber on a
@@ -27,9 +29,9 @@ enum MemoryBench {
 
         let view: JSONValue = ["tz": "Europe/Berlin", "days": .int(Int64(days))]
         let subscriber = try FeedSocket(path: socketPath)
-        try subscriber.send(["op": "subscribe", "view": view])
+        try subscriber.send(.subscribe(view: view, resume: nil))
         let t0 = Bench.now()
-        let snapshotBytes = try FanoutBench.lineLength(subscriber, type: "snapshot")
+        let snapshotBytes = try FanoutBench.lineLength(subscriber, type: .snapshot)
         let snapshotSeconds = Bench.now() - t0
         let afterSnapshot = FanoutBench.peakRSS(pid: daemon.processIdentifier)
 
@@ -42,8 +44,8 @@ enum MemoryBench {
         _ = try store.importCalendars([ImportInput(path: "/bench/change.ics", displayName: "change", bytes: Array(change.utf8), calendar: "bench")])
         let control = try FeedSocket(path: socketPath)
         _ = try control.readLine(timeout: 5)
-        try control.send(["op": "refresh"])
-        let diffBytes = try FanoutBench.lineLength(subscriber, type: "diff")
+        try control.send(.refresh)
+        let diffBytes = try FanoutBench.lineLength(subscriber, type: .diff)
         let peak = FanoutBench.peakRSS(pid: daemon.processIdentifier)
         let current = currentRSS(pid: daemon.processIdentifier)
         print("store_events=\(events) days=\(days) snapshot_bytes=\(snapshotBytes) diff_bytes=\(diffBytes) "

@@ -2,6 +2,8 @@ import Foundation
 import Glibc
 import EventStore
 import Feed
+import FeedClientKit
+import FeedProtocol
 import LiveSources
 
 extension SourcesBench {
@@ -28,9 +30,9 @@ extension SourcesBench {
         let daemon = try Bench.startDaemon(db: db, socketPath: socketPath, arguments: ["--tz", "UTC"])
         defer { daemon.terminate(); daemon.waitUntilExit() }
         let socket = try FeedSocket(path: socketPath)
-        try socket.send(["op": "subscribe", "view": ["tz": "UTC", "days": 7]])
+        try socket.send(.subscribe(view: ["tz": "UTC", "days": 7], resume: nil))
         let reader = FanoutReaders(descriptors: [socket.fd], threads: 1)
-        _ = try reader.waitForAll(marker: "\"type\":\"snapshot\"", timeout: 60)
+        _ = try reader.waitForAll(marker: FeedMessage.head(.snapshot), timeout: 60)
         // Let the daemon's first scan of the vdir (every file stat'ed and hashed) finish.
         Thread.sleep(forTimeInterval: 3)
         var latencies: [Double] = []
@@ -40,7 +42,7 @@ extension SourcesBench {
             try Data(event(n % 5, summary: "Changed \(n)").utf8).write(to: URL(fileURLWithPath: temporary))
             let t0 = Bench.now()
             guard rename(temporary, path) == 0 else { throw BenchError("rename failed") }
-            let done = try reader.waitForAll(marker: "\"type\":\"diff\"", timeout: 30)
+            let done = try reader.waitForAll(marker: FeedMessage.head(.diff), timeout: 30)
             latencies.append((done[0] - t0) * 1000)
             Thread.sleep(forTimeInterval: 0.2)
         }

@@ -16,6 +16,6 @@ let loop = WebOptions.spec.configure { arguments in
     GatewayLoop.raiseDescriptorLimit()
     let log = Logger(level: WebOptions.logLevel(arguments))
     log.log(.info, "eventd-web \(ProductVersion.number): listening on \(config.listen)\(systemd == nil ? "" : " (the socket systemd passed)"); dashboard at \(config.listen.url); eventd at \(config.socketPath)")
-    return GatewayLoop(gateway: Gateway(config: config, assets: assets, now: GatewayLoop.monotonicNow()), listenFD: listenFD, log: log)
+    return try GatewayLoop(gateway: Gateway(config: config, assets: assets, now: GatewayLoop.monotonicNow()), listenFD: listenFD, log: log)
 }
-loop.run()
+do { try loop.run() } catch { WebOptions.spec.fail(with: error) }

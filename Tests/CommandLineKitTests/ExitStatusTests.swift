@@ -2,6 +2,7 @@ import Agenda
 import CommandLineKit
 import EventStore
 @testable import Feed  // the errors' memberwise initialisers are internal
+@testable import FeedClientKit
 import Foundation
 import ICalendar
 import LiveSources

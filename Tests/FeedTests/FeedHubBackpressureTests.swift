@@ -112,7 +112,7 @@ import Testing
         #expect(beat.count == 1 && beat[0]["type"]?.stringValue == "heartbeat" && beat[0]["seq"]?.intValue == 1)
         #expect(beat.first?["time"]?.stringValue?.hasSuffix("Z") == true)
         _ = h.takeJobs()
-        h.handle(.peerClosed(c))
+        h.handle(.connection(.peerClosed(c)))
         #expect(h.closed.contains(c))
         h.advance(59)
         #expect(h.hub.views[view] != nil)
@@ -177,7 +177,7 @@ import Testing
         #expect(later.popDue(h.now.monotonic + 29).isEmpty, "a tick before the next heartbeat would look at someone")
         #expect(later.popDue(h.now.monotonic + 31).count == clients.count)
         // Closed connections leave nothing behind in the timers.
-        for c in clients { h.handle(.peerClosed(c)) }
+        for c in clients { h.handle(.connection(.peerClosed(c))) }
         #expect(h.hub.deadlines.knownConnections == 0)
     }
 

@@ -17,7 +17,7 @@ import Testing
         #expect(h.kinds(b) == ["snapshot@0"])
         #expect(h.kinds(a).isEmpty)
         // The asker left: its answer goes nowhere.
-        h.handle(.failed(a, reason: "read error"))
+        h.handle(.connection(.failed(a, reason: "read error")))
         h.handle(.recomputed(.oneShot(token: 1, message: HubHarness.snapshotLine(seq: 0))))
         #expect(h.kinds(a).isEmpty)
     }

@@ -105,7 +105,7 @@ import Testing
         #expect(h.kinds(slow) == ["hello"])
         #expect(h.takeJobs() == [.encodeSnapshot(view)])
         // Waiting for a snapshot it asked for keeps a closing client until it is out.
-        h.handle(.peerClosed(slow))
+        h.handle(.connection(.peerClosed(slow)))
         #expect(!h.closed.contains(slow))
         h.answerEncodes()
         #expect(h.kinds(slow) == ["snapshot@2"])

@@ -131,7 +131,7 @@ import Testing
     @Test func aLineTooLongIsAnsweredThenClosed() {
         var h = HubHarness { $0.maxRequestLine = 100 }
         let c = h.connectPastHello()
-        h.handle(.received(c, ArraySlice(Array(repeating: UInt8(ascii: "x"), count: 150))))
+        h.handle(.connection(.received(c, ArraySlice(Array(repeating: UInt8(ascii: "x"), count: 150)))))
         #expect(h.kinds(c) == ["error:line_too_long"])
         #expect(h.readingStopped.contains(c))
         #expect(h.closed.contains(c))
@@ -161,9 +161,9 @@ import Testing
     @Test func requestsSplitAcrossReadsAndCRLFAreOneLine() {
         var h = HubHarness()
         let c = h.connectPastHello()
-        h.handle(.received(c, ArraySlice(Array(#"{"op":"pi"#.utf8))))
+        h.handle(.connection(.received(c, ArraySlice(Array(#"{"op":"pi"#.utf8)))))
         #expect(h.kinds(c).isEmpty)
-        h.handle(.received(c, ArraySlice(Array("ng\"}\r\n\n   \n{\"op\":\"ping\"}\n".utf8))))
+        h.handle(.connection(.received(c, ArraySlice(Array("ng\"}\r\n\n   \n{\"op\":\"ping\"}\n".utf8)))))
         #expect(h.kinds(c) == ["pong", "pong"])
     }
 
@@ -173,10 +173,10 @@ import Testing
         var h = HubHarness { $0.maxRequestLine = 20_000 }
         let c = h.connectPastHello()
         let line = Array(#"{"op":"ping""#.utf8) + [UInt8](repeating: 32, count: 19_000) + Array("}\n".utf8)
-        for byte in line { h.handle(.received(c, [byte])) }
+        for byte in line { h.handle(.connection(.received(c, [byte]))) }
         #expect(h.kinds(c) == ["pong"])
         #expect(h.hub.connections[c]!.input.isEmpty && h.hub.connections[c]!.scanned == 0)
-        for _ in 0...20_000 { h.handle(.received(c, [32])) }
+        for _ in 0...20_000 { h.handle(.connection(.received(c, [32]))) }
         #expect(h.kinds(c) == ["error:line_too_long"])
         #expect(h.closed.contains(c))
     }

@@ -24,7 +24,7 @@ extension HubHarness {
                                               sourceLocation: SourceLocation = #_sourceLocation) {
         let c = connectPastHello()
         request(c, line)
-        handle(.peerClosed(c))
+        handle(.connection(.peerClosed(c)))
         #expect(!closed.contains(c), "closed before its answer", sourceLocation: sourceLocation)
         handle(answer(self))
         #expect(kinds(c) == expected, sourceLocation: sourceLocation)

@@ -108,7 +108,7 @@ struct HubHarness {
             }
             if room[id] != nil { room[id]! -= written.count }
             inbox[id, default: []] += written
-            effects += hub.handle(.wrote(id, count: written.count), at: now)
+            effects += hub.handle(.connection(.wrote(id, count: written.count)), at: now)
             guard pieceDone else { break }
         }
         return effects
@@ -130,11 +130,11 @@ struct HubHarness {
         let id = nextID
         nextID += 1
         room[id] = bytes
-        handle(.accepted(id))
+        handle(.connection(.accepted(id)))
         return id
     }
 
-    mutating func request(_ id: ConnectionID, _ line: String) { handle(.received(id, ArraySlice(Array((line + "\n").utf8)))) }
+    mutating func request(_ id: ConnectionID, _ line: String) { handle(.connection(.received(id, ArraySlice(Array((line + "\n").utf8))))) }
 
     /// Advances both clocks.
     mutating func advance(_ seconds: Double) {

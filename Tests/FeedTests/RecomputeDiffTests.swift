@@ -4,6 +4,7 @@ import EventStore
 import ICalendar
 import TestSupport
 @testable import Feed
+import FeedProtocol
 
 /// The recompute thread's diff after an incremental build (only the changed sections
 /// diffed) must be the whole diff, byte for byte on the wire, on random edit sequences.

@@ -1,4 +1,5 @@
 import Feed
+import FeedProtocol
 import Foundation
 import CanonicalJSON
 import TestSupport

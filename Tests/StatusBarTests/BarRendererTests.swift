@@ -1,5 +1,6 @@
 import Testing
 import ICalendar
+import UpcomingEvents
 import CanonicalJSON
 @testable import StatusBar
 

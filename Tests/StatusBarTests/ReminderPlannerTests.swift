@@ -1,6 +1,7 @@
 import Testing
 import Foundation
 import ICalendar
+import UpcomingEvents
 @testable import Reminders
 @testable import StatusBar
 

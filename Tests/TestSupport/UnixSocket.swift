@@ -34,6 +34,29 @@ public enum UnixSocket {
         return fd
     }
 
+    /// A connected pair of stream sockets (close-on-exec), non-blocking when asked.
+    public static func pair(nonBlocking: Bool = true) throws -> (Int32, Int32) {
+        var fds: [Int32] = [0, 0]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
+            throw HarnessError("socketpair: \(String(cString: strerror(errno)))")
+        }
+        if nonBlocking { for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) } }
+        return (fds[0], fds[1])
+    }
+
+    /// A non-blocking stream socket listening on `path`.
+    public static func listen(_ path: String) throws -> Int32 {
+        let fd = try open(SOCK_STREAM)
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        let rc = try withAddress(path, fd) { bind(fd, $0, $1) }
+        guard rc == 0, Glibc.listen(fd, 16) == 0 else {
+            let message = String(cString: strerror(errno))
+            close(fd)
+            throw HarnessError("listen on \(path): \(message)")
+        }
+        return fd
+    }
+
     private static func open(_ type: __socket_type) throws -> Int32 {
         let fd = socket(AF_UNIX, Int32(type.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw HarnessError("socket: \(String(cString: strerror(errno)))") }

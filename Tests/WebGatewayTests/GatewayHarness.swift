@@ -32,14 +32,14 @@ struct GatewayHarness {
     mutating func connect() -> ClientID {
         let id = nextID
         nextID += 1
-        handle(.accepted(id))
+        handle(.browser(.accepted(id)))
         return id
     }
 
     /// Sends raw bytes from a browser.
     @discardableResult
     mutating func send(_ text: String, from id: ClientID) -> [GatewayEffect] {
-        handle(.received(id, Array(text.utf8)[...]))
+        handle(.browser(.received(id, Array(text.utf8)[...])))
     }
 
     /// A request with the right Host (and extra header lines).
@@ -60,7 +60,7 @@ struct GatewayHarness {
         var offset = queue.offset
         for message in queue.pending { bytes += message[offset...]; offset = 0 }
         written[id, default: []] += bytes
-        handle(.wrote(id, count: bytes.count))
+        handle(.browser(.wrote(id, count: bytes.count)))
         return String(decoding: bytes, as: UTF8.self)
     }
 

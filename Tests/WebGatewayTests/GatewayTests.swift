@@ -18,7 +18,7 @@ import CanonicalJSON
         #expect(text.hasSuffix("<!doctype html>"))
         #expect(h.effects.contains(.finishWriting(id)))
         // The browser closes; the connection goes.
-        h.handle(.peerClosed(id))
+        h.handle(.browser(.peerClosed(id)))
         #expect(h.gateway.connectionCount == 0)
     }
 
@@ -168,7 +168,7 @@ import CanonicalJSON
         h.handle(.upstreamConnected(id))
         h.upstream(id, lines: [GatewayHarness.hello])
         #expect(h.gateway.interest(id).upstreamRead)
-        let big = #"{"type":"snapshot","epoch":"e1","seq":1,"sections":[],"pad":""# + String(repeating: "x", count: 1200) + "\"}"
+        let big = #"{"type":"snapshot","digest":"d1","epoch":"e1","sections":[],"seq":1,"view":{"pad":""# + String(repeating: "x", count: 1200) + "\"}}"
         h.upstream(id, lines: [big])
         // Past the bound: eventd's socket is no longer read (eventd's own backpressure
         // takes over); the queue holds at most the bound plus one message.
@@ -186,7 +186,7 @@ import CanonicalJSON
         var h = GatewayHarness { $0.streamBuffer = 1000 }
         let id = h.request("/api/events")
         h.handle(.upstreamConnected(id))
-        h.upstream(id, lines: [GatewayHarness.hello, #"{"type":"snapshot","epoch":"e1","seq":1,"x":""# + String(repeating: "y", count: 1500) + "\"}"])
+        h.upstream(id, lines: [GatewayHarness.hello, #"{"type":"snapshot","digest":"d1","epoch":"e1","sections":[],"seq":1,"view":{"x":""# + String(repeating: "y", count: 1500) + "\"}}"])
         #expect(!h.gateway.interest(id).upstreamRead)
         h.drain(id)
         #expect(h.gateway.interest(id).upstreamRead)

@@ -1,21 +1,6 @@
 import CanonicalJSON
 
-/// A request line from a client, decoded.
-public enum Request: Sendable, Equatable {
-    case subscribe(view: JSONValue?, resume: Resume?)
-    case snapshot(view: JSONValue?)
-    case refresh
-    case status
-    case ping
-    /// Synchronise the named live sources now (all when empty) and answer `synced`.
-    case sync(sources: [String])
-
-    /// `resume` of a subscribe: the last state the client has.
-    public struct Resume: Sendable, Equatable {
-        public var epoch: String
-        public var seq: Int64
-    }
-
+extension Request {
     /// Decodes one request line (without its newline).
     public static func decode(_ line: ArraySlice<UInt8>) -> Result<Request, RequestError> {
         let value: JSONValue
@@ -57,7 +42,7 @@ public enum Request: Sendable, Equatable {
 
 extension Request {
     /// Most source names one `sync` may list.
-    static let maxSyncNames = 256
+    public static let maxSyncNames = 256
 
     static func decodeSync(_ value: JSONValue?) -> Result<Request, RequestError> {
         guard let value, !value.isNull else { return .success(.sync(sources: [])) }
@@ -70,10 +55,4 @@ extension Request {
         }
         return .success(.sync(sources: names))
     }
-}
-
-/// A request that gets an `error` answer.
-public struct RequestError: Error, Sendable, Equatable {
-    public var code: ErrorCode
-    public var message: String
 }

@@ -1,4 +1,4 @@
-@testable import Feed
+import Reactor
 import Testing
 import TestSupport
 
@@ -9,7 +9,7 @@ import TestSupport
         var rng = SeededRandom(seed: 31)
         for round in 0..<60 {
             var table = ConnectionTable<[Int]>()
-            var model: [ConnectionID: [Int]] = [:]
+            var model: [Int: [Int]] = [:]
             // Small key ranges force long runs and wrap-around; large ones force growth.
             let range = [8, 64, 3000][round % 3]
             for step in 0..<2000 {

@@ -1,18 +1,21 @@
 import Foundation
 import Glibc
-import CanonicalJSON
-import RuntimeDirectories
+import FeedProtocol
 
 /// A blocking client connection to the feed socket: write request lines, read
-/// message lines (used by `eventctl subscribe`/`status` and the benchmarks).
+/// message lines (`SubscriptionDriver`, eventctl's one-shot requests, the benchmarks).
 public final class FeedSocket {
+    /// The connected socket (closed with the object).
     public let fd: Int32
     private var buffer: [UInt8] = []
     private var start = 0
 
     /// Why connecting failed.
-    public struct Unavailable: Error, CustomStringConvertible {
+    public struct Unavailable: Error, CustomStringConvertible, Sendable {
         public var description: String
+
+        /// A failure saying `description`.
+        public init(description: String) { self.description = description }
     }
 
     /// The process at the other end is not one the client trusts (`SO_PEERCRED`):
@@ -27,36 +30,26 @@ public final class FeedSocket {
 
     /// Connects to `path`; with `trustedPeers`, throws `UntrustedPeer` unless the
     /// process that listens there runs as one of those uids.
-    public init(path: String, trustedPeers: Set<UInt32>? = nil) throws {
-        guard let address = UnixSocketAddress(path: path) else { throw Unavailable(description: "invalid socket path: \(path)") }
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw Unavailable(description: String(cString: strerror(errno))) }
-        let result = address.withSockaddr { connect(fd, $0, $1) }
-        guard result == 0 else {
-            let reason = String(cString: strerror(errno))
-            close(fd)
-            throw Unavailable(description: reason)
-        }
-        if let trustedPeers {
-            guard let uid = SocketPeer.uid(fd) else {
-                let reason = String(cString: strerror(errno))
-                close(fd)
-                throw Unavailable(description: "cannot tell who serves the socket: \(reason)")
-            }
-            guard trustedPeers.contains(uid) else {
-                close(fd)
-                throw UntrustedPeer(path: path, peerUID: uid)
-            }
-        }
+    public convenience init(path: String, trustedPeers: Set<UInt32>? = nil) throws {
+        try self.init(connector: FeedSocketConnector(path: path, trustedPeers: trustedPeers))
+    }
+
+    /// Connects through `connector` (its checks, its errors).
+    public init(connector: FeedSocketConnector) throws {
+        fd = try connector.connect()
+    }
+
+    /// Takes over a connected stream socket (one end of a `socketpair` in tests, or a
+    /// connection made elsewhere); it is closed with the object.
+    public init(adopting fd: Int32) {
         self.fd = fd
     }
 
     deinit { close(fd) }
 
-    /// Sends one request (a JSON value) as a line.
-    public func send(_ request: JSONValue) throws {
-        var bytes = request.canonicalBytes()
-        bytes.append(10)
+    /// Sends one request as a line.
+    public func send(_ request: Request) throws {
+        let bytes = request.line
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
@@ -101,9 +94,9 @@ public final class FeedSocket {
         }
     }
 
-    /// The next message, parsed.
-    public func readMessage(timeout: Double? = nil) throws -> (raw: [UInt8], value: JSONValue)? {
+    /// The next message, decoded.
+    public func readMessage(timeout: Double? = nil) throws -> FeedMessage? {
         guard let line = try readLine(timeout: timeout) else { return nil }
-        return (line, try JSONValue.parse(line, maxDepth: 64))
+        return try FeedMessage.decode(line)
     }
 }

@@ -1,8 +1,9 @@
-import Feed
+import FeedProtocol
 import ICalendar
 import CanonicalJSON
 
-/// One event as a status bar needs it: the feed's item reduced to instants and text.
+/// One event as a status bar or a reminder needs it: the feed's item reduced to instants
+/// and text.
 ///
 /// A status bar shows "now" and "next", so it works on instants (seconds since the
 /// epoch); all-day events keep their dates, which mean the same day in every zone.
@@ -105,5 +106,5 @@ public struct BarEvent: Hashable, Sendable {
 
 extension Int64 {
     /// Division rounding toward negative infinity (dates before 1970 too).
-    func floorDiv(_ d: Int64) -> Int64 { self >= 0 ? self / d : (self - d + 1) / d }
+    public func floorDiv(_ d: Int64) -> Int64 { self >= 0 ? self / d : (self - d + 1) / d }
 }

@@ -1,5 +1,5 @@
-/// A hash table keyed by `ConnectionID`: what the feed keeps per connection (the hub's
-/// connections, the loop's descriptors, the timers' deadlines).
+/// A hash table keyed by connection id (`Int`, never `Int.min`): what the loops keep per
+/// connection (the reactor's descriptors, the feed hub's connections and timers).
 ///
 /// Why not `Dictionary`: an idle daemon with 10,000 subscribers sends 333 heartbeats a
 /// second, and each goes through a dozen lookups by connection. With `Dictionary`, every
@@ -13,34 +13,40 @@
 /// gap), so that `withValue` and `[live:]` change a value where it is: an optional per
 /// slot had to be moved out and back, and a large value (a connection) then cost two
 /// copies of its bytes per access. At most three quarters full, like `Dictionary`.
-struct ConnectionTable<Value> {
+///
+/// Everything is `@inlinable`: the hub's lookups are its hot path, and a generic type
+/// from another module is otherwise called unspecialised, through witness tables.
+public struct ConnectionTable<Value> {
     /// The open-addressing slots: an id and where its value is, or `empty`.
-    private var slots: [(id: ConnectionID, dense: Int)]
+    @usableFromInline var slots: [(id: Int, dense: Int)]
     /// The values, and their ids in the same order.
-    private var ids: [ConnectionID] = []
-    private var dense: [Value] = []
+    @usableFromInline var ids: [Int] = []
+    @usableFromInline var dense: [Value] = []
     /// log2 of the number of slots.
-    private var bits: Int
+    @usableFromInline var bits: Int
 
-    private static var empty: (id: ConnectionID, dense: Int) { (.min, -1) }
+    @usableFromInline static var empty: (id: Int, dense: Int) { (.min, -1) }
 
-    init() {
+    /// An empty table.
+    @inlinable public init() {
         bits = 4
         slots = Array(repeating: Self.empty, count: 1 << bits)
     }
 
-    var count: Int { dense.count }
-    var isEmpty: Bool { dense.isEmpty }
+    /// How many ids the table holds.
+    @inlinable public var count: Int { dense.count }
+    /// Whether the table holds no id.
+    @inlinable public var isEmpty: Bool { dense.isEmpty }
 
-    private var mask: Int { (1 << bits) - 1 }
+    @inlinable var mask: Int { (1 << bits) - 1 }
 
     /// The slot `id` would have with nothing in the way: the multiplication's top bits.
-    private func home(_ id: ConnectionID) -> Int {
+    @inlinable func home(_ id: Int) -> Int {
         Int(truncatingIfNeeded: (UInt64(bitPattern: Int64(id)) &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - bits))
     }
 
     /// The slot holding `id`, or nil.
-    private func slot(of id: ConnectionID) -> Int? {
+    @inlinable func slot(of id: Int) -> Int? {
         var i = home(id)
         while true {
             let entry = slots[i]
@@ -52,11 +58,11 @@ struct ConnectionTable<Value> {
 
     /// Whether `id` is in the table (without copying its value out, as `table[id] != nil`
     /// does).
-    func contains(_ id: ConnectionID) -> Bool { slot(of: id) != nil }
+    @inlinable public func contains(_ id: Int) -> Bool { slot(of: id) != nil }
 
     /// Reads, writes and removes (nil) as `Dictionary` does. Changing one field this way
     /// copies the whole value out and back: use `withValue` or `[live:]` for that.
-    subscript(id: ConnectionID) -> Value? {
+    @inlinable public subscript(id: Int) -> Value? {
         get { slot(of: id).map { dense[slots[$0].dense] } }
         set {
             if let newValue { insert(newValue, for: id) } else { removeValue(forKey: id) }
@@ -65,24 +71,24 @@ struct ConnectionTable<Value> {
 
     /// The value of `id`, which must be in the table, read or changed in place
     /// (`table[live: id].input.append(…)` appends to the stored array itself).
-    subscript(live id: ConnectionID) -> Value {
+    @inlinable public subscript(live id: Int) -> Value {
         _read { yield dense[slots[slot(of: id)!].dense] }
         _modify { yield &dense[slots[slot(of: id)!].dense] }
     }
 
     /// Runs `body` on the value of `id` in place; nil when there is none.
     @discardableResult
-    mutating func withValue<R>(_ id: ConnectionID, _ body: (inout Value) -> R) -> R? {
+    @inlinable public mutating func withValue<R>(_ id: Int, _ body: (inout Value) -> R) -> R? {
         guard let i = slot(of: id) else { return nil }
         return body(&dense[slots[i].dense])
     }
 
-    private mutating func insert(_ value: Value, for id: ConnectionID) {
+    @inlinable mutating func insert(_ value: Value, for id: Int) {
         if let i = slot(of: id) {
             dense[slots[i].dense] = value
             return
         }
-        precondition(id != Self.empty.id, "ConnectionID.min is the table's empty mark")
+        precondition(id != Self.empty.id, "Int.min is the table's empty mark")
         if (count + 1) * 4 > slots.count * 3 { grow() }
         place(id, dense: dense.count)
         ids.append(id)
@@ -90,14 +96,15 @@ struct ConnectionTable<Value> {
     }
 
     /// Puts `id` in the first free slot from its home.
-    private mutating func place(_ id: ConnectionID, dense index: Int) {
+    @inlinable mutating func place(_ id: Int, dense index: Int) {
         var i = home(id)
         while slots[i].dense >= 0 { i = (i + 1) & mask }
         slots[i] = (id, index)
     }
 
+    /// Removes `id`; returns its value, if it had one.
     @discardableResult
-    mutating func removeValue(forKey id: ConnectionID) -> Value? {
+    @inlinable public mutating func removeValue(forKey id: Int) -> Value? {
         guard let i = slot(of: id) else { return nil }
         let removed = dense[slots[i].dense]
         remove(slot: i)
@@ -105,7 +112,7 @@ struct ConnectionTable<Value> {
     }
 
     /// Removes the entry in `slot` and its value.
-    private mutating func remove(slot: Int) {
+    @inlinable mutating func remove(slot: Int) {
         let d = slots[slot].dense
         var hole = slot
         slots[hole] = Self.empty
@@ -134,15 +141,15 @@ struct ConnectionTable<Value> {
         ids.removeLast()
     }
 
-    private mutating func grow() {
+    @inlinable mutating func grow() {
         bits += 1
         slots = Array(repeating: Self.empty, count: 1 << bits)
         for (index, id) in ids.enumerated() { place(id, dense: index) }
     }
 
     /// Every id in the table (in no particular order).
-    var keys: [ConnectionID] { ids }
+    @inlinable public var keys: [Int] { ids }
 
     /// Every value (in no particular order).
-    var values: [Value] { dense }
+    @inlinable public var values: [Value] { dense }
 }

@@ -1,0 +1,58 @@
+import SectionedDiff
+import CanonicalJSON
+import Digests
+
+/// A subscriber's local copy of a view: built from a `snapshot` message, advanced by
+/// `diff` messages with the reference application (SectionedDiff), and checked
+/// against each message's digest.
+public struct FeedClientState: Sendable, Equatable {
+    /// Sections by date and items by id, with their JSON as content.
+    public typealias Model = Snapshot<String, JSONValue, String, JSONValue>
+    /// A diff's `changes` in SectionedDiff's form.
+    public typealias Changes = SnapshotDiff<String, JSONValue, String, JSONValue>
+    /// Why a message could not be applied.
+    public typealias Failure = FeedChanges.Failure
+
+    /// The view's sections and items.
+    public private(set) var model: Model
+    /// The state's sequence number within `epoch`.
+    public private(set) var seq: Int64
+    /// The daemon run the state belongs to.
+    public private(set) var epoch: String
+    /// The normalised view the snapshot was of.
+    public private(set) var view: JSONValue
+
+    /// Starts from a `snapshot` message.
+    public init(snapshot: FeedMessage.Snapshot) throws {
+        model = try Model(sections: snapshot.sections.map(FeedChanges.section))
+        seq = snapshot.seq
+        epoch = snapshot.epoch
+        view = snapshot.view
+    }
+
+    /// The feed position of this state (what a resume names).
+    public var position: Request.Resume { Request.Resume(epoch: epoch, seq: seq) }
+
+    /// The digest of the current state (docs/data-model.md).
+    public var digest: String { SHA256.hexDigest(sectionsJSON.canonicalBytes()) }
+
+    /// The current state's `sections` as JSON.
+    public var sectionsJSON: JSONValue {
+        .array(model.sections.map { s in
+            var object = s.content.objectValue ?? [:]
+            object["items"] = .array(s.items.map(\.content))
+            return .object(object)
+        })
+    }
+
+    /// Applies a `diff` message. Throws when it does not follow on from this state
+    /// (wrong epoch or seq) or does not fit it; returns false when the resulting
+    /// digest differs from the message's (the caller should resubscribe).
+    public mutating func apply(diff: FeedMessage.Diff) throws -> Bool {
+        guard diff.epoch == epoch else { throw Failure("diff from another epoch") }
+        guard diff.baseSeq == seq else { throw Failure("diff for seq \(diff.baseSeq), local state is at \(seq)") }
+        model = try FeedChanges.read(diff.changes).apply(to: model)
+        seq = diff.seq
+        return digest == diff.digest
+    }
+}

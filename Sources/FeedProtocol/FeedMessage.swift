@@ -1,0 +1,112 @@
+import CanonicalJSON
+
+/// A message line of the feed protocol (docs/protocol.md): the daemon encodes it
+/// (`FeedMessage+Encoding`), clients decode it (`FeedMessage+Decoding`). Every line is
+/// a JSON object with `type` first, then its other keys in code-point order.
+public enum FeedMessage: Sendable, Equatable {
+    case hello(Hello)
+    case snapshot(Snapshot)
+    case diff(Diff)
+    case heartbeat(Heartbeat)
+    /// A fresh snapshot follows (`epoch`, `expired`, `overflow`).
+    case resync(reason: String)
+    /// A request failed: `code` is one of `ErrorCode`'s raw values (kept as text, so a
+    /// newer daemon's code still reads).
+    case error(code: String, message: String)
+    case ok
+    case pong
+    /// The answer to `sync`: one object per source.
+    case synced(sources: [JSONValue])
+    /// The answer to `status`: its fields (all but `type`).
+    case status(fields: [String: JSONValue])
+    /// A message of a type this client does not know (a newer daemon's), kept whole.
+    case other(type: String, JSONValue)
+
+    /// The message types, as `type` names them.
+    public enum Kind: String, Sendable, CaseIterable {
+        case hello, snapshot, diff, heartbeat, resync, error, ok, pong, synced, status
+    }
+
+    /// The first message on every connection.
+    public struct Hello: Sendable, Equatable {
+        public var epoch: String
+        public var protocolVersion: Int64
+        public var server: String
+
+        /// A greeting (by default this protocol's version and server name).
+        public init(epoch: String, protocolVersion: Int64 = FeedMessage.protocolVersion, server: String = FeedMessage.serverName) {
+            (self.epoch, self.protocolVersion, self.server) = (epoch, protocolVersion, server)
+        }
+    }
+
+    /// A view's whole state at `seq`.
+    public struct Snapshot: Sendable, Equatable {
+        public var digest: String
+        public var epoch: String
+        public var sections: [JSONValue]
+        public var seq: Int64
+        public var view: JSONValue
+
+        /// A snapshot of `view` at `seq`.
+        public init(digest: String, epoch: String, sections: [JSONValue], seq: Int64, view: JSONValue) {
+            (self.digest, self.epoch, self.sections, self.seq, self.view) = (digest, epoch, sections, seq, view)
+        }
+    }
+
+    /// The changes from state `baseSeq` (always `seq - 1`) to `seq`; `changes` as
+    /// `FeedChanges` reads it.
+    public struct Diff: Sendable, Equatable {
+        public var baseSeq: Int64
+        public var changes: JSONValue
+        public var digest: String
+        public var epoch: String
+        public var seq: Int64
+
+        /// A diff to `seq` (from `baseSeq`, by default `seq - 1`).
+        public init(baseSeq: Int64? = nil, changes: JSONValue, digest: String, epoch: String, seq: Int64) {
+            (self.baseSeq, self.changes, self.digest) = (baseSeq ?? seq - 1, changes, digest)
+            (self.epoch, self.seq) = (epoch, seq)
+        }
+    }
+
+    /// Sent to a subscriber that got nothing for a while.
+    public struct Heartbeat: Sendable, Equatable {
+        public var epoch: String
+        public var seq: Int64
+        public var time: String
+
+        /// A heartbeat at `seq`, sent at `time` (UTC).
+        public init(epoch: String, seq: Int64, time: String) { (self.epoch, self.seq, self.time) = (epoch, seq, time) }
+    }
+
+    /// The protocol version `hello` announces.
+    public static let protocolVersion: Int64 = 1
+    /// The server name `hello` announces.
+    public static let serverName = "eventd/0.1.0"
+
+    /// The message's `type`.
+    public var type: String {
+        switch self {
+        case .hello: return Kind.hello.rawValue
+        case .snapshot: return Kind.snapshot.rawValue
+        case .diff: return Kind.diff.rawValue
+        case .heartbeat: return Kind.heartbeat.rawValue
+        case .resync: return Kind.resync.rawValue
+        case .error: return Kind.error.rawValue
+        case .ok: return Kind.ok.rawValue
+        case .pong: return Kind.pong.rawValue
+        case .synced: return Kind.synced.rawValue
+        case .status: return Kind.status.rawValue
+        case .other(let type, _): return type
+        }
+    }
+
+    /// The feed position of a `snapshot` or `diff` (what a resume names); nil for others.
+    public var position: Request.Resume? {
+        switch self {
+        case .snapshot(let s): return Request.Resume(epoch: s.epoch, seq: s.seq)
+        case .diff(let d): return Request.Resume(epoch: d.epoch, seq: d.seq)
+        default: return nil
+        }
+    }
+}

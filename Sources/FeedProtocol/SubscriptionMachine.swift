@@ -1,0 +1,175 @@
+import CanonicalJSON
+
+/// One subscription to a view, as a pure state machine: the client's whole protocol
+/// logic (connect, `hello`, `subscribe`, snapshot and diffs, digest checks, resume by
+/// epoch and seq, backoff, staleness) with no I/O and no clock of its own. A driver
+/// feeds it `Event`s with the time they happen and carries out the `Effect`s it
+/// returns; every client (eventctl's subscribe, the status bars, reminders) runs this
+/// one copy, and tests run it with a fake transport and clock.
+public struct SubscriptionMachine: Sendable {
+    /// What to subscribe to and how patiently.
+    public struct Configuration: Sendable {
+        /// The view subscribed to.
+        public var view: JSONValue
+        /// Where to resume at the first connection (later ones resume from what arrived).
+        public var resume: Request.Resume?
+        /// Seconds before the first reconnect; doubled at each attempt up to `maxBackoff`
+        /// and reset by the first snapshot or diff of a connection.
+        public var initialBackoff: Double
+        /// The longest wait between attempts.
+        public var maxBackoff: Double
+        /// Seconds without any line after which the connection counts as stale (the
+        /// daemon sends a heartbeat after 30 s of silence by default).
+        public var staleAfter: Double
+        /// Whether a first connection that fails ends the subscription (a command
+        /// run by hand), instead of retrying (a bar or a reminder started before eventd).
+        public var failIfFirstConnectFails: Bool
+
+        /// A subscription to `view` (the defaults suit a long-running reader).
+        public init(view: JSONValue, resume: Request.Resume? = nil, initialBackoff: Double = 0.2, maxBackoff: Double = 5,
+                    staleAfter: Double = 90, failIfFirstConnectFails: Bool = false) {
+            self.view = view
+            self.resume = resume
+            self.initialBackoff = initialBackoff
+            self.maxBackoff = maxBackoff
+            self.staleAfter = staleAfter
+            self.failIfFirstConnectFails = failIfFirstConnectFails
+        }
+    }
+
+    /// What happened, as the driver saw it.
+    public enum Event: Sendable, Equatable {
+        /// Begin (once).
+        case start
+        case connected
+        case connectFailed(String)
+        /// One line from the daemon, without its newline.
+        case line([UInt8])
+        /// The connection ended (the daemon closed it, or a read or write failed).
+        case disconnected(String)
+        /// `deadline` has come.
+        case timer
+    }
+
+    /// What the driver must do, and what the consumer hears, in order.
+    public enum Effect: Sendable, Equatable {
+        case connect
+        case send(Request)
+        case close
+        /// Connect again after this many seconds (`deadline` says when).
+        case scheduleReconnect(after: Double)
+        /// Every line as received (for printers of the raw feed).
+        case line([UInt8])
+        /// A fresh local copy.
+        case snapshot(FeedClientState)
+        /// The local copy after `diff` (its digest checked).
+        case diff(FeedMessage.Diff, FeedClientState)
+        case heartbeat(FeedMessage.Heartbeat)
+        /// The daemon starts over; a snapshot follows.
+        case resync(reason: String)
+        /// A diff did not fit or its digest differed: the local copy is dropped and a
+        /// fresh snapshot requested.
+        case digestMismatch(seq: Int64)
+        /// The connection is lost (or could not be made); the last copy is all there is.
+        case lost(String)
+        /// Nothing heard for `staleAfter` seconds: the connection is given up as hung.
+        case stale
+        /// The subscription ends; nothing follows.
+        case failed(Failure)
+    }
+
+    /// Why a subscription ended.
+    public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The daemon answered `error` (say `invalid_view`): asking again would not help.
+        case refused(code: String, message: String)
+        /// The first connection failed and the configuration says not to retry.
+        case unreachable(String)
+
+        public var description: String {
+            switch self {
+            case .refused(let code, let message): return "daemon: \(code): \(message)"
+            case .unreachable(let reason): return reason
+            }
+        }
+    }
+
+    enum Phase: Sendable, Equatable {
+        case idle
+        case connecting
+        case open(helloSeen: Bool)
+        case waiting(until: Double)
+        case stopped
+    }
+
+    /// What it subscribes to and how patiently.
+    public let configuration: Configuration
+    var phase = Phase.idle
+    /// The local copy, when there is one.
+    public internal(set) var state: FeedClientState?
+    /// Where the next connection resumes (nil: from a fresh snapshot).
+    public internal(set) var position: Request.Resume?
+    var backoff: Double
+    var everConnected = false
+    var lastHeard = 0.0
+
+    /// A machine that has not started (`handle(.start, now:)` starts it).
+    public init(_ configuration: Configuration) {
+        self.configuration = configuration
+        position = configuration.resume
+        backoff = configuration.initialBackoff
+    }
+
+    /// When the driver must send `.timer` (a reconnect is due, or the connection would
+    /// turn stale); nil: only on other events.
+    public var deadline: Double? {
+        switch phase {
+        case .waiting(let until): return until
+        case .open: return lastHeard + configuration.staleAfter
+        case .idle, .connecting, .stopped: return nil
+        }
+    }
+
+    /// Whether the subscription has ended (after `.failed`).
+    public var isStopped: Bool { phase == .stopped }
+
+    /// Handles one event at `now` (seconds on a monotonic clock).
+    public mutating func handle(_ event: Event, now: Double) -> [Effect] {
+        switch (event, phase) {
+        case (.start, .idle):
+            phase = .connecting
+            return [.connect]
+        case (.connected, .connecting):
+            phase = .open(helloSeen: false)
+            everConnected = true
+            lastHeard = now
+            // eventd reads requests before it has sent `hello` just as well: no round trip.
+            return [.send(.subscribe(view: configuration.view, resume: position))]
+        case (.connectFailed(let reason), .connecting):
+            if !everConnected && configuration.failIfFirstConnectFails {
+                phase = .stopped
+                return [.failed(.unreachable(reason))]
+            }
+            return [.lost(reason)] + reconnect(now)
+        case (.line(let bytes), .open(let helloSeen)):
+            lastHeard = now
+            return received(bytes, helloSeen: helloSeen, now: now)
+        case (.disconnected(let reason), .open):
+            return [.lost(reason)] + reconnect(now)
+        case (.timer, .waiting(let until)) where now >= until:
+            phase = .connecting
+            return [.connect]
+        case (.timer, .open) where now >= lastHeard + configuration.staleAfter:
+            return [.stale, .close] + reconnect(now)
+        default:
+            return []
+        }
+    }
+
+    /// Waits `backoff` seconds before the next attempt, and doubles it.
+    mutating func reconnect(_ now: Double) -> [Effect] {
+        let delay = backoff
+        backoff = min(backoff * 2, configuration.maxBackoff)
+        phase = .waiting(until: now + delay)
+        return [.scheduleReconnect(after: delay)]
+    }
+}

@@ -1,0 +1,220 @@
+import CLinux
+import Glibc
+import Threads
+
+/// One thread's event loop: an epoll instance, the descriptors it watches under the
+/// user's ids, and what each is registered for. The feed's loop and eventd-web's both
+/// run on it; they keep their decisions in their pure state machines and tell the
+/// reactor only which ids want to read or write.
+///
+/// Level-triggered, on purpose: the state machines decide when a connection is read
+/// (one that does not read its answers is not) and when it is written (only while
+/// output waits), and the loop mirrors that in each descriptor's interest. A wait costs
+/// nothing per idle descriptor (unlike `poll`, which the kernel walks in full on every
+/// call, with an array the loop rebuilds); with edge triggering the loop would have to
+/// remember readiness it chose not to act on, which is the state machine's business.
+///
+/// Ids: connections use ids from 0 up, counted by the loop and never reused (their
+/// descriptors are, so a stale report of a closed connection is recognised by its id);
+/// fixed descriptors (a listening socket, a wake pipe, a timer) use negative ids.
+/// The reactor is its thread's alone: nothing here is `Sendable`.
+public final class Reactor {
+    /// What a descriptor is watched for. Nothing (`none`) takes it out of the epoll set:
+    /// the kernel reports hang-ups and errors whatever the interest, and an unread
+    /// hang-up on a connection the loop does not mean to read would wake it forever.
+    public struct Interest: Equatable, Sendable {
+        /// Wait until reading would not block (or the peer closed its side).
+        public var read: Bool
+        /// Wait until the socket has room to write.
+        public var write: Bool
+
+        /// An interest in reading, writing, both or neither.
+        public init(read: Bool, write: Bool) { (self.read, self.write) = (read, write) }
+
+        /// Not watched.
+        public static let none = Interest(read: false, write: false)
+        /// Watched for reading only.
+        public static let readable = Interest(read: true, write: false)
+
+        var mask: UInt32 { (read ? eventd_epollin | eventd_epollrdhup : 0) | (write ? eventd_epollout : 0) }
+    }
+
+    struct Descriptor {
+        var fd: Int32
+        /// What epoll was last told (`none`: not in the epoll set).
+        var registered: Interest
+        /// Closed by the reactor (connections), or the user's to close (fixed descriptors).
+        var owned: Bool
+    }
+
+    private let epollFD: Int32
+    private var buffer: [epoll_event]
+    private var descriptors = ConnectionTable<Descriptor>()
+    /// Connections whose interest may have changed since it was last registered.
+    private var dirty: [Int] = []
+    /// Connections registered without read interest (held back): `recheckHeldBack` marks
+    /// them dirty, since a state machine may let them read again without their output
+    /// changing.
+    private var heldBack: Set<Int> = []
+    /// The wake pipe, when one is watched, and its id.
+    private var wakePipe: (pipe: WakePipe, id: Int)?
+    /// The one buffer every read goes into (`read` hands out slices of it).
+    var readBuffer: [UInt8]
+    /// `sendmsg`'s vectors, kept between calls (an allocation per heartbeat showed in perf).
+    var vectors: [iovec] = []
+    /// The listening socket that hit the descriptor limit, watched again by `resumeListening`.
+    var pausedListener: Int?
+
+    /// A reactor that reports at most `batch` descriptors per `wait` and reads at most
+    /// `readSize` bytes at a time.
+    public init(batch: Int = 512, readSize: Int = 65536) throws(ReactorError) {
+        epollFD = try ReactorError.check(epoll_create1(eventd_epoll_cloexec), "epoll_create1")
+        buffer = [epoll_event](repeating: epoll_event(), count: batch)
+        readBuffer = [UInt8](repeating: 0, count: readSize)
+    }
+
+    deinit {
+        for descriptor in descriptors.values where descriptor.owned { Glibc.close(descriptor.fd) }
+        Glibc.close(epollFD)
+    }
+
+    // MARK: - Descriptors
+
+    /// Watches `fd`, which stays the caller's to close, under the (negative) `id`.
+    public func watch(_ fd: Int32, as id: Int, interest: Interest) throws(ReactorError) {
+        descriptors[id] = Descriptor(fd: fd, registered: .none, owned: false)
+        try setInterest(interest, for: id)
+    }
+
+    /// Watches `pipe` for reading under the (negative) `id`, and empties it whenever
+    /// `wait` reports it: the loop then only takes its mailbox.
+    public func watch(_ pipe: WakePipe, as id: Int) throws(ReactorError) {
+        try watch(pipe.readFD, as: id, interest: .readable)
+        wakePipe = (pipe, id)
+    }
+
+    /// Takes `fd` (a connection) under `id`, not yet watched for anything: its interest
+    /// follows at the next `updateInterests`. The reactor closes it (`close`, or deinit).
+    public func adopt(_ fd: Int32, as id: Int) {
+        descriptors[id] = Descriptor(fd: fd, registered: .none, owned: true)
+        dirty.append(id)
+        // Not registered for reading yet: held back until `updateInterests` says otherwise
+        // (a connection that wants nothing at first is then rechecked like any other).
+        heldBack.insert(id)
+    }
+
+    /// Whether `id` is watched (a report for a closed connection is not acted on).
+    public func contains(_ id: Int) -> Bool { descriptors.contains(id) }
+
+    /// The descriptor of `id`, if it is watched.
+    public func descriptor(_ id: Int) -> Int32? { descriptors.withValue(id) { $0.fd } }
+
+    /// Every id watched, in no particular order.
+    public var ids: [Int] { descriptors.keys }
+
+    /// Forgets `id`: closes its descriptor when the reactor owns it (closing takes it out
+    /// of the epoll set), stops watching it otherwise.
+    public func close(_ id: Int) {
+        guard let descriptor = descriptors.removeValue(forKey: id) else { return }
+        heldBack.remove(id)
+        if descriptor.owned {
+            // (close's result is not checked: on Linux the descriptor is released whatever
+            // it says, and there is nothing to retry.)
+            Glibc.close(descriptor.fd)
+        } else if descriptor.registered != .none {
+            _ = try? control(EPOLL_CTL_DEL, descriptor.fd, id: id, interest: .none)
+        }
+    }
+
+    /// Shuts down reading (`SHUT_RD`) or writing (`SHUT_WR`) of connection `id`. A
+    /// failure means the peer is gone, which the next read tells.
+    public func shutdown(_ id: Int, reading: Bool) {
+        guard let fd = descriptor(id) else { return }
+        _ = try? ReactorError.check(Glibc.shutdown(fd, Int32(reading ? SHUT_RD : SHUT_WR)), "shutdown")
+    }
+
+    // MARK: - Interests
+
+    /// Registers `interest` for `id` now, if it differs from what epoll was last told.
+    public func setInterest(_ interest: Interest, for id: Int) throws(ReactorError) {
+        guard let (fd, registered) = descriptors.withValue(id, { ($0.fd, $0.registered) }), registered != interest else { return }
+        try register(interest, for: id, fd: fd, replacing: registered)
+    }
+
+    private func register(_ interest: Interest, for id: Int, fd: Int32, replacing registered: Interest) throws(ReactorError) {
+        if interest == .none {
+            try control(EPOLL_CTL_DEL, fd, id: id, interest: interest)
+        } else {
+            try control(registered == .none ? EPOLL_CTL_ADD : EPOLL_CTL_MOD, fd, id: id, interest: interest)
+        }
+        descriptors[live: id].registered = interest
+    }
+
+    /// Notes that the interest of connection `id` may have changed.
+    public func markDirty(_ id: Int) { dirty.append(id) }
+
+    /// Marks every connection dirty.
+    public func markAllDirty() { dirty.append(contentsOf: descriptors.keys.lazy.filter { $0 >= 0 }) }
+
+    /// Marks dirty the connections registered without read interest.
+    public func recheckHeldBack() { dirty.append(contentsOf: heldBack) }
+
+    /// Tells epoll what changed in the interests of the connections marked dirty since
+    /// the last call: `wanted` says what each wants now. A registration the kernel
+    /// refuses goes to `failed` (the connection cannot be served).
+    public func updateInterests(_ wanted: (Int) -> Interest, failed: (Int, ReactorError) -> Void) {
+        var i = 0
+        while i < dirty.count {
+            let id = dirty[i]
+            i += 1
+            // (One lookup per dirty id, and none of the rest unless the interest changed:
+            // a diff to 10,000 subscribers marks each of them.)
+            guard id >= 0, let (fd, registered) = descriptors.withValue(id, { ($0.fd, $0.registered) }) else { continue }
+            let interest = wanted(id)
+            guard interest != registered else { continue }
+            do {
+                try register(interest, for: id, fd: fd, replacing: registered)
+            } catch {
+                failed(id, error)
+                continue
+            }
+            if interest.read { heldBack.remove(id) } else { heldBack.insert(id) }
+        }
+        dirty.removeAll(keepingCapacity: true)
+    }
+
+    private func control(_ operation: Int32, _ fd: Int32, id: Int, interest: Interest) throws(ReactorError) {
+        var event = epoll_event()
+        event.events = interest.mask
+        event.data.u64 = UInt64(bitPattern: Int64(id))
+        let name = operation == EPOLL_CTL_ADD ? "ADD" : operation == EPOLL_CTL_MOD ? "MOD" : "DEL"
+        try ReactorError.check(epoll_ctl(epollFD, operation, fd, &event), "epoll_ctl(\(name)) of descriptor \(fd)")
+    }
+
+    // MARK: - Waiting
+
+    /// Waits until a watched descriptor is ready or the monotonic clock reaches
+    /// `deadline` (`now` is that clock's reading; the wait is rounded up to a
+    /// millisecond, so a deadline is never woken for early). A signal ends the wait
+    /// with nothing ready.
+    public func wait(until deadline: Double, now: Double) throws(ReactorError) -> ReadyEvents {
+        let milliseconds = Int32(min(Double(Int32.max), (max(0, deadline - now) * 1000).rounded(.up)))
+        let count = buffer.withUnsafeMutableBufferPointer { epoll_wait(epollFD, $0.baseAddress, Int32($0.count), milliseconds) }
+        if count < 0 && errno == EINTR { return ReadyEvents(buffer: buffer, count: 0) }
+        let ready = ReadyEvents(buffer: buffer, count: Int(try ReactorError.check(count, "epoll_wait")))
+        if let (pipe, id) = wakePipe, ready.contains(where: { $0.id == id }) { pipe.drain() }
+        return ready
+    }
+
+    /// Performs `effects` in order, and after them those of the events they cause:
+    /// `perform` carries out one effect and returns the state machine's answer to it.
+    @inlinable
+    public static func carryOut<Effect>(_ effects: [Effect], _ perform: (Effect) -> [Effect]) {
+        var queue = effects
+        var i = 0
+        while i < queue.count {
+            queue.append(contentsOf: perform(queue[i]))
+            i += 1
+        }
+    }
+}

@@ -1,0 +1,155 @@
+import Testing
+import CanonicalJSON
+import FeedProtocol
+
+/// The machine driven by hand: a fake transport (events in, effects out) and a fake
+/// clock (the `now` each event carries).
+@Suite struct SubscriptionMachineTests {
+    let one = [FeedScript.section("1", ["a", "b"])]
+    let two = [FeedScript.section("1", ["b", "a"]), FeedScript.section("2", ["c"])]
+    let three = [FeedScript.section("2", ["c", "a"])]
+
+    func machine(_ configure: (inout SubscriptionMachine.Configuration) -> Void = { _ in }) -> SubscriptionMachine {
+        var configuration = SubscriptionMachine.Configuration(view: FeedScript.view)
+        configure(&configuration)
+        return SubscriptionMachine(configuration)
+    }
+
+    /// Started, connected and greeted at time 0.
+    func greeted(_ m: inout SubscriptionMachine) {
+        #expect(m.handle(.start, now: 0) == [.connect])
+        #expect(m.handle(.connected, now: 0) == [.send(.subscribe(view: FeedScript.view, resume: nil))])
+        let hello = FeedScript.line(.hello(.init(epoch: FeedScript.epoch)))
+        #expect(m.handle(.line(hello), now: 0) == [.line(hello)])
+    }
+
+    func snapshots(_ effects: [SubscriptionMachine.Effect]) -> [FeedClientState] {
+        effects.compactMap { if case .snapshot(let s) = $0 { return s } else { return nil } }
+    }
+
+    func diffs(_ effects: [SubscriptionMachine.Effect]) -> [FeedClientState] {
+        effects.compactMap { if case .diff(_, let s) = $0 { return s } else { return nil } }
+    }
+
+    @Test func aSnapshotAndItsDiffsKeepTheLocalCopyAndThePosition() throws {
+        var m = machine()
+        greeted(&m)
+        let snapshot = snapshots(m.handle(.line(try FeedScript.snapshot(one, seq: 1)), now: 1))
+        #expect(snapshot.map(\.sectionsJSON) == [.array(one)])
+        #expect(diffs(m.handle(.line(try FeedScript.diff(from: one, to: two, seq: 2)), now: 2)).map(\.sectionsJSON) == [.array(two)])
+        #expect(diffs(m.handle(.line(try FeedScript.diff(from: two, to: three, seq: 3)), now: 3)).map(\.sectionsJSON) == [.array(three)])
+        #expect(m.position == Request.Resume(epoch: FeedScript.epoch, seq: 3))
+        let heartbeat = FeedMessage.Heartbeat(epoch: FeedScript.epoch, seq: 3, time: "t")
+        #expect(m.handle(.line(FeedScript.line(.heartbeat(heartbeat))), now: 4).last == .heartbeat(heartbeat))
+    }
+
+    @Test func aLostConnectionResumesWhereItLeftOffAfterTheBackoff() throws {
+        var m = machine()
+        greeted(&m)
+        _ = m.handle(.line(try FeedScript.snapshot(one, seq: 1)), now: 1)
+        #expect(m.handle(.disconnected("closed"), now: 10) == [.lost("closed"), .scheduleReconnect(after: 0.2)])
+        #expect(m.deadline == 10.2)
+        #expect(m.handle(.timer, now: 10.1) == [])
+        #expect(m.handle(.timer, now: 10.2) == [.connect])
+        let resume = Request.Resume(epoch: FeedScript.epoch, seq: 1)
+        #expect(m.handle(.connected, now: 10.2) == [.send(.subscribe(view: FeedScript.view, resume: resume))])
+    }
+
+    @Test func aDigestMismatchDropsTheCopyAndThePositionAndSubscribesAfresh() throws {
+        var m = machine()
+        greeted(&m)
+        _ = m.handle(.line(try FeedScript.snapshot(one, seq: 1)), now: 1)
+        let wrong = try FeedScript.diff(from: one, to: two, seq: 2, digest: String(repeating: "0", count: 64))
+        #expect(m.handle(.line(wrong), now: 2) == [.line(wrong), .digestMismatch(seq: 2),
+                                                  .send(.subscribe(view: FeedScript.view, resume: nil))])
+        #expect(m.state == nil)
+        #expect(m.position == nil)
+        // Lost before the fresh snapshot came: the next connection does not resume either.
+        _ = m.handle(.disconnected("closed"), now: 3)
+        _ = m.handle(.timer, now: 4)
+        #expect(m.handle(.connected, now: 4) == [.send(.subscribe(view: FeedScript.view, resume: nil))])
+    }
+
+    @Test func aDiffThatDoesNotFollowOnCountsAsAMismatch() throws {
+        var m = machine()
+        greeted(&m)
+        _ = m.handle(.line(try FeedScript.snapshot(one, seq: 1)), now: 1)
+        let gap = try FeedScript.diff(from: two, to: three, seq: 3)
+        #expect(m.handle(.line(gap), now: 2).contains(.digestMismatch(seq: 3)))
+    }
+
+    @Test func failedConnectionsBackOffDoublingUpToTheLimitAndASnapshotResetsIt() throws {
+        var m = machine { $0.maxBackoff = 1 }
+        _ = m.handle(.start, now: 0)
+        var now = 0.0
+        var delays: [Double] = []
+        for _ in 0..<5 {
+            for effect in m.handle(.connectFailed("refused"), now: now) {
+                if case .scheduleReconnect(let after) = effect { delays.append(after) }
+            }
+            now = m.deadline!
+            #expect(m.handle(.timer, now: now) == [.connect])
+        }
+        #expect(delays == [0.2, 0.4, 0.8, 1, 1])
+        _ = m.handle(.connected, now: now)
+        _ = m.handle(.line(FeedScript.line(.hello(.init(epoch: FeedScript.epoch)))), now: now)
+        _ = m.handle(.line(try FeedScript.snapshot(one, seq: 1)), now: now)
+        #expect(m.handle(.disconnected("closed"), now: now).last == .scheduleReconnect(after: 0.2))
+    }
+
+    @Test func silenceBeyondTheStaleLimitGivesTheConnectionUp() throws {
+        var m = machine { $0.staleAfter = 90 }
+        greeted(&m)
+        _ = m.handle(.line(try FeedScript.snapshot(one, seq: 1)), now: 10)
+        #expect(m.deadline == 100)
+        #expect(m.handle(.timer, now: 99) == [])
+        #expect(m.handle(.timer, now: 100) == [.stale, .close, .scheduleReconnect(after: 0.2)])
+        #expect(m.state != nil, "the last copy is kept while reconnecting")
+    }
+
+    @Test func aRefusedViewEndsTheSubscriptionButAnOverloadedDaemonIsRetried() {
+        var m = machine()
+        greeted(&m)
+        let refused = FeedScript.line(.error(code: "invalid_view", message: "unknown zone"))
+        #expect(m.handle(.line(refused), now: 1) == [.line(refused), .close, .failed(.refused(code: "invalid_view", message: "unknown zone"))])
+        #expect(m.isStopped)
+        #expect(m.handle(.timer, now: 1000) == [])
+
+        var busy = machine()
+        _ = busy.handle(.start, now: 0)
+        _ = busy.handle(.connected, now: 0)
+        let overloaded = FeedScript.line(.error(code: "overloaded", message: "too many"))
+        #expect(busy.handle(.line(overloaded), now: 0).last == .scheduleReconnect(after: 0.2))
+        #expect(!busy.isStopped)
+    }
+
+    @Test func aFirstConnectionThatFailsEndsItOnlyWhenConfiguredSo() {
+        var byHand = machine { $0.failIfFirstConnectFails = true }
+        _ = byHand.handle(.start, now: 0)
+        #expect(byHand.handle(.connectFailed("no such file"), now: 0) == [.failed(.unreachable("no such file"))])
+        var bar = machine()
+        _ = bar.handle(.start, now: 0)
+        #expect(bar.handle(.connectFailed("no such file"), now: 0) == [.lost("no such file"), .scheduleReconnect(after: 0.2)])
+    }
+
+    @Test func aPositionGivenByHandMovesWithTheDiffsThatFollowOn() throws {
+        var m = machine { $0.resume = .init(epoch: FeedScript.epoch, seq: 1) }
+        _ = m.handle(.start, now: 0)
+        #expect(m.handle(.connected, now: 0) == [.send(.subscribe(view: FeedScript.view, resume: .init(epoch: FeedScript.epoch, seq: 1)))])
+        _ = m.handle(.line(FeedScript.line(.hello(.init(epoch: FeedScript.epoch)))), now: 0)
+        _ = m.handle(.line(try FeedScript.diff(from: one, to: two, seq: 2)), now: 1)
+        #expect(m.position == Request.Resume(epoch: FeedScript.epoch, seq: 2))
+        #expect(m.state == nil)
+    }
+
+    @Test func aServerThatIsNotEventdIsLeft() {
+        var m = machine()
+        _ = m.handle(.start, now: 0)
+        _ = m.handle(.connected, now: 0)
+        #expect(m.handle(.line(Array("{\"type\":\"pong\"}".utf8)), now: 0).contains(.close))
+        var garbage = machine()
+        _ = garbage.handle(.start, now: 0)
+        _ = garbage.handle(.connected, now: 0)
+        #expect(garbage.handle(.line(Array("not json".utf8)), now: 0).first == .close)
+    }
+}
