@@ -23,7 +23,7 @@ import Testing
         let a = watch(&h, days: 1, items: 10)
         _ = watch(&h, days: 2, items: 10)
         // a goes: its view is idle (kept for resume) and makes room for a new one.
-        h.handle(.peerClosed(a))
+        h.handle(.connection(.peerClosed(a)))
         _ = h.takeJobs()
         let c = h.connect()
         _ = h.kinds(c)

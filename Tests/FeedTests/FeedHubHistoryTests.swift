@@ -79,7 +79,7 @@ import TestSupport
         h.publish(berlin, seq: 1, diff: false)
         for seq in 2...4 { h.publish(berlin, seq: Int64(seq)) }
         #expect(h.hub.historyBytes == 3 * diffSize)
-        h.handle(.peerClosed(c))
+        h.handle(.connection(.peerClosed(c)))
         h.advance(6)
         #expect(h.hub.views[berlin] == nil)
         #expect(h.hub.historyBytes == 0)
