@@ -124,6 +124,7 @@ final class RecomputeWorker {
                     if views[view] == nil { activated.append(view) }
                 case .deactivate(let view):
                     views[view] = nil
+                    engine.forget(view)
                     dropped = true
                     log.debug("view dropped: \(view.timeZone) \(view.days) days")
                 case .refresh:

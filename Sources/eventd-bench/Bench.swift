@@ -40,6 +40,11 @@ enum Bench {
                                               renamed C events at a time, every I ms:
                                               the daemon's RSS over time, and its growth
                                               over the second half.
+      views [FILE...] [--views N] [--days D] [--past-days P] [--grace S] [--daemon-args "ARGS"]
+                                              One connection subscribes to N distinct
+                                              views in turn (default 256 zones, 3,660
+                                              days, 366 past days, of sample-calendars/):
+                                              RSS at the peak and after they expire.
       generate --out FILE [--events N] [--seed S]
                                               Write the generated calendar to FILE.
     """
@@ -59,6 +64,7 @@ enum Bench {
             case "sources": try SourcesBench.run(&options)
             case "memory": try MemoryBench.run(&options)
             case "soak": try SoakBench.run(&options)
+            case "views": try ViewsBench.run(&options)
             case "generate": try generate(&options)
             case "echo-feed": try EchoFeed.serve(&options)
             case "-h", "--help": print(usage)

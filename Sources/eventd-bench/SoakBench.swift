@@ -51,6 +51,8 @@ enum SoakBench {
             calendar.rename(changes)
             try Bench.importGenerated(calendar.bytes(round: round), into: store)
             try control.send(.refresh)
+            // Its answer, read so that nothing waits for the control connection.
+            while let line = try control.readLine(timeout: 30), !line.starts(with: FeedMessage.head(.ok)) {}
             _ = try readers.waitForAll(marker: Array("\(SoakCalendar.probe) \(round)\"".utf8), timeout: 120)
             samples.append((Bench.now() - t0, MemoryBench.currentRSS(pid: daemon.processIdentifier)))
             Thread.sleep(forTimeInterval: pause)
