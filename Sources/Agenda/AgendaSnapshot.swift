@@ -77,6 +77,9 @@ public struct AgendaSnapshot: Sendable, Equatable {
     /// The length of the `sections` array's JSON, within a few bytes per section (for reserving).
     public var sectionsSize: Int { Self.encodedSize(of: sections) }
 
+    /// The number of items in all sections.
+    public var itemCount: Int { sections.reduce(0) { $0 + $1.items.count } }
+
     static func encodedSize(of sections: [AgendaSection]) -> Int {
         sections.reduce(2) { $0 + 80 + $1.items.reduce(0) { $0 + $1.json.count + 1 } }
     }

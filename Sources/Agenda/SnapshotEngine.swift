@@ -42,6 +42,13 @@ public final class SnapshotEngine {
     /// Each view's last build, for the next one (`SnapshotEngine+Incremental`).
     var memos: [View: ViewMemo] = [:]
     var generation = 0
+    /// Entries added since the cache was last swept (`evict`).
+    var insertedSinceSweep = 0
+    /// Builds after which an expansion no build used is dropped. Low enough that a
+    /// calendar rewritten wholesale on every poll (each build's series all new) keeps a
+    /// few builds' expansions, not dozens; views rebuilt less often keep their items in
+    /// their memos.
+    static let cacheHorizon = 16
 
     /// Series expanded (cache misses) and reused by the last `build`.
     public internal(set) var lastExpanded = 0
@@ -169,7 +176,10 @@ public final class SnapshotEngine {
             // 1,000-year event, each on every day of the window): stop at the limit.
             items = SnapshotBuilder.items(of: StoredSeries(calendar: f.calendar, uid: f.uid, series: series),
                                           window: window, zone: zone, limit: itemLimit - total)
-            if let items { cache[key] = Entry(items: items, lastUsed: generation) }
+            if let items {
+                cache[key] = Entry(items: items, lastUsed: generation)
+                insertedSinceSweep += 1
+            }
             lastExpanded += 1
         }
         guard let items, total + items.count <= itemLimit else { throw tooManyItems(view) }
@@ -185,17 +195,31 @@ public final class SnapshotEngine {
         return ViewError("the window holds more than \(itemLimit) items; show fewer days or calendars")
     }
 
-    /// Forgets series not used by recent builds once the cache is over capacity, and
-    /// anything not used for many builds.
+    /// Forgets series no build used in the last `cacheHorizon` builds (and, over
+    /// capacity, all but this build's), and memos of views not built for 64 builds.
+    /// Swept every 16 builds, and as soon as a quarter of the cache is new since the
+    /// last sweep (a wholesale change), which keeps a sweep's cost in proportion to
+    /// the expansions a build just paid for.
     private func evict() {
-        let stale = generation - 64
-        if cache.count > capacity || generation % 16 == 0 {
-            cache = cache.filter {
-                let used = $0.value.lastUsed.load(ordering: .relaxed)
-                return used > stale && (cache.count <= capacity || used == generation)
-            }
-            memos = memos.filter { $0.value.lastUsed > stale }
+        guard cache.count > capacity || generation % 16 == 0 || insertedSinceSweep >= max(1024, cache.count / 4) else { return }
+        insertedSinceSweep = 0
+        let stale = generation - Self.cacheHorizon
+        cache = cache.filter {
+            let used = $0.value.lastUsed.load(ordering: .relaxed)
+            return used > stale && (cache.count <= capacity || used == generation)
         }
+        memos = memos.filter { $0.value.lastUsed > generation - 64 }
+    }
+
+    /// Forgets `view`'s memo (its last build's items), when nobody watches it any more:
+    /// a memo otherwise stays until 64 builds of other views have passed, which a daemon
+    /// with few changes may not see for days. Its series' expansions stay cached for the
+    /// views that share them, within `capacity` and `cacheHorizon`.
+    /// When the last view goes, so does every expansion: no build is left to reuse them
+    /// until a view comes again, and a daemon idle for days should not hold them.
+    public func forget(_ view: View) {
+        memos[view] = nil
+        if memos.isEmpty { cache.removeAll() }
     }
 
     /// Drops every remembered expansion and view (after the database was replaced).

@@ -24,6 +24,8 @@ public struct DaemonConfiguration: Sendable {
     public var heartbeat: Double = 30
     /// Diffs retained per view for `resume`.
     public var history: Int = 256
+    /// Bytes of diffs retained for `resume` across all views; the oldest go first.
+    public var historyBytes: Int = 64 << 20
     public var maxClients: Int = 1024
     /// Bytes queued per subscriber before its diffs are dropped (then resync).
     public var clientBuffer: Int = 8 << 20
@@ -38,6 +40,9 @@ public struct DaemonConfiguration: Sendable {
     public var maxRequestLine = 64 * 1024
     /// Distinct views at once.
     public var maxViews = 256
+    /// Items all views may hold together (`--max-view-items`): a view whose first
+    /// snapshot would take the total past it is refused, once idle views have gone.
+    public var maxViewItems = 250_000
     /// Refreshes closer together than this are coalesced (seconds).
     public var refreshCoalescing = 0.1
 

@@ -34,13 +34,8 @@ extension FeedHub {
     /// A view whose first snapshot could not be built: its subscribers get
     /// `invalid_view` (their connections stay open) and the view is dropped.
     private mutating func failView(_ view: View, _ message: String) {
-        guard let feed = views[view], feed.seq == 0 else { return }
-        for id in feed.subscribers where connections[id]?.subscription.view == view {
-            connections[live: id].subscription = .none
-            send(FeedMessage.error(.invalidView, message), to: id)
-        }
-        views[view] = nil
-        effects.append(.recompute(.deactivate(view)))
+        guard views[view]?.seq == 0 else { return }
+        refuse(view, message)
     }
 
     /// A view's new state: a snapshot for those waiting for one, the diff for the others.
@@ -53,15 +48,25 @@ extension FeedHub {
             info.lastDurationMS = p.durationMS
         }
         guard var feed = views[view] else { return }
+        let isFirst = feed.seq == 0
         feed.seq = p.seq
+        if let items = p.items {
+            viewItems += items - feed.items
+            feed.items = items
+        }
         // A diff makes the held snapshot stale: dropped, encoded again when needed.
         feed.snapshotMessage = p.snapshotMessage
         if p.snapshotMessage != nil { feed.snapshotRequested = false }
+        if let bytes = p.snapshotBytes { feed.snapshotBytes = bytes }
         if let diff = p.diffMessage {
-            feed.history.append((p.seq, diff))
-            if feed.history.count > config.history { feed.history.removeFirst(feed.history.count - config.history) }
+            historyStamp += 1
+            let released = feed.history.append(seq: p.seq, bytes: diff, stamp: historyStamp,
+                                               maxCount: config.history, maxBytes: feed.snapshotBytes ?? .max)
+            historyBytes += diff.count - released
         }
         views[view] = feed
+        if p.diffMessage != nil { trimHistories() }
+        if isFirst, !enforceItemBudget(admitting: view) { return }
         let hasSnapshot = p.snapshotMessage != nil, diff = p.diffMessage
         let limit = config.clientBuffer, now = now.monotonic
         for id in feed.subscribers {

@@ -104,7 +104,7 @@ extension FeedHub {
     private mutating func subscribe(_ id: ConnectionID, to view: View, resume: Request.Resume?) {
         // Distinct views cost a recompute each: bound them (views without subscribers
         // count until their grace period ends).
-        if views[view] == nil, views.count >= config.maxViews {
+        if views[view] == nil, !makeRoomForAView() {
             send(FeedMessage.error(.invalidView, "too many distinct views (limit \(config.maxViews)); use a view others use"), to: id)
             return
         }
@@ -132,10 +132,8 @@ extension FeedHub {
                 send(FeedMessage.resync("epoch"), to: id)
             } else if resume.seq == feed.seq {
                 return
-            } else if resume.seq < feed.seq, let first = feed.history.first, first.seq <= resume.seq + 1 {
-                for entry in feed.history where entry.seq > resume.seq {
-                    sendSubscriptionData(entry.bytes, kind: .diff, to: id)
-                }
+            } else if resume.seq < feed.seq, let diffs = feed.history.diffs(after: resume.seq) {
+                for entry in diffs { sendSubscriptionData(entry.bytes, kind: .diff, to: id) }
                 return
             } else {
                 send(FeedMessage.resync("expired"), to: id)

@@ -53,7 +53,7 @@ extension FeedHub {
         }
         for (view, feed) in views where feed.subscribers.isEmpty {
             if let idle = feed.idleSince, t - idle > config.viewGrace {
-                views[view] = nil
+                dropView(view)
                 effects.append(.recompute(.deactivate(view)))
             }
         }
@@ -114,6 +114,7 @@ extension FeedHub {
         ]
         if let problem = info.problem { fields["problem"] = .string(problem) }
         fields["sources"] = .array(sources.map(\.json))
+        fields["history"] = historyStatus()
         return FeedMessage.status(fields)
     }
 

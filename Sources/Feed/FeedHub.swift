@@ -18,7 +18,12 @@ struct FeedHub {
         var snapshotMessage: SnapshotMessage?
         /// An `encodeSnapshot` job is out for this view.
         var snapshotRequested = false
-        var history: [(seq: Int64, bytes: [UInt8])] = []
+        var history = ViewHistory()
+        /// The size of the view's latest snapshot, when the recomputer said: the most
+        /// bytes of history worth keeping for it.
+        var snapshotBytes: Int?
+        /// The items of the view's latest state, counted in `viewItems`.
+        var items = 0
         var subscribers = Set<ConnectionID>()
         /// When the last subscriber left (monotonic), for the grace period.
         var idleSince: Double?
@@ -35,6 +40,12 @@ struct FeedHub {
     /// write the kernel took) go through `withConnection`, see there.
     var connections = ConnectionTable<HubConnection>()
     var views: [View: ViewFeed] = [:]
+    /// The bytes of every view's history, bounded by `config.historyBytes`.
+    var historyBytes = 0
+    /// Stamps history entries in the order they were appended, across views.
+    var historyStamp: UInt64 = 0
+    /// The items of every view's latest state, bounded by `config.maxViewItems`.
+    var viewItems = 0
     /// One-shot `snapshot` requests in the recomputer, by token.
     var pendingOneShots: [Int: ConnectionID] = [:]
     /// `sync` requests at the source runner, by token.

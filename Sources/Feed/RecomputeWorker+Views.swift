@@ -32,7 +32,9 @@ extension RecomputeWorker {
                 views[view] = state
                 let diff = Messages.diff(epoch: epoch, seq: state.seq, new: snapshot, changes: changes)
                 output(.published(view, ViewPublication(seq: state.seq, snapshotMessage: nil,
-                                                        diffMessage: diff, recomputedAt: lastRecompute,
+                                                        diffMessage: diff, snapshotBytes: SnapshotMessage.size(of: snapshot),
+                                                        items: snapshot.itemCount,
+                                                        recomputedAt: lastRecompute,
                                                         durationMS: lastDuration * 1000)))
                 log.info("view \(view.timeZone)/\(view.days)d: seq \(state.seq), \(changes.changeCount) change(s) in \(Int(lastDuration * 1000)) ms")
             } else {
@@ -40,7 +42,9 @@ extension RecomputeWorker {
                 seqFloor = seq
                 views[view] = ViewState(snapshot: snapshot, seq: seq)
                 output(.published(view, ViewPublication(seq: seq, snapshotMessage: SnapshotMessage(epoch: epoch, seq: seq, snapshot: snapshot),
-                                                        diffMessage: nil, recomputedAt: lastRecompute,
+                                                        diffMessage: nil, snapshotBytes: SnapshotMessage.size(of: snapshot),
+                                                        items: snapshot.itemCount,
+                                                        recomputedAt: lastRecompute,
                                                         durationMS: lastDuration * 1000)))
                 log.info("view \(view.timeZone)/\(view.days)d: first snapshot in \(Int(lastDuration * 1000)) ms")
             }

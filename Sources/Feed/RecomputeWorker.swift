@@ -30,6 +30,11 @@ struct ViewPublication: Sendable {
     /// with every diff: the hub would otherwise keep the previous state's items alive.
     var snapshotMessage: SnapshotMessage?
     var diffMessage: [UInt8]?
+    /// About the size of the state's snapshot message, which bounds the view's history
+    /// (nil: not known, no bound but the count and the daemon-wide one).
+    var snapshotBytes: Int? = nil
+    /// The state's items, counted against the daemon's budget (nil: not counted).
+    var items: Int? = nil
     /// When the recompute that made it started (wall clock) and how long it took: the
     /// hub's `status` is then never behind what a subscriber has been sent.
     var recomputedAt: Double = 0
@@ -110,6 +115,8 @@ final class RecomputeWorker {
             let wait = schedule.wait(at: clocks.monotonic(), untilMidnight: secondsUntilMidnight())
             let jobs = mailbox.take(waitingAtMost: wait)
             var activated: [View] = []
+            var dropped = false
+            defer { if dropped { ReleasedMemory.returnToSystem() } }
             for job in jobs {
                 switch job {
                 case .stop: break loop
@@ -117,6 +124,8 @@ final class RecomputeWorker {
                     if views[view] == nil { activated.append(view) }
                 case .deactivate(let view):
                     views[view] = nil
+                    engine.forget(view)
+                    dropped = true
                     log.debug("view dropped: \(view.timeZone) \(view.days) days")
                 case .refresh:
                     schedule.requestRefresh(at: clocks.monotonic())

@@ -45,6 +45,10 @@ final class SnapshotMessage: Sendable {
         source = .sections(pieces)
     }
 
+    /// About the size of `snapshot`'s message: its sections and the envelope (type,
+    /// digest, epoch, seq, view), which bounds the view's resume history.
+    static func size(of snapshot: AgendaSnapshot) -> Int { snapshot.sectionsSize + 256 }
+
     /// Bytes already encoded, written in pieces of `pieceSize` bytes.
     init(bytes: [UInt8], pieceSize: Int = defaultPieceSize) {
         byteCount = bytes.count

@@ -34,6 +34,17 @@ enum Bench {
                                               repository (it starts scripts/test_http_server.py).
       memory [--events N] [--days D]           Daemon peak RSS with one subscriber on a
                                               365-day view of a 20,000-event calendar.
+      soak [--minutes M | --rounds R] [--events N] [--changes C] [--views V] [--subscribers S]
+           [--days D] [--interval-ms I] [--daemon-args "ARGS"] [--samples yes]
+                                              Subscribers on several views of a calendar
+                                              renamed C events at a time, every I ms:
+                                              the daemon's RSS over time, and its growth
+                                              over the second half.
+      views [FILE...] [--views N] [--days D] [--past-days P] [--grace S] [--daemon-args "ARGS"]
+                                              One connection subscribes to N distinct
+                                              views in turn (default 256 zones, 3,660
+                                              days, 366 past days, of sample-calendars/):
+                                              RSS at the peak and after they expire.
       generate --out FILE [--events N] [--seed S]
                                               Write the generated calendar to FILE.
     """
@@ -52,6 +63,8 @@ enum Bench {
             case "fanout": try FanoutBench.run(&options)
             case "sources": try SourcesBench.run(&options)
             case "memory": try MemoryBench.run(&options)
+            case "soak": try SoakBench.run(&options)
+            case "views": try ViewsBench.run(&options)
             case "generate": try generate(&options)
             case "echo-feed": try EchoFeed.serve(&options)
             case "-h", "--help": print(usage)
@@ -91,13 +104,13 @@ enum Bench {
 
     static func format(_ v: Double) -> String { String(format: "%.4f", v) }
 
-    /// A new empty directory `prefix-UUID` in the temporary directory; the caller removes it.
     /// Imports a generated calendar's `bytes` into `store` as the calendar `bench`, as
     /// every bench over a generated store does.
     static func importGenerated(_ bytes: [UInt8], into store: EventStore) throws {
         _ = try store.importCalendars([ImportInput(path: "/bench/calendar.ics", displayName: "generated", bytes: bytes, calendar: "bench")])
     }
 
+    /// A new empty directory `prefix-UUID` in the temporary directory; the caller removes it.
     static func temporaryDirectory(_ prefix: String) throws -> URL {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

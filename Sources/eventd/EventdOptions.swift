@@ -23,6 +23,14 @@ enum EventdOptions {
                                         validation: .seconds(max: 86_400))
     static let history = Option.value("--history", "N", as: Int.self, help: "Diffs kept per view for resume (default: 256).",
                                       validation: .integer(0...100_000))
+    static let historyBytes = Option.value(
+        "--history-bytes", "BYTES", as: Int.self, help: "Diff bytes kept for resume across all views (default: 67108864).",
+        details: "The oldest diffs of any view go first; a view also keeps no more than the size of its snapshot.",
+        validation: .integer(0...(1 << 40)))
+    static let maxViewItems = Option.value(
+        "--max-view-items", "N", as: Int.self, help: "Items all views may hold together (default: 250000).",
+        details: "Views nobody watches go first; then a new view that does not fit is refused with an invalid_view error.",
+        validation: .integer(1...100_000_000))
     static let maxClients = Option.value("--max-clients", "N", as: Int.self, help: "Connections at once (default: 1024).",
                                          details: "More are refused with an overloaded error.", validation: .integer(1...65_536))
     static let clientBuffer = Option.value(
@@ -44,8 +52,8 @@ enum EventdOptions {
         eventd recomputes every subscribed view on a timer, at each view's local midnight
         and at once on {"op":"refresh"}, and writes NDJSON diffs to a Unix socket.
         """,
-        options: [database, socket, interval, tz, heartbeat, history, maxClients, clientBuffer, stallTimeout, socketMode,
-                  logLevel, Option.version],
+        options: [database, socket, interval, tz, heartbeat, history, historyBytes, maxViewItems, maxClients, clientBuffer,
+                  stallTimeout, socketMode, logLevel, Option.version],
         examples: [
             "eventd",
             "eventd --db /var/lib/eventd/events.db --socket /run/eventd/feed.sock --interval 30",
@@ -77,6 +85,8 @@ enum EventdOptions {
         if let v = arguments[Self.heartbeat] { config.heartbeat = v }
         if let v = arguments[Self.stallTimeout] { config.stallTimeout = v }
         if let v = arguments[Self.history] { config.history = v }
+        if let v = arguments[Self.historyBytes] { config.historyBytes = v }
+        if let v = arguments[Self.maxViewItems] { config.maxViewItems = v }
         if let v = arguments[Self.maxClients] { config.maxClients = v }
         if let v = arguments[Self.clientBuffer] { config.clientBuffer = v }
         if let text = arguments[Self.socketMode], let mode = UInt16(text, radix: 8) { config.socketMode = mode }

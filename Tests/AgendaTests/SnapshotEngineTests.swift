@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Agenda
+@testable import Agenda
 import EventStore
 import ICalendar
 import TestSupport
@@ -46,6 +46,24 @@ import TestSupport
                 sourceLocation: sourceLocation)
         #expect(cached.digest == fresh.digest, sourceLocation: sourceLocation)
         return cached
+    }
+
+    /// A view nobody watches any more leaves no memo behind, and builds afresh after.
+    @Test func aForgottenViewKeepsNoMemoAndRebuildsTheSame() throws {
+        let s = try ScratchStore()
+        try s.load(Self.version1)
+        let engine = SnapshotEngine()
+        for view in Self.views { try check(engine, view, s) }
+        #expect(engine.memos.count == Self.views.count)
+        engine.forget(Self.views[1])
+        #expect(engine.memos[Self.views[1]] == nil)
+        #expect(engine.memos.count == Self.views.count - 1)
+        try check(engine, Self.views[1], s)
+        #expect(engine.memos[Self.views[1]] != nil)
+        #expect(!engine.cache.isEmpty)
+        for view in Self.views { engine.forget(view) }
+        #expect(engine.memos.isEmpty)
+        #expect(engine.cache.isEmpty)
     }
 
     @Test func modifyDeleteAddAgreesWithAFreshBuild() throws {

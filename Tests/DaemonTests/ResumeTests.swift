@@ -5,12 +5,14 @@ import TestSupport
 /// `subscribe` with `resume`: retained diffs, expiry, another epoch, already current.
 @Suite(.timeLimit(.minutes(1)))
 struct ResumeTests {
+    /// Three events that change, and twenty that do not: a view keeps no more diff bytes
+    /// than its snapshot has, so the snapshot must outweigh the diffs a test resumes over.
     static func events(round: Int) -> [TestEvent] {
         [
             TestEvent("r1@x", "20261130T090000Z", "20261130T100000Z", "Planning, round \(round)"),
             TestEvent("r2@x", "2026120\(1 + round % 3)T110000Z", "2026120\(1 + round % 3)T120000Z", "Review"),
             TestEvent("r3@x", "20261203T150000Z", "20261203T160000Z", "Retro"),
-        ]
+        ] + (10..<30).map { TestEvent("f\($0)@x", "20261201T080000Z", "20261201T083000Z", "Stand-up \($0)") }
     }
 
     /// Subscribes, notes the snapshot, disconnects, and makes `changes` changes (each
@@ -55,8 +57,10 @@ struct ResumeTests {
         }
     }
 
-    @Test func resumeAfterExpiryGetsResyncExpiredAndASnapshot() async throws {
-        try await DaemonHarness.with(arguments: ["--history", "1"]) { daemon in
+    /// Past the history's count, or past its bytes (the daemon-wide bound here).
+    @Test(arguments: [["--history", "1"], ["--history-bytes", "1"]])
+    func resumeAfterExpiryGetsResyncExpiredAndASnapshot(bound: [String]) async throws {
+        try await DaemonHarness.with(arguments: bound) { daemon in
             try await daemon.importCalendar(icsCalendar(Self.events(round: 0)))
             try await daemon.start()
             let old = try await Self.subscribeThenChangeWhileAway(daemon, changes: 3)

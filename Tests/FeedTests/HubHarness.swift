@@ -153,11 +153,11 @@ struct HubHarness {
 
     /// Publishes state `seq` of `view`: its first snapshot when `diff` is false, else a
     /// diff alone (as the recomputer does: the snapshot is encoded when asked for).
-    mutating func publish(_ view: View, seq: Int64, diff: Bool = true) {
+    mutating func publish(_ view: View, seq: Int64, diff: Bool = true, snapshotBytes: Int? = nil, items: Int? = nil) {
         published[view] = seq
         handle(.recomputed(.published(view, ViewPublication(
             seq: seq, snapshotMessage: diff ? nil : Self.snapshotMessage(seq: seq),
-            diffMessage: diff ? Self.diffLine(seq: seq) : nil))))
+            diffMessage: diff ? Self.diffLine(seq: seq) : nil, snapshotBytes: snapshotBytes, items: items))))
     }
 
     /// `snapshotLine` as the feed holds it: in pieces of `pieceSize` bytes (small, so
