@@ -11,10 +11,14 @@ extension Gateway {
 
     mutating func upstreamReceived(_ bytes: ArraySlice<UInt8>, for id: ClientID) {
         guard case .open(var framer, var helloSeen) = clients[id]?.upstream else { return }
+        // The client's copy goes while the framer grows: two references to its buffer
+        // would copy the whole unfinished line on every read (quadratic in its size).
+        clients[id]!.upstream = .none
         let lines: [[UInt8]]
         do {
             lines = try framer.feed(bytes)
         } catch {
+            clients[id]!.upstream = .open(framer, helloSeen: helloSeen)
             return upstreamEnded(id, reason: "a feed line over \(config.maxFeedLine) bytes")
         }
         clients[id]!.upstream = .open(framer, helloSeen: helloSeen)
