@@ -15,6 +15,7 @@ extension Gateway {
         if request.header("transfer-encoding") != nil || (request.header("content-length").map { $0 != "0" } ?? false) {
             return refuse(id, .badRequest, "request bodies are not accepted", request: request)
         }
+        if let refusal = busy() { return refuse(id, .serviceUnavailable, refusal, request: request, extra: [("Retry-After", "5")]) }
         var extra: [(String, String)] = []
         if config.access.setsCookie(request), let token = request.queryValue("token") {
             // The page's scripts, styles and stream then carry the token without a URL.
@@ -39,7 +40,8 @@ extension Gateway {
                 return refuse(id, .notFound, "not found", request: request)
             }
             effects.append(.log(.debug, "browser \(id): 200 \(request.path)"))
-            answer(id, responses.complete(.ok, contentType: asset.contentType, body: asset.bytes, head: request.isHead, extra: extra))
+            answerWithinBudget(id, responses.complete(.ok, contentType: asset.contentType, body: asset.bytes, head: request.isHead, extra: extra),
+                               head: request.isHead)
         }
     }
 
@@ -53,10 +55,6 @@ extension Gateway {
     private mutating func openStream(_ request: HTTPRequest, for id: ClientID) {
         let view: JSONValue
         do { view = try ViewQuery.view(request) } catch { return refuse(id, .badRequest, error.description, request: request) }
-        guard streamCount < config.maxStreams else {
-            return refuse(id, .serviceUnavailable, "too many event streams (limit \(config.maxStreams)); try again later",
-                          request: request, extra: [("Retry-After", "5")])
-        }
         if request.isHead { return answer(id, responses.eventStreamHead()) }
         clients[id]!.phase = .stream(view: view)
         let subscribe = ViewQuery.subscribe(view: view, lastEventID: request.header("last-event-id"))

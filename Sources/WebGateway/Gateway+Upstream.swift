@@ -40,7 +40,7 @@ extension Gateway {
             case .stream:
                 forward(line, message: message, to: id)
             case .oneShot(let kind, let head, _):
-                answer(id, oneShotAnswer(kind, message: message, head: head))
+                answerWithinBudget(id, oneShotAnswer(kind, message: message, head: head), head: head)
             default:
                 return
             }
@@ -64,7 +64,11 @@ extension Gateway {
         }
         // Snapshots and diffs are feed positions: the browser resumes from the last one.
         let eventID = message.position.map { ServerSentEvent.id(epoch: $0.epoch, seq: $0.seq) }
-        send(ServerSentEvent.frame(event: message.type, id: eventID, data: line[...]), to: id)
+        let event = ServerSentEvent.frame(event: message.type, id: eventID, data: line[...])
+        guard queuedBytes + event.count <= config.outputBudget else {
+            return upstreamEnded(id, reason: "eventd-web is too busy (output budget used up)")
+        }
+        send(event, to: id)
         if case .error(let code, _) = message, code == ErrorCode.invalidView.rawValue {
             // The same request would fail again: end the stream, the page shows why.
             answer(id, ServerSentEvent.retry(milliseconds: 60_000))

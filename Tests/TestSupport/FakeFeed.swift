@@ -12,7 +12,7 @@ public final class FakeFeed: Sendable {
     private let listener: Int32
     private let loop: BackgroundLoop
 
-    /// Listens on `path` and answers connections, one at a time, on a thread of its own.
+    /// Listens on `path` and answers each connection on a thread of its own.
     public init(path: String, answer: @escaping @Sendable (String) -> [[UInt8]]) throws {
         self.path = path
         let listener = try UnixSocket.listen(path)
@@ -22,12 +22,15 @@ public final class FakeFeed: Sendable {
             guard poll(&ready, 1, 50) > 0 else { return }
             let fd = accept(listener, nil, nil)
             guard fd >= 0 else { return }
-            defer { Glibc.close(fd) }
-            var request: [UInt8] = []
-            var byte: UInt8 = 0
-            while recv(fd, &byte, 1, 0) == 1, byte != 10 { request.append(byte) }
-            Self.writeAll(fd, Array(#"{"type":"hello","epoch":"e1","protocol":1,"server":"fake"}"#.utf8) + [10])
-            for line in answer(String(decoding: request, as: UTF8.self)) { Self.writeAll(fd, line + [10]) }
+            // A thread each, as eventd serves its clients at once.
+            Thread {
+                defer { Glibc.close(fd) }
+                var request: [UInt8] = []
+                var byte: UInt8 = 0
+                while recv(fd, &byte, 1, 0) == 1, byte != 10 { request.append(byte) }
+                Self.writeAll(fd, Array(#"{"type":"hello","epoch":"e1","protocol":1,"server":"fake"}"#.utf8) + [10])
+                for line in answer(String(decoding: request, as: UTF8.self)) { Self.writeAll(fd, line + [10]) }
+            }.start()
         }
     }
 

@@ -72,4 +72,64 @@ import Glibc
             #expect(cpu[1] <= 20 * max(cpu[0], 0.1), "CPU \(cpu[1]) s for 57 MB against \(cpu[0]) s for 6.4 MB")
         }
     }
+
+    @Test func threeHundredSlowHeadsLeaveHealthzAnsweringWithinASecond() async throws {
+        try await DaemonHarness.with(running: GatewayEndToEndTests.events) { daemon in
+            let web = try await WebGatewayHarness.start(for: daemon, arguments: ["--log-level", "info"])
+            func crawler() -> HTTPConnection? {
+                guard let c = try? HTTPConnection(port: web.port) else { return nil }
+                try? c.send("G")
+                return c
+            }
+            var slow = (0..<300).compactMap { _ in crawler() }
+            var worst = 0.0
+            for _ in 0..<5 {
+                // One byte a second each; an attacker reconnects what the gateway closed.
+                for i in slow.indices where slow[i].poll() >= 0 && (slow[i].closedByPeer || (try? slow[i].send("E")) == nil) {
+                    slow[i].close()
+                    if let c = crawler() { slow[i] = c }
+                }
+                let started = monotonicNow()
+                let health = try await HTTPConnection.get(port: web.port, "/healthz", timeout: 20)
+                worst = max(worst, monotonicNow() - started)
+                #expect(health.status == 200)
+                try await pause(1)
+            }
+            print(String(format: "GatewayLimitsEndToEndTests: /healthz beside 300 heads sent a byte a second: slowest %.3f s", worst))
+            #expect(worst < 1)
+            for c in slow { c.close() }
+        }
+    }
+
+    @Test func answersNobodyReadsStayWithinTheOutputBudget() async throws {
+        // 40 unread answers of 1 MB would queue 40 MB; the budget is 16 MiB here (256 MiB
+        // by default: the same rule, but parsing that much takes long in a debug build).
+        let budget = 16 << 20
+        let snapshot = Array((#"{"type":"snapshot","digest":"d1","epoch":"e1","sections":[],"seq":4,"view":{"pad":""#
+            + String(repeating: "x", count: 1_000_000) + "\"}}").utf8)
+        try await DaemonHarness.with { daemon in
+            let feed = try FakeFeed(path: daemon.socketPath) { _ in [snapshot] }
+            defer { feed.stop() }
+            let web = try await WebGatewayHarness.start(for: daemon,
+                                                        environment: ["EVENTD_WEB_OUTPUT_BUDGET": "\(budget)"])
+            let before = processResidentKiB(web.pid) ?? 0
+            var unread: [HTTPConnection] = []
+            for _ in 0..<40 {
+                let c = try HTTPConnection(port: web.port, receiveBuffer: 4096)
+                try c.send("GET /api/snapshot HTTP/1.1\r\nHost: 127.0.0.1:\(web.port)\r\n\r\n")
+                unread.append(c)
+            }
+            // Until the budget is used up: a late request (which reads its answer) is 503.
+            var late: HTTPConnection?
+            #expect(try await eventually(timeout: 60, every: 0.5) {
+                late = try await HTTPConnection.get(port: web.port, "/api/snapshot", timeout: 20)
+                return late?.status == 503
+            })
+            try await pause(1)
+            let after = processResidentKiB(web.pid) ?? 0
+            print("GatewayLimitsEndToEndTests: 40 unread 1 MB snapshot answers, a budget of \(budget >> 20) MiB: eventd-web RSS \(before / 1024) MiB before, \(after / 1024) MiB after; a late request: \(late?.status ?? 0)")
+            #expect(after - before < (budget >> 10) + 64 * 1024, "RSS grew by \((after - before) / 1024) MiB")
+            for c in unread { c.close() }
+        }
+    }
 }
