@@ -54,17 +54,25 @@ import Glibc
                 let started = monotonicNow()
                 let stream = try HTTPConnection(port: web.port)
                 try stream.send("GET /api/events?calendar=\(calendar) HTTP/1.1\r\nHost: 127.0.0.1:\(web.port)\r\n\r\n")
-                // Meanwhile a static file, as the page's other requests would be.
-                try await pause(0.05)
-                let fileStarted = monotonicNow()
-                let file = try await HTTPConnection.get(port: web.port, "/app.js")
-                let fileSeconds = monotonicNow() - fileStarted
-                #expect(file.status == 200)
+                // Meanwhile static files, as the page's other requests would be: the
+                // slowest answer is printed.
+                async let fileSeconds: Double = {
+                    var slowest = 0.0
+                    for _ in 0..<40 {
+                        let fileStarted = monotonicNow()
+                        let file = try await HTTPConnection.get(port: web.port, "/app.js", timeout: 60)
+                        slowest = max(slowest, monotonicNow() - fileStarted)
+                        #expect(file.status == 200)
+                        try await pause(0.05)
+                    }
+                    return slowest
+                }()
                 let bytes = try await Self.readThrough(stream, marker: "event: offline", timeout: 120)
                 let used = (processCPUSeconds(web.pid) ?? 0) - before
                 cpu.append(used)
-                print(String(format: "GatewayLimitsEndToEndTests: a %d-byte line: %d bytes streamed in %.2f s, eventd-web CPU %.2f s; /app.js meanwhile in %.3f s",
-                             calendar == "big" ? big.count : small.count, bytes, monotonicNow() - started, used, fileSeconds))
+                let streamed = monotonicNow() - started
+                print(String(format: "GatewayLimitsEndToEndTests: a %d-byte line: %d bytes streamed in %.2f s, eventd-web CPU %.2f s; /app.js meanwhile in %.3f s at most",
+                             calendar == "big" ? big.count : small.count, bytes, streamed, used, try await fileSeconds))
                 stream.close()
             }
             // 9 times the bytes: linear is about 9 times the CPU; allow 20 (and a floor

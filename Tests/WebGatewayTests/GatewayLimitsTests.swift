@@ -136,3 +136,27 @@ extension GatewayLimitsTests {
         _ = unread
     }
 }
+
+extension GatewayLimitsTests {
+    @Test func aLongLineIsScannedForItsTypePositionAndCode() throws {
+        let tricky = #"{"sections":[{"items":[{"summary":"a \"}\" and a [ and \\"}]}],"view":{"a":[1,{"b":"}"}]},"type":"snapshot","digest":"d","epoch":"e9","seq":12}"#
+        let head = try #require(FeedLineHead(Array(tricky.utf8)))
+        #expect(head.type == "snapshot")
+        #expect(head.position?.epoch == "e9" && head.position?.seq == 12)
+        #expect(FeedLineHead(Array(#" { "type" : "error", "code": "invalid_view", "message": "x" } "#.utf8))?.code == "invalid_view")
+        for bad in ["", "[1]", #"{"type":1}"#, #"{"type":"x""#, #"{"type":"x","a":"#, #"{"a":"unclosed}"#] {
+            #expect(FeedLineHead(Array(bad.utf8)) == nil, "\(bad)")
+        }
+    }
+
+    @Test func aLineOverAMegabyteIsForwardedWithItsID() {
+        var h = GatewayHarness()
+        let id = h.request("/api/events")
+        h.handle(.upstreamConnected(id))
+        let line = Self.bigSnapshot(1_500_000)
+        h.upstream(id, lines: [GatewayHarness.hello, line, #"{"type":"heartbeat","epoch":"e1","seq":4,"time":"x"}"#])
+        let text = h.output(id)
+        #expect(text.contains("event: snapshot\nid: e1.4\ndata: \(line)\n\n"))
+        #expect(text.hasSuffix("event: heartbeat\ndata: {\"type\":\"heartbeat\",\"epoch\":\"e1\",\"seq\":4,\"time\":\"x\"}\n\n"))
+    }
+}
