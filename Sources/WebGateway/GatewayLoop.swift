@@ -35,6 +35,9 @@ public final class GatewayLoop {
         carryOut(self.gateway.handle(.clock(httpDate: Self.httpDate()), at: monotonic()))
     }
 
+    /// Connections accepted per wake-up, at most.
+    static let acceptsPerWakeUp = 256
+
     /// Bytes of kernel send buffer per browser socket (the kernel doubles it).
     static let socketSendBuffer: Int32 = 128 * 1024
 
@@ -144,7 +147,11 @@ public final class GatewayLoop {
             // Always accepted: the gateway bounds the heads arriving by evicting the
             // oldest. Read at once: a browser's head is usually there already, and then
             // never waits in the table of pending heads (where a burst would evict it).
-            try reactor.acceptPending(on: Self.listening, sendBuffer: Self.socketSendBuffer) { fd in
+            // At most `acceptsPerWakeUp` at a time, so a flood of connections does not
+            // keep the loop from the others (the listener, level-triggered, wakes it again).
+            var accepted = 0
+            try reactor.acceptPending(on: Self.listening, sendBuffer: Self.socketSendBuffer, while: { accepted < Self.acceptsPerWakeUp }) { fd in
+                accepted += 1
                 let id = nextID
                 nextID += 1
                 let peer = GatewayListener.peerHost(fd)
