@@ -1,4 +1,7 @@
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 @testable import WebGateway
 
 /// The gateway's bounds against hostile or careless clients, in-process with a fake
@@ -158,5 +161,31 @@ extension GatewayLimitsTests {
         let text = h.output(id)
         #expect(text.contains("event: snapshot\nid: e1.4\ndata: \(line)\n\n"))
         #expect(text.hasSuffix("event: heartbeat\ndata: {\"type\":\"heartbeat\",\"epoch\":\"e1\",\"seq\":4,\"time\":\"x\"}\n\n"))
+    }
+}
+
+extension GatewayLimitsTests {
+    @Test func peersOfAUnixSocketAreOneAddressAndTCPPeersTheirIP() throws {
+        var fds: [Int32] = [0, 0]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)
+        defer { fds.forEach { close($0) } }
+        #expect(GatewayListener.peerHost(fds[0]) == "unix")
+
+        let listener = try GatewayListener.create(.inet(host: "127.0.0.1", port: 0))
+        defer { close(listener) }
+        guard case .inet(_, let port)? = GatewayListener.boundAddress(listener) else { Issue.record("not bound"); return }
+        let client = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(client) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(client, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        #expect(connected == 0)
+        let accepted = accept(listener, nil, nil)
+        defer { close(accepted) }
+        #expect(GatewayListener.peerHost(accepted) == "127.0.0.1")
     }
 }
