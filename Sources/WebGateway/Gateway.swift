@@ -96,6 +96,10 @@ public struct Gateway {
         guard case .head(var parser) = clients[id]?.phase else {
             return // Nothing is expected after the head; what comes is read and dropped.
         }
+        // The client's copy goes while the parser grows (as the feed's framer's): two
+        // references to its buffer would copy the head so far on every read. (Any phase
+        // but `.head` and one that counts as an answer would do; each outcome sets it.)
+        clients[id]!.phase = .lingering(since: now)
         let outcome = parser.feed(bytes)
         if case .incomplete = outcome {
             clients[id]!.phase = .head(parser)
