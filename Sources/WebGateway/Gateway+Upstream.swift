@@ -14,14 +14,18 @@ extension Gateway {
         // The client's copy goes while the framer grows: two references to its buffer
         // would copy the whole unfinished line on every read (quadratic in its size).
         clients[id]!.upstream = .none
+        let before = framer.buffered
         let lines: [[UInt8]]
         do {
             lines = try framer.feed(bytes)
         } catch {
+            framingBytes += framer.buffered - before
             clients[id]!.upstream = .open(framer, helloSeen: helloSeen)
             return upstreamEnded(id, reason: "a feed line over \(config.maxFeedLine) bytes")
         }
+        framingBytes += framer.buffered - before
         clients[id]!.upstream = .open(framer, helloSeen: helloSeen)
+        defer { checkFramingBudget(id) }
         for line in lines {
             guard clients[id] != nil, case .open = clients[id]!.upstream else { return }
             if helloSeen, case .stream = clients[id]!.phase {
@@ -78,7 +82,7 @@ extension Gateway {
         let isPosition = head.type == FeedMessage.Kind.snapshot.rawValue || head.type == FeedMessage.Kind.diff.rawValue
         let eventID = isPosition ? head.position.map { ServerSentEvent.id(epoch: $0.epoch, seq: $0.seq) } : nil
         let event = ServerSentEvent.frame(event: head.type, id: eventID, data: line[...])
-        guard queuedBytes + event.count <= config.outputBudget else {
+        guard queuedBytes + framingBytes + event.count <= config.outputBudget else {
             return upstreamEnded(id, reason: "eventd-web is too busy (output budget used up)")
         }
         send(event, to: id)

@@ -15,6 +15,8 @@ public struct Gateway {
     var clients: [ClientID: GatewayClient] = [:]
     /// Bytes queued for all browsers (bounded by `config.outputBudget`).
     public internal(set) var queuedBytes = 0
+    /// Bytes of unfinished feed lines held for all browsers (within the same budget).
+    public internal(set) var framingBytes = 0
     /// The connections whose request head is arriving, oldest first.
     var heads: [ClientID] = []
     /// The time of the event being handled (monotonic seconds).
@@ -86,6 +88,7 @@ public struct Gateway {
         guard let c = clients.removeValue(forKey: id) else { return }
         if c.isReadingHead { headEnded(id) }
         queuedBytes -= c.outbox.count
+        framingBytes -= c.upstream.buffered
         if c.hasUpstream { effects.append(.closeUpstream(id)) }
         effects.append(.close(id))
         if let reason { effects.append(.log(.debug, "browser \(id) closed: \(reason)")) }
@@ -167,6 +170,7 @@ public struct Gateway {
 
     mutating func dropUpstream(_ id: ClientID) {
         guard clients[id]?.hasUpstream == true else { return }
+        framingBytes -= clients[id]!.upstream.buffered
         clients[id]!.upstream = .none
         effects.append(.closeUpstream(id))
     }

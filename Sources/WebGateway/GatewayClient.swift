@@ -40,6 +40,9 @@ struct GatewayClient {
         case connecting(request: [UInt8])
         /// Connected: its lines, and whether eventd's `hello` came yet.
         case open(LineFramer, helloSeen: Bool)
+
+        /// Bytes of an unfinished line held.
+        var buffered: Int { if case .open(let framer, _) = self { return framer.buffered } else { return 0 } }
     }
 
     var phase: Phase

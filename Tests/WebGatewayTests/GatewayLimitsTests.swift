@@ -189,3 +189,27 @@ extension GatewayLimitsTests {
         #expect(GatewayListener.peerHost(accepted) == "127.0.0.1")
     }
 }
+
+extension GatewayLimitsTests {
+    @Test func aFeedLineStillArrivingCountsAgainstTheBudget() {
+        var h = GatewayHarness { $0.outputBudget = 10_000 }
+        let line = Array(Self.bigSnapshot(20_000).utf8)
+        let oneShot = h.request("/api/snapshot")
+        h.handle(.upstreamConnected(oneShot))
+        h.upstream(oneShot, lines: [GatewayHarness.hello])
+        h.handle(.upstreamReceived(oneShot, line[0..<5000]))
+        #expect(h.gateway.framingBytes == 5000)
+        #expect(h.output(oneShot).isEmpty)
+        h.handle(.upstreamReceived(oneShot, line[5000..<12_000]))
+        #expect(h.status(oneShot) == 503)
+        #expect(h.effects.contains(.closeUpstream(oneShot)))
+        #expect(h.gateway.framingBytes == 0)
+
+        let stream = h.request("/api/events")
+        h.handle(.upstreamConnected(stream))
+        h.upstream(stream, lines: [GatewayHarness.hello])
+        h.handle(.upstreamReceived(stream, line[0..<12_000]))
+        #expect(h.output(stream).hasSuffix("event: offline\ndata: {\"reason\":\"eventd-web is too busy (output budget used up)\",\"type\":\"offline\"}\n\n"))
+        #expect(h.gateway.framingBytes == 0)
+    }
+}
