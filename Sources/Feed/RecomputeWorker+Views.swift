@@ -31,21 +31,13 @@ extension RecomputeWorker {
                 state.snapshot = snapshot
                 views[view] = state
                 let diff = Messages.diff(epoch: epoch, seq: state.seq, new: snapshot, changes: changes)
-                output(.published(view, ViewPublication(seq: state.seq, snapshotMessage: nil,
-                                                        diffMessage: diff, snapshotBytes: SnapshotMessage.size(of: snapshot),
-                                                        items: snapshot.itemCount,
-                                                        recomputedAt: lastRecompute,
-                                                        durationMS: lastDuration * 1000)))
+                output(.published(view, publication(of: snapshot, seq: state.seq, diff: diff)))
                 log.info("view \(view.timeZone)/\(view.days)d: seq \(state.seq), \(changes.changeCount) change(s) in \(Int(lastDuration * 1000)) ms")
             } else {
                 let seq = seqFloor + 1
                 seqFloor = seq
                 views[view] = ViewState(snapshot: snapshot, seq: seq)
-                output(.published(view, ViewPublication(seq: seq, snapshotMessage: SnapshotMessage(epoch: epoch, seq: seq, snapshot: snapshot),
-                                                        diffMessage: nil, snapshotBytes: SnapshotMessage.size(of: snapshot),
-                                                        items: snapshot.itemCount,
-                                                        recomputedAt: lastRecompute,
-                                                        durationMS: lastDuration * 1000)))
+                output(.published(view, publication(of: snapshot, seq: seq, diff: nil)))
                 log.info("view \(view.timeZone)/\(view.days)d: first snapshot in \(Int(lastDuration * 1000)) ms")
             }
         } catch {
@@ -82,5 +74,13 @@ extension RecomputeWorker {
         } catch {
             output(.oneShot(token: token, message: FeedMessage.error(.invalidView, "\(error)")))
         }
+    }
+
+    /// State `seq` of a view for the hub: the diff that leads to it, or (with none, a
+    /// first snapshot) the snapshot message; with the sizes its budgets count.
+    private func publication(of snapshot: AgendaSnapshot, seq: Int64, diff: [UInt8]?) -> ViewPublication {
+        ViewPublication(seq: seq, snapshotMessage: diff == nil ? SnapshotMessage(epoch: epoch, seq: seq, snapshot: snapshot) : nil,
+                        diffMessage: diff, snapshotBytes: SnapshotMessage.size(of: snapshot), items: snapshot.itemCount,
+                        recomputedAt: lastRecompute, durationMS: lastDuration * 1000)
     }
 }

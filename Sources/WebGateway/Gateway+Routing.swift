@@ -15,6 +15,7 @@ extension Gateway {
         if request.header("transfer-encoding") != nil || (request.header("content-length").map { $0 != "0" } ?? false) {
             return refuse(id, .badRequest, "request bodies are not accepted", request: request)
         }
+        if let refusal = busy() { return refuse(id, .serviceUnavailable, refusal, request: request, extra: [("Retry-After", "5")]) }
         if let (status, message) = config.access.refusal(request) {
             let extra: [(String, String)] = status == .unauthorized ? [("WWW-Authenticate", "Bearer")] : []
             return refuse(id, status, message, request: request, extra: extra)
@@ -46,7 +47,8 @@ extension Gateway {
                 return refuse(id, .notFound, "not found", request: request)
             }
             effects.append(.log(.debug, "browser \(id): 200 \(request.path)"))
-            answer(id, responses.complete(.ok, contentType: asset.contentType, body: asset.bytes, head: request.isHead))
+            answerWithinBudget(id, responses.complete(.ok, contentType: asset.contentType, body: asset.bytes, head: request.isHead),
+                               head: request.isHead)
         }
     }
 
@@ -60,10 +62,6 @@ extension Gateway {
     private mutating func openStream(_ request: HTTPRequest, for id: ClientID) {
         let view: JSONValue
         do { view = try ViewQuery.view(request) } catch { return refuse(id, .badRequest, error.description, request: request) }
-        guard streamCount < config.maxStreams else {
-            return refuse(id, .serviceUnavailable, "too many event streams (limit \(config.maxStreams)); try again later",
-                          request: request, extra: [("Retry-After", "5")])
-        }
         if request.isHead { return answer(id, responses.eventStreamHead()) }
         clients[id]!.phase = .stream(view: view)
         let subscribe = ViewQuery.subscribe(view: view, lastEventID: request.header("last-event-id"))

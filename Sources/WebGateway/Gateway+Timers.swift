@@ -11,10 +11,7 @@ extension Gateway {
             }
             switch c.phase {
             case .head:
-                if now - c.accepted >= config.headTimeout {
-                    effects.append(.log(.info, "browser \(id): 408 request head not complete within \(Int(config.headTimeout)) s"))
-                    answer(id, responses.text(.requestTimeout, "request head not complete in time"))
-                }
+                checkHeadProgress(id, c)
             case .oneShot(_, let head, let deadline):
                 if now >= deadline {
                     answer(id, responses.text(.gatewayTimeout, "eventd did not answer in time", head: head))

@@ -11,15 +11,27 @@ extension Gateway {
 
     mutating func upstreamReceived(_ bytes: ArraySlice<UInt8>, for id: ClientID) {
         guard case .open(var framer, var helloSeen) = clients[id]?.upstream else { return }
+        // The client's copy goes while the framer grows: two references to its buffer
+        // would copy the whole unfinished line on every read (quadratic in its size).
+        clients[id]!.upstream = .none
+        let before = framer.buffered
         let lines: [[UInt8]]
         do {
             lines = try framer.feed(bytes)
         } catch {
+            framingBytes += framer.buffered - before
+            clients[id]!.upstream = .open(framer, helloSeen: helloSeen)
             return upstreamEnded(id, reason: "a feed line over \(config.maxFeedLine) bytes")
         }
+        framingBytes += framer.buffered - before
         clients[id]!.upstream = .open(framer, helloSeen: helloSeen)
+        defer { checkFramingBudget(id) }
         for line in lines {
             guard clients[id] != nil, case .open = clients[id]!.upstream else { return }
+            if helloSeen, case .stream = clients[id]!.phase {
+                forward(line, to: id)
+                continue
+            }
             let message = parsed(line)
             if !helloSeen {
                 guard case .hello? = message else {
@@ -32,14 +44,8 @@ extension Gateway {
                 clients[id]!.upstream = .open(framer, helloSeen: true)
                 continue
             }
-            switch clients[id]!.phase {
-            case .stream:
-                forward(line, message: message, to: id)
-            case .oneShot(let kind, let head, _):
-                answer(id, oneShotAnswer(kind, message: message, head: head))
-            default:
-                return
-            }
+            guard case .oneShot(let kind, let head, _) = clients[id]!.phase else { return }
+            answerWithinBudget(id, oneShotAnswer(kind, message: message, head: head), head: head)
         }
     }
 
@@ -53,15 +59,34 @@ extension Gateway {
         return message
     }
 
+    /// Lines from this long on are scanned for what an event needs (`FeedLineHead`),
+    /// not parsed: linear, without building values, and not kept as `lastParsed`.
+    static let scannedLineLength = 1 << 20
+
     /// One feed message as one event (docs/web-gateway.md).
-    private mutating func forward(_ line: [UInt8], message: FeedMessage?, to id: ClientID) {
-        guard let message, message.type.utf8.allSatisfy({ HTTPHeadParser.isTokenByte($0) }) else {
+    private mutating func forward(_ line: [UInt8], to id: ClientID) {
+        let head: FeedLineHead?
+        if line.count >= Self.scannedLineLength {
+            head = FeedLineHead(line)
+        } else {
+            head = parsed(line).map { message in
+                var code: String?
+                if case .error(let c, _) = message { code = c }
+                return FeedLineHead(type: message.type, position: message.position.map { ($0.epoch, $0.seq) }, code: code)
+            }
+        }
+        guard let head, head.type.utf8.allSatisfy({ HTTPHeadParser.isTokenByte($0) }) else {
             return upstreamEnded(id, reason: "a feed line that is not a message")
         }
         // Snapshots and diffs are feed positions: the browser resumes from the last one.
-        let eventID = message.position.map { ServerSentEvent.id(epoch: $0.epoch, seq: $0.seq) }
-        send(ServerSentEvent.frame(event: message.type, id: eventID, data: line[...]), to: id)
-        if case .error(let code, _) = message, code == ErrorCode.invalidView.rawValue {
+        let isPosition = head.type == FeedMessage.Kind.snapshot.rawValue || head.type == FeedMessage.Kind.diff.rawValue
+        let eventID = isPosition ? head.position.map { ServerSentEvent.id(epoch: $0.epoch, seq: $0.seq) } : nil
+        let event = ServerSentEvent.frame(event: head.type, id: eventID, data: line[...])
+        guard queuedBytes + framingBytes + event.count <= config.outputBudget else {
+            return upstreamEnded(id, reason: "eventd-web is too busy (output budget used up)")
+        }
+        send(event, to: id)
+        if head.type == FeedMessage.Kind.error.rawValue, head.code == ErrorCode.invalidView.rawValue {
             // The same request would fail again: end the stream, the page shows why.
             answer(id, ServerSentEvent.retry(milliseconds: 60_000))
         }

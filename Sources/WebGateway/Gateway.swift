@@ -13,6 +13,12 @@ public struct Gateway {
     public let config: GatewayConfiguration
     let assets: StaticAssets
     var clients: [ClientID: GatewayClient] = [:]
+    /// Bytes queued for all browsers (bounded by `config.outputBudget`).
+    public internal(set) var queuedBytes = 0
+    /// Bytes of unfinished feed lines held for all browsers (within the same budget).
+    public internal(set) var framingBytes = 0
+    /// The connections whose request head is arriving, oldest first.
+    var heads: [ClientID] = []
     /// The time of the event being handled (monotonic seconds).
     var now: Double
     /// Effects of the event being handled, in order.
@@ -35,6 +41,7 @@ public struct Gateway {
         effects.removeAll(keepingCapacity: true)
         switch event {
         case .browser(let event): dispatch(event)
+        case .browserAccepted(let id, let peer): accept(id, peer: peer)
         case .upstreamConnected(let id): upstreamConnected(id)
         case .upstreamUnavailable(let id, let reason): upstreamEnded(id, reason: "eventd is unavailable", detail: reason)
         case .upstreamReceived(let id, let bytes): upstreamReceived(bytes, for: id)
@@ -60,13 +67,8 @@ public struct Gateway {
     /// The browser's queued output (the loop writes it, then reports `.wrote`).
     public func output(_ id: ClientID) -> ByteQueue? { clients[id]?.outbox }
 
-    /// Whether to accept another connection: not while `maxPendingHeads` request heads
-    /// are still arriving. Connections then wait in the kernel's backlog, so a burst of
-    /// browsers is served in turn and idle sockets (slow loris) cannot take descriptors
-    /// that streams need; each pending head is answered or timed out within 10 s.
-    public var acceptsConnections: Bool { pendingHeads < config.maxPendingHeads }
-
-    var pendingHeads: Int { clients.values.reduce(0) { $0 + ($1.isReadingHead ? 1 : 0) } }
+    /// Connections whose request head is still arriving.
+    public var pendingHeads: Int { heads.count }
 
     /// Event streams open now.
     public var streamCount: Int { clients.values.reduce(0) { $0 + ($1.isStream ? 1 : 0) } }
@@ -78,20 +80,15 @@ public struct Gateway {
     // (Public as `ConnectionEventHandler`'s witnesses: the loop and the tests go through
     // `handle`, which sets the time and collects the effects.)
 
-    /// A browser connected.
-    public mutating func accept(_ id: ClientID) {
-        guard acceptsConnections else {
-            // (The loop asks `acceptsConnections` first; this only guards the bound.)
-            effects.append(.close(id))
-            effects.append(.log(.warning, "connection refused: \(pendingHeads) request heads already arriving"))
-            return
-        }
-        clients[id] = GatewayClient(now: now, headLimit: config.headLimit)
-    }
+    /// A browser connected from an unknown address.
+    public mutating func accept(_ id: ClientID) { accept(id, peer: "") }
 
     /// Forgets a connection, closing it and its eventd connection.
     public mutating func remove(_ id: ClientID, reason: String?) {
         guard let c = clients.removeValue(forKey: id) else { return }
+        if c.isReadingHead { headEnded(id) }
+        queuedBytes -= c.outbox.count
+        framingBytes -= c.upstream.buffered
         if c.hasUpstream { effects.append(.closeUpstream(id)) }
         effects.append(.close(id))
         if let reason { effects.append(.log(.debug, "browser \(id) closed: \(reason)")) }
@@ -102,9 +99,20 @@ public struct Gateway {
         guard case .head(var parser) = clients[id]?.phase else {
             return // Nothing is expected after the head; what comes is read and dropped.
         }
-        switch parser.feed(bytes) {
-        case .incomplete:
+        // The client's copy goes while the parser grows (as the feed's framer's): two
+        // references to its buffer would copy the head so far on every read. (Any phase
+        // but `.head` and one that counts as an answer would do; each outcome sets it.)
+        clients[id]!.phase = .lingering(since: now)
+        let outcome = parser.feed(bytes)
+        if case .incomplete = outcome {
             clients[id]!.phase = .head(parser)
+            clients[id]!.headBytes += bytes.count
+            return
+        }
+        headEnded(id)
+        switch outcome {
+        case .incomplete:
+            break
         case .invalid(let status, let message):
             effects.append(.log(.info, "browser \(id): \(status.rawValue) \(message)"))
             answer(id, responses.text(status, message))
@@ -127,7 +135,9 @@ public struct Gateway {
     /// The socket took `count` bytes of the browser's queue.
     public mutating func wrote(_ count: Int, to id: ClientID) {
         guard clients[id] != nil else { return }
+        let before = clients[id]!.outbox.count
         clients[id]!.outbox.consume(count)
+        queuedBytes -= before - clients[id]!.outbox.count
         let drained = clients[id]!.outbox.isEmpty
         if count > 0 || drained { clients[id]!.lastDrain = now }
         guard drained, case .answered = clients[id]!.phase else { return }
@@ -143,6 +153,7 @@ public struct Gateway {
         guard clients[id] != nil, !bytes.isEmpty else { return }
         if clients[id]!.outbox.isEmpty { clients[id]!.lastDrain = now }
         clients[id]!.outbox.append(bytes)
+        queuedBytes += bytes.count
         clients[id]!.lastSent = now
         effects.append(.flush(id))
     }
@@ -159,6 +170,7 @@ public struct Gateway {
 
     mutating func dropUpstream(_ id: ClientID) {
         guard clients[id]?.hasUpstream == true else { return }
+        framingBytes -= clients[id]!.upstream.buffered
         clients[id]!.upstream = .none
         effects.append(.closeUpstream(id))
     }

@@ -40,12 +40,19 @@ struct GatewayClient {
         case connecting(request: [UInt8])
         /// Connected: its lines, and whether eventd's `hello` came yet.
         case open(LineFramer, helloSeen: Bool)
+
+        /// Bytes of an unfinished line held.
+        var buffered: Int { if case .open(let framer, _) = self { return framer.buffered } else { return 0 } }
     }
 
     var phase: Phase
     var outbox = ByteQueue()
     var upstream = Upstream.none
     let accepted: Double
+    /// The address it connected from (`GatewayListener.peerHost`).
+    let peer: String
+    /// Bytes of its request head received so far.
+    var headBytes = 0
     /// When something was last queued (keep-alive comments go after silence).
     var lastSent: Double
     /// When the browser last took bytes, or when data started waiting (stall).
@@ -53,14 +60,22 @@ struct GatewayClient {
     /// The browser closed its side: finish writing, then close.
     var peerGone = false
 
-    init(now: Double, headLimit: Int) {
+    init(now: Double, headLimit: Int, peer: String) {
         phase = .head(HTTPHeadParser(limit: headLimit))
         accepted = now
+        self.peer = peer
         lastSent = now
         lastDrain = now
     }
 
     var isStream: Bool { if case .stream = phase { return true } else { return false } }
+    /// Whether it holds an answer in flight (counted against `maxStreams`).
+    var isAnswering: Bool {
+        switch phase {
+        case .stream, .oneShot, .answered: return true
+        case .head, .lingering: return false
+        }
+    }
     var isReadingHead: Bool { if case .head = phase { return true } else { return false } }
     var hasUpstream: Bool { if case .none = upstream { return false } else { return true } }
 }

@@ -13,11 +13,24 @@ public struct GatewayConfiguration: Sendable {
     public var trustedPeers: Set<UInt32>?
     /// Who may ask.
     public var access: AccessPolicy
-    /// Event streams at once (more: 503).
+    /// Answers in flight at once: event streams, and every other answer (snapshots,
+    /// status, files) until it is written (more: 503). `--max-streams`.
     public var maxStreams = 256
-    /// Connections still sending their request head, beyond the streams (more: closed
-    /// at once), so idle sockets cannot use up descriptors that streams need.
+    /// Bytes queued for all browsers together; an answer or event that would go over it
+    /// is refused at once (503, or a stream's end with a retry hint).
+    public var outputBudget = 256 << 20
+    /// Connections still sending their request head, beyond the streams; a new one
+    /// past this evicts the oldest, so idle sockets cannot use up descriptors that
+    /// streams need, nor keep a new client from being read.
     public var maxPendingHeads = 128
+    /// Request heads arriving from one address (all Unix-socket peers are one); a new
+    /// one past this evicts that address's oldest.
+    public var maxPendingHeadsPerAddress = 32
+    /// Seconds a request head may take before it must keep up `minHeadRate`.
+    public var headGrace = 2.0
+    /// Bytes a second a request head must have averaged since the connection, once
+    /// `headGrace` is over (slower: 408). A browser sends its head in one packet.
+    public var minHeadRate = 64.0
     /// The most bytes of a request head (more: 431).
     public var headLimit = 16 * 1024
     /// Seconds for a request head to arrive, on the monotonic clock (slow loris: 408).

@@ -10,6 +10,9 @@ public typealias ClientID = Int
 public enum GatewayEvent: Sendable {
     /// Something happened to a browser's connection (the id is its `ClientID`).
     case browser(ConnectionEvent)
+    /// A browser connected from `peer` (`GatewayListener.peerHost`); `.browser(.accepted)`
+    /// is the same from an unknown address (all of those count as one).
+    case browserAccepted(ClientID, peer: String)
     /// The connection to eventd for this browser is up (the request line can go).
     case upstreamConnected(ClientID)
     /// eventd could not be reached.

@@ -21,9 +21,10 @@ public enum GatewayListener {
         return (fd, boundAddress(fd), isLocalOnly(fd))
     }
 
-    /// The address `fd` is bound to, as `--listen` would name it.
-    static func boundAddress(_ fd: Int32) -> ListenAddress? {
-        guard var storage = localAddress(fd) else { return nil }
+    /// The address `fd` is bound to (or, with `peer`, connected from), as `--listen`
+    /// would name it.
+    static func boundAddress(_ fd: Int32, peer: Bool = false) -> ListenAddress? {
+        guard var storage = localAddress(fd, peer: peer) else { return nil }
         var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
         func host() -> String { String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) }
         switch Int32(storage.ss_family) {
@@ -44,12 +45,21 @@ public enum GatewayListener {
         }
     }
 
-    /// What `getsockname` says `fd` is bound to.
-    private static func localAddress(_ fd: Int32) -> sockaddr_storage? {
+    /// The host a browser connected from, as the limit on request heads per address
+    /// counts it: its IP address, or `unix` for every peer of a Unix socket.
+    static func peerHost(_ fd: Int32) -> String {
+        switch boundAddress(fd, peer: true) {
+        case .inet(let host, _)?, .inet6(let host, _)?: return host
+        default: return "unix"
+        }
+    }
+
+    /// What `getsockname` (or, with `peer`, `getpeername`) says of `fd`.
+    private static func localAddress(_ fd: Int32, peer: Bool = false) -> sockaddr_storage? {
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         let ok = withUnsafeMutablePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { peer ? getpeername(fd, $0, &length) : getsockname(fd, $0, &length) }
         } == 0
         return ok ? storage : nil
     }

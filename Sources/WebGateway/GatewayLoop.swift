@@ -35,6 +35,9 @@ public final class GatewayLoop {
         carryOut(self.gateway.handle(.clock(httpDate: Self.httpDate()), at: monotonic()))
     }
 
+    /// Connections accepted per wake-up, at most.
+    static let acceptsPerWakeUp = 256
+
     /// Bytes of kernel send buffer per browser socket (the kernel doubles it).
     static let socketSendBuffer: Int32 = 128 * 1024
 
@@ -51,8 +54,7 @@ public final class GatewayLoop {
         var nextTick = monotonic() + 1
         while true {
             // (A listener paused at the descriptor limit waits for the tick.)
-            let accepting = gateway.acceptsConnections && !reactor.listeningPaused
-            try reactor.setInterest(accepting ? .readable : .none, for: Self.listening)
+            try reactor.setInterest(reactor.listeningPaused ? .none : .readable, for: Self.listening)
             reactor.updateInterests(interest, failed: { token, error in
                 let id = token >> 1
                 if token & 1 == 0 {
@@ -142,11 +144,20 @@ public final class GatewayLoop {
         do {
             // A fixed send buffer: the kernel would let a stalled browser's socket grow
             // to megabytes (TCP autotuning), beyond the gateway's own bound.
-            try reactor.acceptPending(on: Self.listening, sendBuffer: Self.socketSendBuffer, while: { gateway.acceptsConnections }) { fd in
+            // Always accepted: the gateway bounds the heads arriving by evicting the
+            // oldest. Read at once: a browser's head is usually there already, and then
+            // never waits in the table of pending heads (where a burst would evict it).
+            // At most `acceptsPerWakeUp` at a time, so a flood of connections does not
+            // keep the loop from the others (the listener, level-triggered, wakes it again).
+            var accepted = 0
+            try reactor.acceptPending(on: Self.listening, sendBuffer: Self.socketSendBuffer, while: { accepted < Self.acceptsPerWakeUp }) { fd in
+                accepted += 1
                 let id = nextID
                 nextID += 1
+                let peer = GatewayListener.peerHost(fd)
                 reactor.adopt(fd, as: Self.browser(id))
-                apply(.browser(.accepted(id)))
+                apply(.browserAccepted(id, peer: peer))
+                readBrowser(id)
                 touch(id)
             }
         } catch {

@@ -8,6 +8,9 @@ public struct LineFramer: Sendable {
     public let limit: Int
     private var buffer: [UInt8] = []
 
+    /// Bytes of the unfinished line held now.
+    public var buffered: Int { buffer.count }
+
     /// A framer for lines of at most `limit` bytes.
     public init(limit: Int) { self.limit = limit }
 

@@ -29,7 +29,7 @@ enum WebOptions {
         "--no-auth", help: "Require no token (only with --listen unix:PATH).",
         details: "The socket's mode (0660) and its directory then decide who may read the calendar.")
     static let allowHosts = Option.values("--allow-host", "NAME", help: "Also accept this Host header (a reverse proxy's name).")
-    static let maxStreams = Option.value("--max-streams", "N", as: Int.self, help: "Event streams at once (default: 256).",
+    static let maxStreams = Option.value("--max-streams", "N", as: Int.self, help: "Answers in flight at once, event streams included (default: 256).",
                                          validation: .integer(1...65_536))
     static let assets = Option.value("--assets", "DIR", help: "The dashboard's files (default: ../share/eventd/web beside the program).",
                                      completion: .directory)
@@ -114,6 +114,8 @@ enum WebOptions {
         if let n = arguments[Self.maxStreams] { config.maxStreams = n }
         // Tests shorten the slow-loris deadline instead of waiting 10 s.
         if let seconds = environment["EVENTD_WEB_HEAD_TIMEOUT"].flatMap(Double.init), seconds > 0 { config.headTimeout = seconds }
+        // ... and the output budget instead of queuing 256 MiB.
+        if let bytes = environment["EVENTD_WEB_OUTPUT_BUDGET"].flatMap(Int.init), bytes > 0 { config.outputBudget = bytes }
         return (config, secret?.made == nil ? nil : secret?.token)
     }
 

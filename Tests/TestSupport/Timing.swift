@@ -65,3 +65,14 @@ public func processResidentKiB(_ pid: pid_t) -> Int? {
     }
     return nil
 }
+
+/// CPU time `pid` has used so far (user and system, from /proc/PID/stat), seconds (nil
+/// when it is gone).
+public func processCPUSeconds(_ pid: pid_t) -> Double? {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+          let close = stat.lastIndex(of: ")") else { return nil }
+    // Fields after the command's closing parenthesis: state is field 3, utime 14, stime 15.
+    let fields = stat[stat.index(after: close)...].split(separator: " ")
+    guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+}

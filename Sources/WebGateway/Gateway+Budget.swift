@@ -1,0 +1,46 @@
+/// One limit and one memory budget for every answer in flight (docs/web-gateway.md):
+/// at most `maxStreams` answers at once (event streams, snapshots, status, files, until
+/// written), and at most `outputBudget` bytes queued for all browsers together, with
+/// the feed lines still arriving for them. A request over the first, or an answer that
+/// would go over the second, gets 503 at once; a browser that reads nothing is dropped
+/// after `stallTimeout`.
+extension Gateway {
+    /// Answers in flight now.
+    public var answersInFlight: Int { clients.values.reduce(0) { $0 + ($1.isAnswering ? 1 : 0) } }
+
+    /// Why a new request cannot be answered now, if it cannot.
+    func busy() -> String? {
+        if answersInFlight >= config.maxStreams {
+            return "too many answers in flight (limit \(config.maxStreams)); try again later"
+        }
+        if queuedBytes + framingBytes >= config.outputBudget {
+            return "too much output waiting for browsers; try again later"
+        }
+        return nil
+    }
+
+    /// Queues a complete answer, or a 503 when it would take the output queued for all
+    /// browsers over the budget.
+    mutating func answerWithinBudget(_ id: ClientID, _ bytes: [UInt8], head: Bool) {
+        guard queuedBytes + framingBytes + bytes.count <= config.outputBudget else {
+            effects.append(.log(.info, "browser \(id): 503 an answer of \(bytes.count) bytes would go over the output budget"))
+            return answer(id, overBudget(head: head))
+        }
+        answer(id, bytes)
+    }
+
+    /// The 503 of an answer over the budget.
+    func overBudget(head: Bool) -> [UInt8] {
+        responses.text(.serviceUnavailable, "too much output waiting for browsers; try again later", head: head, extra: [("Retry-After", "5")])
+    }
+
+    /// Ends the reading of a feed line still arriving for `id` when the lines held and
+    /// the output queued for all browsers go over the budget: a one-shot request gets
+    /// 503, a stream ends with a retry hint.
+    mutating func checkFramingBudget(_ id: ClientID) {
+        guard let c = clients[id], c.upstream.buffered > 0, queuedBytes + framingBytes > config.outputBudget else { return }
+        effects.append(.log(.info, "browser \(id): a feed line of over \(c.upstream.buffered) bytes would go over the output budget"))
+        if case .oneShot(_, let head, _) = c.phase { return answer(id, overBudget(head: head)) }
+        upstreamEnded(id, reason: "eventd-web is too busy (output budget used up)")
+    }
+}
