@@ -34,6 +34,9 @@ public struct WebGatewayHarness: Sendable {
     /// The cookie header a browser that opened `pageURL` sends (none without a token).
     public var cookie: [String] { token.map { ["Cookie: eventd_web_token=\($0)"] } ?? [] }
 
+    /// `cookie` as header lines of a request written by hand, each ending in CRLF.
+    public var cookieLines: String { cookie.map { $0 + "\r\n" }.joined() }
+
     /// One request with the page's cookie.
     public func get(_ target: String, method: String = "GET", host: String? = nil, headers: [String] = [],
                     timeout: Double = 10) async throws -> HTTPConnection {

@@ -53,14 +53,14 @@ import Glibc
                 let before = processCPUSeconds(web.pid) ?? 0
                 let started = monotonicNow()
                 let stream = try HTTPConnection(port: web.port)
-                try stream.send("GET /api/events?calendar=\(calendar) HTTP/1.1\r\nHost: 127.0.0.1:\(web.port)\r\n\r\n")
+                try stream.send("GET /api/events?calendar=\(calendar) HTTP/1.1\r\nHost: 127.0.0.1:\(web.port)\r\n\(web.cookieLines)\r\n")
                 // Meanwhile static files, as the page's other requests would be: the
                 // slowest answer is printed.
                 async let fileSeconds: Double = {
                     var slowest = 0.0
                     for _ in 0..<40 {
                         let fileStarted = monotonicNow()
-                        let file = try await HTTPConnection.get(port: web.port, "/app.js", timeout: 60)
+                        let file = try await web.get("/app.js", timeout: 60)
                         slowest = max(slowest, monotonicNow() - fileStarted)
                         #expect(file.status == 200)
                         try await pause(0.05)
@@ -98,7 +98,7 @@ import Glibc
                     if let c = crawler() { slow[i] = c }
                 }
                 let started = monotonicNow()
-                let health = try await HTTPConnection.get(port: web.port, "/healthz", timeout: 20)
+                let health = try await web.get("/healthz", timeout: 20)
                 worst = max(worst, monotonicNow() - started)
                 #expect(health.status == 200)
                 try await pause(1)
@@ -124,13 +124,13 @@ import Glibc
             var unread: [HTTPConnection] = []
             for _ in 0..<40 {
                 let c = try HTTPConnection(port: web.port, receiveBuffer: 4096)
-                try c.send("GET /api/snapshot HTTP/1.1\r\nHost: 127.0.0.1:\(web.port)\r\n\r\n")
+                try c.send("GET /api/snapshot HTTP/1.1\r\nHost: 127.0.0.1:\(web.port)\r\n\(web.cookieLines)\r\n")
                 unread.append(c)
             }
             // Until the budget is used up: a late request (which reads its answer) is 503.
             var late: HTTPConnection?
             #expect(try await eventually(timeout: 60, every: 0.5) {
-                late = try await HTTPConnection.get(port: web.port, "/api/snapshot", timeout: 20)
+                late = try await web.get("/api/snapshot", timeout: 20)
                 return late?.status == 503
             })
             try await pause(1)
