@@ -95,7 +95,8 @@ extension Gateway {
     /// eventd went away or never answered: a stream ends with a retry hint (the
     /// browser's EventSource reconnects by itself, resuming from its last id); a
     /// one-shot request gets 503 or 502. The browser reads `reason` alone; `detail`
-    /// (which may name the socket's path or a squatter) goes only to the log.
+    /// (eventd's own words when it refused) goes only to the log. Neither names the
+    /// socket's path nor a user.
     mutating func upstreamEnded(_ id: ClientID, reason: String, detail: String? = nil) {
         guard let c = clients[id], c.hasUpstream else { return }
         var isStream = false

@@ -43,7 +43,9 @@ public struct Gateway {
         case .browser(let event): dispatch(event)
         case .browserAccepted(let id, let peer): accept(id, peer: peer)
         case .upstreamConnected(let id): upstreamConnected(id)
-        case .upstreamUnavailable(let id, let reason): upstreamEnded(id, reason: "eventd is unavailable", detail: reason)
+        // Why (the connector's words) is not logged either: it names the socket's path,
+        // or the user who squats its directory; `eventctl status` says it to its owner.
+        case .upstreamUnavailable(let id, _): upstreamEnded(id, reason: "eventd is unavailable")
         case .upstreamReceived(let id, let bytes): upstreamReceived(bytes, for: id)
         case .upstreamClosed(let id): upstreamEnded(id, reason: "eventd closed the connection")
         case .tick: tick()

@@ -15,7 +15,7 @@ let loop = WebOptions.spec.configure { arguments in
     signal(SIGPIPE, SIG_IGN)
     GatewayLoop.raiseDescriptorLimit()
     let log = Logger(level: WebOptions.logLevel(arguments))
-    log.log(.info, "eventd-web \(ProductVersion.number): listening on \(config.listen)\(systemd == nil ? "" : " (the socket systemd passed)"); dashboard at \(config.listen.url); eventd at \(config.socketPath)")
+    log.log(.info, "eventd-web \(ProductVersion.number): listening on \(config.listen)\(systemd == nil ? "" : " (the socket systemd passed)"); dashboard at \(config.listen.url)")
     // Once, on standard output and never in the log: the address that lets a browser in.
     if let madeToken {
         print(WebOptions.dashboardLine(config.listen, token: madeToken))

@@ -6,8 +6,8 @@ import Glibc
 #endif
 
 /// Issue 35, point 5, against the real binaries: no answer, event or log line shows the
-/// socket's path, a squatter's name or the token (the operator's log keeps the path
-/// and the squatter, which are what the operator needs).
+/// socket's path, a squatter's name or the token, at any log level (the harness runs
+/// eventd-web at debug).
 @Suite struct GatewayLeakTests {
     /// `/healthz`, `/api/status` and a stream's `offline` event while eventd cannot be reached.
     static func answersWhileEventdIsAway(_ web: WebGatewayHarness) async throws -> [String] {
@@ -28,7 +28,8 @@ import Glibc
                 #expect(!answer.contains(daemon.directory) && !answer.contains("feed.sock"), "\(answer)")
                 #expect(answer.contains("eventd is unavailable"), "\(answer)")
             }
-            #expect(web.log.contains(daemon.socketPath), "the operator's log keeps the path")
+            #expect(!web.log.contains(daemon.directory) && !web.log.contains("feed.sock"), "\(web.log)")
+            #expect(web.log.contains("eventd is unavailable"), "\(web.log)")
         }
     }
 
@@ -44,7 +45,7 @@ import Glibc
                 for answer in try await Self.answersWhileEventdIsAway(web) {
                     #expect(!answer.contains(directory) && !answer.contains(squatter.name) && !answer.contains("uid"), "\(answer)")
                 }
-                #expect(web.log.contains(squatter.name), "the operator's log says who squats: \(web.log)")
+                #expect(!web.log.contains(directory) && !web.log.contains(squatter.name), "\(web.log)")
             }
         }
     }
