@@ -74,7 +74,7 @@ let package = Package(
         // MARK: - Tests
         // Support shared by the test targets (process runner, daemon harness, feed client and
         // state, calendar fixtures, seeded generator): a plain target only tests depend on.
-        .target(name: "TestSupport", dependencies: ["CalendarGenerator", "CanonicalJSON", "Digests", "EventStore"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["CalendarGenerator", "CanonicalJSON", "Digests", "EventStore", "ICalendar"], path: "Tests/TestSupport"),
         .testTarget(name: "CoreModulesTests", dependencies: ["CanonicalJSON", "Diagnostics", "Digests", "RuntimeDirectories", "TestSupport"]),
         .testTarget(name: "CommandLineKitTests", dependencies: ["Agenda", "CommandLineKit", "Diagnostics", "EventStore", "Feed", "FeedClientKit", "ICalendar", "LiveSources", "RuntimeDirectories", "TestSupport", "WebGateway"]),
         .testTarget(name: "ICalendarTests", dependencies: ["CLibical", "CalendarGenerator", "CanonicalJSON", "Digests", "ICalendar", "TestSupport"],

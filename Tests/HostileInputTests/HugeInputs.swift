@@ -1,4 +1,5 @@
 import Foundation
+import ICalendar
 import TestSupport
 
 /// The hostile calendars too big to keep in the repository, generated at test time
@@ -18,8 +19,8 @@ enum HugeInputs {
 
     /// YYYYMMDD of 2026-01-01 plus `days`.
     static func day(_ days: Int) -> String {
-        let (yy, mm, dd) = CivilDays.civil(days + 20454) // days from 1970-01-01 to 2026-01-01
-        return String(format: "%04d%02d%02d", yy, mm, dd)
+        let date = GregorianCalendar.date(daysSinceEpoch: GregorianCalendar.daysSinceEpoch(year: 2026, month: 1, day: 1) + days)
+        return String(format: "%04d%02d%02d", date.year, date.month, date.day)
     }
 
     /// Every generated input: file name and bytes.

@@ -2,6 +2,8 @@
 // recomputes (incremental result == whole rebuild): adds, deletes, moves across dates,
 // recurrence changes, overrides, zone changes, content changes.
 
+import ICalendar
+
 /// A calendar of a few series that random edits change; `events` renders it as VEVENT
 /// bodies (content lines) for `icsCalendar(events:)`.
 public struct RandomAgendaEdits {
@@ -132,8 +134,7 @@ public struct RandomAgendaEdits {
 
     /// `YYYYMMDD` of `base` plus `offset` days (proleptic Gregorian, by day numbers).
     private func basic(_ offset: Int) -> String {
-        let n = CivilDays.dayNumber(base.year, base.month, base.day) + offset
-        let (y, m, d) = CivilDays.civil(n)
-        return String(y) + two(m) + two(d)
+        let date = GregorianCalendar.date(daysSinceEpoch: GregorianCalendar.daysSinceEpoch(year: base.year, month: base.month, day: base.day) + offset)
+        return String(date.year) + two(date.month) + two(date.day)
     }
 }
