@@ -34,7 +34,7 @@ extension ManPage {
     }
 
     /// Text as roff reads it: backslashes and dashes escaped, other than ASCII as
-    /// `\[uXXXX]` (troff reads bytes), no line taken for a request.
+    /// `\[u00E9]` for é (troff reads bytes), no line taken for a request.
     static func escape(_ text: String) -> String {
         var escaped = ""
         for scalar in text.unicodeScalars {
