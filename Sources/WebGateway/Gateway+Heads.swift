@@ -5,16 +5,30 @@
 extension Gateway {
     /// A browser connected from `peer` (`GatewayListener.peerHost`).
     public mutating func accept(_ id: ClientID, peer: String) {
-        var fromPeer: [ClientID] = []
-        for head in heads where clients[head]?.peer == peer { fromPeer.append(head) }
-        if fromPeer.count >= config.maxPendingHeadsPerAddress, let oldest = fromPeer.first {
+        let victims = headsToEvict(forNewFrom: peer)
+        if let oldest = victims.perAddress {
             evictHead(oldest, because: "\(config.maxPendingHeadsPerAddress) request heads already arriving from its address")
         }
-        if heads.count >= config.maxPendingHeads, let oldest = heads.first {
+        if let oldest = victims.total, oldest != victims.perAddress {
             evictHead(oldest, because: "\(config.maxPendingHeads) request heads already arriving")
         }
         clients[id] = GatewayClient(now: now, headLimit: config.headLimit, peer: peer)
         heads.append(id)
+    }
+
+    /// The heads a new connection from `peer` would evict: the oldest from its address
+    /// when that address is at its limit, the oldest of all when all are. The loop reads
+    /// them once more before accepting, since their bytes may have arrived since it last
+    /// looked (a burst of browsers from one address, or a proxy, is not an attack).
+    public func headsToEvict(forNewFrom peer: String) -> (perAddress: ClientID?, total: ClientID?) {
+        var fromPeer = 0
+        var oldestFromPeer: ClientID?
+        for head in heads where clients[head]?.peer == peer {
+            if oldestFromPeer == nil { oldestFromPeer = head }
+            fromPeer += 1
+        }
+        return (fromPeer >= config.maxPendingHeadsPerAddress ? oldestFromPeer : nil,
+                heads.count >= config.maxPendingHeads ? heads.first : nil)
     }
 
     /// Closes a connection whose head is arriving, to make room for a newer one. (Logged

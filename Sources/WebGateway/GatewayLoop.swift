@@ -155,6 +155,7 @@ public final class GatewayLoop {
                 let id = nextID
                 nextID += 1
                 let peer = GatewayListener.peerHost(fd)
+                readHeadsBeforeEviction(forNewFrom: peer)
                 reactor.adopt(fd, as: Self.browser(id))
                 apply(.browserAccepted(id, peer: peer))
                 readBrowser(id)
@@ -162,6 +163,19 @@ public final class GatewayLoop {
             }
         } catch {
             log.log(.warning, "accept failed: \(error)\(reactor.listeningPaused ? " (not accepting until the next tick)" : "")")
+        }
+    }
+
+    /// Reads the heads a new connection would evict once more first: the bytes of a
+    /// browser in a burst may be there though its readiness was not reported yet. One
+    /// wasted `recv` per connection under attack, when the oldest head has nothing new.
+    private func readHeadsBeforeEviction(forNewFrom peer: String) {
+        var tried: Set<ClientID> = []
+        while true {
+            let victims = gateway.headsToEvict(forNewFrom: peer)
+            guard let next = [victims.perAddress, victims.total].compactMap({ $0 }).first(where: { !tried.contains($0) }) else { return }
+            tried.insert(next)
+            readBrowser(next)
         }
     }
 

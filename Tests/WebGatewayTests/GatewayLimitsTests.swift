@@ -72,6 +72,22 @@ extension GatewayLimitsTests {
         #expect(h.gateway.pendingHeads == 31)
     }
 
+    @Test func theHeadsANewConnectionWouldEvictAreNamedSoTheLoopCanReadThemFirst() {
+        var h = GatewayHarness { $0.maxPendingHeadsPerAddress = 2; $0.maxPendingHeads = 3 }
+        let first = h.connect(), second = h.connect()
+        #expect(h.gateway.headsToEvict(forNewFrom: "192.0.2.9") == (nil, nil))
+        let local = h.gateway.headsToEvict(forNewFrom: "") // `connect()`'s unknown address
+        #expect(local.perAddress == first && local.total == nil)
+        // The loop read the oldest again and found its head complete: nothing is evicted.
+        h.send(Self.get, from: first)
+        #expect(h.gateway.headsToEvict(forNewFrom: "") == (nil, nil))
+        let third = h.connect()
+        #expect(h.gateway.headsToEvict(forNewFrom: "").perAddress == second)
+        h.handle(.browserAccepted(h.nextID, peer: "192.0.2.9"))
+        #expect(h.gateway.headsToEvict(forNewFrom: "192.0.2.10") == (nil, second))
+        #expect(!h.effects.contains(.close(first)) && !h.effects.contains(.close(third)))
+    }
+
     @Test func aFullTableOfHeadsEvictsTheOldestSoANewClientIsAlwaysRead() {
         var h = GatewayHarness { $0.maxPendingHeads = 4 }
         let waiting = (0..<4).map { _ in h.connect() }
