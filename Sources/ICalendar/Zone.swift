@@ -30,7 +30,7 @@ public final class Zone: @unchecked Sendable, CustomStringConvertible { // @unch
     /// The last instant it covers: its last onset when no observance recurs.
     private let lastOnset: Int64
 
-    private init(handle: OpaquePointer, owned: Bool, identifier: String, key: String,
+    init(handle: OpaquePointer, owned: Bool, identifier: String, key: String,
                  fallback: Zone? = nil, coverage: (Int64, Int64) = (.min, .max)) {
         self.handle = handle
         self.owned = owned
@@ -65,8 +65,7 @@ public final class Zone: @unchecked Sendable, CustomStringConvertible { // @unch
             let cleaned = Zone.stripPrefix(name)
             if let cached = systemCache.withLock({ $0[cleaned] }) { return cached }
             if cleaned == "UTC" || cleaned == "Etc/UTC" || cleaned == "Z" || cleaned == "GMT" { return Zone.utc }
-            guard Zone.isPlausibleName(cleaned), let tz = icaltimezone_get_builtin_timezone(cleaned) else { return nil }
-            let zone = Zone(handle: tz, owned: false, identifier: cleaned, key: cleaned)
+            guard Zone.isPlausibleName(cleaned), let zone = loadSystem(cleaned) else { return nil }
             systemCache.withLock { $0[cleaned] = zone }
             return zone
         }
@@ -215,21 +214,18 @@ public final class Zone: @unchecked Sendable, CustomStringConvertible { // @unch
         // Zones change offset at most twice a year, never twice within a day: remember
         // each UTC day whose start and end have the same offset (it holds throughout).
         let bucket = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        if let cached = memo.withLock({ $0[bucket] }) { return cached }
+        if let cached = memo.withLock({ $0.offset(onDay: bucket) }) { return cached }
         let atStart = libicalOffset(bucket * 86_400)
         let atEnd = libicalOffset(bucket * 86_400 + 86_399)
         if atStart == atEnd {
-            memo.withLock { table in
-                if table.count >= 8192 { table.removeAll(keepingCapacity: true) }
-                table[bucket] = atStart
-            }
+            memo.withLock { $0.remember(atStart, onDay: bucket) }
             return atStart
         }
         return libicalOffset(seconds)
     }
 
     /// Offsets by UTC day (see `offset(atUTC:)`).
-    private let memo = Mutex<[Int64: Int]>([:])
+    private let memo = Mutex(ZoneOffsetTable())
 
     private func libicalOffset(_ seconds: Int64) -> Int {
         LibICal.locked {

@@ -125,10 +125,18 @@ extension Bench {
     static func startDaemon(db: String, socketPath: String, arguments: [String]) throws -> Process {
         let daemonPath = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("eventd").path
         let daemon = Process()
-        daemon.executableURL = URL(fileURLWithPath: daemonPath)
         var env = ProcessInfo.processInfo.environment
         let level = env["EVENTD_BENCH_LOG_LEVEL"] ?? "warning"
-        daemon.arguments = ["--db", db, "--socket", socketPath, "--log-level", level] + arguments
+        let daemonArguments = ["--db", db, "--socket", socketPath, "--log-level", level] + arguments
+        // EVENTD_BENCH_WRAPPER runs the daemon under a tool ("heaptrack -o /tmp/h"); the
+        // figures about its process are then the tool's, only the tool's output counts.
+        if let wrapper = env["EVENTD_BENCH_WRAPPER"]?.split(separator: " ").map(String.init), let tool = wrapper.first {
+            daemon.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            daemon.arguments = [tool] + wrapper.dropFirst() + [daemonPath] + daemonArguments
+        } else {
+            daemon.executableURL = URL(fileURLWithPath: daemonPath)
+            daemon.arguments = daemonArguments
+        }
         env["EVENTD_FAKE_NOW"] = "2026-11-29T12:00:00Z"
         daemon.environment = env
         try daemon.run()

@@ -14,12 +14,13 @@ enum MemoryBench {
     static func run(_ options: inout Options) throws {
         let events = options.int("--events") ?? 20_000
         let days = options.int("--days") ?? 365
+        let spanDays = options.int("--span-days") ?? days
         let dir = try BenchDirectory("eventd-memory"); defer { dir.remove() }
         let db = dir.databasePath, socketPath = dir.socketPath
         // The calendar's events start within the view's year (from the benchmarks' fixed
         // date), so the 365-day view holds all of them and their repetitions.
         let generator = CalendarGenerator(.init(events: events, seed: 42, firstDate: GeneratorDate(year: 2026, month: 11, day: 29),
-                                                spanDays: days))
+                                                spanDays: spanDays))
         var bytes: [UInt8] = []
         _ = generator.write(into: &bytes)
         try Bench.importGenerated(bytes, into: EventStore(path: db))
@@ -31,7 +32,7 @@ enum MemoryBench {
         let subscriber = try FeedSocket(path: socketPath)
         try subscriber.send(.subscribe(view: view, resume: nil))
         let t0 = Bench.now()
-        let snapshotBytes = try FanoutBench.lineLength(subscriber, type: .snapshot)
+        let (snapshotBytes, items) = try snapshotSize(subscriber)
         let snapshotSeconds = Bench.now() - t0
         let afterSnapshot = FanoutBench.peakRSS(pid: daemon.processIdentifier)
 
@@ -48,10 +49,22 @@ enum MemoryBench {
         let diffBytes = try FanoutBench.lineLength(subscriber, type: .diff)
         let peak = FanoutBench.peakRSS(pid: daemon.processIdentifier)
         let current = currentRSS(pid: daemon.processIdentifier)
-        print("store_events=\(events) days=\(days) snapshot_bytes=\(snapshotBytes) diff_bytes=\(diffBytes) "
+        print("store_events=\(events) days=\(days) span_days=\(spanDays) items=\(items) snapshot_bytes=\(snapshotBytes) diff_bytes=\(diffBytes) "
               + "snapshot_seconds=\(Bench.format(snapshotSeconds))")
         print(String(format: "memory_idle_rss_mib=%.1f memory_after_snapshot_peak_mib=%.1f memory_rss_now_mib=%.1f memory_peak_rss_mib=%.1f",
                      idleRSS, afterSnapshot, current, peak))
+    }
+
+    /// The length of the next snapshot line (newline included) and how many items it has.
+    static func snapshotSize(_ socket: FeedSocket) throws -> (bytes: Int, items: Int) {
+        let marker = FeedMessage.head(.snapshot), kind = Array(#""kind":""#.utf8)
+        while let line = try socket.readLine(timeout: 60) {
+            guard line.firstRange(of: marker) != nil else { continue }
+            var items = 0, from = line.startIndex
+            while let found = line[from...].firstRange(of: kind) { items += 1; from = found.upperBound }
+            return (line.count + 1, items)
+        }
+        throw BenchError("the subscriber's connection closed before a snapshot")
     }
 
     /// VmRSS of `pid`, MiB.

@@ -5,7 +5,7 @@ import FeedProtocol
 import CanonicalJSON
 
 /// `eventd-bench views`: what many distinct views cost and give back. One connection
-/// subscribes to `--views` views in turn (distinct zones, `--days` days and
+/// subscribes to `--views` views in turn (`--zones` distinct zones, all by default; `--days` days and
 /// `--past-days` past days each, as one client opening many dashboard streams would);
 /// each subscribe replaces the last, whose view stays for its grace period. Reports
 /// the daemon's RSS before, at its peak, and once every view has expired, and how many
@@ -16,6 +16,7 @@ enum ViewsBench {
         let days = options.int("--days") ?? 3660
         let pastDays = options.int("--past-days") ?? 366
         let grace = options.int("--grace") ?? 5
+        let zoneCount = options.int("--zones") ?? count
         let files = options.positionals.isEmpty ? try sampleCalendars() : options.positionals
         let dir = try BenchDirectory("eventd-views"); defer { dir.remove() }
         let store = try EventStore(path: dir.databasePath)
@@ -33,7 +34,7 @@ enum ViewsBench {
         let startRSS = MemoryBench.currentRSS(pid: pid)
 
         let t0 = Bench.now()
-        let (served, refused) = try subscribeInTurn(count, days: days, pastDays: pastDays, socketPath: dir.socketPath)
+        let (served, refused) = try subscribeInTurn(count, zones: zoneCount, days: days, pastDays: pastDays, socketPath: dir.socketPath)
         let seconds = Bench.now() - t0
         let peak = FanoutBench.peakRSS(pid: pid), whileHeld = MemoryBench.currentRSS(pid: pid)
         // Every view expires `grace` seconds after its last subscriber left; the hub
@@ -51,15 +52,16 @@ enum ViewsBench {
         if let hold = options.int("--hold") { print("daemon pid \(pid)"); Thread.sleep(forTimeInterval: Double(hold)) }
     }
 
-    /// Subscribes one connection to `count` views in turn (distinct zones), each time
-    /// until its snapshot or the error that refuses it; the connection closes on return.
-    static func subscribeInTurn(_ count: Int, days: Int, pastDays: Int, socketPath: String) throws -> (served: Int, refused: Int) {
-        let zones = TimeZone.knownTimeZoneIdentifiers.filter { $0.contains("/") }.sorted()
+    /// Subscribes one connection to `count` views in turn, each time until its snapshot
+    /// or the error that refuses it; the connection closes on return. The views use
+    /// `zones` distinct zones; past that, views of one zone differ by a day in length.
+    static func subscribeInTurn(_ count: Int, zones zoneCount: Int, days: Int, pastDays: Int, socketPath: String) throws -> (served: Int, refused: Int) {
+        let zones = Array(TimeZone.knownTimeZoneIdentifiers.filter { $0.contains("/") }.sorted().prefix(max(1, zoneCount)))
         let client = try FeedSocket(path: socketPath)
         _ = try client.readLine(timeout: 5)
         var served = 0, refused = 0
         for n in 0..<count {
-            let view: JSONValue = ["tz": .string(zones[n % zones.count]), "days": .int(Int64(days)),
+            let view: JSONValue = ["tz": .string(zones[n % zones.count]), "days": .int(Int64(days - n / zones.count)),
                                    "past_days": .int(Int64(pastDays))]
             try client.send(.subscribe(view: view, resume: nil))
             while let line = try client.readLine(timeout: 120) {

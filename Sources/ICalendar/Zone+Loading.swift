@@ -1,0 +1,34 @@
+import CLibical
+import Threads
+
+/// Loading a system zone on a thread of its own.
+///
+/// A zone lives as long as the process (the cache keeps it), and so does what libical
+/// allocates for it: the parsed definition and its table of offset changes. glibc gives
+/// each thread its own heap (arena); allocated on a daemon's recompute thread, those
+/// blocks would sit among the items of the views being built, and after the views were
+/// dropped a few live blocks per page would keep most of those pages resident. Loaded
+/// on a short-lived thread, with the change table already extended as far as libical
+/// goes, a zone allocates nothing later on the threads that use it.
+extension Zone {
+    /// The last year libical computes offset changes for (`ICALTIMEZONE_MAX_YEAR`);
+    /// later instants use that year's rules.
+    static let lastCoveredYear: Int32 = 2037
+
+    /// The system zone `name` (cleaned and plausible), loaded on a thread of its own.
+    /// Called with `LibICal.lock` held, which the thread then works under.
+    static func loadSystem(_ name: String) -> Zone? {
+        WorkerThread(name: "zone-load", stackSize: 1 << 20) { () -> Zone? in
+            guard let handle = icaltimezone_get_builtin_timezone(name) else { return nil }
+            // Extends the change table now, here, rather than on the first thread that
+            // asks for a late instant.
+            var last = icaltime_null_time()
+            last.year = lastCoveredYear
+            last.month = 12
+            last.day = 31
+            var isDaylight: Int32 = 0
+            _ = icaltimezone_get_utc_offset_of_utc_time(handle, &last, &isDaylight)
+            return Zone(handle: handle, owned: false, identifier: name, key: name)
+        }.join()
+    }
+}
