@@ -21,7 +21,8 @@ public struct StoreOptions: Sendable, Equatable {
     /// A command's store: memory-mapped reads, SQLite's default cache.
     public static let standard = StoreOptions()
 
-    /// The long-running daemon's store: no memory map and an 8 MiB page cache (the
-    /// resident size stays small), its directory and a new file created private.
-    public static let daemon = StoreOptions(mmapBytes: 0, cacheKiB: 8192, createsPrivately: true)
+    /// The long-running daemon's store: no memory map and a 2 MiB page cache (the
+    /// resident size stays small: a view's build reads each series once, and the kernel's
+    /// page cache holds the file), its directory and a new file created private.
+    public static let daemon = StoreOptions(mmapBytes: 0, cacheKiB: 2048, createsPrivately: true)
 }

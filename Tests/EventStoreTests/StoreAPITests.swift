@@ -27,7 +27,7 @@ struct StoreAPITests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("sub/events.db").path
         let store = try EventStore(path: path, options: .daemon)
-        #expect(try store.db.scalarInt("PRAGMA cache_size") == -8192)
+        #expect(try store.db.scalarInt("PRAGMA cache_size") == -2048)
         #expect(try store.db.scalarInt("PRAGMA mmap_size") == 0)
         var st = stat()
         #expect(stat(path, &st) == 0 && st.st_mode & 0o077 == 0, "the new database is private")
