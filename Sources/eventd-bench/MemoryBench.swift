@@ -53,6 +53,8 @@ enum MemoryBench {
               + "snapshot_seconds=\(Bench.format(snapshotSeconds))")
         print(String(format: "memory_idle_rss_mib=%.1f memory_after_snapshot_peak_mib=%.1f memory_rss_now_mib=%.1f memory_peak_rss_mib=%.1f",
                      idleRSS, afterSnapshot, current, peak))
+        // --hold S keeps the daemon S seconds more, for a look from outside (gdb, pmap).
+        if let hold = options.int("--hold") { print("daemon pid \(daemon.processIdentifier)"); Thread.sleep(forTimeInterval: Double(hold)) }
     }
 
     /// The length of the next snapshot line (newline included) and how many items it has.
