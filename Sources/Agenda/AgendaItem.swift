@@ -12,10 +12,24 @@ public struct AgendaItem: Sendable, Equatable {
 
     /// Stable id (docs/data-model.md).
     public var id: String { String(decoding: record.json[record.idRange], as: UTF8.self) }
-    /// The item as canonical JSON (its content, for diffs and digests).
-    public var json: [UInt8] { record.json }
+    /// The item as canonical JSON (a copy made from its compact form, `ItemJSON`).
+    public var json: [UInt8] { ItemJSON.expand(record.json) }
+    /// The item's JSON as held (`ItemJSON`): equal for two items exactly when `json` is.
+    public var compactJSON: [UInt8] { record.json }
+    /// The length of `json`.
+    public var jsonCount: Int { Int(record.fullCount) }
     /// The item as a JSON value (for tools that want fields).
-    public var value: JSONValue { (try? JSONValue.parse(record.json)) ?? .null }
+    public var value: JSONValue { (try? JSONValue.parse(json)) ?? .null }
+
+    /// Calls `body` with `json` in pieces, in order, without making it.
+    func forEachJSONPiece(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        record.json.withUnsafeBufferPointer { ItemJSON.forEachPiece(of: $0, body) }
+    }
+
+    /// Appends `json` to `bytes`.
+    public func appendJSON(to bytes: inout [UInt8]) {
+        forEachJSONPiece { bytes.append(contentsOf: $0) }
+    }
 
     /// Sort keys: all-day first, then start, end, summary, id.
     var allDay: Bool { record.allDay }
@@ -24,9 +38,12 @@ public struct AgendaItem: Sendable, Equatable {
 
     /// `json`, whose bytes at `idRange` are the id, and at `summaryRange` the summary
     /// when `summary` is nil (its JSON form is its bytes), else `summary` holds them.
+    /// The item keeps it compact (`ItemJSON`).
     init(json: [UInt8], idRange: Range<Int>, summaryRange: Range<Int>, summary: [UInt8]?, allDay: Bool,
          sortStart: Int64, sortEnd: Int64) {
-        record = Record(json: json, idRange: idRange, summaryRange: summaryRange, summary: summary, allDay: allDay,
+        let compact = ItemJSON.compact(json, ranges: [idRange, summaryRange])
+        record = Record(json: compact.bytes, fullCount: compact.fullCount, idRange: compact.ranges[0],
+                        summaryRange: compact.ranges[1], summary: summary, allDay: allDay,
                         sortStart: sortStart, sortEnd: sortEnd)
     }
 
@@ -50,7 +67,10 @@ public struct AgendaItem: Sendable, Equatable {
 
     /// The immutable part (all `let`s of Sendable types, so the class is Sendable).
     final class Record: Sendable {
+        /// The compact JSON (`ItemJSON`).
         let json: [UInt8]
+        /// The length of the full JSON.
+        let fullCount: UInt32
         let sortStart: Int64
         let sortEnd: Int64
         // Offsets as 32-bit pairs: an item's JSON is far below 4 GB, and 16 bytes fewer
@@ -66,9 +86,10 @@ public struct AgendaItem: Sendable, Equatable {
         let summaryPrefix: UInt64
         let allDay: Bool
 
-        init(json: [UInt8], idRange: Range<Int>, summaryRange: Range<Int>, summary: [UInt8]?, allDay: Bool,
+        init(json: [UInt8], fullCount: Int, idRange: Range<Int>, summaryRange: Range<Int>, summary: [UInt8]?, allDay: Bool,
              sortStart: Int64, sortEnd: Int64) {
             self.json = json
+            self.fullCount = UInt32(fullCount)
             idStart = UInt32(idRange.lowerBound); idEnd = UInt32(idRange.upperBound)
             summaryStart = UInt32(summaryRange.lowerBound); summaryEnd = UInt32(summaryRange.upperBound)
             self.summary = summary

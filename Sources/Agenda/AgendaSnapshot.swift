@@ -81,7 +81,7 @@ public struct AgendaSnapshot: Sendable, Equatable {
     public var itemCount: Int { sections.reduce(0) { $0 + $1.items.count } }
 
     static func encodedSize(of sections: [AgendaSection]) -> Int {
-        sections.reduce(2) { $0 + 80 + $1.items.reduce(0) { $0 + $1.json.count + 1 } }
+        sections.reduce(2) { $0 + 80 + $1.items.reduce(0) { $0 + $1.jsonCount + 1 } }
     }
 
     /// The digest of a sections array: SHA-256 fed section by section and item by item
@@ -112,11 +112,11 @@ public struct AgendaSnapshot: Sendable, Equatable {
             while start < items.count {
                 let end = min(start + Self.digestGroup, items.count)
                 var bytes = 0
-                for k in start..<end { bytes &+= items[k].record.json.count }
+                for k in start..<end { bytes &+= Int(items[k].record.fullCount) }
                 digest.reserve(bytes + (end - start))
                 for k in start..<end {
                     if k > 0 { digest.update(byte: UInt8(ascii: ",")) }
-                    items[k].record.json.withUnsafeBytes { digest.update($0) }
+                    items[k].forEachJSONPiece { digest.update(UnsafeRawBufferPointer($0)) }
                 }
                 start = end
             }

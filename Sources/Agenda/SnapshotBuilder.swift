@@ -254,10 +254,8 @@ public enum SnapshotBuilder {
         let summaryRange = record.summary == nil || !verbatim ? 0..<0 : summaryStart..<(w.bytes.count - 1)
         w.key("uid"); w.string(record.uid)
         w.endObject()
-        // A copy of exactly its length: the writer reserved room for a large item, and a
-        // year-long view holds a hundred thousand of these for as long as it lives.
-        let json = w.bytes.withUnsafeBufferPointer { Array($0) }
-        return AgendaItem(json: json, idRange: idRange, summaryRange: summaryRange,
+        // (The item keeps a compact copy of exactly its length, not the writer's buffer.)
+        return AgendaItem(json: w.takeBytes(), idRange: idRange, summaryRange: summaryRange,
                           summary: verbatim ? nil : record.summary.map { Array($0.utf8) }, allDay: allDay, sortStart: o.start, sortEnd: o.end)
     }
 

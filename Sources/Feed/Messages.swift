@@ -12,9 +12,18 @@ public enum Messages {
                              reserving: snapshot.sectionsSize + 512) { snapshot.writeSections(into: &$0) }
     }
 
-    /// A `diff` message turning the base snapshot into `new`.
+    /// A `diff` message turning the base snapshot into `new`. The items' contents in
+    /// `changes` may be compact (`ItemJSON`, as `feedSection` gives them): the message
+    /// has them in full.
     public static func diff(epoch: String, seq: Int64, new: AgendaSnapshot, changes: FeedDiff) -> [UInt8] {
-        FeedMessage.diff(epoch: epoch, seq: seq, digest: new.digest) { w in
+        var changes = changes
+        for k in changes.items.inserted.indices {
+            changes.items.inserted[k].item.content = ItemJSON.expand(changes.items.inserted[k].item.content)
+        }
+        for k in changes.items.updated.indices {
+            changes.items.updated[k].item.content = ItemJSON.expand(changes.items.updated[k].item.content)
+        }
+        return FeedMessage.diff(epoch: epoch, seq: seq, digest: new.digest) { w in
             // An inserted section travels with its items: its whole JSON, found once.
             var sectionJSON: [String: [UInt8]] = [:]
             for inserted in changes.sections.inserted {
@@ -26,7 +35,8 @@ public enum Messages {
 }
 
 extension AgendaSnapshot {
-    /// The snapshot in the diff engine's form (ids and canonical JSON contents).
+    /// The snapshot in the diff engine's form (ids; items' JSON as they hold it, see
+    /// `feedSection`).
     public var feedSnapshot: FeedSnapshot {
         get throws {
             try FeedSnapshot(sections: sections.map(\.feedSection))

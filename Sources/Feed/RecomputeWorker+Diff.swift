@@ -19,8 +19,11 @@ extension RecomputeWorker {
 }
 
 extension AgendaSection {
-    /// The section in the diff engine's form (ids and canonical JSON contents).
+    /// The section in the diff engine's form: ids, and the items' JSON as they hold it
+    /// (`ItemJSON`: equal exactly when the full JSON is, and shared, not copied; a
+    /// whole diff of a year-long view would otherwise copy every item twice).
+    /// `Messages.diff` writes the contents of the items it sends in full.
     var feedSection: FeedSnapshot.Section {
-        FeedSnapshot.Section(id: id, content: headerJSON, items: items.map { FeedSnapshot.Item(id: $0.id, content: $0.json) })
+        FeedSnapshot.Section(id: id, content: headerJSON, items: items.map { FeedSnapshot.Item(id: $0.id, content: $0.compactJSON) })
     }
 }

@@ -71,7 +71,7 @@ struct SnapshotPieces: Sendable {
                     starts.append(total)
                     inPiece = 0
                 }
-                let length = (i > 0 ? 1 : 0) + item.json.count
+                let length = (i > 0 ? 1 : 0) + item.jsonCount
                 inPiece += length
                 total += length
             }
@@ -103,7 +103,7 @@ struct SnapshotPieces: Sendable {
             }
             if at.item < items.count {
                 if at.item > 0 { out.append(UInt8(ascii: ",")) }
-                out += items[at.item].json
+                items[at.item].appendJSON(to: &out)
                 at.item += 1
             }
             if at.item >= items.count {
