@@ -103,7 +103,7 @@ public enum SnapshotBuilder {
         var keys = items.withUnsafeBufferPointer { items in
             [SortKey](unsafeUninitializedCapacity: items.count) { keys, count in
                 for n in 0..<items.count {
-                    let record = items[n].record
+                    let record = items[n].record.header
                     keys[n] = SortKey(start: record.sortStart, end: record.sortEnd, summaryPrefix: record.summaryPrefix,
                                       index: Int32(n), allDay: record.allDay)
                 }

@@ -12,18 +12,9 @@ public enum Messages {
                              reserving: snapshot.sectionsSize + 512) { snapshot.writeSections(into: &$0) }
     }
 
-    /// A `diff` message turning the base snapshot into `new`. The items' contents in
-    /// `changes` may be compact (`ItemJSON`, as `feedSection` gives them): the message
-    /// has them in full.
+    /// A `diff` message turning the base snapshot into `new`.
     public static func diff(epoch: String, seq: Int64, new: AgendaSnapshot, changes: FeedDiff) -> [UInt8] {
-        var changes = changes
-        for k in changes.items.inserted.indices {
-            changes.items.inserted[k].item.content = ItemJSON.expand(changes.items.inserted[k].item.content)
-        }
-        for k in changes.items.updated.indices {
-            changes.items.updated[k].item.content = ItemJSON.expand(changes.items.updated[k].item.content)
-        }
-        return FeedMessage.diff(epoch: epoch, seq: seq, digest: new.digest) { w in
+        FeedMessage.diff(epoch: epoch, seq: seq, digest: new.digest) { w in
             // An inserted section travels with its items: its whole JSON, found once.
             var sectionJSON: [String: [UInt8]] = [:]
             for inserted in changes.sections.inserted {
@@ -35,11 +26,13 @@ public enum Messages {
 }
 
 extension AgendaSnapshot {
-    /// The snapshot in the diff engine's form (ids; items' JSON as they hold it, see
-    /// `feedSection`).
+    /// The snapshot in the diff engine's form (ids and canonical JSON contents; a copy
+    /// of every item's JSON, for tests and tools).
     public var feedSnapshot: FeedSnapshot {
         get throws {
-            try FeedSnapshot(sections: sections.map(\.feedSection))
+            try FeedSnapshot(sections: sections.map { s in
+                FeedSnapshot.Section(id: s.id, content: s.headerJSON, items: s.items.map { .init(id: $0.id, content: $0.json) })
+            })
         }
     }
 }
