@@ -60,8 +60,9 @@ release-static: deps
 # The suites that start daemons and load the machine run one after another, each in its
 # own test process, so their timing checks (watchdog, midnight) never share the CPU with
 # the heavy fault and fuzz suites. WebGatewayTests starts eventd, eventd-web, 1,000
-# streams and headless Chromium: it too runs on its own.
-HEAVY_SUITES := DaemonTests ReliabilityTests HostileInputTests WebGatewayTests
+# streams and headless Chromium: it too runs on its own. PackageTests builds the package
+# (`make deb`: the static release build, once) and installs, upgrades and purges it here.
+HEAVY_SUITES := DaemonTests ReliabilityTests HostileInputTests WebGatewayTests PackageTests
 REFERENCE_ENV = EVENTD_REFERENCE_PYTHON=$(CURDIR)/$(VENV)/bin/python \
 	EVENTD_REFERENCE_CALENDARS=$$($(VENV)/bin/python scripts/reference_calendars.py)
 
