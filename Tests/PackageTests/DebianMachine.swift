@@ -14,12 +14,12 @@ enum DebianMachine {
     /// The toolchain whose runtime the development binaries load.
     static let toolchain = "/opt/swift"
 
-    /// Runs a command as root, logging it and how long it took; the environment keeps
-    /// apt and debconf quiet and non-interactive.
+    /// Runs a command as root, logging it and how long it took; the environment (with
+    /// `extra`) keeps apt and debconf quiet and non-interactive.
     @discardableResult
-    static func run(_ executable: String, _ arguments: [String], stdin: [UInt8]? = nil,
-                    timeout: Double = 300, directory: URL? = nil) throws -> ProcessResult {
-        var environment = ChildProcess.isolatedEnvironment()
+    static func run(_ executable: String, _ arguments: [String], stdin: [UInt8]? = nil, timeout: Double = 300,
+                    directory: URL? = nil, environment extra: [String: String] = [:]) throws -> ProcessResult {
+        var environment = ChildProcess.isolatedEnvironment(extra)
         environment["DEBIAN_FRONTEND"] = "noninteractive"
         environment["APT_LISTCHANGES_FRONTEND"] = "none"
         let r = try ChildProcess.runBlocking(executable, arguments, environment: environment,
