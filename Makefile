@@ -2,14 +2,20 @@
 #   make run    build (release), import sample-calendars/ into the default database, show the agenda,
 #               start eventd and the dashboard (eventd-web, http://127.0.0.1:8787/)
 #   make test   install what is missing, build, run every test (including the differential tests)
+#   make deb    eventd_VERSION_ARCH.deb: self-contained binaries, units, man pages (sudo apt install ./eventd_*.deb)
 
 SWIFT        ?= swift
 PYTHON       ?= python3
 VENV         := .venv
 DEB_PACKAGES := libical-dev libsqlite3-dev libssl-dev libcurl4-openssl-dev pkg-config sqlite3 faketime chromium chromium-driver libsystemd-dev dbus-daemon libnotify-bin
 RELEASE_BIN  := .build/release
+# Debian's packaging tools: installed by `make deb` only, so `make run` does not wait for them.
+DEB_BUILD_PACKAGES := debhelper dpkg-dev fakeroot lintian
+# The shipped binaries: the Swift runtime and Foundation linked in, in a scratch path of
+# their own so that they never invalidate .build/release.
+STATIC_BIN   := .build-static/release
 
-.PHONY: all deps venv build release test run bench clean install uninstall stress fuzz completions man version
+.PHONY: all deps venv build release release-static deb test run bench clean install uninstall stress fuzz completions man version
 
 all: build
 
@@ -40,11 +46,23 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
+# Full RELRO (-z relro -z now), as Debian's hardening flags ask of packaged binaries.
+STATIC_FLAGS := -c release --static-swift-stdlib --scratch-path .build-static \
+	-Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now
+
+## release-static: build eventd, eventctl and eventd-web (release) with the Swift runtime and
+## Foundation linked in statically, into .build-static/release: they run without /opt/swift.
+release-static: deps
+	for p in eventd eventctl eventd-web; do \
+	  $(SWIFT) build $(STATIC_FLAGS) --product $$p || exit 1; \
+	done
+
 # The suites that start daemons and load the machine run one after another, each in its
 # own test process, so their timing checks (watchdog, midnight) never share the CPU with
 # the heavy fault and fuzz suites. WebGatewayTests starts eventd, eventd-web, 1,000
-# streams and headless Chromium: it too runs on its own.
-HEAVY_SUITES := DaemonTests ReliabilityTests HostileInputTests WebGatewayTests
+# streams and headless Chromium: it too runs on its own. PackageTests builds the package
+# (`make deb`: the static release build, once) and installs, upgrades and purges it here.
+HEAVY_SUITES := DaemonTests ReliabilityTests HostileInputTests WebGatewayTests PackageTests
 REFERENCE_ENV = EVENTD_REFERENCE_PYTHON=$(CURDIR)/$(VENV)/bin/python \
 	EVENTD_REFERENCE_CALENDARS=$$($(VENV)/bin/python scripts/reference_calendars.py)
 
@@ -116,6 +134,17 @@ man: deps
 	  $(CLI_BIN)/$$p __man man/fragments/$$p > man/$$p.1.tmp && mv man/$$p.1.tmp man/$$p.1 || exit 1; \
 	done
 
+# The package's version; DEB_VERSION=… packs the same binaries under another one.
+DEB_VERSION ?= $(VERSION)
+
+## deb: build eventd_VERSION_ARCH.deb here with debhelper (debian/, scripts/build-deb.sh) from
+## release-static's binaries, then check it with lintian (errors fail).
+deb: release-static
+	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(DEB_BUILD_PACKAGES)"
+	deb=$$(scripts/build-deb.sh "$(DEB_VERSION)" $(STATIC_BIN) .build-deb) && \
+	  cp "$$deb" . && \
+	  lintian --fail-on error --info "$$(basename "$$deb")"
+
 ## version: print the version (from Sources/Diagnostics/ProductVersion.swift).
 version:
 	@echo $(VERSION)
@@ -133,4 +162,4 @@ uninstall:
 	sh scripts/install.sh uninstall "$(PREFIX)" "$(DESTDIR)"
 
 clean:
-	rm -rf .build $(VENV)
+	rm -rf .build .build-static .build-deb $(VENV)
