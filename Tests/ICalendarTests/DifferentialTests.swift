@@ -24,19 +24,12 @@ import ICalendar
             + "weekly series shifts an hour across DST and its UTC EXDATE/RECURRENCE-ID no longer match; RFC 5545 3.3.5 "
             + "form 2 makes a 'Z' time absolute, and X-WR-TIMEZONE is not part of RFC 5545: eventd applies it to floating "
             + "times only",
-        "unknown-tzid.ics":
-            "[DOCS] an unknown TZID: docs/data-model.md reads it as UTC (with a warning); the reference makes it floating",
     ]
 
     /// Real-world files (RealWorld/) where eventd and both references disagree.
     static let knownRealWorldDisagreements: [String: String] = [
         "icalendar/issue_313_globally_unique_tzid.ics":
             "[DOCS] TZIDs with vendor prefixes (/freeassociation.sourceforge.net/..., /mozilla.org/20070129_1/...) and no VTIMEZONE: docs/data-model.md resolves them by their IANA tail (Europe/Berlin, America/New_York, America/Argentina/Buenos_Aires); the references leave them floating",
-        "icalendar/issue_526_calendar_with_different_events.ics": unknownTZID("\"Western/Central Europe\""),
-        "icalendar/issue_526_calendar_with_event_subset.ics": unknownTZID("\"Western/Central Europe\""),
-        "icalendar/issue_526_calendar_with_events.ics": unknownTZID("\"Western/Central Europe\""),
-        "icalendar/issue_526_calendar_with_shuffeled_events.ics": unknownTZID("\"Western/Central Europe\""),
-        "icalendar/issue_722_missing_VTIMEZONE_custom.ics": unknownTZID("CUSTOM_tzid"),
         "icalendar/timezone_same_start_and_offset.ics":
             "[DOCS] ends with END:VCALENDARD, so the VCALENDAR is never closed: docs/data-model.md rejects a calendar left open whole (a cut download must never delete events); icalendar ignores the misspelt name",
         "icalnet/Recurrence-DailyInterval1.ics":
@@ -55,11 +48,12 @@ import ICalendar
             "[open] two VEVENTs with an empty UID (RFC 5545 3.8.4.7 requires a unique one): eventd gives each its own synthesized UID and shows both; the references treat them as one event and show one",
         "icalnet/Serialization-TimeZone3.ics":
             "[DOCS] TZID on VALUE=DATE values: docs/data-model.md ignores it (the event stays all-day); the references turn the dates into midnight in that zone",
-        "khal/event_dt_local_missing_tz.ics": unknownTZID("FOO"),
         "khal/event_dt_mixed_awareness.ics":
             "[open] a floating DTSTART with a DTEND carrying both TZID=Europe/Berlin and a UTC 'Z' value (RFC 5545 3.2.19: TZID MUST NOT be applied to UTC times): eventd keeps the UTC value as written and reads DTSTART in its frame; the references apply the TZID to both and ignore the Z. Invalid input; neither reading is mandated",
-        "khal/event_dtr_notz_untilz.ics": unknownTZID("\"GMT-05.00/-04.00\", a standard/daylight pair no fixed offset describes"),
-        "khal/event_rrule_recuid_invalid_tzid.ics": unknownTZID("foo"),
+        "khal/event_dtr_no_tz_exdatez.ics":
+            "[DOCS] an unknown TZID (\"LOLOLOL\") on a monthly series with a UTC EXDATE: docs/data-model.md reads the series as "
+            + "floating, as the references read the other unknown TZIDs here; recurring-ical-events reads this one as UTC, since "
+            + "its EXDATE is UTC. RFC 5545 3.2.19 requires a VTIMEZONE for every TZID: the file is invalid, neither reading is mandated",
         "khal/tz_windows_format.ics":
             "[DOCS] TZID \"New Zealand Standard Time\" has a VTIMEZONE in the file (+01:00 in November 2019): the documented order puts the file's VTIMEZONE before CLDR's Windows names, so eventd uses it; icalendar maps the Windows name to Pacific/Auckland first",
     ]
@@ -85,12 +79,6 @@ import ICalendar
         "unterminated.ics":
             "[DOCS] truncated (no END:VEVENT, no END:VCALENDAR): eventd rejects it whole so a cut download never deletes events; ics-query reads what is there (recurring-ical-events refuses it too)",
     ]
-
-    static func unknownTZID(_ name: String) -> String {
-        "[DOCS] an unknown TZID (\(name): no VTIMEZONE, not an IANA, Windows, vendor-prefixed or offset name): docs/data-model.md "
-            + "reads it as UTC with a warning; the references make it floating. RFC 5545 3.2.19 requires a VTIMEZONE for every "
-            + "TZID, so the file is invalid and neither reading is mandated"
-    }
 
     static func files(in directory: String) -> [String] {
         guard let enumerator = FileManager.default.enumerator(atPath: directory) else { return [] }
