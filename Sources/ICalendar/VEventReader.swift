@@ -66,6 +66,11 @@ enum VEventReader {
                 record.durationDays = Int(d.weeks) * 7 + Int(d.days)
                 record.durationSeconds = Int64(d.hours) * 3600 + Int64(d.minutes) * 60 + Int64(d.seconds)
             }
+            if start.isDate, record.durationSeconds > 0, record.durationSeconds % 86_400 == 0 {
+                // Whole days written in seconds (Google's `DURATION:PT86400S`): still all-day.
+                record.durationDays += Int(record.durationSeconds / 86_400)
+                record.durationSeconds = 0
+            }
             if case .date(let day) = start, record.durationSeconds > 0 {
                 // A DATE with an hours-long DURATION: a timed event from that midnight.
                 record.start = .floating(CivilDateTime(date: day))

@@ -135,6 +135,16 @@ import Testing
         #expect(parsed.warnings.map(\.message) == ["UTC UNTIL on an all-day series; the series ends on its local date, that date included"])
     }
 
+    /// Google wrote all-day holidays as `DTSTART;VALUE=DATE` with `DURATION:PT86400S`.
+    @Test func aDateWithWholeDaysInSecondsStaysAllDay() throws {
+        let parsed = try ICS.parse(ICS.calendar(ICS.event(["DTSTART;VALUE=DATE:20260425", "DURATION:PT86400S"])))
+        let event = try #require(parsed.events.first)
+        #expect(event.start == .date(day(2026, 4, 25)) && event.durationDays == 1 && event.durationSeconds == 0)
+        let timed = try ICS.parse(ICS.calendar(ICS.event(["DTSTART;VALUE=DATE:20260425", "DURATION:PT2H"])))
+        #expect(timed.events.first?.start == .floating(civil(2026, 4, 25)))
+        #expect(timed.events.first?.durationSeconds == 7200)
+    }
+
     // MARK: - Sub-daily series across a DST change (RFC 5545 3.8.5.3)
 
     /// A duration given by DTEND is the same exact duration for every instance: an hourly
