@@ -47,12 +47,25 @@ struct ScannedCalendar {
     }
 }
 
+extension ScannedCalendar {
+    /// The VCALENDAR a bare VEVENT at `line` is read in (Evolution's store and many apps'
+    /// fixtures write VEVENTs with none around them): one for all the file's bare events,
+    /// `bare`, counted with the file's one warning when the first is met.
+    mutating func calendar(forBareEventAt line: Int, _ bare: inout Int?) -> Int {
+        if let bare { return bare }
+        calendarCount += 1
+        warnings.append(ImportIssue(line: line, message: CalendarScanner.bareEventWarning))
+        bare = calendarCount - 1
+        return calendarCount - 1
+    }
+}
+
 /// Validates the line structure of an iCalendar file and slices out its components.
 ///
 /// Runs on the bytes `InputRepair` left (UTF-8, no bare CR, broken folds joined, junk
 /// lines dropped). Checks: no NUL bytes, every content line has a name and a `:`, BEGIN/END
-/// balanced and matching, content only inside `VCALENDAR`. Unfolding is left to libical
-/// for the component text; this pass only needs to know where lines start.
+/// balanced and matching, content only inside `VCALENDAR` or a bare `VEVENT`. Unfolding is
+/// left to libical for the component text; this pass only needs to know where lines start.
 enum CalendarScanner {
     static let maxDepth = 16
 
@@ -152,15 +165,8 @@ enum CalendarScanner {
                 }
                 if name == "BEGIN" {
                     if stack.isEmpty, value == "VEVENT" {
-                        // A bare VEVENT (Evolution's store, many apps' fixtures): read as
-                        // if in a VCALENDAR, one for all the file's bare events.
-                        if bareCalendar == nil {
-                            result.calendarCount += 1
-                            bareCalendar = result.calendarCount - 1
-                            result.warnings.append(ImportIssue(line: lineNumber, message: CalendarScanner.bareEventWarning))
-                        }
-                        calendar = bareCalendar!
-                        stack.append(("VCALENDAR", 0, lineStart))
+                        calendar = result.calendar(forBareEventAt: lineNumber, &bareCalendar)
+                        stack.append(("VCALENDAR", 0, lineStart)) // ends with the VEVENT (line 0)
                     } else if stack.isEmpty, value != "VCALENDAR" {
                         throw ICalendarSyntaxError(line: lineNumber, message: "not an iCalendar file: expected BEGIN:VCALENDAR, found BEGIN:\(value)")
                     }

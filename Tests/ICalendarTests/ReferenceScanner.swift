@@ -93,15 +93,8 @@ enum ReferenceScanner {
                 }
                 if name == "BEGIN" {
                     if stack.isEmpty, value == "VEVENT" {
-                        // A bare VEVENT (Evolution's store, many apps' fixtures): read as
-                        // if in a VCALENDAR, one for all the file's bare events.
-                        if bareCalendar == nil {
-                            result.calendarCount += 1
-                            bareCalendar = result.calendarCount - 1
-                            result.warnings.append(ImportIssue(line: lineNumber, message: CalendarScanner.bareEventWarning))
-                        }
-                        calendar = bareCalendar!
-                        stack.append(("VCALENDAR", 0, lineStart))
+                        calendar = result.calendar(forBareEventAt: lineNumber, &bareCalendar)
+                        stack.append(("VCALENDAR", 0, lineStart)) // ends with the VEVENT (line 0)
                     } else if stack.isEmpty, value != "VCALENDAR" {
                         throw ICalendarSyntaxError(line: lineNumber, message: "not an iCalendar file: expected BEGIN:VCALENDAR, found BEGIN:\(value)")
                     }
