@@ -223,10 +223,11 @@ enum VEventReader {
             if let zone = context.zone(forTZID: tzid) {
                 return zone === Zone.utc ? .utc(civil.secondsAsIfUTC) : .zoned(civil, zoneKey: zone.key)
             }
-            // Floating, as libical, khal and Python's icalendar read it; one warning per TZID.
-            if context.unknownZones.insert(tzid).inserted {
-                issues.append(unknownZoneWarning(tzid))
-            }
+            // Floating, as libical, khal and Python's icalendar read it. Every block that
+            // names it reports it, so none is skipped unparsed on the next import (see
+            // `BlockDigest`); the file keeps one warning per TZID (`CalendarParser.finish`).
+            context.unknownZones.insert(tzid)
+            issues.append(unknownZoneWarning(tzid))
         }
         if let zone = context.defaultZone {
             if zone.key.hasPrefix("vtz:") { context.usedZoneKeys.insert(zone.key) }

@@ -3,7 +3,8 @@ import Testing
 import ICalendar
 
 /// eventd's expansion against recurring-ical-events and ics-query (each file in a fresh
-/// reference process; STATUS:CANCELLED occurrences dropped on both sides, as docs/data-model.md says),
+/// reference process; STATUS:CANCELLED occurrences dropped on both sides, as docs/data-model.md says;
+/// a TZID on a DATE value removed for the references, which is docs/data-model.md's reading of it),
 /// on recurring-ical-events' own test calendars, on ours, and on real-world exports
 /// (`RealWorld/`, see its SOURCES). Every disagreement is listed here with its reason.
 @Suite(.serialized) struct DifferentialTests {
