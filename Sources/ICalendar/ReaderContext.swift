@@ -3,7 +3,6 @@ struct ReaderContext {
     var fileZones: [String: (zone: Zone, text: String)] = [:]
     var defaultZone: Zone?
     var usedZoneKeys: Set<String> = []
-    var unknownZones: Set<String> = []
 
     /// The zone a TZID names, in the order of docs/data-model.md: an IANA name the system knows
     /// (embedded definitions are often stale); the file's VTIMEZONE; a Windows zone name

@@ -226,7 +226,6 @@ enum VEventReader {
             // Floating, as libical, khal and Python's icalendar read it. Every block that
             // names it reports it, so none is skipped unparsed on the next import (see
             // `BlockDigest`); the file keeps one warning per TZID (`CalendarParser.finish`).
-            context.unknownZones.insert(tzid)
             issues.append(unknownZoneWarning(tzid))
         }
         if let zone = context.defaultZone {
