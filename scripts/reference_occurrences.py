@@ -52,6 +52,11 @@ Options:
                          The library does NOT drop STATUS:CANCELLED
                          occurrences; use this to filter them.
   --timings              add "seconds" (wall time spent) to each file's object.
+  --ignore-date-tzid     give the reference eventd's documented reading of a TZID on
+                         a DATE value (docs/data-model.md: ignored, the event stays
+                         all-day) by removing such TZID parameters before parsing;
+                         the libraries otherwise turn the date into midnight in
+                         that zone. Other lines are left as they are.
 
 A file that cannot be read, parsed or expanded is reported with ok:false; the
 other files are still processed. Exit status: 0 when every file was ok,
@@ -64,6 +69,7 @@ import argparse
 import datetime as dt
 import json
 import os
+import re
 import sys
 import time
 import traceback
@@ -94,9 +100,28 @@ def fmt(value, floating_tz):
     return str(value)
 
 
+DATE_LINE = re.compile(rb"^([A-Za-z0-9-]+)((?:;[^:]*)?):(\d{8}(?:,\d{8})*)(\r?)$")
+TZID_PARAM = re.compile(rb';TZID=(?:"[^"]*"|[^;:]*)', re.I)
+
+
+def without_date_tzid(data):
+    """`data` with the TZID parameters of DATE values removed (see --ignore-date-tzid)."""
+    if not re.search(rb"TZID=[^\r\n]*:\d{8}\r?$", re.sub(rb"\r?\n[ \t]", b"", data), re.M | re.I):
+        return data
+    out = []
+    for line in re.sub(rb"\r?\n[ \t]", b"", data).split(b"\n"):
+        m = DATE_LINE.match(line)
+        if m and b"VALUE=DATE-TIME" not in m.group(2).upper() and TZID_PARAM.search(m.group(2)):
+            line = m.group(1) + TZID_PARAM.sub(b"", m.group(2)) + b":" + m.group(3) + m.group(4)
+        out.append(line)
+    return b"\n".join(out)
+
+
 def occurrences_of(path, start, stop, args, floating_tz, engine="recurring-ical-events"):
     with open(path, "rb") as f:
         data = f.read()
+    if args.ignore_date_tzid:
+        data = without_date_tzid(data)
     if engine == "ics-query":
         from ics_query.cli import JoinedCalendars
 
@@ -171,6 +196,7 @@ def main(argv=None):
     parser.add_argument("--engine", default="recurring-ical-events",
                         choices=["recurring-ical-events", "ics-query", "both"])
     parser.add_argument("--timings", action="store_true")
+    parser.add_argument("--ignore-date-tzid", action="store_true")
     parser.add_argument("--fork-per-file", action="store_true")
     parser.add_argument("files", nargs="+", metavar="FILE")
     try:

@@ -82,11 +82,18 @@ public enum CalendarParser {
         }
     }
 
-    /// `InputRepair.repair` of `bytes` after any byte-order mark.
+    /// `InputRepair.repair` of `bytes` after any byte-order mark, and first without the
+    /// NUL bytes that pad property values (`InputRepair.removingValueNULs`).
     private static func repair(_ bytes: [UInt8]) -> RepairedInput {
         bytes.withUnsafeBufferPointer { buffer in
             let bom = buffer.count >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB && buffer[2] == 0xBF ? 3 : 0
-            return InputRepair.repair(UnsafeBufferPointer(rebasing: buffer[bom...]))
+            let text = UnsafeBufferPointer(rebasing: buffer[bom...])
+            guard let (cleaned, warning) = InputRepair.removingValueNULs(text) else { return InputRepair.repair(text) }
+            var result = cleaned.withUnsafeBufferPointer { InputRepair.repair($0) }
+            if result.bytes == nil { result.bytes = cleaned }
+            // Removing NULs keeps every line: the warning's line is the file's.
+            result.warnings = ([warning] + result.warnings).sorted { $0.line < $1.line }
+            return result
         }
     }
 
@@ -206,6 +213,10 @@ public enum CalendarParser {
     /// The file's result with the in-file zones its events used.
     private static func finish(_ result: ParsedCalendar, contexts: [ReaderContext], used: Set<String>) -> ParsedCalendar {
         var result = result
+        // One warning per unknown TZID in the file, also where several VCALENDARs or the
+        // two parser threads each met it.
+        var seen = Set<String>()
+        result.warnings.removeAll { $0.message.hasPrefix("unknown time zone ") && !seen.insert($0.message).inserted }
         for context in contexts {
             for (_, entry) in context.fileZones where used.contains(entry.zone.key) {
                 result.timezones[entry.zone.key] = (entry.zone.identifier, entry.text)

@@ -47,14 +47,30 @@ struct ScannedCalendar {
     }
 }
 
+extension ScannedCalendar {
+    /// The VCALENDAR a bare VEVENT at `line` is read in (Evolution's store and many apps'
+    /// fixtures write VEVENTs with none around them): one for all the file's bare events,
+    /// `bare`, counted with the file's one warning when the first is met.
+    mutating func calendar(forBareEventAt line: Int, _ bare: inout Int?) -> Int {
+        if let bare { return bare }
+        calendarCount += 1
+        warnings.append(ImportIssue(line: line, message: CalendarScanner.bareEventWarning))
+        bare = calendarCount - 1
+        return calendarCount - 1
+    }
+}
+
 /// Validates the line structure of an iCalendar file and slices out its components.
 ///
 /// Runs on the bytes `InputRepair` left (UTF-8, no bare CR, broken folds joined, junk
 /// lines dropped). Checks: no NUL bytes, every content line has a name and a `:`, BEGIN/END
-/// balanced and matching, content only inside `VCALENDAR`. Unfolding is left to libical
-/// for the component text; this pass only needs to know where lines start.
+/// balanced and matching, content only inside `VCALENDAR` or a bare `VEVENT`. Unfolding is
+/// left to libical for the component text; this pass only needs to know where lines start.
 enum CalendarScanner {
     static let maxDepth = 16
+
+    /// The warning for a file whose VEVENTs have no VCALENDAR around them (once per file).
+    static let bareEventWarning = "VEVENT with no VCALENDAR around it; read as if in one"
 
     static func scan(_ bytes: UnsafeBufferPointer<UInt8>) throws(ICalendarSyntaxError) -> ScannedCalendar {
         var result = ScannedCalendar()
@@ -72,14 +88,16 @@ enum CalendarScanner {
         var pendingLine = 0
         var pendingColon = true
         var pendingCalendarProperty: (name: String, value: [UInt8], line: Int)?
+        // The VCALENDAR being read (0-based), and the one the file's bare VEVENTs share.
+        var calendar = 0
+        var bareCalendar: Int?
 
         func finishPending() throws(ICalendarSyntaxError) {
             if !pendingColon {
                 throw ICalendarSyntaxError(line: pendingLine, message: "malformed content line: no ':' after the property name")
             }
             if let p = pendingCalendarProperty {
-                result.calendarProperties.append((p.name, String(decoding: p.value, as: UTF8.self), p.line,
-                                                  result.calendarCount - 1))
+                result.calendarProperties.append((p.name, String(decoding: p.value, as: UTF8.self), p.line, calendar))
                 pendingCalendarProperty = nil
             }
         }
@@ -146,7 +164,10 @@ enum CalendarScanner {
                     throw ICalendarSyntaxError(line: lineNumber, message: "\(name) without a component name")
                 }
                 if name == "BEGIN" {
-                    if stack.isEmpty, value != "VCALENDAR" {
+                    if stack.isEmpty, value == "VEVENT" {
+                        calendar = result.calendar(forBareEventAt: lineNumber, &bareCalendar)
+                        stack.append(("VCALENDAR", 0, lineStart)) // ends with the VEVENT (line 0)
+                    } else if stack.isEmpty, value != "VCALENDAR" {
                         throw ICalendarSyntaxError(line: lineNumber, message: "not an iCalendar file: expected BEGIN:VCALENDAR, found BEGIN:\(value)")
                     }
                     if !stack.isEmpty, value == "VCALENDAR" {
@@ -156,7 +177,10 @@ enum CalendarScanner {
                         throw ICalendarSyntaxError(line: lineNumber, message: "components nested more than \(maxDepth) deep")
                     }
                     sawCalendar = true
-                    if stack.isEmpty { result.calendarCount += 1 }
+                    if stack.isEmpty {
+                        result.calendarCount += 1
+                        calendar = result.calendarCount - 1
+                    }
                     stack.append((value, lineNumber, lineStart))
                 } else {
                     guard let open = stack.last else {
@@ -173,9 +197,11 @@ enum CalendarScanner {
                     stack.removeLast()
                     if stack.count == 1 {
                         let slice = ComponentSlice(kind: open.name, range: open.offset..<position, line: open.line,
-                                                   calendar: result.calendarCount - 1)
+                                                   calendar: calendar)
                         if open.name == "VEVENT" { result.events.append(slice) }
                         else if open.name == "VTIMEZONE" { result.timezones.append(slice) }
+                        // The VCALENDAR a bare VEVENT was read in (line 0) ends with it.
+                        if stack[0].line == 0 { stack.removeLast() }
                     }
                 }
                 continue

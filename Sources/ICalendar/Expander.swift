@@ -206,7 +206,8 @@ struct SeriesWalker {
            summary.walkSteps(start: instant(start), skipTo: lower - 2 * 86_400, to: to) > RuleSummary.walkLimit {
             return
         }
-        guard let iterator = RuleIterator(rrule: rrule, start: start.wallClock, isDate: start.isDate, zone: zone?.handle) else { return }
+        guard let iterator = RuleIterator(rrule: rrule, start: start.wallClock, isDate: start.isDate, zone: zone?.handle,
+                                          dateZone: floatingZone) else { return }
         if !iterator.hasCount, lower - 2 * 86_400 > instant(start) {
             let skipTo = lower - 2 * 86_400
             let local = (zone ?? floatingZone).local(atUTC: skipTo)

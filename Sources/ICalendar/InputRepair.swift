@@ -9,8 +9,9 @@
 /// lines, so it returns where each remaining line came from. Both stages copy the file
 /// only when they change something.
 ///
-/// Not repaired (left for `CalendarScanner` to reject): NUL bytes, no `BEGIN:VCALENDAR`,
-/// unbalanced components, a missing `END:VCALENDAR`, content after it.
+/// Not repaired (left for `CalendarScanner` to reject): NUL bytes (those inside property
+/// values are removed before, by `removingValueNULs`), no `BEGIN:VCALENDAR` or bare
+/// `BEGIN:VEVENT`, unbalanced components, a missing `END:VCALENDAR`, content after it.
 struct RepairedInput {
     /// The bytes to scan, when a repair changed them (nil: the original bytes).
     var bytes: [UInt8]?

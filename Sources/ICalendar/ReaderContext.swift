@@ -3,13 +3,13 @@ struct ReaderContext {
     var fileZones: [String: (zone: Zone, text: String)] = [:]
     var defaultZone: Zone?
     var usedZoneKeys: Set<String> = []
-    var unknownZones: Set<String> = []
 
     /// The zone a TZID names, in the order of docs/data-model.md: an IANA name the system knows
     /// (embedded definitions are often stale); the file's VTIMEZONE; a Windows zone name
-    /// through CLDR's mapping; a vendor-prefixed name by its IANA tail; a
-    /// `(GMT+01:00) …` or `UTC+01:00` name as that fixed offset. Nil: unknown (the
-    /// caller reads it as UTC, with a warning).
+    /// through CLDR's mapping; a vendor-prefixed name by its IANA tail; a Windows display
+    /// name (`(UTC+10:00) Canberra, Melbourne, Sydney`) through its Windows zone, so DST
+    /// still applies; a `(GMT+01:00) …` or `UTC+01:00` name as that fixed offset. Nil:
+    /// unknown (the caller reads the time as floating, with a warning).
     mutating func zone(forTZID tzid: String) -> Zone? {
         let name = Self.normalise(tzid)
         if !name.hasPrefix("/"), let zone = Zone.system(name) { return zone }
@@ -19,6 +19,7 @@ struct ReaderContext {
         }
         if let iana = WindowsZones.iana[name], let zone = Zone.system(iana) { return zone }
         if name.hasPrefix("/"), let zone = Self.ianaTail(name) { return zone }
+        if let iana = WindowsDisplayNames.iana(forDisplayName: name), let zone = Zone.system(iana) { return zone }
         if let offset = Self.fixedOffset(name) { return Zone.fixed(offsetSeconds: offset) }
         return nil
     }

@@ -11,7 +11,10 @@ final class RuleIterator {
     private let zone: OpaquePointer?
 
     /// Starts iterating `rrule` from `start` (wall clock in `zone`, or floating/date when nil).
-    init?(rrule: String, start: CivilDateTime, isDate: Bool, zone: OpaquePointer?) {
+    /// `dateZone` is the zone of an all-day series (the view's): a UTC UNTIL on it (Outlook
+    /// writes the UTC instant of the last day's local midnight) ends the series on its
+    /// local date there, that date included.
+    init?(rrule: String, start: CivilDateTime, isDate: Bool, zone: OpaquePointer?, dateZone: Zone? = nil) {
         let summary = RuleSummary(Substring(rrule))
         let rule = icalrecurrencetype_from_string(Self.workingAround794(rrule, summary: summary, start: start.date))
         guard rule.freq != ICAL_NO_RECURRENCE, !(summary?.isTooCostly ?? false) else {
@@ -24,6 +27,11 @@ final class RuleIterator {
         // a UTC UNTIL read as this zone's wall-clock time.
         var walked = rule
         var walkZone = zone
+        if isDate, let dateZone, icaltime_is_null_time(rule.until) == 0, rule.until.is_date == 0,
+           icaltime_is_utc(rule.until) != 0 {
+            let local = dateZone.local(atUTC: rule.until.civil.secondsAsIfUTC)
+            walked.until = icaltimetype(civil: CivilDateTime(date: local.date), isDate: true)
+        }
         if let zone, zone != LibICal.utc {
             if icaltime_is_null_time(rule.until) == 0, rule.until.is_date == 0, icaltime_is_utc(rule.until) != 0 {
                 var until = rule.until

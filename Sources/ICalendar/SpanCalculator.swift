@@ -46,8 +46,9 @@ enum SpanCalculator {
         let frame = record.start
         guard let summary else { return record.start.instant(zones: zones, floatingZone: .utc) }
         if let until = summary.until {
-            if summary.untilIsUTC { return until.secondsAsIfUTC }
-            if summary.untilIsDate { return until.secondsAsIfUTC + 86_400 + viewMargin }
+            // An all-day series ends on UNTIL's local date in the view's zone: a date bound.
+            if summary.untilIsUTC, !record.start.isDate { return until.secondsAsIfUTC }
+            if summary.untilIsDate || record.start.isDate { return until.secondsAsIfUTC + 86_400 + viewMargin }
             return (zone ?? .utc).instant(forLocal: until) + viewMargin
         }
         guard summary.count != nil else { return nil }

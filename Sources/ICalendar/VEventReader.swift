@@ -66,6 +66,11 @@ enum VEventReader {
                 record.durationDays = Int(d.weeks) * 7 + Int(d.days)
                 record.durationSeconds = Int64(d.hours) * 3600 + Int64(d.minutes) * 60 + Int64(d.seconds)
             }
+            if start.isDate, record.durationSeconds > 0, record.durationSeconds % 86_400 == 0 {
+                // Whole days written in seconds (Google's `DURATION:PT86400S`): still all-day.
+                record.durationDays += Int(record.durationSeconds / 86_400)
+                record.durationSeconds = 0
+            }
             if case .date(let day) = start, record.durationSeconds > 0 {
                 // A DATE with an hours-long DURATION: a timed event from that midnight.
                 record.start = .floating(CivilDateTime(date: day))
@@ -92,6 +97,17 @@ enum VEventReader {
         while let rruleProp = rr {
             var rule = icalproperty_get_rrule(rruleProp)
             if rule.count < 0 { rule.count = 0 } // COUNT=-1 seen in the wild: no count
+            if record.start.isDate, icaltime_is_null_time(rule.until) == 0, rule.until.is_date == 0,
+               icaltime_is_utc(rule.until) != 0 {
+                // Outlook bounds an all-day series by the UTC instant of its last day's local
+                // midnight: the series ends on that local date in the series' zone
+                // (X-WR-TIMEZONE here; else the view's, when it is expanded).
+                issues.append(allDayUntilWarning)
+                if let zone = context.defaultZone {
+                    let local = zone.local(atUTC: rule.until.civil.secondsAsIfUTC)
+                    rule.until = icaltimetype(civil: CivilDateTime(date: local.date), isDate: true)
+                }
+            }
             if rule.freq == ICAL_NO_RECURRENCE {
                 issues.append("invalid RRULE ignored")
             } else if let cString = icalrecurrencetype_as_string_r(&rule) {
@@ -207,17 +223,24 @@ enum VEventReader {
             if let zone = context.zone(forTZID: tzid) {
                 return zone === Zone.utc ? .utc(civil.secondsAsIfUTC) : .zoned(civil, zoneKey: zone.key)
             }
-            if !context.unknownZones.contains(tzid) {
-                context.unknownZones.insert(tzid)
-            }
-            issues.append("unknown time zone \"\(tzid)\" in \(name); reading it as UTC")
-            return .utc(civil.secondsAsIfUTC)
+            // Floating, as libical, khal and Python's icalendar read it. Every block that
+            // names it reports it, so none is skipped unparsed on the next import (see
+            // `BlockDigest`); the file keeps one warning per TZID (`CalendarParser.finish`).
+            issues.append(unknownZoneWarning(tzid))
         }
         if let zone = context.defaultZone {
             if zone.key.hasPrefix("vtz:") { context.usedZoneKeys.insert(zone.key) }
             return zone === Zone.utc ? .utc(civil.secondsAsIfUTC) : .zoned(civil, zoneKey: zone.key)
         }
         return .floating(civil)
+    }
+
+    /// The warning for a UTC UNTIL on an all-day series.
+    static let allDayUntilWarning = "UTC UNTIL on an all-day series; the series ends on its local date, that date included"
+
+    /// The warning for a TZID nothing defines (once per TZID and file).
+    static func unknownZoneWarning(_ tzid: String) -> String {
+        "unknown time zone \"\(tzid)\"; its times are read as floating times"
     }
 
     /// Reads DTSTART and DTEND in one frame when their kinds differ.

@@ -3,20 +3,22 @@
 /// mid-transfer, must not replace the calendar's events.
 public enum CalendarBody {
     /// Throws unless `bytes` look like one whole iCalendar object: `BEGIN:VCALENDAR`
-    /// first (after an optional BOM and blank lines) and `END:VCALENDAR` last.
+    /// first (after an optional BOM and blank lines) and `END:VCALENDAR` last, or bare
+    /// VEVENTs (`BEGIN:VEVENT` first, `END:VEVENT` last), which the import reads too.
     public static func check(_ bytes: [UInt8], shown: String) throws(FetchFailure) {
         var start = 0
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
         while start < bytes.count, isSpace(bytes[start]) { start += 1 }
-        guard hasPrefix(bytes, at: start, "BEGIN:VCALENDAR") else {
+        let bare = hasPrefix(bytes, at: start, "BEGIN:VEVENT")
+        guard bare || hasPrefix(bytes, at: start, "BEGIN:VCALENDAR") else {
             let html = hasPrefix(bytes, at: start, "<") ? " (an HTML page?)" : ""
             throw FetchFailure(.notICalendar, "\(shown): not iCalendar\(html)")
         }
         var end = bytes.count
         while end > start, isSpace(bytes[end - 1]) { end -= 1 }
-        let tail = Array("END:VCALENDAR".utf8)
-        guard end - start >= tail.count, hasPrefix(bytes, at: end - tail.count, "END:VCALENDAR") else {
-            throw FetchFailure(.truncated, "\(shown): truncated iCalendar (no END:VCALENDAR at the end)")
+        let tail: StaticString = bare ? "END:VEVENT" : "END:VCALENDAR"
+        guard end - start >= tail.utf8CodeUnitCount, hasPrefix(bytes, at: end - tail.utf8CodeUnitCount, tail) else {
+            throw FetchFailure(.truncated, "\(shown): truncated iCalendar (no \(tail) at the end)")
         }
     }
 

@@ -103,7 +103,9 @@ import Testing
         // Truncated: the error names the last line, where the missing END was due.
         ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nDTSTART:20260301T090000Z\r\n", 4),
         ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nDTSTART:20260301T090000Z\r\nEND:VEVENT\r\n", 5),
-        ("BEGIN:VCALENDAR\r\nSUMMARY:a\u{0}b\r\nEND:VCALENDAR\r\n", 2),
+        // A NUL outside a property value (in a name, or a line of NULs) is binary.
+        ("BEGIN:VCALENDAR\r\nSUM\u{0}MARY:ab\r\nEND:VCALENDAR\r\n", 2),
+        ("BEGIN:VCALENDAR\r\n\u{0}\u{0}\r\nEND:VCALENDAR\r\n", 2),
     ])
     func stillRejected(_ text: String, _ line: Int) throws {
         let error = #expect(throws: ICalendarSyntaxError.self) { try ICS.parse(text) }

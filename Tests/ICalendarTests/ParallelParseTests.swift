@@ -41,7 +41,7 @@ import CalendarGenerator
         }
     }
 
-    @Test(arguments: ["clean", "LF line ends", "Windows-1252 byte", "blank lines before BEGIN", "truncated", "broken fold", "NUL byte"])
+    @Test(arguments: ["clean", "LF line ends", "Windows-1252 byte", "blank lines before BEGIN", "truncated", "broken fold", "NUL byte", "NUL in a value"])
     func repairsCheckedWhileScanningGiveTheSerialResult(damage: String) throws {
         var bytes: [UInt8] = []
         CalendarGenerator(.init(events: 5_000, seed: 11)).write(into: &bytes)
@@ -56,7 +56,8 @@ import CalendarGenerator
         case "truncated": bytes = Array(bytes.dropLast(40))
         case "broken fold":
             bytes = Array((text[..<middle.upperBound] + "cut\r\nshort" + text[middle.upperBound...]).utf8)
-        case "NUL byte": bytes = Array(text[..<middle.upperBound].utf8) + [0] + Array(text[middle.upperBound...].utf8)
+        case "NUL byte": bytes = Array(text[..<middle.lowerBound].utf8) + [0] + Array(text[middle.lowerBound...].utf8)
+        case "NUL in a value": bytes = Array(text[..<middle.upperBound].utf8) + [0] + Array(text[middle.upperBound...].utf8)
         default: break
         }
         let serial = Self.outcome(bytes, parallel: false)

@@ -43,7 +43,8 @@ import Testing
     }
 
     @Test func binaryWithNulByte() throws {
-        let bytes = Array("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nX-A:b".utf8) + [0] + Array("c\r\nEND:VCALENDAR\r\n".utf8)
+        // In the property name: a NUL in a value is padding, removed (ImportFidelityTests).
+        let bytes = Array("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nX-A".utf8) + [0] + Array(":bc\r\nEND:VCALENDAR\r\n".utf8)
         let error = try #require(failure(bytes))
         #expect(error.line == 3)
         #expect(error.message.contains("binary"), "\(error)")

@@ -21,14 +21,16 @@ enum ReferenceScanner {
         var pendingLine = 0
         var pendingColon = true
         var pendingCalendarProperty: (name: String, value: [UInt8], line: Int)?
+        // The VCALENDAR being read (0-based), and the one the file's bare VEVENTs share.
+        var calendar = 0
+        var bareCalendar: Int?
 
         func finishPending() throws(ICalendarSyntaxError) {
             if !pendingColon {
                 throw ICalendarSyntaxError(line: pendingLine, message: "malformed content line: no ':' after the property name")
             }
             if let p = pendingCalendarProperty {
-                result.calendarProperties.append((p.name, String(decoding: p.value, as: UTF8.self), p.line,
-                                                  result.calendarCount - 1))
+                result.calendarProperties.append((p.name, String(decoding: p.value, as: UTF8.self), p.line, calendar))
                 pendingCalendarProperty = nil
             }
         }
@@ -90,7 +92,10 @@ enum ReferenceScanner {
                     throw ICalendarSyntaxError(line: lineNumber, message: "\(name) without a component name")
                 }
                 if name == "BEGIN" {
-                    if stack.isEmpty, value != "VCALENDAR" {
+                    if stack.isEmpty, value == "VEVENT" {
+                        calendar = result.calendar(forBareEventAt: lineNumber, &bareCalendar)
+                        stack.append(("VCALENDAR", 0, lineStart)) // ends with the VEVENT (line 0)
+                    } else if stack.isEmpty, value != "VCALENDAR" {
                         throw ICalendarSyntaxError(line: lineNumber, message: "not an iCalendar file: expected BEGIN:VCALENDAR, found BEGIN:\(value)")
                     }
                     if !stack.isEmpty, value == "VCALENDAR" {
@@ -100,7 +105,10 @@ enum ReferenceScanner {
                         throw ICalendarSyntaxError(line: lineNumber, message: "components nested more than \(CalendarScanner.maxDepth) deep")
                     }
                     sawCalendar = true
-                    if stack.isEmpty { result.calendarCount += 1 }
+                    if stack.isEmpty {
+                        result.calendarCount += 1
+                        calendar = result.calendarCount - 1
+                    }
                     stack.append((value, lineNumber, lineStart))
                 } else {
                     guard let open = stack.last else {
@@ -117,9 +125,11 @@ enum ReferenceScanner {
                     stack.removeLast()
                     if stack.count == 1 {
                         let slice = ComponentSlice(kind: open.name, range: open.offset..<position, line: open.line,
-                                                   calendar: result.calendarCount - 1)
+                                                   calendar: calendar)
                         if open.name == "VEVENT" { result.events.append(slice) }
                         else if open.name == "VTIMEZONE" { result.timezones.append(slice) }
+                        // The VCALENDAR a bare VEVENT was read in (line 0) ends with it.
+                        if stack[0].line == 0 { stack.removeLast() }
                     }
                 }
                 continue

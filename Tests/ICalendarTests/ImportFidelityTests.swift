@@ -1,0 +1,169 @@
+import Testing
+@testable import ICalendar
+
+/// docs/data-model.md on the calendars people actually have: Windows display names keep
+/// their zone's DST, an unknown TZID is floating, bare VEVENT files are read, NUL padding
+/// in values is removed, and Outlook's UTC UNTIL on an all-day series keeps its last day.
+@Suite struct ImportFidelityTests {
+    static func start(_ tzid: String, value: String = "20201028T133000") throws -> (TimeValue, ParsedCalendar) {
+        let parsed = try ICS.parse(ICS.calendar(ICS.event(["DTSTART;TZID=\(tzid):\(value)"])))
+        return (try #require(parsed.events.first).start, parsed)
+    }
+
+    // MARK: - Windows display names
+
+    @Test func everyDisplayNameResolvesToASystemZone() {
+        #expect(WindowsDisplayNames.zoneIDs.count > 90)
+        for (name, id) in WindowsDisplayNames.zoneIDs {
+            let iana = WindowsZones.iana[id]
+            #expect(iana.flatMap(Zone.system) != nil, "\(name): \(id) -> \(iana ?? "nothing")")
+            #expect(WindowsDisplayNames.iana(forDisplayName: name) == iana, "\(name)")
+        }
+    }
+
+    @Test func displayNamesKeepDaylightTime() throws {
+        // OWA's Sydney meeting in October: 13:30 AEDT (+11:00), not a fixed +10:00.
+        let (start, parsed) = try Self.start("\"(UTC+10:00) Canberra, Melbourne, Sydney\"")
+        #expect(start == .zoned(civil(2020, 10, 28, 13, 30), zoneKey: "Australia/Sydney"))
+        #expect(start.instant(zones: ZoneRegistry.shared, floatingZone: .utc) == utcSeconds(2020, 10, 28, 2, 30))
+        #expect(parsed.warnings.isEmpty, "\(parsed.warnings)")
+    }
+
+    @Test func olderGMTSpellingsAndRenamedPlaces() throws {
+        for (name, iana) in [("(GMT+01:00) Amsterdam, Berlin, Bern, Rome, Stockholm, Vienna", "Europe/Berlin"),
+                             ("(GMT+10:00) Canberra, Melbourne, Sydney", "Australia/Sydney"),
+                             ("(GMT) Greenwich Mean Time : Dublin, Edinburgh, Lisbon, London", "Europe/London"),
+                             ("(GMT+02:00) Helsinki, Kiev, Riga, Sofia, Tallinn, Vilnius", WindowsZones.iana["FLE Standard Time"]!),
+                             ("(GMT-05:00) Eastern Time (US & Canada)", "America/New_York"),
+                             ("(UTC-03:30) Newfoundland", "America/St_Johns")] {
+            let (start, _) = try Self.start(name, value: "20260701T090000")
+            #expect(start == .zoned(civil(2026, 7, 1, 9), zoneKey: iana), "\(name)")
+        }
+        // No place in common with an entry of that offset: the stated offset, without DST.
+        let (atlantis, _) = try Self.start("(GMT+01:00) Atlantis", value: "20260701T090000")
+        #expect(atlantis == .zoned(civil(2026, 7, 1, 9), zoneKey: "UTC+01:00"))
+    }
+
+    // MARK: - Unknown TZID
+
+    @Test func unknownTZIDIsFloatingWithOneWarning() throws {
+        let text = ICS.calendar(ICS.event(["DTSTART;TZID=Mars Standard Time:20261201T100000",
+                                           "DTEND;TZID=Mars Standard Time:20261201T110000"], uid: "a")
+                                + ICS.event(["DTSTART;TZID=Mars Standard Time:20261202T100000"], uid: "b"))
+        let parsed = try ICS.parse(text)
+        #expect(parsed.events.map(\.start) == [.floating(civil(2026, 12, 1, 10)), .floating(civil(2026, 12, 2, 10))])
+        #expect(parsed.events.first?.durationSeconds == 3600)
+        #expect(parsed.warnings.map(\.message) == ["unknown time zone \"Mars Standard Time\"; its times are read as floating times"])
+        #expect(parsed.warnings.first?.line == 4)
+        // Read in the view's zone.
+        let occurrences = try ICS.expandOnly(ICS.calendar(ICS.event(["DTSTART;TZID=Nowhere:20261201T100000"])),
+                                             from: utcSeconds(2026, 11, 1), to: utcSeconds(2027, 1, 1),
+                                             floating: try #require(Zone.system("Europe/Berlin")))
+        #expect(occurrences.map(\.start) == [utcSeconds(2026, 12, 1, 9)])
+    }
+
+    // MARK: - Bare VEVENT files
+
+    static let bare = ["BEGIN:VEVENT", "UID:bare@example.com", "DTSTAMP:20260101T000000Z",
+                       "DTSTART:20261201T100000Z", "SUMMARY:Bare", "END:VEVENT"]
+
+    @Test func bareEventsAreReadWithAWarning() throws {
+        let second = Self.bare.map { $0.replacingOccurrences(of: "bare@", with: "second@") }
+        let parsed = try CalendarParser.parse(ICS.bytes((Self.bare + second).map { $0 + "\r\n" }.joined()))
+        #expect(parsed.events.map(\.uid) == ["bare@example.com", "second@example.com"])
+        #expect(parsed.events.map(\.line) == [1, 7])
+        #expect(parsed.warnings.map(\.message) == ["VEVENT with no VCALENDAR around it; read as if in one"])
+        #expect(parsed.warnings.first?.line == 1)
+    }
+
+    @Test func aBareEventCutShortIsRejectedWhole() {
+        for text in [Self.bare.dropLast().map { $0 + "\r\n" }.joined(),
+                     (Self.bare + Self.bare.dropLast()).map { $0 + "\r\n" }.joined()] {
+            #expect(throws: ICalendarSyntaxError.self) { try CalendarParser.parse(ICS.bytes(text)) }
+        }
+        // Other bare components are still not iCalendar files.
+        let todo = "BEGIN:VTODO\r\nUID:t\r\nEND:VTODO\r\n"
+        #expect(throws: ICalendarSyntaxError(line: 1, message: "not an iCalendar file: expected BEGIN:VCALENDAR, found BEGIN:VTODO")) {
+            try CalendarParser.parse(ICS.bytes(todo))
+        }
+    }
+
+    // MARK: - NUL padding
+
+    @Test func nulPaddingInValuesIsRemoved() throws {
+        // Before the line's ':' (in a parameter) a NUL is binary data.
+        let inName = ICS.bytes(ICS.calendar(ICS.event(["DTSTART;TZID=Europe\u{0}/Stockholm:20261201T100000"])))
+        #expect(throws: ICalendarSyntaxError.self) { try CalendarParser.parse(inName) }
+        let bytes = ICS.bytes(ICS.calendar(["BEGIN:VTIMEZONE", "TZID:Europe/Stockholm\u{0}\u{0}\u{0}\u{0}", "BEGIN:STANDARD",
+                                        "DTSTART:19700101T000000", "TZOFFSETFROM:+0100", "TZOFFSETTO:+0100", "END:STANDARD",
+                                        "END:VTIMEZONE"]
+                                       + ICS.event(["DTSTART;TZID=Europe/Stockholm:20261201T100000", "SUMMARY:Padded\u{0}\u{0}"])))
+        let parsed = try CalendarParser.parse(bytes)
+        let event = try #require(parsed.events.first)
+        #expect(event.summary == "Padded")
+        #expect(event.start == .zoned(civil(2026, 12, 1, 10), zoneKey: "Europe/Stockholm"))
+        #expect(parsed.warnings.map(\.message) == ["NUL bytes inside a property value; removed"])
+        #expect(parsed.warnings.first?.line == 5)
+    }
+
+    @Test func nulOutsideAValueIsStillBinary() {
+        for bytes: [UInt8] in [[0, 0, 0, 0], Array("BEGIN:VCALENDAR\r\n\u{0}\r\nEND:VCALENDAR\r\n".utf8),
+                               Array("B\u{0}E\u{0}G\u{0}I\u{0}N\u{0}:\u{0}V\u{0}".utf8)] {
+            #expect(throws: ICalendarSyntaxError.self) { try CalendarParser.parse(bytes) }
+        }
+    }
+
+    // MARK: - Outlook's all-day UNTIL
+
+    static func allDay(_ header: [String] = []) -> String {
+        ICS.calendar(ICS.event(["DTSTART;VALUE=DATE:20210101", "DTEND;VALUE=DATE:20210102",
+                                "RRULE:FREQ=DAILY;UNTIL=20210701T220000Z"]), header: header)
+    }
+
+    static func lastDay(_ text: String, view: Zone) throws -> CivilDate? {
+        try ICS.expandOnly(text, from: utcSeconds(2021, 6, 1), to: utcSeconds(2021, 8, 1), floating: view).last?.startDate
+    }
+
+    @Test func allDayUTCUntilEndsOnItsLocalDate() throws {
+        let berlin = try #require(Zone.system("Europe/Berlin"))
+        // 2021-07-01 22:00Z is midnight of 2 July in Berlin: 2 July is the last day.
+        #expect(try Self.lastDay(Self.allDay(["X-WR-TIMEZONE:Europe/Berlin"]), view: .utc) == day(2021, 7, 2))
+        #expect(try Self.lastDay(Self.allDay(), view: berlin) == day(2021, 7, 2))
+        // In a view in UTC it is 1 July.
+        #expect(try Self.lastDay(Self.allDay(), view: .utc) == day(2021, 7, 1))
+        let parsed = try ICS.parse(Self.allDay())
+        #expect(parsed.warnings.map(\.message) == ["UTC UNTIL on an all-day series; the series ends on its local date, that date included"])
+    }
+
+    /// Google wrote all-day holidays as `DTSTART;VALUE=DATE` with `DURATION:PT86400S`.
+    @Test func aDateWithWholeDaysInSecondsStaysAllDay() throws {
+        let parsed = try ICS.parse(ICS.calendar(ICS.event(["DTSTART;VALUE=DATE:20260425", "DURATION:PT86400S"])))
+        let event = try #require(parsed.events.first)
+        #expect(event.start == .date(day(2026, 4, 25)) && event.durationDays == 1 && event.durationSeconds == 0)
+        let timed = try ICS.parse(ICS.calendar(ICS.event(["DTSTART;VALUE=DATE:20260425", "DURATION:PT2H"])))
+        #expect(timed.events.first?.start == .floating(civil(2026, 4, 25)))
+        #expect(timed.events.first?.durationSeconds == 7200)
+    }
+
+    // MARK: - Sub-daily series across a DST change (RFC 5545 3.8.5.3)
+
+    /// A duration given by DTEND is the same exact duration for every instance: an hourly
+    /// one-hour meeting in Berlin on 2007-10-28 (CEST ends at 01:00Z) lasts 3600 s each
+    /// time, also the instance in the repeated hour, where adding an hour to the wall clock
+    /// would make it last two.
+    @Test func hourlyInstancesKeepTheirExactDurationAcrossDST() throws {
+        let text = ICS.calendar(ICS.event(["DTSTART;TZID=Europe/Berlin:20071028T000000",
+                                           "DTEND;TZID=Europe/Berlin:20071028T010000", "RRULE:FREQ=HOURLY;COUNT=4"]))
+        let occurrences = try ICS.expandOnly(text, from: utcSeconds(2007, 10, 27), to: utcSeconds(2007, 10, 29))
+        // Hand-computed: 00:00, 01:00 CEST; 02:00 (first, CEST = 00:00Z); 03:00 CET = 02:00Z.
+        #expect(occurrences.map { isoUTC($0.start) } == ["2007-10-27T22:00:00Z", "2007-10-27T23:00:00Z",
+                                                         "2007-10-28T00:00:00Z", "2007-10-28T02:00:00Z"])
+        #expect(occurrences.map { $0.end - $0.start } == [3600, 3600, 3600, 3600])
+        // ical.net's DailyInterval1 shape: a 24-hour event lasts 24 hours also on the day
+        // of the change (07:00 CEST to 06:00 CET), not 25 as a wall-clock day would.
+        let daily = ICS.calendar(ICS.event(["DTSTART;TZID=Europe/Berlin:20071026T070000",
+                                            "DTEND;TZID=Europe/Berlin:20071027T070000", "RRULE:FREQ=DAILY;COUNT=3"]))
+        let days = try ICS.expandOnly(daily, from: utcSeconds(2007, 10, 25), to: utcSeconds(2007, 10, 31))
+        #expect(days.map { isoUTC($0.end) } == ["2007-10-27T05:00:00Z", "2007-10-28T05:00:00Z", "2007-10-29T06:00:00Z"])
+    }
+}
