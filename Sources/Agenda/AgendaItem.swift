@@ -1,4 +1,7 @@
 import CanonicalJSON
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One item of a section: an event occurrence on one date, or a placeholder.
 ///
@@ -26,9 +29,15 @@ public struct AgendaItem: @unchecked Sendable, Equatable { // @unchecked: `Recor
         record.withJSON { ItemJSON.forEachPiece(of: $0, body) }
     }
 
+    /// Writes `json` at `out` (room for `jsonCount` bytes) and returns `jsonCount`.
+    public func writeJSON(to out: UnsafeMutablePointer<UInt8>) -> Int {
+        record.withJSON { ItemJSON.expand($0, into: out) }
+    }
+
     /// Appends `json` to `bytes`.
     public func appendJSON(to bytes: inout [UInt8]) {
-        forEachJSONPiece { bytes.append(contentsOf: $0) }
+        let count = jsonCount
+        bytes.append(contentsOf: [UInt8](unsafeUninitializedCapacity: count) { $1 = writeJSON(to: $0.baseAddress!) })
     }
 
     /// Sort keys: all-day first, then start, end, summary, id.

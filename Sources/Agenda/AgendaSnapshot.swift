@@ -116,7 +116,8 @@ public struct AgendaSnapshot: Sendable, Equatable {
                 digest.reserve(bytes + (end - start))
                 for k in start..<end {
                     if k > 0 { digest.update(byte: UInt8(ascii: ",")) }
-                    items[k].forEachJSONPiece { digest.update(UnsafeRawBufferPointer($0)) }
+                    let item = items[k]
+                    digest.update(count: item.jsonCount) { item.writeJSON(to: $0) }
                 }
                 start = end
             }

@@ -70,6 +70,21 @@ struct BufferedDigest: ~Copyable {
         if count <= chunk.bytes.count, self.count + count > chunk.bytes.count { flush() }
     }
 
+    /// Feeds `count` bytes that `write` puts at the pointer it is given (and returns how
+    /// many it wrote, `count`): written straight into the chunk when they fit in one.
+    mutating func update(count: Int, _ write: (UnsafeMutablePointer<UInt8>) -> Int) {
+        let capacity = chunk.bytes.count
+        guard count <= capacity else {
+            let bytes = [UInt8](unsafeUninitializedCapacity: count) { $1 = write($0.baseAddress!) }
+            update(bytes)
+            return
+        }
+        if self.count + count > capacity { flush() }
+        let written = write((chunk.bytes.baseAddress! + self.count).bindMemory(to: UInt8.self, capacity: count))
+        precondition(written == count, "wrote \(written) of \(count) bytes")
+        self.count += count
+    }
+
     mutating func update(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { update($0) }
     }

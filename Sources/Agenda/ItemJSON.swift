@@ -82,11 +82,56 @@ public enum ItemJSON {
         if from < compact.count { body(UnsafeBufferPointer(rebasing: compact[from...])) }
     }
 
+    /// Writes the full JSON of `compact` at `out` (room for all of it) and returns its
+    /// length. The hot path of digests and snapshot pieces: one pass, runs and names
+    /// copied from a table made once.
+    static func expand(_ compact: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) -> Int {
+        // Byte by byte: the runs and names are a few bytes to a few dozen, where a call
+        // to memmove for each costs more than the copying.
+        guard let source = compact.baseAddress else { return 0 }
+        let table = PieceTable.shared
+        var to = 0
+        for i in 0..<compact.count {
+            let byte = source[i]
+            if byte >= 0x20 {
+                out[to] = byte
+                to += 1
+            } else {
+                let piece = Int(byte)
+                for k in table.starts[piece]..<table.starts[piece + 1] {
+                    out[to] = table.bytes[k]
+                    to += 1
+                }
+            }
+        }
+        return to
+    }
+
+    /// `pieces` laid end to end once, for `expand`: piece `k`'s bytes (kept as byte `k`)
+    /// run from `starts[k]` to `starts[k + 1]`.
+    private struct PieceTable: @unchecked Sendable { // @unchecked: made once, never written after, never freed
+        let bytes: UnsafeMutablePointer<UInt8>
+        let starts: UnsafeMutablePointer<Int>
+
+        static let shared = PieceTable()
+
+        private init() {
+            let all = ItemJSON.pieces.flatMap { $0 }
+            bytes = .allocate(capacity: all.count)
+            bytes.initialize(from: all, count: all.count)
+            starts = .allocate(capacity: ItemJSON.pieces.count + 2)
+            starts[0] = 0
+            starts[1] = 0 // byte 0 is never kept: piece k is byte k, from 1
+            for (k, piece) in ItemJSON.pieces.enumerated() { starts[k + 2] = starts[k + 1] + piece.count }
+        }
+    }
+
     /// The full JSON of `compact` (JSON without names kept compact is its own full form).
     public static func expand(_ compact: [UInt8]) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(compact.count + 160)
-        compact.withUnsafeBufferPointer { c in forEachPiece(of: c) { out.append(contentsOf: $0) } }
-        return out
+        compact.withUnsafeBufferPointer { c in
+            var full = 0
+            forEachPiece(of: c) { full += $0.count }
+            return [UInt8](unsafeUninitializedCapacity: full) { $1 = expand(c, into: $0.baseAddress!) }
+        }
     }
 }

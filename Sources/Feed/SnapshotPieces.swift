@@ -83,39 +83,50 @@ struct SnapshotPieces: Sendable {
         byteCount = total + 1 + tail.count
     }
 
-    /// The bytes of piece `k`.
+    /// The bytes of piece `k`, written once at their known length.
     func encode(_ k: Int) -> [UInt8] {
         let end = Cut(section: sections.count, item: 0)
         let from = cuts[k]
         let to = k + 1 < cuts.count ? cuts[k + 1] : end
-        var out: [UInt8] = []
-        out.reserveCapacity((k + 1 < starts.count ? starts[k + 1] : byteCount) - starts[k])
-        if k == 0 {
-            out += head
-            out.append(UInt8(ascii: "["))
-        }
-        var at = from
-        while at < to {
-            let items = sections[at.section].items
-            if at.item == 0 {
-                if at.section > 0 { out.append(UInt8(ascii: ",")) }
-                out += frames[at.section].open
+        let length = (k + 1 < starts.count ? starts[k + 1] : byteCount) - starts[k]
+        return [UInt8](unsafeUninitializedCapacity: length) { buffer, written in
+            var at = buffer.baseAddress!
+            func put(_ bytes: [UInt8]) {
+                bytes.withUnsafeBufferPointer { if let base = $0.baseAddress { at.update(from: base, count: $0.count) } }
+                at += bytes.count
             }
-            if at.item < items.count {
-                if at.item > 0 { out.append(UInt8(ascii: ",")) }
-                items[at.item].appendJSON(to: &out)
-                at.item += 1
+            func put(byte: UInt8) {
+                at.pointee = byte
+                at += 1
             }
-            if at.item >= items.count {
-                out += frames[at.section].close
-                at = Cut(section: at.section + 1, item: 0)
+            if k == 0 {
+                put(head)
+                put(byte: UInt8(ascii: "["))
             }
+            var cut = from
+            while cut < to {
+                let items = sections[cut.section].items
+                if cut.item == 0 {
+                    if cut.section > 0 { put(byte: UInt8(ascii: ",")) }
+                    put(frames[cut.section].open)
+                }
+                if cut.item < items.count {
+                    if cut.item > 0 { put(byte: UInt8(ascii: ",")) }
+                    at += items[cut.item].writeJSON(to: at)
+                    cut.item += 1
+                }
+                if cut.item >= items.count {
+                    put(frames[cut.section].close)
+                    cut = Cut(section: cut.section + 1, item: 0)
+                }
+            }
+            if to == end {
+                put(byte: UInt8(ascii: "]"))
+                put(tail)
+            }
+            written = at - buffer.baseAddress!
+            precondition(written == length, "piece \(k): \(written) bytes written of \(length)")
         }
-        if to == end {
-            out.append(UInt8(ascii: "]"))
-            out += tail
-        }
-        return out
     }
 
     private static func firstIndex(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
