@@ -16,18 +16,13 @@ public struct AgendaItem: @unchecked Sendable, Equatable { // @unchecked: `Recor
     /// Stable id (docs/data-model.md).
     public var id: String { withIDBytes { String(decoding: $0, as: UTF8.self) } }
     /// The item as canonical JSON (a copy made from its compact form, `ItemJSON`).
-    public var json: [UInt8] { record.withJSON { ItemJSON.expand(Array($0)) } }
+    public var json: [UInt8] { [UInt8](unsafeUninitializedCapacity: jsonCount) { $1 = writeJSON(to: $0.baseAddress!) } }
     /// A copy of the item's JSON as held (`ItemJSON`), for tests.
     var compactJSON: [UInt8] { record.withJSON { Array($0) } }
     /// The length of `json`.
     public var jsonCount: Int { Int(record.header.fullCount) }
     /// The item as a JSON value (for tools that want fields).
     public var value: JSONValue { (try? JSONValue.parse(json)) ?? .null }
-
-    /// Calls `body` with `json` in pieces, in order, without making it.
-    func forEachJSONPiece(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
-        record.withJSON { ItemJSON.forEachPiece(of: $0, body) }
-    }
 
     /// Writes `json` at `out` (room for `jsonCount` bytes) and returns `jsonCount`.
     public func writeJSON(to out: UnsafeMutablePointer<UInt8>) -> Int {
@@ -36,8 +31,7 @@ public struct AgendaItem: @unchecked Sendable, Equatable { // @unchecked: `Recor
 
     /// Appends `json` to `bytes`.
     public func appendJSON(to bytes: inout [UInt8]) {
-        let count = jsonCount
-        bytes.append(contentsOf: [UInt8](unsafeUninitializedCapacity: count) { $1 = writeJSON(to: $0.baseAddress!) })
+        bytes += json
     }
 
     /// Sort keys: all-day first, then start, end, summary, id.

@@ -71,17 +71,6 @@ public enum ItemJSON {
         return true
     }
 
-    /// Calls `body` with the full JSON of `compact`, in pieces, in order.
-    static func forEachPiece(of compact: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
-        var from = 0
-        for i in 0..<compact.count where compact[i] < 0x20 {
-            if i > from { body(UnsafeBufferPointer(rebasing: compact[from..<i])) }
-            pieces[Int(compact[i]) - 1].withUnsafeBufferPointer(body)
-            from = i + 1
-        }
-        if from < compact.count { body(UnsafeBufferPointer(rebasing: compact[from...])) }
-    }
-
     /// Writes the full JSON of `compact` at `out` (room for all of it) and returns its
     /// length. The hot path of digests and snapshot pieces: one pass, runs and names
     /// copied from a table made once.
@@ -107,8 +96,8 @@ public enum ItemJSON {
         return to
     }
 
-    /// `pieces` laid end to end once, for `expand`: piece `k`'s bytes (kept as byte `k`)
-    /// run from `starts[k]` to `starts[k + 1]`.
+    /// `pieces` laid end to end once, for `expand`: the bytes byte `b` stands for
+    /// (`pieces[b - 1]`) run from `starts[b]` to `starts[b + 1]`.
     private struct PieceTable: @unchecked Sendable { // @unchecked: made once, never written after, never freed
         let bytes: UnsafeMutablePointer<UInt8>
         let starts: UnsafeMutablePointer<Int>
@@ -129,8 +118,8 @@ public enum ItemJSON {
     /// The full JSON of `compact` (JSON without names kept compact is its own full form).
     public static func expand(_ compact: [UInt8]) -> [UInt8] {
         compact.withUnsafeBufferPointer { c in
-            var full = 0
-            forEachPiece(of: c) { full += $0.count }
+            let table = PieceTable.shared
+            let full = c.reduce(0) { $0 + ($1 < 0x20 ? table.starts[Int($1) + 1] - table.starts[Int($1)] : 1) }
             return [UInt8](unsafeUninitializedCapacity: full) { $1 = expand(c, into: $0.baseAddress!) }
         }
     }

@@ -27,6 +27,13 @@ import Testing
         #expect(sections.first == "## Install", "README's first section: \(sections.first ?? "none")")
         #expect(readme.contains("make deb && sudo apt install ./eventd_*.deb"))
         #expect(readme.contains("systemctl enable --now eventd.socket"))
-        #expect(!readme.contains("../shared/"))
+        // Every relative link leads to a file of the repository, never beside it.
+        let root = Ship.repositoryRoot.standardizedFileURL.path
+        for link in readme.split(separator: "](").dropFirst().compactMap({ $0.split(separator: ")").first }) {
+            let target = String(link.split(separator: "#").first ?? "")
+            guard !target.isEmpty, !target.contains("://"), !target.hasPrefix("mailto:") else { continue }
+            let path = Ship.source(target).standardizedFileURL.path
+            #expect(path.hasPrefix(root + "/") && FileManager.default.fileExists(atPath: path), "README links to \(target)")
+        }
     }
 }
