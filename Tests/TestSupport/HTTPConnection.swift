@@ -52,7 +52,10 @@ public final class HTTPConnection: @unchecked Sendable {
             let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
             if n < 0 {
                 if errno == EINTR || errno == EAGAIN { sleepSeconds(0.001); continue }
-                throw HarnessError("send: \(String(cString: strerror(errno)))")
+                let reason = String(cString: strerror(errno))
+                // EBADF here means another part of this test process closed our number.
+                let open = fcntl(fd, F_GETFD) >= 0 ? "open" : "not open"
+                throw HarnessError("send on descriptor \(fd) (\(open), closed by us: \(!isOpen)): \(reason)")
             }
             offset += n
         }
