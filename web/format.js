@@ -15,6 +15,8 @@ const ALL_DAY = { en: 'All day', de: 'Ganztägig', fr: 'Toute la journée', es: 
 const NOTHING = { en: 'Nothing planned', de: 'Nichts geplant', fr: 'Rien de prévu', es: 'Nada previsto' };
 
 export const words = {
+  /** "now", "jetzt", "maintenant"... */
+  now: relative.format(0, 'second'),
   allDay: ALL_DAY[language] ?? ALL_DAY.en,
   nothingPlanned: NOTHING[language] ?? NOTHING.en,
 };
@@ -34,13 +36,20 @@ export function heading(section, kind) {
 export class TimeFormat {
   constructor(tz) {
     this.tz = tz;
-    this.format = new Intl.DateTimeFormat(locale, { hour: 'numeric', minute: '2-digit', timeZone: tz });
+    // Two-digit hours where the locale counts 24 of them ("01:00", as its ranges write).
+    const cycle = new Intl.DateTimeFormat(locale, { hour: 'numeric' }).resolvedOptions().hourCycle;
+    const hour = cycle === 'h23' || cycle === 'h24' ? '2-digit' : 'numeric';
+    this.format = new Intl.DateTimeFormat(locale, { hour, minute: '2-digit', timeZone: tz });
+    this.day = new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' });
   }
 
-  /** "9:00 – 10:30 AM" (en-US), "09:00–10:30" (de): the locale's own range. */
+  /** "9:00 – 10:30 AM" (en-US), "09:00–10:30" (de): the locale's own range; times
+   *  only also when the item ends the next day (its marks say so). */
   range(start, end) {
     const a = new Date(start), b = new Date(end);
-    return b > a ? this.format.formatRange(a, b) : this.format.format(a);
+    if (!(b > a)) return this.format.format(a);
+    if (b - a < 86_400_000 && this.day.format(a) !== this.day.format(b)) return `${this.format.format(a)} – ${this.format.format(b)}`;
+    return this.format.formatRange(a, b);
   }
 
   time(date) { return this.format.format(date); }

@@ -233,7 +233,7 @@ export class AgendaView {
     }
     if (!list) { this.nowLine.remove(); return; }
     const now = Date.now();
-    const label = `now ${this.times.time(new Date(now))}`;
+    const label = `${words.now} ${this.times.time(new Date(now))}`;
     if (this.nowLine.textContent !== label) this.nowLine.replaceChildren(el('span', 'label', label));
     if (this.nowLine.parentNode !== list || this.nowLine.nextSibling) list.append(this.nowLine);
     let next = null, last = null;
@@ -243,12 +243,23 @@ export class AgendaView {
       last = node;
       if (!next && item.kind === 'event' && !item.all_day && !node.classList.contains('banner') && Date.parse(item.start) > now) next = node;
     }
-    const gap = parseFloat(getComputedStyle(list).columnGap) || 0;
-    const anchor = next ?? last;
-    const left = !anchor ? 0 : next ? anchor.offsetLeft - gap / 2 : anchor.offsetLeft + anchor.offsetWidth + gap / 2;
-    this.nowLine.style.left = `${left}px`;
-    this.nowLine.style.top = `${anchor ? anchor.offsetTop : 0}px`;
-    this.nowLine.style.height = `${anchor ? anchor.offsetHeight : 24}px`;
+    // In the gap before the next card, upright; across the row gap when that card
+    // starts a row (or the last card ends one): then "now" is between two rows.
+    const style = getComputedStyle(list);
+    const gap = parseFloat(style.columnGap) || 0, rowGap = parseFloat(style.rowGap) || 0;
+    const line = this.nowLine.style;
+    const across = (top) => {
+      this.nowLine.classList.add('across');
+      Object.assign(line, { left: '0px', top: `${top}px`, width: `${list.clientWidth}px`, height: '0px' });
+    };
+    const upright = (left, card) => {
+      this.nowLine.classList.remove('across');
+      Object.assign(line, { left: `${left}px`, top: `${card.offsetTop}px`, width: '0px', height: `${card.offsetHeight}px` });
+    };
+    if (next && next.offsetLeft > 0) upright(next.offsetLeft - gap / 2, next);
+    else if (next) across(next.offsetTop - rowGap / 2);
+    else if (last && last.offsetLeft + 2 * last.offsetWidth + gap <= list.clientWidth) upright(last.offsetLeft + last.offsetWidth + gap / 2, last);
+    else across(last ? last.offsetTop + last.offsetHeight + rowGap / 2 : 0);
   }
 
   announce(text) { this.announcer.textContent = text; }
