@@ -56,9 +56,11 @@ export class TimeFormat {
 }
 
 /** A hue (0–359) of a calendar's name, the same for the same name on every page:
- *  FNV-1a over its UTF-16 units, spread by the golden angle. */
+ *  FNV-1a over its UTF-16 units, then mixed (murmur3's finaliser) so that names that
+ *  differ by a letter land far apart. */
 export function calendarHue(name) {
   let h = 0x811c9dc5;
-  for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193) >>> 0;
-  return Math.round((h % 1000) * 137.508) % 360;
+  for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193);
+  h ^= h >>> 16; h = Math.imul(h, 0x85ebca6b); h ^= h >>> 13; h = Math.imul(h, 0xc2b2ae35); h ^= h >>> 16;
+  return (h >>> 0) % 360;
 }

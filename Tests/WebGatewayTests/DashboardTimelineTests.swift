@@ -95,8 +95,16 @@ struct DashboardTimelineTests {
                         const edge = (t) => getComputedStyle(item(t)).borderLeftColor;
                         const card = getComputedStyle(item('Coffee')).backgroundColor;
                         const label = document.querySelector('.now-line .label');
-                        return [edge('Coffee') === edge('Morning run'), edge('Coffee') !== edge('Team lunch'),
-                                Math.min(contrast(edge('Coffee'), card), contrast(edge('Team lunch'), card)) >= 3,
+                        // Every hue a name can get, on a card.
+                        const probe = item('Coffee').cloneNode(true);
+                        document.querySelector('.section[data-kind="today"] .items').append(probe);
+                        let worst = 21;
+                        for (let hue = 0; hue < 360; hue += 5) {
+                          probe.style.setProperty('--hue', hue);
+                          worst = Math.min(worst, contrast(getComputedStyle(probe).borderLeftColor, card));
+                        }
+                        probe.remove();
+                        return [edge('Coffee') === edge('Morning run'), edge('Coffee') !== edge('Team lunch'), worst >= 3,
                                 item('Team lunch').querySelector('.calendar').textContent === 'team',
                                 contrast(getComputedStyle(label).color, getComputedStyle(label).backgroundColor) >= 4.5];
                         """)
