@@ -69,6 +69,7 @@ struct DashboardMotionTests {
                     try await browser.waitFor("the end of the \(name) transition", timeout: 10, "return window.motionProbe.done === true;")
                     let probe = try JSONValue.parse(try await browser.run("return JSON.stringify(window.motionProbe)").stringValue ?? "null")
                     #expect(probe["problems"] == [], "\(name): \(probe["problems"] ?? .null)")
+                    if probe["late"] == true { print("DashboardMotionTests: \(name): the second frame came after 200 ms") }
                     let ids = try await ids(of: mustChange, daemon)
                     let changed = probe["changed"]?.arrayValue?.compactMap(\.stringValue) ?? []
                     for (uid, id) in zip(mustChange, ids) {
