@@ -34,9 +34,10 @@ function setConnection(name, text) {
 /** eventd's words about a view it refused (shown over the page, not in its flow). */
 function showProblem(text) {
   state.problem = text;
-  problem.textContent = text ?? '';
+  problem.querySelector('.text').textContent = text ?? '';
   problem.hidden = !text;
 }
+problem.querySelector('.dismiss').addEventListener('click', () => showProblem(null));
 
 const controls = new Controls(document.getElementById('controls'), browserZone, (next) => {
   showProblem(null);

@@ -21,6 +21,12 @@ struct DashboardControlsTests {
     /// A calendar with no event in any window the test opens.
     static let archive = [TestEvent("a1@x", "20240105T100000Z", "20240105T110000Z", "Long ago")]
 
+    func picture(_ browser: WebDriverSession, _ name: String) async throws {
+        let directory = DashboardBrowserTests.outputDirectory
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try await browser.screenshot(to: directory + "/controls-\(name).png")
+    }
+
     func page(_ browser: WebDriverSession, _ script: String) async throws -> JSONValue {
         try JSONValue.parse(try await browser.run("return JSON.stringify((() => { \(script) })());").stringValue ?? "null")
     }
@@ -96,6 +102,7 @@ struct DashboardControlsTests {
                 try await browser.waitFor("the empty view", """
                     return !!document.getElementById('empty-view') && document.querySelectorAll('.sections .item[data-id]').length === 0;
                     """)
+                try await picture(browser, "no-calendar")
                 address = try await browser.run("return location.search;").stringValue ?? ""
                 #expect(address.contains("calendar=&") || address.hasSuffix("calendar="), "\(address)")
                 try await setControls(browser, "for (const b of form.querySelectorAll('input[name=\"calendar\"]')) b.checked = b.value === 'home';")
@@ -105,6 +112,7 @@ struct DashboardControlsTests {
                 try await setControls(browser, "form.tz.value = 'Mars/Olympus';", submit: true)
                 try await browser.waitFor("eventd's words", "return !document.getElementById('problem').hidden;")
                 try await waitForView(browser, daemon, ["tz": "Europe/Berlin", "days": 5, "calendars": ["home"]], "the last good view")
+                try await picture(browser, "refused")
                 let problem = try await browser.run("return document.getElementById('problem').textContent;").stringValue ?? ""
                 #expect(problem.contains("Mars/Olympus"), "\(problem)")
                 #expect(try await browser.run("return document.getElementById('controls').tz.value;") == "Europe/Berlin")
@@ -121,6 +129,7 @@ struct DashboardControlsTests {
                 try await browser.waitFor("the reconnecting state", "return window.eventdDashboard.connection !== 'live';")
                 try await browser.waitFor("stale content dimmed", timeout: 5,
                                           "return Number(getComputedStyle(document.querySelector('main')).opacity) < 0.6;")
+                try await picture(browser, "reconnecting")
                 #expect(try await browser.run("return document.querySelector('main').getBoundingClientRect().top;") == mainTop,
                         "the connection state moved the page")
                 let restarted = monotonicNow()

@@ -23,6 +23,12 @@ struct DashboardTimelineTests {
     ]
     static let team = [TestEvent("t1@x", "20261129T130000Z", "20261129T140000Z", "Team lunch")]
     static let view: JSONValue = ["tz": "UTC", "days": 7]
+    static let outputDirectory = DashboardBrowserTests.outputDirectory
+
+    func picture(_ browser: WebDriverSession, _ name: String) async throws {
+        try FileManager.default.createDirectory(atPath: Self.outputDirectory, withIntermediateDirectories: true)
+        try await browser.screenshot(to: Self.outputDirectory + "/timeline-\(name).png")
+    }
 
     /// Contrast of two computed colours (WCAG 2), as page functions.
     static let contrast = """
@@ -91,6 +97,7 @@ struct DashboardTimelineTests {
                 // (3:1, a graphic), the name written beside it; the "now" label at 4.5:1.
                 for scheme in ["light", "dark"] {
                     try await browser.emulateMedia(["prefers-color-scheme": .init(scheme)])
+                    try await picture(browser, "1280-\(scheme)")
                     let colours = try await page(browser, """
                         const edge = (t) => getComputedStyle(item(t)).borderLeftColor;
                         const card = getComputedStyle(item('Coffee')).backgroundColor;
@@ -136,10 +143,12 @@ struct DashboardTimelineTests {
                             week.every((r) => r.top === week[0].top)];
                     """)
                 #expect(row == [5, true, true, true], "\(row)")
+                try await picture(browser, "1920")
 
                 // A phone: one line of header, the controls behind one button.
                 try await browser.emulateDevice(width: 390, height: 844)
                 try await load(browser, web, daemon)
+                try await picture(browser, "390")
                 let phone = try await page(browser, """
                     const bar = document.querySelector('.bar').getBoundingClientRect().height;
                     const hidden = css('#controls', 'display') === 'none';
@@ -148,6 +157,7 @@ struct DashboardTimelineTests {
                             document.getElementById('controls-toggle').getAttribute('aria-expanded')];
                     """)
                 #expect(phone == [true, true, true, "true"], "\(phone)")
+                try await picture(browser, "390-controls")
             }
 
             // German: 24-hour times, Intl's words for today, tomorrow and now.
@@ -160,6 +170,7 @@ struct DashboardTimelineTests {
                       document.querySelector('.section[data-kind="tomorrow"] .heading').textContent.split(' · ')[0],
                       document.querySelector('.now-line').textContent.split(' ')[0]];
                     """)
+                try await picture(browser, "1280-de")
                 #expect(german == ["08:00–09:00 Uhr", "21:00 – 01:00", "Ganztägig", "Heute · Sonntag, 29. November", "Morgen", "jetzt"],
                         "\(german)")
             }
