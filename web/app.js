@@ -184,5 +184,6 @@ async function onDiff(message) {
 }
 
 controls.show(params);
+loadCalendars(); // also when no calendar is chosen, and so no snapshot comes to ask after
 connect(true);
 setInterval(() => view.placeNowLine(), 60_000);

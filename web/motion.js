@@ -65,6 +65,8 @@ export class Motion {
    *  section (same kind, so the same styling), fading out; removed when done. */
   leaveItem(node, key, before) {
     const rect = before.items.get(key);
+    this.glides.get(node)?.cancel();
+    node.classList.remove('moving');
     if (!rect) { node.remove(); return; }
     const host = this.ghost('li', 'section ghost', rect, before.itemSection.get(key));
     const list = document.createElement('ol');

@@ -154,6 +154,15 @@ struct DashboardControlsTests {
                 #expect(problem.contains("nosuch"), "\(problem)")
                 #expect(try await browser.run("return window.eventdDashboard.connection;") == "error")
                 #expect(try await browser.run("return !!document.getElementById('empty-view');") == true)
+
+                // An address that chooses no calendar: nothing asked, nothing shown, and the
+                // calendars still offered (from eventd's status) to choose from.
+                try await browser.open(web.pageURL + "&tz=UTC&calendar=")
+                try await browser.waitFor("the calendars to choose from", """
+                    const boxes = [...document.querySelectorAll('input[name="calendar"]')];
+                    return boxes.length === 1 && !boxes[0].checked && !!document.getElementById('empty-view')
+                      && window.eventdDashboard.connection === 'idle';
+                    """)
             }
         }
     }
