@@ -1,65 +1,55 @@
 // The dashboard: one EventSource on /api/events, every diff applied by the reference
-// application and checked against its digest, controls kept in the URL.
+// application and checked against its digest; the controls change the view in place.
 import { applyChanges, countChanges, digestOf } from './feed.js';
 import { AgendaView } from './render.js';
+import { Controls, chosenCalendars } from './controls.js';
 
-const params = new URLSearchParams(location.search);
+let params = new URLSearchParams(location.search);
 const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 const connection = document.getElementById('connection');
+const problem = document.getElementById('problem');
 const view = new AgendaView(document.getElementById('agenda'), document.getElementById('announce'));
 
 /** What tests and curious people can read: the applied state and its timings. */
 const state = {
   epoch: null, seq: 0, digest: null, verified: null, sections: [], tz: browserZone,
   stats: { snapshots: 0, diffs: 0, mismatches: 0, renderMs: 0, diffMs: 0, reconnects: 0 },
-  connection: 'connecting',
+  connection: 'connecting', problem: null,
+  /** The parameters of the last view eventd accepted (an invalid one goes back to it). */
+  lastValid: null,
 };
 window.eventdDashboard = state;
 state.animations = view.animations;
 
+/** The connection's state, shown in a pill of fixed size (no reflow) and on the body
+ *  (stale content is dimmed while not live). */
 function setConnection(name, text) {
   state.connection = name;
   connection.dataset.state = name;
   connection.textContent = text;
+  connection.title = text;
+  document.body.dataset.connection = name;
 }
 
-// MARK: - Controls in the URL
-
-function controlsFromURL() {
-  const form = document.getElementById('controls');
-  form.days.value = params.get('days') || '14';
-  form.tz.value = params.get('tz') || browserZone;
-  const zones = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
-  const list = document.getElementById('zones');
-  for (const z of zones) { const o = document.createElement('option'); o.value = z; list.append(o); }
-  form.addEventListener('change', () => {
-    params.set('days', form.days.value);
-    params.set('tz', form.tz.value.trim() || browserZone);
-    params.delete('calendar');
-    const boxes = [...form.querySelectorAll('input[name="calendar"]')];
-    if (boxes.some((b) => !b.checked)) for (const b of boxes) if (b.checked) params.append('calendar', b.value);
-    history.replaceState(null, '', '?' + params.toString());
-    connect(true);
-  });
+/** eventd's words about a view it refused (shown over the page, not in its flow). */
+function showProblem(text) {
+  state.problem = text;
+  problem.querySelector('.text').textContent = text ?? '';
+  problem.hidden = !text;
 }
+problem.querySelector('.dismiss').addEventListener('click', () => showProblem(null));
 
-/** One checkbox per calendar seen (and per calendar named in the URL). */
-const calendarsSeen = new Set(params.getAll('calendar'));
-function updateCalendarFilter(sections) {
-  let added = false;
-  for (const s of sections) for (const i of s.items) if (i.calendar && !calendarsSeen.has(i.calendar)) { calendarsSeen.add(i.calendar); added = true; }
-  const box = document.getElementById('calendars');
-  if (!added && box.querySelector('input')) return;
-  const chosen = new Set(params.getAll('calendar'));
-  box.querySelectorAll('label').forEach((l) => l.remove());
-  for (const name of [...calendarsSeen].sort()) {
-    const label = document.createElement('label');
-    const input = document.createElement('input');
-    input.type = 'checkbox'; input.name = 'calendar'; input.value = name;
-    input.checked = chosen.size === 0 || chosen.has(name);
-    label.append(input, ' ' + name);
-    box.append(label);
-  }
+const controls = new Controls(document.getElementById('controls'), browserZone, (next) => {
+  showProblem(null);
+  switchTo(next);
+});
+
+/** Shows the view `next` names: the address changes in place, the stream follows. */
+function switchTo(next) {
+  params = next;
+  history.replaceState(null, '', '?' + params.toString());
+  controls.show(params);
+  connect(true);
 }
 
 function streamURL() {
@@ -67,8 +57,17 @@ function streamURL() {
   q.set('tz', params.get('tz') || browserZone);
   // No token here: eventd-web traded it for an HttpOnly cookie, which EventSource sends.
   for (const key of ['days', 'from', 'past_days', 'empty_days']) if (params.get(key)) q.set(key, params.get(key));
-  for (const c of params.getAll('calendar')) q.append('calendar', c);
+  for (const c of chosenCalendars(params) ?? []) q.append('calendar', c);
   return 'api/events?' + q.toString();
+}
+
+/** Every calendar eventd knows (its status), for the filter: also those with no
+ *  event in the window. */
+async function loadCalendars() {
+  try {
+    const answer = await fetch('api/status', { cache: 'no-store' });
+    if (answer.ok) controls.addCalendars((await answer.json()).calendar_names ?? []);
+  } catch { /* the filter keeps the calendars seen in items */ }
 }
 
 // MARK: - The stream
@@ -78,20 +77,28 @@ let queue = Promise.resolve();
 let retryTimer = null;
 
 function connect(fresh) {
-  if (source) { source.close(); state.stats.reconnects += 1; }
+  if (source) { source.close(); source = null; state.stats.reconnects += 1; }
   clearTimeout(retryTimer);
   if (fresh) { state.epoch = null; state.seq = 0; }
+  if (chosenCalendars(params)?.length === 0) {
+    // No calendar chosen: nothing to ask eventd for, and nothing to show.
+    queue = queue.then(() => show([], state.tz, true));
+    setConnection('idle', 'No calendars chosen');
+    return;
+  }
   setConnection(state.epoch ? 'reconnecting' : 'connecting', state.epoch ? 'Reconnecting…' : 'Connecting…');
   const es = new EventSource(streamURL());
   source = es;
   const handle = (fn) => (event) => { queue = queue.then(() => (source === es ? fn(JSON.parse(event.data)) : null)).catch(fail); };
+  es.addEventListener('hello', handle(onHello));
   es.addEventListener('snapshot', handle(onSnapshot));
   es.addEventListener('diff', handle(onDiff));
   es.addEventListener('resync', handle((m) => view.announce(`Resynchronising (${m.reason})`)));
   es.addEventListener('heartbeat', handle(() => { if (state.connection !== 'live') setConnection('live', 'Live'); }));
   es.addEventListener('offline', handle(() => setConnection('reconnecting', 'Reconnecting… (eventd is not answering)')));
   es.addEventListener('error', (event) => {
-    if (event.data) { queue = queue.then(() => showError(JSON.parse(event.data))); return; }
+    if (event.data) { queue = queue.then(() => (source === es ? refused(es, JSON.parse(event.data)) : null)); return; }
+    if (source !== es) return;
     if (es.readyState === EventSource.CLOSED) {
       // Refused (503, 401...): EventSource gives up; try again from scratch later.
       setConnection('offline', 'Offline — retrying in 5 s');
@@ -102,6 +109,12 @@ function connect(fresh) {
   });
 }
 
+/** eventd answered: the stream is open again. A resume where nothing changed brings no
+ *  other event until a heartbeat; a new epoch brings a snapshot, which says "live". */
+function onHello(message) {
+  if (state.epoch && message.epoch === state.epoch) setConnection('live', 'Live');
+}
+
 function fail(error) {
   console.error(error);
   state.stats.mismatches += 1;
@@ -109,8 +122,26 @@ function fail(error) {
   connect(true);
 }
 
-function showError(message) {
-  setConnection('offline', `Error: ${message.message || message.code}`);
+/** eventd refused the view (an unknown calendar or zone...): its words stay shown, and
+ *  the page goes back to the last view it accepted, whose content is still on screen. */
+function refused(es, message) {
+  es.close();
+  const text = message.message || message.code;
+  showProblem(`eventd: ${text}`);
+  if (state.lastValid !== null && state.lastValid !== params.toString()) {
+    switchTo(new URLSearchParams(state.lastValid));
+  } else {
+    source = null;
+    setConnection('error', 'View refused');
+    if (state.lastValid === null) show([], state.tz, false);
+  }
+}
+
+function show(sections, tz, animate) {
+  state.sections = sections;
+  state.tz = tz;
+  view.render(sections, tz, animate);
+  controls.addCalendars(sections.flatMap((s) => s.items.map((i) => i.calendar)));
 }
 
 async function onSnapshot(message) {
@@ -118,15 +149,15 @@ async function onSnapshot(message) {
   const digest = await digestOf(message.sections);
   if (digest !== null && digest !== message.digest) throw new Error('snapshot digest mismatch');
   state.epoch = message.epoch; state.seq = message.seq; state.digest = message.digest; state.verified = digest;
-  state.sections = message.sections;
-  state.tz = message.view?.tz || browserZone;
-  view.render(state.sections, state.tz, false);
-  updateCalendarFilter(state.sections);
+  state.lastValid = params.toString();
+  // A snapshot after the first (a new view, a resync) animates from what was shown.
+  show(message.sections, message.view?.tz || browserZone, state.stats.snapshots > 0);
   state.stats.snapshots += 1;
   state.stats.renderMs = performance.now() - t0;
   document.body.dataset.digest = digest ?? '';
   setConnection('live', digest === null ? 'Live (digests unchecked: no WebCrypto)' : 'Live');
   view.announce(`Agenda loaded: ${state.sections.reduce((n, s) => n + s.items.length, 0)} items`);
+  loadCalendars();
 }
 
 async function onDiff(message) {
@@ -137,9 +168,10 @@ async function onDiff(message) {
   const digest = await digestOf(next);
   if (digest !== null && digest !== message.digest) throw new Error('diff digest mismatch');
   const t2 = performance.now();
-  state.sections = next; state.seq = message.seq; state.digest = message.digest; state.verified = digest;
-  view.render(next, state.tz, true, message.changes.items.moved.map((m) => m.id));
-  updateCalendarFilter(next);
+  state.seq = message.seq; state.digest = message.digest; state.verified = digest;
+  show(next, state.tz, true);
+  // For tests and curious people: the change is in the DOM, its animations started.
+  dispatchEvent(new CustomEvent('eventd:applied', { detail: { seq: message.seq } }));
   state.stats.diffs += 1;
   // Applying and drawing, without the hashing (which a client may skip).
   state.stats.diffMs = (t1 - t0) + (performance.now() - t2);
@@ -151,6 +183,7 @@ async function onDiff(message) {
   view.announce(`Agenda updated: ${c.added} added, ${c.removed} removed, ${c.moved} moved, ${c.changed} changed`);
 }
 
-controlsFromURL();
+controls.show(params);
+loadCalendars(); // also when no calendar is chosen, and so no snapshot comes to ask after
 connect(true);
 setInterval(() => view.placeNowLine(), 60_000);

@@ -1,12 +1,13 @@
-// Draws the sections and keeps each item's DOM node by its id across diffs: inserts
-// fade in, deletes fade out, moves glide to their new place (FLIP), updates flash once.
+import { Motion } from './motion.js';
+import { TimeFormat, calendarHue, heading, words } from './format.js';
+import { RovingFocus } from './keyboard.js';
+
+// Draws the sections and keeps each item's DOM node by its id across diffs; motion.js
+// animates every change (FLIP), render.js only says what changed.
 // One ordered list of sections; each section's kind (today, tomorrow, week, later,
 // past, placeholder) picks its layout in style.css.
 
 const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
-const GLIDE_MS = 350;
-const LONG_DATE = new Intl.DateTimeFormat(undefined, { weekday: 'long', month: 'long', day: 'numeric', timeZone: 'UTC' });
-const SHORT_DATE = new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', timeZone: 'UTC' });
 
 function el(tag, className, text) {
   const e = document.createElement(tag);
@@ -60,41 +61,23 @@ export class AgendaView {
     this.itemObjects = new Map();
     this.tz = 'UTC';
     this.empty = null;
+    this.mover = new Motion();
+    this.keys = new RovingFocus(root);
     /** How many of each animation ran (read by the browser tests). */
-    this.animations = { entered: 0, left: 0, moved: 0, flashed: 0 };
+    this.animations = this.mover.counts;
     /** Where the last render's time went (ms). */
     this.timings = {};
     this.nowLine = el('li', 'now-line');
+    this.nowLine.dataset.key = 'now';
     this.nowLine.setAttribute('aria-hidden', 'true');
-    // Which sections are on screen (or near), kept by the browser without forcing
-    // layout: only their items are measured for FLIP, so skipped sections stay skipped.
-    this.onScreen = new Set();
-    this.observer = new IntersectionObserver((entries) => {
-      for (const e of entries) { if (e.isIntersecting) this.onScreen.add(e.target); else this.onScreen.delete(e.target); }
-    }, { rootMargin: '200px 0px' });
-    this.ghosts = el('div', 'ghosts');
-    this.ghosts.setAttribute('aria-hidden', 'true');
-    document.body.append(this.ghosts);
   }
 
   get motion() { return !reducedMotion.matches; }
 
-  /** Formats a time of an item in the view's zone (one formatter per zone: making
-   *  one costs far more than using it). */
-  time(iso) {
-    if (this.timeFormatZone !== this.tz) {
-      this.timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', timeZone: this.tz });
-      this.timeFormatZone = this.tz;
-    }
-    return this.timeFormat.format(new Date(iso));
-  }
-
-  heading(section, kind) {
-    const date = new Date(section.date + 'T12:00:00Z');
-    const long = LONG_DATE.format(date);
-    const short = SHORT_DATE.format(date);
-    if (section.label) return `${section.label[0].toUpperCase()}${section.label.slice(1)} · ${long}`;
-    return kind === 'week' ? short : long;
+  /** The view's time formatter (made again only when the zone changes). */
+  get times() {
+    if (this.timeFormat?.tz !== this.tz) this.timeFormat = new TimeFormat(this.tz);
+    return this.timeFormat;
   }
 
   /** The item's content (its node is kept; only the inside is replaced on update). */
@@ -104,55 +87,47 @@ export class AgendaView {
     node.dataset.kind = item.kind;
     if (item.kind === 'placeholder') {
       node.className = 'item placeholder';
-      node.append(el('span', 'summary', 'Nothing planned'));
+      node.append(el('span', 'summary', words.nothingPlanned));
       return;
     }
-    // Focusable, so the keyboard can step through events (their title says it all).
-    node.tabIndex = 0;
-    const banner = item.all_day || item.continues_from_previous_day || item.continues_to_next_day;
+    // Reachable by the arrow keys within its section (keyboard.js).
+    node.tabIndex = -1;
+    // A banner: all day, or the whole day through; a shorter item that crosses
+    // midnight keeps its place in time order on both days.
+    const long = Date.parse(item.end) - Date.parse(item.start) >= 86_400_000;
+    const banner = item.all_day || long || (item.continues_from_previous_day && item.continues_to_next_day);
     node.className = 'item' + (banner ? ' banner' : '') + (item.status === 'tentative' ? ' tentative' : '');
+    node.style.setProperty('--hue', calendarHue(item.calendar || ''));
     if (item.continues_from_previous_day) node.append(el('span', 'cont from', '◀'));
-    const when = el('span', 'when', item.all_day ? 'All day' : `${this.time(item.start)}–${this.time(item.end)}`);
+    const when = el('span', 'when', item.all_day ? words.allDay : this.times.range(item.start, item.end));
     const what = el('span', 'summary', item.summary || '(no title)');
     node.append(when, what);
     if (item.location) node.append(el('span', 'location', item.location));
     node.append(el('span', 'calendar', item.calendar));
     if (item.continues_to_next_day) node.append(el('span', 'cont to', '▶'));
-    node.title = [item.summary, item.location, item.calendar].filter(Boolean).join(' · ');
-    node.setAttribute('aria-label', `${when.textContent}, ${node.title}`
+    const text = [item.summary, item.location, item.calendar].filter(Boolean).join(' · ');
+    node.title = text;
+    node.setAttribute('aria-label', `${when.textContent}, ${text}`
       + (item.continues_from_previous_day ? ', continued from the day before' : '')
       + (item.continues_to_next_day ? ', continues the next day' : ''));
   }
 
-  /** Draws `sections`; with `animate`, changes since the last draw are animated and the
-   *  items whose ids are in `moved` (the diff's `items.moved`) glide to their places. */
-  render(sections, tz, animate, moved = []) {
+  /** Draws `sections`; with `animate`, every change since the last draw is animated
+   *  (motion.js): measured before, applied, measured after, one batch. */
+  render(sections, tz, animate) {
     this.tz = tz;
     const today = sections.find((s) => s.label === 'today')?.date ?? todayIn(tz);
     const motion = animate && this.motion;
     const t0 = performance.now();
-    const scroll = { x: scrollX, y: scrollY }; // read before any change: it flushes layout
-    const before = new Map();
-    // Only the items the diff moves (FLIP: before and after) and those that leave (to
-    // fade out where they were) are measured, and only on screen: everything is read
-    // before anything is written, and a diff that moves nothing forces no layout after.
-    const leaving = new Map();
-    if (motion) {
-      const incoming = new Set();
-      for (const section of sections) for (const item of section.items) incoming.add(item.id);
-      const measure = (id, into) => {
-        const node = this.itemNodes.get(id);
-        if (node && this.onScreen.has(node.closest('.section'))) into.set(id, node.getBoundingClientRect());
-      };
-      for (const id of moved) measure(id, before);
-      for (const id of this.itemNodes.keys()) if (!incoming.has(id)) measure(id, leaving);
-    }
+    // Every read of the old layout happens here, before anything is written.
+    const before = motion ? this.mover.measure(this.sectionNodes) : null;
     const t1 = performance.now();
-    this.nowLine.remove();
+    const entering = new Set(), fresh = new Set(), updated = [];
 
     const seen = new Set();
     const keptSections = new Set();
     let previous = null;
+    let weekDays = 0;
     for (const section of sections) {
       keptSections.add(section.id);
       let node = this.sectionNodes.get(section.id);
@@ -160,8 +135,7 @@ export class AgendaView {
         node = el('li', 'section');
         node.append(el('h2', 'heading'), el('ol', 'items'));
         this.sectionNodes.set(section.id, node);
-        this.observer.observe(node);
-        if (motion) this.enter(node);
+        fresh.add(node);
       }
       const kind = sectionKind(section, today);
       // (Attributes and text are written only when they change: each write costs style work.)
@@ -169,8 +143,9 @@ export class AgendaView {
       if (node.dataset.date !== section.date) node.dataset.date = section.date;
       const range = dateRange(section, today); // a placeholder cell sits where its date would
       if (node.dataset.range !== range) node.dataset.range = range;
-      const heading = this.heading(section, kind);
-      if (node.firstChild.textContent !== heading) node.firstChild.textContent = heading;
+      if (range === 'week') weekDays += 1;
+      const title = heading(section, kind);
+      if (node.firstChild.textContent !== title) node.firstChild.textContent = title;
       this.place(this.root, node, previous);
       previous = node;
       const list = node.lastChild;
@@ -182,37 +157,40 @@ export class AgendaView {
           itemNode = el('li');
           this.fill(itemNode, item);
           this.itemNodes.set(item.id, itemNode);
-          if (motion) { this.enter(itemNode); this.animations.entered += 1; }
+          entering.add(itemNode);
         } else if (this.itemObjects.get(item.id) !== item && !sameItem(this.itemObjects.get(item.id), item)) {
           // applyChanges keeps the object of an unchanged item: most items stop at `!==`.
           this.fill(itemNode, item);
-          if (motion) this.flash(itemNode);
+          updated.push(itemNode);
         }
         this.itemObjects.set(item.id, item);
         this.place(list, itemNode, prevItem);
         prevItem = itemNode;
       }
+      // Whatever is left after the items of this section (items that leave, the now
+      // line) is dealt with below.
     }
-    // Deleted items fade out where they were; deleted sections go.
+    // Leaving items and sections: out of the flow, fading where they were.
     for (const [id, node] of this.itemNodes) {
       if (seen.has(id)) continue;
       this.itemNodes.delete(id);
       this.itemObjects.delete(id);
-      if (leaving.has(id)) this.fadeOut(node, leaving.get(id), scroll); else node.remove();
+      if (before) this.mover.leaveItem(node, id, before); else node.remove();
     }
     for (const [id, node] of this.sectionNodes) {
-      if (!keptSections.has(id)) {
-        node.remove();
-        this.sectionNodes.delete(id);
-        this.observer.unobserve(node);
-        this.onScreen.delete(node);
-      }
+      if (keptSections.has(id)) continue;
+      this.sectionNodes.delete(id);
+      if (before) this.mover.leaveSection(node, id, before); else node.remove();
     }
-    this.showEmpty(sections.length === 0);
+    // The week row has as many columns as it has days: it fills the width.
+    const columns = String(Math.max(1, weekDays));
+    if (this.root.style.getPropertyValue('--week-columns') !== columns) this.root.style.setProperty('--week-columns', columns);
+    this.showEmpty(sections.length === 0, motion);
     this.placeNowLine();
+    this.keys.update();
     const t2 = performance.now();
-    if (motion) this.glide(before);
-    this.timings = { measure: t1 - t0, reconcile: t2 - t1, glide: performance.now() - t2 };
+    if (before) this.mover.play(before, this.sectionNodes, entering, fresh, updated);
+    this.timings = { measure: t1 - t0, reconcile: t2 - t1, animate: performance.now() - t2 };
   }
 
   /** Puts `node` right after `previous` (first when null), moving it only if needed. */
@@ -221,85 +199,67 @@ export class AgendaView {
     if (want !== node || node.parentNode !== parent) parent.insertBefore(node, want);
   }
 
-  /** FLIP: each kept item starts where it was and glides to where it is. All the
-   *  positions are read before anything is written, so layout runs once, not per item. */
-  glide(before) {
-    const moves = [];
-    // Only what is on screen (before or after) glides; the rest just takes its place.
-    const top = -200, bottom = innerHeight + 200;
-    const visible = (r) => r.bottom > top && r.top < bottom;
-    for (const [id, first] of before) {
-      const node = this.itemNodes.get(id);
-      if (!node) continue;
-      const last = node.getBoundingClientRect();
-      if (!visible(first) && !visible(last)) continue;
-      const dx = first.left - last.left, dy = first.top - last.top;
-      if (Math.abs(dx) >= 1 || Math.abs(dy) >= 1) moves.push([node, dx, dy]);
-    }
-    for (const [node, dx, dy] of moves) {
-      this.animations.moved += 1;
-      node.classList.add('moving');
-      node.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: 'none' }],
-        { duration: GLIDE_MS, easing: 'cubic-bezier(.2,.8,.2,1)' }).finished
-        .then(() => node.classList.remove('moving'), () => node.classList.remove('moving'));
-    }
-  }
-
-  /** Fades a new node in (the class goes when done: a node moved later would replay it). */
-  enter(node) {
-    node.classList.add('entering');
-    node.addEventListener('animationend', () => node.classList.remove('entering'), { once: true });
-  }
-
-  /** Flashes an updated item once (a flash already running just goes on). */
-  flash(node) {
-    this.animations.flashed += 1;
-    if (node.classList.contains('updated')) return;
-    node.classList.add('updated');
-    node.addEventListener('animationend', () => node.classList.remove('updated'), { once: true });
-  }
-
-  fadeOut(node, rect, scroll) {
-    this.animations.left += 1;
-    node.classList.add('leaving');
-    node.style.left = `${rect.left + scroll.x}px`;
-    node.style.top = `${rect.top + scroll.y}px`;
-    node.style.width = `${rect.width}px`;
-    this.ghosts.append(node);
-    node.animate([{ opacity: 1 }, { opacity: 0 }], { duration: GLIDE_MS }).finished.finally(() => node.remove());
-  }
-
   /** An empty view is its own cell, not a blank page. */
-  showEmpty(isEmpty) {
+  showEmpty(isEmpty, motion) {
     if (isEmpty && !this.empty) {
       this.empty = el('li', 'section');
       this.empty.dataset.kind = 'placeholder';
       this.empty.id = 'empty-view';
       const list = el('ol', 'items');
       const cell = el('li', 'item placeholder');
-      cell.append(el('span', 'summary', 'Nothing planned'));
+      cell.append(el('span', 'summary', words.nothingPlanned));
       list.append(cell);
       this.empty.append(el('h2', 'heading', 'No events in this view'), list);
       this.root.append(this.empty);
+      if (motion) this.mover.enter(this.empty);
     } else if (!isEmpty && this.empty) {
       this.empty.remove();
       this.empty = null;
     }
   }
 
-  /** The "now" line in today's list, before the first timed item not yet started. */
+  /** The "now" line in today's grid: a vertical line in the gap before the first
+   *  timed item not yet started (after the last item when all have), drawn over the
+   *  grid rather than in it, so it takes no cell and leaves no hole. */
   placeNowLine() {
-    this.nowLine.remove();
-    const section = this.root.querySelector('.section[data-kind="today"] .items');
-    if (!section) return;
-    const now = Date.now();
-    this.nowLine.textContent = `now ${this.time(new Date(now).toISOString())}`;
-    let next = null;
-    for (const node of section.children) {
-      const item = this.itemObjects.get(node.dataset.id);
-      if (item && item.kind === 'event' && !item.all_day && Date.parse(item.start) > now) { next = node; break; }
+    const list = this.root.querySelector('.section[data-kind="today"] .items');
+    if (list !== this.nowList) {
+      // Placed again whenever the grid's size changes (a scroll bar that comes or goes,
+      // the window, the first real layout of the section): its offsets change with it.
+      this.nowObserver ??= new ResizeObserver(() => this.placeNowLine());
+      this.nowObserver.disconnect();
+      if (list) this.nowObserver.observe(list);
+      this.nowList = list;
     }
-    section.insertBefore(this.nowLine, next);
+    if (!list) { this.nowLine.remove(); return; }
+    const now = Date.now();
+    const label = `${words.now} ${this.times.time(new Date(now))}`;
+    if (this.nowLine.textContent !== label) this.nowLine.replaceChildren(el('span', 'label', label));
+    if (this.nowLine.parentNode !== list || this.nowLine.nextSibling) list.append(this.nowLine);
+    let next = null, last = null;
+    for (const node of list.children) {
+      const item = this.itemObjects.get(node.dataset.id);
+      if (!item) continue;
+      last = node;
+      if (!next && item.kind === 'event' && !item.all_day && !node.classList.contains('banner') && Date.parse(item.start) > now) next = node;
+    }
+    // In the gap before the next card, upright; across the row gap when that card
+    // starts a row (or the last card ends one): then "now" is between two rows.
+    const style = getComputedStyle(list);
+    const gap = parseFloat(style.columnGap) || 0, rowGap = parseFloat(style.rowGap) || 0;
+    const line = this.nowLine.style;
+    const across = (top) => {
+      this.nowLine.classList.add('across');
+      Object.assign(line, { left: '0px', top: `${top}px`, width: `${list.clientWidth}px`, height: '0px' });
+    };
+    const upright = (left, card) => {
+      this.nowLine.classList.remove('across');
+      Object.assign(line, { left: `${left}px`, top: `${card.offsetTop}px`, width: '0px', height: `${card.offsetHeight}px` });
+    };
+    if (next && next.offsetLeft > 0) upright(next.offsetLeft - gap / 2, next);
+    else if (next) across(next.offsetTop - rowGap / 2);
+    else if (last && last.offsetLeft + 2 * last.offsetWidth + gap <= list.clientWidth) upright(last.offsetLeft + last.offsetWidth + gap / 2, last);
+    else across(last ? last.offsetTop + last.offsetHeight + rowGap / 2 : 0);
   }
 
   announce(text) { this.announcer.textContent = text; }

@@ -106,6 +106,9 @@ extension FeedHub {
             "socket": .string(config.socketPath),
             "events": .int(Int64(info.eventCount)),
             "calendars": .int(Int64(info.calendars.count)),
+            // The names too, so a client (the dashboard's filter) can list calendars
+            // that have no event in its window.
+            "calendar_names": .array(info.calendars.sorted().map { .string($0) }),
             "healthy": .bool(info.healthy),
             "last_recompute": info.lastRecompute > 0
                 ? .object(["time": .string(Self.utcStamp(info.lastRecompute)),

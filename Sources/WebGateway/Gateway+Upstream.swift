@@ -42,6 +42,9 @@ extension Gateway {
                 }
                 helloSeen = true
                 clients[id]!.upstream = .open(framer, helloSeen: true)
+                // A stream passes it on: a page resuming where nothing changed gets no
+                // other event until a heartbeat, and needs to know eventd is there.
+                if case .stream = clients[id]!.phase { forward(line, to: id) }
                 continue
             }
             guard case .oneShot(let kind, let head, _) = clients[id]!.phase else { return }

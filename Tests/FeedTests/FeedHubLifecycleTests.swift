@@ -54,6 +54,7 @@ import Testing
         let status = h.messages(c)[0]
         #expect(status["uptime_seconds"]?.intValue == 5)
         #expect(status["calendars"]?.intValue == 2)
+        #expect(status["calendar_names"] == ["home", "work"])
         #expect(status["epoch"]?.stringValue == HubHarness.epoch)
     }
 

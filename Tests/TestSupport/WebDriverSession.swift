@@ -26,8 +26,10 @@ public final class WebDriverSession: @unchecked Sendable {
         self.session = session
     }
 
-    /// Starts chromedriver and a headless browser session (window `width`x`height`).
-    public static func start(with daemon: DaemonHarness, width: Int = 1280, height: Int = 1000) async throws -> WebDriverSession {
+    /// Starts chromedriver and a headless browser session (window `width`x`height`, and
+    /// further browser `arguments` such as `--lang=de-DE`).
+    public static func start(with daemon: DaemonHarness, width: Int = 1280, height: Int = 1000,
+                             arguments extra: [String] = []) async throws -> WebDriverSession {
         guard let driver = driverPath, let browser = browserPath else { throw HarnessError("chromium or chromedriver is missing") }
         let port = try WebGatewayHarness.freePort()
         let logPath = daemon.directory + "/chromedriver.log"
@@ -41,7 +43,7 @@ public final class WebDriverSession: @unchecked Sendable {
         }
         let arguments: [JSONValue] = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                                       "--no-first-run", .string("--user-data-dir=\(daemon.directory)/chromium-profile"),
-                                      .string("--window-size=\(width),\(height)")]
+                                      .string("--window-size=\(width),\(height)")] + extra.map { .string($0) }
         let capabilities: JSONValue = ["capabilities": ["alwaysMatch": [
             "browserName": "chrome",
             "goog:chromeOptions": ["binary": .string(browser), "args": .array(arguments)],
@@ -53,8 +55,9 @@ public final class WebDriverSession: @unchecked Sendable {
 
     /// Runs `body` with a new session and ends the session after it, also when it throws
     /// (chromedriver itself goes with the daemon harness).
-    public static func with(_ daemon: DaemonHarness, _ body: (WebDriverSession) async throws -> Void) async throws {
-        let session = try await start(with: daemon)
+    public static func with(_ daemon: DaemonHarness, width: Int = 1280, height: Int = 1000, arguments: [String] = [],
+                            _ body: (WebDriverSession) async throws -> Void) async throws {
+        let session = try await start(with: daemon, width: width, height: height, arguments: arguments)
         do {
             try await body(session)
         } catch {
@@ -101,6 +104,19 @@ public final class WebDriverSession: @unchecked Sendable {
     public func emulateMedia(_ features: [String: String]) async throws {
         let list = features.map { JSONValue.object(["name": .string($0.key), "value": .string($0.value)]) }
         _ = try await call("POST", "goog/cdp/execute", ["cmd": "Emulation.setEmulatedMedia", "params": ["features": .array(list)]])
+    }
+
+    /// Makes the page's viewport `width`x`height` CSS pixels, as a phone's (a headless
+    /// window cannot be made narrower than 500 px).
+    public func emulateDevice(width: Int, height: Int, mobile: Bool = true) async throws {
+        _ = try await call("POST", "goog/cdp/execute", ["cmd": "Emulation.setDeviceMetricsOverride", "params": [
+            "width": .int(Int64(width)), "height": .int(Int64(height)), "deviceScaleFactor": 1, "mobile": .bool(mobile)]])
+    }
+
+    /// Makes the page's locale (`Intl`'s default) `locale`, such as `de-DE`, for pages
+    /// opened from now on.
+    public func emulateLocale(_ locale: String) async throws {
+        _ = try await call("POST", "goog/cdp/execute", ["cmd": "Emulation.setLocaleOverride", "params": ["locale": .string(locale)]])
     }
 
     /// Ends the session (the browser exits; chromedriver goes with the harness).

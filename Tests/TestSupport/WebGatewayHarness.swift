@@ -51,27 +51,31 @@ public struct WebGatewayHarness: Sendable {
     /// Its log so far.
     public var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
-    /// Starts eventd-web for `daemon`'s socket with `arguments`, and waits until it listens.
+    /// Starts eventd-web for `daemon`'s socket with `arguments`, and waits until it listens
+    /// (on `port`, else on a free one: a restart of the same `name` keeps its token).
     public static func start(for daemon: DaemonHarness, arguments: [String] = [], environment: [String: String] = [:],
-                             name: String = "eventd-web") async throws -> WebGatewayHarness {
-        let port = try freePort()
+                             name: String = "eventd-web", port: UInt16? = nil) async throws -> WebGatewayHarness {
+        let port = try port ?? freePort()
         let logPath = daemon.directory + "/\(name).log"
         let runtime = daemon.directory + "/\(name)-runtime"
         let env = ChildProcess.isolatedEnvironment(["RUNTIME_DIRECTORY": runtime]).merging(environment) { $1 }
+        // A restart appends to the same log: only what this run writes counts.
+        let earlier = (try? FileManager.default.attributesOfItem(atPath: logPath)[.size] as? Int) ?? 0
         let pid = try daemon.spawnOther(executable, ["--listen", "127.0.0.1:\(port)", "--socket", daemon.socketPath,
                                                      "--log-level", "debug"] + arguments,
                                         environment: env, output: logPath)
         let ownToken = !arguments.contains("--token-file") && !arguments.contains("--no-auth")
         var harness = WebGatewayHarness(port: port, pid: pid, logPath: logPath, token: nil, runtimeDirectory: runtime)
+        var log: String { String(decoding: harness.log.utf8.dropFirst(earlier), as: UTF8.self) }
         let deadline = monotonicNow() + 10
-        while !harness.log.contains("listening on") || (ownToken && !harness.log.contains("dashboard: ")) {
+        while !log.contains("listening on") || (ownToken && !log.contains("dashboard: ")) {
             if let exit = ChildProcess.poll(pid) { throw HarnessError("eventd-web exited (\(exit)):\n\(harness.log)") }
             if monotonicNow() >= deadline { throw HarnessError("eventd-web did not listen within 10 s:\n\(harness.log)") }
             try await pause(0.01)
         }
         if ownToken {
             // What a user copies: the address eventd-web printed.
-            let line = harness.log.split(separator: "\n").first { $0.hasPrefix("dashboard: ") } ?? ""
+            let line = log.split(separator: "\n").first { $0.hasPrefix("dashboard: ") } ?? ""
             let token = line.split(separator: "?token=").last.map(String.init) ?? ""
             harness = WebGatewayHarness(port: port, pid: pid, logPath: logPath, token: token, runtimeDirectory: runtime)
         }

@@ -131,7 +131,8 @@ import CanonicalJSON
         #expect(text.contains("event: snapshot\nid: e1.4\ndata: \(GatewayHarness.snapshot)\n\n"))
         #expect(text.contains("event: diff\nid: e1.5\ndata: \(GatewayHarness.diff)\n\n"))
         #expect(text.contains("event: heartbeat\ndata: "))
-        #expect(!text.contains("hello"))
+        // eventd's hello, so the page knows eventd answered even when a resume brings nothing.
+        #expect(text.contains("\r\n\r\nretry: 2000\n\nevent: hello\ndata: \(GatewayHarness.hello)\n\nevent: resync"))
         #expect(h.gateway.streamCount == 1)
     }
 

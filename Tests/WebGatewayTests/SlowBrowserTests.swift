@@ -24,7 +24,9 @@ import TestSupport
             try await daemon.start()
             let web = try await WebGatewayHarness.start(for: daemon)
             let reader = try await web.stream(query: Self.query)
-            var state = try FeedState(snapshot: try await reader.next("snapshot").json())
+            // (30 s, as the waits below: with the browser suites beside it on two cores, the
+            // first snapshot of 2,000 events has taken over 10 s.)
+            var state = try FeedState(snapshot: try await reader.next("snapshot", timeout: 30).json())
             let snapshotBytes = reader.connection.received.count
             // The stalled browser: a small receive buffer, and it reads only the head.
             let stalled = try HTTPConnection(port: web.port, receiveBuffer: 4096)

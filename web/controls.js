@@ -1,0 +1,97 @@
+// The view's controls (days, time zone, empty days, calendars), kept in the URL and
+// changed in place: a change hands the new parameters to the page, which switches
+// its stream; nothing reloads. "All calendars" is no `calendar` parameter at all, so
+// calendars added later are shown too; none chosen is `calendar=` (empty).
+import { calendarHue } from './format.js';
+
+/** The calendars a view's parameters choose: null for all, [] for none. */
+export function chosenCalendars(params) {
+  if (!params.has('calendar')) return null;
+  return params.getAll('calendar').flatMap((c) => c.split(',')).filter(Boolean);
+}
+
+export class Controls {
+  /** `onChange(params)` gets the parameters the controls now say. */
+  constructor(form, browserZone, onChange) {
+    this.form = form;
+    this.browserZone = browserZone;
+    this.onChange = onChange;
+    this.known = new Set();
+    this.box = form.querySelector('#calendars');
+    const zones = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+    const list = document.getElementById('zones');
+    for (const z of zones) { const o = document.createElement('option'); o.value = z; list.append(o); }
+    // Enter in a field submits the form: that is a change of the view, not a page load.
+    form.addEventListener('submit', (event) => { event.preventDefault(); this.changed(); });
+    form.addEventListener('change', (event) => { if (event.target.name !== 'tz') this.changed(); });
+    form.tz.addEventListener('change', () => this.changed());
+    const toggle = document.getElementById('controls-toggle');
+    toggle.addEventListener('click', () => {
+      const open = toggle.getAttribute('aria-expanded') !== 'true';
+      toggle.setAttribute('aria-expanded', String(open));
+      document.body.classList.toggle('controls-open', open);
+    });
+  }
+
+  /** Shows `params` in the controls. */
+  show(params) {
+    this.params = new URLSearchParams(params);
+    const days = params.get('days') || '14';
+    const select = this.form.days;
+    if (![...select.options].some((o) => o.value === days)) {
+      // A number the list lacks (?days=5 from an address): offered as it is.
+      const option = document.createElement('option');
+      option.textContent = days;
+      const after = [...select.options].find((o) => Number(o.value) > Number(days));
+      select.insertBefore(option, after ?? null);
+    }
+    select.value = days;
+    this.form.tz.value = params.get('tz') || this.browserZone;
+    this.form.empty_days.checked = params.get('empty_days') === 'placeholder';
+    for (const c of chosenCalendars(params) ?? []) this.known.add(c);
+    this.drawCalendars();
+  }
+
+  /** Adds calendars eventd knows (its status) or that items name. */
+  addCalendars(names) {
+    const before = this.known.size;
+    for (const n of names) if (n) this.known.add(n);
+    if (this.known.size !== before) this.drawCalendars();
+  }
+
+  drawCalendars() {
+    const chosen = chosenCalendars(this.params);
+    const boxes = [...this.known].sort().map((name) => {
+      const label = document.createElement('label');
+      const input = document.createElement('input');
+      input.type = 'checkbox';
+      input.name = 'calendar';
+      input.value = name;
+      input.checked = chosen === null || chosen.includes(name);
+      const swatch = document.createElement('span');
+      swatch.className = 'swatch';
+      swatch.style.setProperty('--hue', calendarHue(name));
+      swatch.setAttribute('aria-hidden', 'true');
+      label.append(input, swatch, name);
+      return label;
+    });
+    this.box.querySelectorAll('label').forEach((l) => l.remove());
+    this.box.append(...boxes);
+  }
+
+  /** The parameters the controls say now; calls `onChange` when they differ. */
+  changed() {
+    const next = new URLSearchParams(this.params);
+    next.set('days', this.form.days.value);
+    next.set('tz', this.form.tz.value.trim() || this.browserZone);
+    if (this.form.empty_days.checked) next.set('empty_days', 'placeholder'); else next.delete('empty_days');
+    next.delete('calendar');
+    const boxes = [...this.form.querySelectorAll('input[name="calendar"]')];
+    const checked = boxes.filter((b) => b.checked).map((b) => b.value);
+    if (checked.length === 0 && boxes.length > 0) next.set('calendar', '');
+    else if (checked.length < boxes.length) for (const c of checked) next.append('calendar', c);
+    if (next.toString() === this.params.toString()) return;
+    this.params = next;
+    this.onChange(next);
+  }
+}
