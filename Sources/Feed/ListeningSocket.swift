@@ -67,7 +67,9 @@ public enum ListeningSocket {
             throw SocketSetupError(description: "cannot bind \(path): \(message)")
         }
         chmod(path, mode_t(mode))
-        guard listen(fd, 512) == 0 else {
+        // The kernel's maximum: a gateway opening a subscription per browser connects in
+        // bursts, and a full backlog refuses a connect (EAGAIN) that would have waited.
+        guard listen(fd, SOMAXCONN) == 0 else {
             let message = String(cString: strerror(errno))
             close(fd)
             throw SocketSetupError(description: "cannot listen on \(path): \(message)")

@@ -131,7 +131,9 @@ public enum GatewayListener {
         if family != AF_UNIX { setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size)) }
         if family == AF_INET6 { setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &one, socklen_t(MemoryLayout<Int32>.size)) }
         let bound = bind(fd)
-        guard bound == 0, listen(fd, 512) == 0 else {
+        // The kernel's maximum: a burst of browsers that overflows a TCP accept queue is
+        // not refused but left half-open (the final ACK dropped) for up to a minute.
+        guard bound == 0, listen(fd, SOMAXCONN) == 0 else {
             let reason = String(cString: strerror(errno))
             close(fd)
             throw ListenError(description: "cannot listen on \(name): \(reason)")

@@ -34,7 +34,11 @@ import Glibc
                     }
                 }
             }
-            if monotonicNow() >= deadline { throw HarnessError("\(left) of \(connections.count) streams still waiting") }
+            if monotonicNow() >= deadline {
+                let stuck = finished.indices.filter { finished[$0] == nil }
+                let first = stuck.first.map { "stream \($0) received \(connections[$0].received.count) bytes: \(connections[$0].text.prefix(300))" } ?? ""
+                throw HarnessError("\(left) of \(connections.count) streams still waiting (\(stuck.prefix(10)); \(first))")
+            }
             if ready <= 0 { try await pause(0.001) }
         }
         return finished.map { $0! }
