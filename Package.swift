@@ -49,6 +49,9 @@ let package = Package(
         .target(name: "ICalendar", dependencies: ["CLibical", "Diagnostics", "Digests", "Threads"]),
         .target(name: "EventStore", dependencies: ["CSQLite", "Diagnostics", "Digests", "ICalendar", "Threads"]),
         .target(name: "CalendarGenerator", dependencies: ["ICalendar"]),
+        // The feed through Redis Streams: view keys, and the publisher's and the gateway
+        // upstream's pure state machines with their thin threads on RedisClient.
+        .target(name: "RedisFeed", dependencies: ["CanonicalJSON", "Diagnostics", "Digests", "RedisClient", "Threads"]),
         .target(name: "Agenda", dependencies: ["CanonicalJSON", "Diagnostics", "Digests", "EventStore", "ICalendar", "Threads"]),
         .target(name: "LiveSources", dependencies: ["CCurl", "CLinux", "CanonicalJSON", "Diagnostics", "EventStore", "ICalendar", "Threads"]),
         // The feed protocol as types: requests and messages (both ways), the client's
@@ -104,7 +107,7 @@ let package = Package(
         .testTarget(name: "WebGatewayTests", dependencies: ["CalendarGenerator", "CanonicalJSON", "RuntimeDirectories", "TestSupport", "WebGateway"]),
         .testTarget(name: "ReliabilityTests", dependencies: ["CalendarGenerator", "CanonicalJSON", "Digests", "EventStore", "TestSupport"]),
         // Redis: URLs, password files, and the client against a redis-server each test starts.
-        .testTarget(name: "RedisTests", dependencies: ["RedisClient", "TestSupport"]),
+        .testTarget(name: "RedisTests", dependencies: ["CanonicalJSON", "RedisClient", "RedisFeed", "TestSupport"]),
         .testTarget(name: "HostileInputTests", dependencies: ["CanonicalJSON", "EventStore", "Feed", "FeedProtocol", "ICalendar", "TestSupport"],
                     resources: [.copy("Corpus")]),
     ],
