@@ -70,13 +70,16 @@ let package = Package(
         .target(name: "StatusBar", dependencies: ["CanonicalJSON", "Diagnostics", "ICalendar", "UpcomingEvents"]),
         // Desktop reminders before events: a pure planner, the sent log, sd-bus notifications.
         .target(name: "Reminders", dependencies: ["CSystemd", "CanonicalJSON", "ICalendar", "UpcomingEvents"]),
+        // eventd's --publish: a subscriber of the daemon's own socket per published view,
+        // handing its lines to RedisFeed's publisher.
+        .target(name: "RedisRelay", dependencies: ["Diagnostics", "FeedClientKit", "FeedProtocol", "RedisFeed", "Threads"]),
         // Low on purpose: errors say their own exit status (`ExitStatusProviding`), so the
         // command-line layer needs no domain module.
         .target(name: "CommandLineKit", dependencies: ["Diagnostics"]),
 
         // MARK: - Executables
         .executableTarget(name: "eventctl", dependencies: ["Agenda", "CLinux", "CanonicalJSON", "CommandLineKit", "Diagnostics", "Digests", "EventStore", "FeedClientKit", "FeedProtocol", "ICalendar", "LiveSources", "Reminders", "RuntimeDirectories", "SectionedDiff", "StatusBar", "UpcomingEvents"]),
-        .executableTarget(name: "eventd", dependencies: ["Agenda", "CommandLineKit", "Diagnostics", "Digests", "Feed", "ICalendar", "RuntimeDirectories"]),
+        .executableTarget(name: "eventd", dependencies: ["Agenda", "CommandLineKit", "Diagnostics", "Digests", "Feed", "FeedClientKit", "ICalendar", "RedisClient", "RedisFeed", "RedisRelay", "RuntimeDirectories"]),
         .executableTarget(name: "eventd-web", dependencies: ["CommandLineKit", "Diagnostics", "Digests", "RuntimeDirectories", "WebGateway"]),
         .executableTarget(name: "eventd-bench",
                           dependencies: ["Agenda", "CLibical", "CLinux", "CalendarGenerator", "CanonicalJSON", "EventStore", "Feed", "FeedClientKit", "FeedProtocol", "ICalendar", "LiveSources", "RuntimeDirectories", "SectionedDiff"]),

@@ -66,6 +66,12 @@ public final class RedisConnection {
         return replies
     }
 
+    /// Waits for the next reply without sending anything (a `SUBSCRIBE`d connection's
+    /// messages).
+    public func readReply(operation: String) throws(RedisError) -> RedisReply {
+        try readReply(operation)
+    }
+
     // MARK: - hiredis calls
 
     private func append(_ command: RedisCommand) throws(RedisError) {

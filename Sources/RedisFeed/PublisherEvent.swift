@@ -5,6 +5,9 @@ import RedisClient
 public enum PublisherEvent: Sendable, Equatable {
     /// A feed message of a followed view.
     case line(PublishedView, FeedLine)
+    /// Lines of the view were dropped before this one (the hand-over was full): its
+    /// state goes to Redis as a snapshot, as after an outage.
+    case skipped(PublishedView, FeedLine)
     /// The I/O connected (and logged in) after a `.connect` effect.
     case connected
     /// The `.connect` effect failed.

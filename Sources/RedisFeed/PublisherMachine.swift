@@ -61,6 +61,9 @@ public struct PublisherMachine: Sendable {
         effects = []
         switch event {
         case .line(let view, let line): received(line, of: view)
+        case .skipped(let view, let line):
+            views[view.key]?.owed = true
+            received(line, of: view)
         case .connected: connected()
         case .connectFailed(let error): lost(error)
         case .answered(let request, let replies): answered(request, replies)

@@ -203,3 +203,16 @@ import Testing
 extension PublisherMachineTests.Harness {
     mutating func tick5() -> [PublisherEffect] { handle(.tick, after: 5) }
 }
+
+@Suite struct PublishedViewQueryTests {
+    @Test func queriesNameTheSameViewsAsTheDashboard() throws {
+        let view = try PublishedView(query: "tz=Europe%2FParis&days=7&calendar=work&calendar=home,team&empty_days=show")
+        #expect(view.view == .object(["tz": .string("Europe/Paris"), "days": .int(7), "empty_days": .string("show"),
+                                      "calendars": .array([.string("home"), .string("team"), .string("work")])]))
+        #expect(try PublishedView(query: "calendar=team,home&calendar=work&days=7&tz=Europe/Paris&empty_days=show") == view)
+        #expect(try PublishedView(query: "").view == .object([:]))
+        #expect(throws: PublishedView.QueryProblem.self) { try PublishedView(query: "days=seven") }
+        #expect(throws: PublishedView.QueryProblem.self) { try PublishedView(query: "colour=red") }
+        #expect(throws: PublishedView.QueryProblem.self) { try PublishedView(query: "tz=%ZZ") }
+    }
+}
