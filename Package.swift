@@ -51,7 +51,7 @@ let package = Package(
         .target(name: "CalendarGenerator", dependencies: ["ICalendar"]),
         // The feed through Redis Streams: view keys, and the publisher's and the gateway
         // upstream's pure state machines with their thin threads on RedisClient.
-        .target(name: "RedisFeed", dependencies: ["CanonicalJSON", "Diagnostics", "Digests", "RedisClient", "Threads"]),
+        .target(name: "RedisFeed", dependencies: ["CanonicalJSON", "Diagnostics", "Digests", "FeedProtocol", "RedisClient", "Threads"]),
         .target(name: "Agenda", dependencies: ["CanonicalJSON", "Diagnostics", "Digests", "EventStore", "ICalendar", "Threads"]),
         .target(name: "LiveSources", dependencies: ["CCurl", "CLinux", "CanonicalJSON", "Diagnostics", "EventStore", "ICalendar", "Threads"]),
         // The feed protocol as types: requests and messages (both ways), the client's
@@ -65,7 +65,7 @@ let package = Package(
         .target(name: "Feed", dependencies: ["Agenda", "CLinux", "CanonicalJSON", "Diagnostics", "Digests", "EventStore", "FeedProtocol", "ICalendar", "LiveSources", "Reactor", "RuntimeDirectories", "SectionedDiff", "Threads"]),
         // The web gateway: HTTP/1.1 and Server-Sent Events in front of the feed socket
         // (a pure state machine and a thin loop on the reactor, as the feed's hub and loop).
-        .target(name: "WebGateway", dependencies: ["CanonicalJSON", "Diagnostics", "FeedClientKit", "FeedProtocol", "Reactor", "RuntimeDirectories"]),
+        .target(name: "WebGateway", dependencies: ["CanonicalJSON", "Diagnostics", "FeedClientKit", "FeedProtocol", "Reactor", "RedisFeed", "RuntimeDirectories", "Threads"]),
         // Status bars (Waybar, i3bar, plain lines) fed by the feed: a pure renderer.
         .target(name: "StatusBar", dependencies: ["CanonicalJSON", "Diagnostics", "ICalendar", "UpcomingEvents"]),
         // Desktop reminders before events: a pure planner, the sent log, sd-bus notifications.
@@ -80,7 +80,7 @@ let package = Package(
         // MARK: - Executables
         .executableTarget(name: "eventctl", dependencies: ["Agenda", "CLinux", "CanonicalJSON", "CommandLineKit", "Diagnostics", "Digests", "EventStore", "FeedClientKit", "FeedProtocol", "ICalendar", "LiveSources", "Reminders", "RuntimeDirectories", "SectionedDiff", "StatusBar", "UpcomingEvents"]),
         .executableTarget(name: "eventd", dependencies: ["Agenda", "CommandLineKit", "Diagnostics", "Digests", "Feed", "FeedClientKit", "ICalendar", "RedisClient", "RedisFeed", "RedisRelay", "RuntimeDirectories"]),
-        .executableTarget(name: "eventd-web", dependencies: ["CommandLineKit", "Diagnostics", "Digests", "RuntimeDirectories", "WebGateway"]),
+        .executableTarget(name: "eventd-web", dependencies: ["CommandLineKit", "Diagnostics", "Digests", "RedisClient", "RedisFeed", "RuntimeDirectories", "WebGateway"]),
         .executableTarget(name: "eventd-bench",
                           dependencies: ["Agenda", "CLibical", "CLinux", "CalendarGenerator", "CanonicalJSON", "EventStore", "Feed", "FeedClientKit", "FeedProtocol", "ICalendar", "LiveSources", "RuntimeDirectories", "SectionedDiff"]),
 
