@@ -59,6 +59,10 @@ struct PublishEndToEndTests {
         try await DaemonHarness.with(running: Self.base, arguments: ["--publish", redis.url(), "--publish-view", "tz=UTC&days=7"]) { daemon in
             let (client, first) = try await daemon.subscribe()
             var socketLines: [Int64: [UInt8]] = [first.seq: client.lastLine]
+            // Until the publisher has connected, only the latest state would be written
+            // (as a snapshot): the changes start once the first one is in Redis.
+            let store = try Self.connect(redis)
+            #expect(try await eventually(timeout: 10) { try Self.snapshotKey(store) != nil })
             var events = Self.base
             for round in 1...3 {
                 events[round - 1].summary += " v\(round)"
@@ -68,7 +72,6 @@ struct PublishEndToEndTests {
                 socketLines[diff["seq"]!.intValue!] = client.lastLine
             }
             let last = socketLines.keys.max()!
-            let store = try Self.connect(redis)
             let reached = try await eventually(timeout: 10) { try Self.entries(store).contains { $0.seq == last } }
             #expect(reached, "the stream did not reach seq \(last)")
             let entries = try Self.entries(store).filter { $0.type != "heartbeat" }
@@ -78,7 +81,8 @@ struct PublishEndToEndTests {
             for entry in entries where entry.type == "diff" {
                 #expect(socketLines[entry.seq] == entry.line, "seq \(entry.seq) differs")
             }
-            #expect(entries.filter { $0.type == "diff" }.map(\.seq) == Array(first.seq + 1...last))
+            #expect(entries.filter { $0.type == "diff" }.map(\.seq) == Array(first.seq + 1...last),
+                    "\(entries.map { "\($0.type) \($0.seq)" }); eventd's log:\n\(daemon.log)")
             // The snapshot key is the state after the last diff, as the daemon writes it.
             #expect(try Self.snapshotKey(store) == (try await Self.socketSnapshotLine(daemon)))
             client.close()
