@@ -97,7 +97,7 @@ public struct ViewFanout: Sendable {
             for (client, var member) in members where entry.id > member.skipThrough {
                 member.skipThrough = entry.id
                 if let lines = Self.lines(for: entry, member: &member) {
-                    out[client, default: []] += lines
+                    if !lines.isEmpty { out[client, default: []] += lines }
                     members[client] = member
                 } else {
                     out[client, default: []].append(Self.resync("expired"))
