@@ -1,0 +1,114 @@
+import CanonicalJSON
+import Foundation
+import Testing
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// eventd publishing to a real redis-server and eventd-web gateways reading it
+/// (`--upstream`): browsers get exactly a socket subscriber's lines, and resume by
+/// Last-Event-ID across a gateway's restart.
+@Suite(.timeLimit(.minutes(2)))
+struct UpstreamEndToEndTests {
+    static let query = "tz=UTC&days=7"
+
+    @Test func browsersOnTwoGatewaysGetTheSocketsLines() async throws {
+        let redis = try await RedisServerProcess()
+        try await DaemonHarness.with(running: PublishEndToEndTests.base, arguments: ["--publish", redis.url()]) { daemon in
+            let (socket, _) = try await daemon.subscribe()
+            let upstream = ["--upstream", redis.url()]
+            let web1 = try await WebGatewayHarness.start(for: daemon, arguments: upstream, name: "web1")
+            let web2 = try await WebGatewayHarness.start(for: daemon, arguments: upstream, name: "web2")
+            // Two browsers on the first gateway, one on the second.
+            let browsers = [try await web1.stream(query: Self.query), try await web1.stream(query: Self.query),
+                            try await web2.stream(query: Self.query)]
+            let snapshotLine = String(decoding: socket.lastLine, as: UTF8.self)
+            for browser in browsers {
+                let snapshot = try await browser.next("snapshot", timeout: 30)
+                #expect(snapshot.data == snapshotLine)
+            }
+            var events = PublishEndToEndTests.base
+            var lastID: String?
+            for round in 1...3 {
+                events[round - 1].summary += " v\(round)"
+                try await daemon.importCalendar(icsCalendar(events))
+                let diff = try await socket.next("diff")
+                let line = String(decoding: socket.lastLine, as: UTF8.self)
+                for browser in browsers {
+                    let event = try await browser.next("diff")
+                    #expect(event.data == line, "round \(round)")
+                    #expect(event.id == "\(diff["epoch"]!.stringValue!).\(diff["seq"]!.intValue!)")
+                    lastID = event.id
+                }
+            }
+            // Both gateways asked for the view: eventd publishes it once.
+            #expect(daemon.logLineCount(containing: "a gateway wants it") == 1)
+
+            // The first gateway killed; a change meanwhile; a new gateway: its browser
+            // resumes from the stream, without a snapshot.
+            kill(web1.pid, SIGKILL)
+            _ = try await ChildProcess.wait(web1.pid, timeout: 5)
+            events.append(TestEvent("late@x", "20261203T120000Z", "20261203T130000Z", "Late"))
+            try await daemon.importCalendar(icsCalendar(events))
+            _ = try await socket.next("diff")
+            let missed = String(decoding: socket.lastLine, as: UTF8.self)
+            let web3 = try await WebGatewayHarness.start(for: daemon, arguments: upstream, name: "web3")
+            let resumed = try await web3.stream(query: Self.query, lastEventID: lastID)
+            let first = try await resumed.next("diff", timeout: 30)
+            #expect(first.data == missed)
+            #expect(!resumed.events.contains { $0.event == "snapshot" })
+            socket.close()
+        }
+    }
+
+    /// Redis stopped for 10 s: the browsers are told (`offline`, which the page shows as
+    /// "reconnecting"), the socket is served all along, and a browser that reconnects
+    /// with its Last-Event-ID once Redis answers ends on the socket subscriber's state.
+    @Test func browsersAreToldOfAnOutageAndCatchUp() async throws {
+        let redis = try await RedisServerProcess()
+        try await DaemonHarness.with(running: PublishEndToEndTests.base, arguments: ["--publish", redis.url()]) { daemon in
+            let (socket, _) = try await daemon.subscribe()
+            let web = try await WebGatewayHarness.start(for: daemon, arguments: ["--upstream", redis.url()])
+            let browser = try await web.stream(query: Self.query)
+            let snapshot = try await browser.next("snapshot", timeout: 30)
+
+            redis.suspend()
+            defer { redis.resume() }
+            let offline = try await browser.next("offline", timeout: 15)
+            #expect(try offline.json()["type"]?.stringValue == "offline")
+            var events = PublishEndToEndTests.base
+            events[0].summary = "During the outage"
+            try await daemon.importCalendar(icsCalendar(events))
+            let diff = try await socket.next("diff")
+            try await pause(6)
+            redis.resume()
+            let answering = monotonicNow()
+
+            // The browser reconnects (EventSource does it by itself after `retry`).
+            var state: String?
+            let caughtUp = try await eventually(timeout: 30, every: 0.5) {
+                guard let again = try? await web.stream(query: Self.query, lastEventID: snapshot.id) else { return false }
+                // The missed diff, or (the publisher wrote the state again after the
+                // outage) a snapshot of the same state.
+                let event: ServerSentEventRecord
+                if let missed = try? await again.next("diff", timeout: 3) {
+                    event = missed
+                } else if let fresh = again.events.last(where: { $0.event == "snapshot" }) {
+                    event = fresh
+                } else {
+                    return false
+                }
+                state = try event.json()["digest"]?.stringValue
+                return state != nil
+            }
+            #expect(caughtUp)
+            #expect(state == diff["digest"]?.stringValue)
+            let took = monotonicNow() - answering
+            print("a browser caught up \(took) s after Redis answered again")
+            #expect(took < 30)
+            #expect(web.log.components(separatedBy: "browsers are told the upstream is unavailable").count - 1 == 1)
+            socket.close()
+        }
+    }
+}
