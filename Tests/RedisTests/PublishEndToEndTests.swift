@@ -125,4 +125,31 @@ struct PublishEndToEndTests {
             client.close()
         }
     }
+
+    /// Redis answering with errors (out of memory with `noeviction`): one warning, the
+    /// socket unaffected, and the view's state written once Redis accepts writes again.
+    @Test func refusedWritesAreLoggedOnceAndRepaired() async throws {
+        let redis = try await RedisServerProcess()
+        try await DaemonHarness.with(running: Self.base, arguments: ["--publish", redis.url(), "--publish-view", "tz=UTC&days=7"]) { daemon in
+            let (client, _) = try await daemon.subscribe()
+            let store = try Self.connect(redis)
+            #expect(try await eventually(timeout: 10) { try Self.snapshotKey(store) != nil })
+            try store.call(RedisCommand(["CONFIG", "SET", "maxmemory-policy", "noeviction"]))
+            try store.call(RedisCommand(["CONFIG", "SET", "maxmemory", "1"]))
+            var events = Self.base
+            for round in 1...2 {
+                events[0].summary = "Refused \(round)"
+                try await daemon.importCalendar(icsCalendar(events))
+                _ = try await client.next("diff")
+            }
+            #expect(try await daemon.waitForLog("Redis refused the feed's writes", timeout: 10))
+            #expect(daemon.logLineCount(containing: "Redis refused the feed's writes") == 1)
+            #expect(daemon.log.contains("OOM"))
+            try store.call(RedisCommand(["CONFIG", "SET", "maxmemory", "0"]))
+            #expect(try await daemon.waitForLog("Redis accepts the feed's writes again", timeout: 15))
+            let expected = try await Self.socketSnapshotLine(daemon)
+            #expect(try await eventually(timeout: 10) { try Self.snapshotKey(store) == expected })
+            client.close()
+        }
+    }
 }

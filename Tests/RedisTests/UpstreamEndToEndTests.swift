@@ -131,4 +131,25 @@ struct UpstreamEndToEndTests {
             socket.close()
         }
     }
+
+    /// eventd restarted: a new epoch in the stream, which browsers get as `resync`
+    /// (reason `epoch`) and a snapshot, as a socket subscriber resuming would.
+    @Test func aRestartedEventdIsAResyncForBrowsers() async throws {
+        let redis = try await RedisServerProcess()
+        try await DaemonHarness.with(running: PublishEndToEndTests.base, arguments: ["--publish", redis.url()]) { daemon in
+            let web = try await WebGatewayHarness.start(for: daemon, arguments: ["--upstream", redis.url()])
+            let browser = try await web.stream(query: Self.query)
+            let before = try await browser.next("snapshot", timeout: 30)
+            _ = await daemon.stop()
+            try await daemon.start()
+            let resync = try await browser.next("resync", timeout: 30)
+            #expect(try resync.json()["reason"]?.stringValue == "epoch")
+            let after = try await browser.next("snapshot", timeout: 10)
+            let (socket, state) = try await daemon.subscribe()
+            #expect(try after.json()["epoch"]?.stringValue == state.epoch)
+            #expect(try after.json()["epoch"]?.stringValue != before.json()["epoch"]?.stringValue)
+            #expect(try after.json()["digest"]?.stringValue == state.digest)
+            socket.close()
+        }
+    }
 }
