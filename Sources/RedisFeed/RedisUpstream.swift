@@ -47,7 +47,13 @@ public final class RedisUpstream: Sendable {
         switch request {
         case .subscribe(let view, let resume): watch(client, view: view, resume: resume, oneShot: false)
         case .snapshot(let view): watch(client, view: view, resume: nil, oneShot: true)
-        case .ping: deliver(client, .bytes(FeedMessage.hello(epoch: "redis") + FeedMessage.line(.pong)))
+        case .ping:
+            // /healthz: unhealthy while the view readers find Redis unreachable.
+            if outage.withLock({ $0 }) {
+                deliver(client, .closed)
+            } else {
+                deliver(client, .bytes(FeedMessage.hello(epoch: "redis") + FeedMessage.line(.pong)))
+            }
         default:
             deliver(client, .bytes(FeedMessage.hello(epoch: "redis")
                 + FeedMessage.error(.unknownOp, "\(request.op) is not available through Redis")))

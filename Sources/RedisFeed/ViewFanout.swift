@@ -33,12 +33,19 @@ public struct ViewFanout: Sendable {
 
     /// The most entries kept (eventd's `MAXLEN ~ 1024` keeps at least as many).
     public let tailLimit: Int
+    /// The most bytes of entries kept (republished snapshots are whole views); the
+    /// newest entry is kept whatever its size.
+    public let tailBytes: Int
     private(set) var tail: [StreamEntry] = []
+    private var tailSize = 0
     /// The last entry read: where the next `XREAD` starts.
     public private(set) var position = StreamID.zero
     var members: [Int: Member] = [:]
 
-    public init(tailLimit: Int = 1024) { self.tailLimit = tailLimit }
+    public init(tailLimit: Int = 1024, tailBytes: Int = 64 << 20) {
+        self.tailLimit = tailLimit
+        self.tailBytes = tailBytes
+    }
 
     /// Clients subscribed now.
     public var memberCount: Int { members.count }
@@ -49,8 +56,22 @@ public struct ViewFanout: Sendable {
     /// Starts from what Redis holds: the stream's entries (oldest first) and the snapshot
     /// key, read in one transaction.
     public mutating func start(entries: [StreamEntry], at last: StreamID) {
-        tail = Array(entries.suffix(tailLimit))
+        tail = []
+        tailSize = 0
+        for entry in entries { keep(entry) }
         position = max(position, last)
+    }
+
+    /// Appends to the tail, dropping the oldest past either bound.
+    private mutating func keep(_ entry: StreamEntry) {
+        tail.append(entry)
+        tailSize += entry.line.count
+        var drop = 0
+        while tail.count - drop > 1 && (tail.count - drop > tailLimit || tailSize > tailBytes) {
+            tailSize -= tail[drop].line.count
+            drop += 1
+        }
+        if drop > 0 { tail.removeFirst(drop) }
     }
 
     /// A client resuming after `resume`: its lines (hello, then the entries after its
@@ -92,8 +113,7 @@ public struct ViewFanout: Sendable {
         var lost: [Int] = []
         for entry in entries where entry.id > position {
             position = entry.id
-            tail.append(entry)
-            if tail.count > tailLimit { tail.removeFirst(tail.count - tailLimit) }
+            keep(entry)
             for (client, var member) in members where entry.id > member.skipThrough {
                 member.skipThrough = entry.id
                 if let lines = Self.lines(for: entry, member: &member) {

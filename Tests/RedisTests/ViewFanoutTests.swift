@@ -97,3 +97,18 @@ import Testing
         #expect(fanout.resume(2, after: Request.Resume(epoch: "e1", seq: 17)) != nil)
     }
 }
+
+extension ViewFanoutTests {
+    @Test func theTailIsBoundedInBytesToo() {
+        var fanout = ViewFanout(tailLimit: 100, tailBytes: 40)
+        // Each line is "diff e1.N": 9 or 10 bytes; 40 bytes hold the last four.
+        fanout.start(entries: (1...20).map { Self.entry($0, "diff", seq: Int64($0)) }, at: Self.id(20))
+        #expect(fanout.resume(1, after: Request.Resume(epoch: "e1", seq: 16)) == nil)
+        #expect(fanout.resume(1, after: Request.Resume(epoch: "e1", seq: 17)) != nil)
+        // One entry larger than the bound is still kept: the newest always is.
+        let huge = StreamEntry(id: Self.id(21), epoch: "e1", seq: 21, type: "snapshot", line: [UInt8](repeating: 32, count: 100))
+        _ = fanout.received([huge])
+        #expect(fanout.resume(2, after: Request.Resume(epoch: "e1", seq: 21)) != nil)
+        #expect(fanout.resume(3, after: Request.Resume(epoch: "e1", seq: 20)) == nil)
+    }
+}
