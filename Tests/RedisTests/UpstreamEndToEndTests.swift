@@ -152,4 +152,26 @@ struct UpstreamEndToEndTests {
             socket.close()
         }
     }
+
+    /// Many browsers arriving at once cost the gateway's view reader a few snapshot reads
+    /// in all, not one each: joins wait for the reader's next turn and share one read.
+    @Test func manyBrowsersAtOnceShareTheReads() async throws {
+        let redis = try await RedisServerProcess()
+        try await DaemonHarness.with(running: PublishEndToEndTests.base, arguments: ["--publish", redis.url()]) { daemon in
+            let web = try await WebGatewayHarness.start(for: daemon, arguments: ["--upstream", redis.url()])
+            let first = try await web.stream(query: Self.query)
+            _ = try await first.next("snapshot", timeout: 30)
+            _ = try await redis.cli(["CONFIG", "RESETSTAT"])
+            var browsers: [EventStreamClient] = []
+            for _ in 0..<60 { browsers.append(try await web.stream(query: Self.query)) }
+            for browser in browsers { _ = try await browser.next("snapshot", timeout: 30) }
+            let stats = try await redis.cli(["INFO", "commandstats"])
+            // (INFO's lines end in CRLF, one Character in Swift: split on any newline.)
+            let gets = stats.split(whereSeparator: \.isNewline).first { $0.hasPrefix("cmdstat_get:") }
+                .flatMap { $0.split(separator: "=").dropFirst().first?.split(separator: ",").first }.flatMap { Int($0) } ?? 0
+            print("60 browsers joining at once: \(gets) snapshot read(s) by the gateway")
+            #expect(gets >= 1)
+            #expect(gets <= 20, "\(stats)")
+        }
+    }
 }
