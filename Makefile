@@ -7,7 +7,7 @@
 SWIFT        ?= swift
 PYTHON       ?= python3
 VENV         := .venv
-DEB_PACKAGES := libical-dev libsqlite3-dev libssl-dev libcurl4-openssl-dev pkg-config sqlite3 faketime chromium chromium-driver libsystemd-dev dbus-daemon libnotify-bin
+DEB_PACKAGES := libical-dev libsqlite3-dev libssl-dev libcurl4-openssl-dev pkg-config sqlite3 faketime chromium chromium-driver libsystemd-dev dbus-daemon libnotify-bin redis-server libhiredis-dev
 RELEASE_BIN  := .build/release
 # Debian's packaging tools: installed by `make deb` only, so `make run` does not wait for them.
 DEB_BUILD_PACKAGES := debhelper dpkg-dev fakeroot lintian
@@ -62,7 +62,7 @@ release-static: deps
 # the heavy fault and fuzz suites. WebGatewayTests starts eventd, eventd-web, 1,000
 # streams and headless Chromium: it too runs on its own. PackageTests builds the package
 # (`make deb`: the static release build, once) and installs, upgrades and purges it here.
-HEAVY_SUITES := DaemonTests ReliabilityTests HostileInputTests WebGatewayTests PackageTests
+HEAVY_SUITES := DaemonTests ReliabilityTests HostileInputTests WebGatewayTests RedisTests PackageTests
 REFERENCE_ENV = EVENTD_REFERENCE_PYTHON=$(CURDIR)/$(VENV)/bin/python \
 	EVENTD_REFERENCE_CALENDARS=$$($(VENV)/bin/python scripts/reference_calendars.py)
 

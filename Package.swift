@@ -26,6 +26,10 @@ let package = Package(
                        providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd",
                        providers: [.apt(["libsystemd-dev"])]),
+        // No pkgConfig: hiredis.pc's only flag beyond -lhiredis is -D_FILE_OFFSET_BITS=64,
+        // which SwiftPM refuses with a warning on every build (and which changes nothing
+        // on 64-bit Linux); the shim includes <hiredis/hiredis.h> from /usr/include.
+        .systemLibrary(name: "CHiredis", providers: [.apt(["libhiredis-dev"])]),
         // Linux interfaces Glibc's module leaves out (timerfd, inotify).
         .systemLibrary(name: "CLinux"),
 
@@ -39,9 +43,15 @@ let package = Package(
         // interests, deadlines, wake-ups, non-blocking accept/read/write.
         .target(name: "Reactor", dependencies: ["CLinux", "Diagnostics", "Threads"]),
         .target(name: "SectionedDiff"),
+        // Redis through hiredis: redis:// URLs, the password file, one owned blocking
+        // connection with argv commands and pipelines. No feed knowledge.
+        .target(name: "RedisClient", dependencies: ["CHiredis", "Diagnostics"]),
         .target(name: "ICalendar", dependencies: ["CLibical", "Diagnostics", "Digests", "Threads"]),
         .target(name: "EventStore", dependencies: ["CSQLite", "Diagnostics", "Digests", "ICalendar", "Threads"]),
         .target(name: "CalendarGenerator", dependencies: ["ICalendar"]),
+        // The feed through Redis Streams: view keys, and the publisher's and the gateway
+        // upstream's pure state machines with their thin threads on RedisClient.
+        .target(name: "RedisFeed", dependencies: ["CanonicalJSON", "Diagnostics", "Digests", "FeedProtocol", "RedisClient", "Threads"]),
         .target(name: "Agenda", dependencies: ["CanonicalJSON", "Diagnostics", "Digests", "EventStore", "ICalendar", "Threads"]),
         .target(name: "LiveSources", dependencies: ["CCurl", "CLinux", "CanonicalJSON", "Diagnostics", "EventStore", "ICalendar", "Threads"]),
         // The feed protocol as types: requests and messages (both ways), the client's
@@ -55,19 +65,22 @@ let package = Package(
         .target(name: "Feed", dependencies: ["Agenda", "CLinux", "CanonicalJSON", "Diagnostics", "Digests", "EventStore", "FeedProtocol", "ICalendar", "LiveSources", "Reactor", "RuntimeDirectories", "SectionedDiff", "Threads"]),
         // The web gateway: HTTP/1.1 and Server-Sent Events in front of the feed socket
         // (a pure state machine and a thin loop on the reactor, as the feed's hub and loop).
-        .target(name: "WebGateway", dependencies: ["CanonicalJSON", "Diagnostics", "FeedClientKit", "FeedProtocol", "Reactor", "RuntimeDirectories"]),
+        .target(name: "WebGateway", dependencies: ["CanonicalJSON", "Diagnostics", "FeedClientKit", "FeedProtocol", "Reactor", "RedisFeed", "RuntimeDirectories", "Threads"]),
         // Status bars (Waybar, i3bar, plain lines) fed by the feed: a pure renderer.
         .target(name: "StatusBar", dependencies: ["CanonicalJSON", "Diagnostics", "ICalendar", "UpcomingEvents"]),
         // Desktop reminders before events: a pure planner, the sent log, sd-bus notifications.
         .target(name: "Reminders", dependencies: ["CSystemd", "CanonicalJSON", "ICalendar", "UpcomingEvents"]),
+        // eventd's --publish: a subscriber of the daemon's own socket per published view,
+        // handing its lines to RedisFeed's publisher.
+        .target(name: "RedisRelay", dependencies: ["Diagnostics", "FeedClientKit", "FeedProtocol", "RedisFeed", "Threads"]),
         // Low on purpose: errors say their own exit status (`ExitStatusProviding`), so the
         // command-line layer needs no domain module.
         .target(name: "CommandLineKit", dependencies: ["Diagnostics"]),
 
         // MARK: - Executables
         .executableTarget(name: "eventctl", dependencies: ["Agenda", "CLinux", "CanonicalJSON", "CommandLineKit", "Diagnostics", "Digests", "EventStore", "FeedClientKit", "FeedProtocol", "ICalendar", "LiveSources", "Reminders", "RuntimeDirectories", "SectionedDiff", "StatusBar", "UpcomingEvents"]),
-        .executableTarget(name: "eventd", dependencies: ["Agenda", "CommandLineKit", "Diagnostics", "Digests", "Feed", "ICalendar", "RuntimeDirectories"]),
-        .executableTarget(name: "eventd-web", dependencies: ["CommandLineKit", "Diagnostics", "Digests", "RuntimeDirectories", "WebGateway"]),
+        .executableTarget(name: "eventd", dependencies: ["Agenda", "CommandLineKit", "Diagnostics", "Digests", "Feed", "FeedClientKit", "ICalendar", "RedisClient", "RedisFeed", "RedisRelay", "RuntimeDirectories"]),
+        .executableTarget(name: "eventd-web", dependencies: ["CommandLineKit", "Diagnostics", "Digests", "RedisClient", "RedisFeed", "RuntimeDirectories", "WebGateway"]),
         .executableTarget(name: "eventd-bench",
                           dependencies: ["Agenda", "CLibical", "CLinux", "CalendarGenerator", "CanonicalJSON", "EventStore", "Feed", "FeedClientKit", "FeedProtocol", "ICalendar", "LiveSources", "RuntimeDirectories", "SectionedDiff"]),
 
@@ -96,6 +109,8 @@ let package = Package(
         .testTarget(name: "PackageTests", dependencies: ["Diagnostics", "TestSupport"]),
         .testTarget(name: "WebGatewayTests", dependencies: ["CalendarGenerator", "CanonicalJSON", "RuntimeDirectories", "TestSupport", "WebGateway"]),
         .testTarget(name: "ReliabilityTests", dependencies: ["CalendarGenerator", "CanonicalJSON", "Digests", "EventStore", "TestSupport"]),
+        // Redis: URLs, password files, and the client against a redis-server each test starts.
+        .testTarget(name: "RedisTests", dependencies: ["CanonicalJSON", "FeedProtocol", "RedisClient", "RedisFeed", "TestSupport"]),
         .testTarget(name: "HostileInputTests", dependencies: ["CanonicalJSON", "EventStore", "Feed", "FeedProtocol", "ICalendar", "TestSupport"],
                     resources: [.copy("Corpus")]),
     ],

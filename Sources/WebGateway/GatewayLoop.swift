@@ -1,6 +1,8 @@
 import Diagnostics
 import Glibc
 import Reactor
+import RedisFeed
+import Threads
 
 /// eventd-web's I/O: one thread on the shared `Reactor` (epoll), non-blocking sockets to
 /// browsers and to eventd. It only moves bytes and time into `Gateway` and carries out
@@ -17,9 +19,13 @@ public final class GatewayLoop {
     private let monotonic: () -> Double
     private let reactor: Reactor
     private var nextID = 1
+    /// `--upstream redis://…`: what the Redis watchers deliver, woken through a pipe.
+    private let redis: (upstream: RedisUpstream, deliveries: Mailbox<RedisDelivery>)?
 
     /// The listening socket's id in the reactor.
     private static let listening = -1
+    /// The Redis deliveries' wake-up pipe's id.
+    private static let redisWake = -2
     private static func browser(_ id: ClientID) -> Int { id << 1 }
     private static func upstream(_ id: ClientID) -> Int { id << 1 | 1 }
 
@@ -32,6 +38,15 @@ public final class GatewayLoop {
         self.monotonic = monotonic
         reactor = try Reactor()
         try reactor.watch(listenFD, as: Self.listening, interest: .none)
+        if let target = gateway.config.redisUpstream {
+            let pipe = try WakePipe()
+            try reactor.watch(pipe, as: Self.redisWake)
+            let deliveries = Mailbox<RedisDelivery>(wake: { pipe.wake() })
+            redis = (RedisUpstream(target: target, keys: gateway.config.redisKeys, logger: log) { deliveries.post(RedisDelivery(client: $0, delivery: $1)) },
+                     deliveries)
+        } else {
+            redis = nil
+        }
         carryOut(self.gateway.handle(.clock(httpDate: Self.httpDate()), at: monotonic()))
     }
 
@@ -67,6 +82,7 @@ public final class GatewayLoop {
             })
             for event in try reactor.wait(until: nextTick, now: monotonic()) {
                 guard event.id != Self.listening else { acceptAll(); continue }
+                guard event.id != Self.redisWake else { takeRedisDeliveries(); continue }
                 guard reactor.contains(event.id) else { continue }
                 let id = event.id >> 1
                 if event.id & 1 == 1 {
@@ -115,6 +131,8 @@ public final class GatewayLoop {
             reactor.close(Self.browser(id))
         case .connectUpstream(let id):
             touch(id)
+            // Through Redis there is no connection to make: the request goes to the watchers.
+            if redis != nil { return gateway.handle(.upstreamConnected(id), at: now) }
             do {
                 reactor.adopt(try connector.connect(), as: Self.upstream(id))
                 return gateway.handle(.upstreamConnected(id), at: now)
@@ -125,6 +143,10 @@ public final class GatewayLoop {
             // A request line is small and the socket new: it goes whole or the
             // connection is treated as gone.
             touch(id)
+            if let redis {
+                redis.upstream.request(id, line: bytes)
+                break
+            }
             guard let written = reactor.write(Self.upstream(id), count: 1, from: 0, chunk: { _ in bytes }) else { break }
             if written.count != bytes.count {
                 reactor.close(Self.upstream(id))
@@ -132,10 +154,37 @@ public final class GatewayLoop {
             }
         case .closeUpstream(let id):
             touch(id)
+            redis?.upstream.close(id)
             reactor.close(Self.upstream(id))
         case .log(let level, let message): log.log(level, message)
         }
         return []
+    }
+
+    /// Lines and ends the Redis watchers delivered. A stream whose browser is past its
+    /// buffer is not given more: its upstream ends (the browser is told and resumes from
+    /// its last event id, from the watcher's tail), so it never holds up the others.
+    private func takeRedisDeliveries() {
+        guard let redis else { return }
+        for item in redis.deliveries.takeAll() {
+            let id = item.client
+            touch(id)
+            guard gateway.output(id) != nil else {
+                redis.upstream.close(id)
+                continue
+            }
+            switch item.delivery {
+            case .bytes(let bytes):
+                if gateway.interest(id).upstreamRead {
+                    apply(.upstreamReceived(id, bytes[...]))
+                } else {
+                    redis.upstream.close(id)
+                    apply(.upstreamClosed(id))
+                }
+            case .closed:
+                apply(.upstreamClosed(id))
+            }
+        }
     }
 
     // MARK: - Sockets
@@ -236,6 +285,12 @@ public final class GatewayLoop {
         limit.rlim_cur = limit.rlim_max
         _ = setrlimit(RLIMIT_NOFILE_VALUE, &limit)
     }
+}
+
+/// One delivery of the Redis upstream, for the loop's mailbox.
+struct RedisDelivery: Sendable {
+    var client: ClientID
+    var delivery: RedisUpstream.Delivery
 }
 
 /// `RLIMIT_NOFILE` as the type Glibc's Swift overlay wants.

@@ -43,11 +43,12 @@ enum WebOptions {
         Last-Event-ID resumes it. Every request needs a token (a random one unless
         --token-file is given); loopback only unless --token-file is given.
         """,
-        options: [listen, socket, tokenFile, noAuth, allowHosts, maxStreams, assets, logLevel, Option.version],
+        options: [listen, socket, tokenFile, noAuth, allowHosts, maxStreams, assets] + UpstreamOptions.all + [logLevel, Option.version],
         examples: [
             "eventd-web",
             "eventd-web --listen '[::1]:9000' --max-streams 64",
             "eventd-web --listen unix:/run/eventd-web/http.sock --allow-host calendar.example.org",
+            "eventd-web --upstream redis://eventd-web@redis.example:6379/0 --redis-password-file /etc/eventd/redis-password --token-file /etc/eventd/web-token --listen 0.0.0.0:8787",
         ])
 
     @Sendable static func listenProblem(_ text: String) -> String? {
@@ -112,6 +113,7 @@ enum WebOptions {
         config.trustedPeers = paths.trustedPeers(uid: getuid())
         config.listen = listen
         if let n = arguments[Self.maxStreams] { config.maxStreams = n }
+        try UpstreamOptions.apply(arguments, to: &config)
         // Tests shorten the slow-loris deadline instead of waiting 10 s.
         if let seconds = environment["EVENTD_WEB_HEAD_TIMEOUT"].flatMap(Double.init), seconds > 0 { config.headTimeout = seconds }
         // ... and the output budget instead of queuing 256 MiB.

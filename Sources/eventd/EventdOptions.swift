@@ -53,11 +53,12 @@ enum EventdOptions {
         and at once on {"op":"refresh"}, and writes NDJSON diffs to a Unix socket.
         """,
         options: [database, socket, interval, tz, heartbeat, history, historyBytes, maxViewItems, maxClients, clientBuffer,
-                  stallTimeout, socketMode, logLevel, Option.version],
+                  stallTimeout, socketMode] + PublishOptions.all + [logLevel, Option.version],
         examples: [
             "eventd",
             "eventd --db /var/lib/eventd/events.db --socket /run/eventd/feed.sock --interval 30",
             "eventctl subscribe --format pretty      # watch the feed",
+            "eventd --publish redis://eventd@redis.example:6379/0 --redis-password-file /etc/eventd/redis-password --publish-view 'days=7'",
         ])
 
     /// Why `text` is not an acceptable `--socket-mode`, or nil.

@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// The units in systemd/ pass `systemd-analyze verify`, and the system services'
-/// sandboxes rate an overall exposure of 2.0 (eventd) and 1.0 (eventd-web) or lower.
+/// sandboxes rate an overall exposure of 2.0 (eventd) and 1.0 (eventd-web, and
+/// eventd-web-upstream for a gateway host) or lower.
 @Suite(.enabled(if: SystemdAnalyze.path != nil,
                 "systemd-analyze is not installed: skipping the systemd unit checks"))
 struct SystemdUnitTests {
@@ -20,7 +21,7 @@ struct SystemdUnitTests {
             let fm = FileManager.default
             for (directory, source) in [(system, "systemd"), (user, "systemd/user")] {
                 try fm.createDirectory(at: directory, withIntermediateDirectories: true)
-                for unit in SystemdUnitTests.units + (source == "systemd/user" ? SystemdUnitTests.userOnlyUnits : []) {
+                for unit in SystemdUnitTests.units + (source == "systemd/user" ? SystemdUnitTests.userOnlyUnits : SystemdUnitTests.systemOnlyUnits) {
                     let text = try Ship.read("\(source)/\(unit)")
                     let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
                         // ExecStart=/usr/local/bin/PROGRAM -> the built PROGRAM.
@@ -57,11 +58,13 @@ struct SystemdUnitTests {
     static let units = ["eventd.service", "eventd.socket", "eventd-web.service", "eventd-web.socket"]
     /// Units only for the user's manager (the graphical session's reminders).
     static let userOnlyUnits = ["eventctl-remind.service"]
+    /// Units only for the system's: a gateway host that reads the feed from Redis.
+    static let systemOnlyUnits = ["eventd-web-upstream.service", "eventd-web-upstream.socket"]
 
     @Test func systemUnitsVerify() throws {
         let staged = try Staged()
         defer { staged.cleanUp() }
-        let r = try Ship.run(SystemdAnalyze.path!, ["verify"] + staged.manOption + Self.units,
+        let r = try Ship.run(SystemdAnalyze.path!, ["verify"] + staged.manOption + Self.units + Self.systemOnlyUnits,
                              environment: staged.analyzeEnvironment, directory: staged.system)
         #expect(r.status == 0, "systemd-analyze verify failed:\n\(r.stdout)\(r.stderr)")
         let ours = r.stderrLines.filter { $0.contains("eventd") }
@@ -78,7 +81,7 @@ struct SystemdUnitTests {
         #expect(ours.isEmpty, "systemd-analyze --user verify complained:\n\(ours.joined(separator: "\n"))")
     }
 
-    @Test(arguments: [("eventd.service", 2.0), ("eventd-web.service", 1.0)])
+    @Test(arguments: [("eventd.service", 2.0), ("eventd-web.service", 1.0), ("eventd-web-upstream.service", 1.0)])
     func systemServiceExposureIsBounded(service: String, bound: Double) throws {
         let staged = try Staged()
         defer { staged.cleanUp() }

@@ -1,0 +1,23 @@
+/// One feed message of a published view, as a socket subscriber receives it, with the
+/// snapshot line of the state after it (the snapshot key is written in the same
+/// transaction as the message's stream entry).
+public struct FeedLine: Sendable, Equatable {
+    /// The message's `type`: `snapshot`, `diff` or `heartbeat`.
+    public var type: String
+    public var epoch: String
+    public var seq: Int64
+    /// The exact NDJSON line (without its `\n`).
+    public var line: [UInt8]
+    /// The snapshot line of the state `seq` (the line itself for a snapshot); nil for a
+    /// heartbeat, which changes no state.
+    public var snapshot: [UInt8]?
+
+    /// Creates a line.
+    public init(type: String, epoch: String, seq: Int64, line: [UInt8], snapshot: [UInt8]?) {
+        self.type = type
+        self.epoch = epoch
+        self.seq = seq
+        self.line = line
+        self.snapshot = snapshot
+    }
+}

@@ -1,0 +1,167 @@
+import Diagnostics
+import RedisClient
+import Synchronization
+import Threads
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The publisher's thin I/O: one thread owning a blocking `RedisConnection` runs a
+/// `PublisherMachine`, fed through a bounded `PublisherInbox`; a second thread holds a
+/// `SUBSCRIBE` to the wanted channel (a subscribed connection can do nothing else) and
+/// turns its messages into announcements. Nothing here ever blocks the caller of
+/// `offer`: a full inbox drops lines and owes the view a snapshot.
+public final class RedisPublisher: Sendable {
+    /// Where Redis is and how to log in.
+    public struct Target: Sendable {
+        public var url: RedisURL
+        public var password: RedisPassword?
+        /// How long a Redis read or write may wait: past it Redis counts as down.
+        public var ioTimeout: Double
+
+        /// Creates a target.
+        public init(url: RedisURL, password: RedisPassword?, ioTimeout: Double = 2) {
+            self.url = url
+            self.password = password
+            self.ioTimeout = ioTimeout
+        }
+    }
+
+    private let inbox: PublisherInbox
+    private let running = Atomic<Bool>(true)
+    private let threads = Mutex<[WorkerThread<Void>]>([])
+    /// The announcement listener's socket, to wake it at `stop`.
+    private let listenerSocket = Atomic<Int32>(-1)
+
+    private let target: Target
+    private let settings: PublisherSettings
+    private let logger: Logger
+    private let follow: @Sendable (PublishedView, Bool) -> Void
+
+    /// A publisher, not started yet. `follow(view, true)` asks the feed side to start
+    /// handing the view's lines to `offer`, `follow(view, false)` to stop; both are
+    /// called on the publisher thread.
+    public init(target: Target, settings: PublisherSettings, logger: Logger, inboxCapacity: Int = 4096,
+                follow: @escaping @Sendable (PublishedView, Bool) -> Void) {
+        inbox = PublisherInbox(capacity: inboxCapacity)
+        self.target = target
+        self.settings = settings
+        self.logger = logger
+        self.follow = follow
+    }
+
+    /// Starts both threads (once).
+    public func start() {
+        let (inbox, target, settings, logger, follow) = (inbox, target, settings, logger, follow)
+        let publisher = WorkerThread(name: "redis-publisher") {
+            Self.publish(target: target, settings: settings, logger: logger, inbox: inbox, follow: follow)
+        }
+        let listener = WorkerThread(name: "redis-wanted") { [self] in
+            listen(target: target, channel: settings.keys.wanted)
+        }
+        threads.withLock { $0 = [publisher, listener] }
+    }
+
+    /// Hands a feed line of a followed view to the publisher (never blocks).
+    @discardableResult
+    public func offer(_ line: FeedLine, of view: PublishedView) -> Bool { inbox.offer(line, of: view) }
+
+    /// Stops both threads and waits for them.
+    public func stop() {
+        running.store(false, ordering: .sequentiallyConsistent)
+        inbox.stop()
+        let fd = listenerSocket.load(ordering: .sequentiallyConsistent)
+        if fd >= 0 { shutdown(fd, Int32(SHUT_RDWR)) }
+        for thread in threads.withLock({ $0 }) { thread.join() }
+    }
+
+    // MARK: - The publisher thread
+
+    private static func publish(target: Target, settings: PublisherSettings, logger: Logger, inbox: PublisherInbox,
+                                follow: @Sendable (PublishedView, Bool) -> Void) {
+        var machine = PublisherMachine(settings: settings)
+        var connection: RedisConnection?
+        var pending = machine.start(at: clock())
+        while true {
+            // Effects can lead to events (replies, failures): run them to the end.
+            while !pending.isEmpty {
+                let effect = pending.removeFirst()
+                var next: PublisherEvent?
+                switch effect {
+                case .connect:
+                    do {
+                        connection = try RedisConnection(url: target.url, password: target.password,
+                                                         connectTimeout: target.ioTimeout, ioTimeout: target.ioTimeout)
+                        next = .connected
+                    } catch {
+                        connection = nil
+                        next = .connectFailed(error)
+                    }
+                case .send(let request, let commands):
+                    guard let redis = connection else {
+                        next = .failed(request, RedisError(.io, operation: "send", message: "not connected"))
+                        break
+                    }
+                    do {
+                        next = .answered(request, try redis.pipeline(commands))
+                    } catch {
+                        if error.losesConnection { connection = nil }
+                        next = .failed(request, error)
+                    }
+                case .follow(let view): follow(view, true)
+                case .unfollow(let view): follow(view, false)
+                case .log(let level, let message): logger.log(level, message)
+                }
+                if let next { pending += machine.handle(next, at: clock()) }
+            }
+            guard let items = inbox.take(waitingAtMost: 1) else { return }
+            for item in items {
+                let event: PublisherEvent
+                switch item {
+                case .line(let view, let line): event = .line(view, line)
+                case .skipped(let view, let line): event = .skipped(view, line)
+                case .announcement: event = .announcement
+                }
+                pending += machine.handle(event, at: clock())
+            }
+            pending += machine.handle(.tick, at: clock())
+        }
+    }
+
+    private static func clock() -> PublisherClock {
+        var mono = timespec(), wall = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &mono)
+        clock_gettime(CLOCK_REALTIME, &wall)
+        return PublisherClock(monotonic: Double(mono.tv_sec) + Double(mono.tv_nsec) / 1e9,
+                              wallMilliseconds: Int64(wall.tv_sec) * 1000 + Int64(wall.tv_nsec) / 1_000_000)
+    }
+
+    // MARK: - The announcement listener
+
+    /// Subscribes to the wanted channel and announces each message; reconnects after
+    /// 1 s when Redis goes away (the publisher logs outages: this thread is silent). A
+    /// quiet channel times out every minute and subscribes again.
+    private func listen(target: Target, channel: String) {
+        while running.load(ordering: .sequentiallyConsistent) {
+            do {
+                let redis = try RedisConnection(url: target.url, password: target.password,
+                                                connectTimeout: target.ioTimeout, ioTimeout: target.ioTimeout)
+                listenerSocket.store(redis.fileDescriptor, ordering: .sequentiallyConsistent)
+                defer { listenerSocket.store(-1, ordering: .sequentiallyConsistent) }
+                guard running.load(ordering: .sequentiallyConsistent) else { return }
+                try redis.call(RedisCommand(["SUBSCRIBE", channel]))
+                try redis.setTimeout(60)
+                while running.load(ordering: .sequentiallyConsistent) {
+                    let message = try redis.readReply(operation: "SUBSCRIBE")
+                    if message.elements?.first?.text == "message" { inbox.announce() }
+                }
+            } catch {
+                var remaining = 1.0
+                while remaining > 0 && running.load(ordering: .sequentiallyConsistent) {
+                    usleep(100_000)
+                    remaining -= 0.1
+                }
+            }
+        }
+    }
+}
