@@ -15,7 +15,8 @@ extension VEventReader {
         return result
     }
 
-    /// The unfolded bytes after the `:` of the block's first `UID` line.
+    /// The unfolded bytes after the `:` of the block's first `UID` line, when they end in
+    /// white space (nil otherwise, without copying anything: nearly every UID).
     static func rawUIDValue(_ block: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         var i = 0
         while i + 3 < block.count {
@@ -23,18 +24,18 @@ extension VEventReader {
                ParserFeed.upper(block[i]) == 85, ParserFeed.upper(block[i + 1]) == 73, ParserFeed.upper(block[i + 2]) == 68,
                block[i + 3] == 58 || block[i + 3] == 59 {
                 var line = ParserFeed.UnfoldedLine(block, at: i + 3)
-                var quoted = false, inValue = false
-                var value: [UInt8] = []
-                while let byte = line.next() {
-                    if inValue {
-                        value.append(byte)
-                    } else if byte == 34 {
-                        quoted.toggle()
-                    } else if byte == 58, !quoted {
-                        inValue = true
-                    }
+                var quoted = false
+                while let byte = line.next(), quoted || byte != 58 {
+                    if byte == 34 { quoted.toggle() }
                 }
-                return inValue ? value : nil
+                let valueStart = line
+                var trailing = 0
+                while let byte = line.next() { trailing = byte == 32 || byte == 9 ? trailing + 1 : 0 }
+                guard trailing > 0 else { return nil }
+                line = valueStart
+                var value: [UInt8] = []
+                while let byte = line.next() { value.append(byte) }
+                return value
             }
             i += 1
         }
