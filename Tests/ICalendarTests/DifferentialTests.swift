@@ -62,7 +62,7 @@ import ICalendar
             "[DOCS] an Outlook all-day series with UNTIL=20210701T220000Z and no X-WR-TIMEZONE: docs/data-model.md ends it on UNTIL's local date in the view's zone, 1 July in the tests' UTC view (2 July in a Berlin view, ImportFidelityTests); recurring-ical-events includes 2 July in every zone",
         "peterbraden-icaljs/test-test14.ics": "[RFC] as node-ical/fixtures-biweekly-exdate-until.ics (a UTC series moved into X-WR-TIMEZONE by the reference)",
         "khal/event_dt_mixed_awareness.ics":
-            "[open] a floating DTSTART with a DTEND carrying both TZID=Europe/Berlin and a UTC 'Z' value (RFC 5545 3.2.19: TZID MUST NOT be applied to UTC times): eventd keeps the UTC value as written and reads DTSTART in its frame; the references apply the TZID to both and ignore the Z. Invalid input; neither reading is mandated",
+            "[DOCS] a floating DTSTART with a DTEND carrying both TZID=Europe/Berlin and a UTC 'Z' value (RFC 5545 3.2.19: TZID MUST NOT be applied to UTC times; invalid input): docs/data-model.md reads a '…Z' time as UTC, so eventd keeps the UTC value as written and reads DTSTART in its frame; the references apply the TZID and ignore the Z, and so does khal's own test of this file (test_mix_datetime_types: 12:00-16:00 Berlin), which is likely what its author meant",
         "khal/tz_windows_format.ics":
             "[DOCS] TZID \"New Zealand Standard Time\" has a VTIMEZONE in the file (+01:00 in November 2019): the documented order puts the file's VTIMEZONE before CLDR's Windows names, so eventd uses it; icalendar maps the Windows name to Pacific/Auckland first",
     ]
