@@ -11,6 +11,10 @@ public enum TimeValue: Hashable, Sendable, CustomStringConvertible {
 
     /// True for a DATE value.
     public var isDate: Bool { if case .date = self { return true } else { return false } }
+    /// True for a UTC time (`…Z`).
+    var isUTC: Bool { if case .utc = self { return true } else { return false } }
+    /// The zone key of a zoned time.
+    var zoneKey: String? { if case .zoned(_, let key) = self { return key } else { return nil } }
 
     /// Storage form: `20261129`, `20261129T090000`, `20261129T080000Z`, `20261129T090000@Europe/Berlin`.
     public var encoded: String {

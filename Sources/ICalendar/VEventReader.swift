@@ -35,7 +35,7 @@ enum VEventReader {
 
         let uid: String
         if let u = LibICal.string(icalcomponent_get_uid(c)), !u.isEmpty {
-            uid = u
+            uid = exactUID(u, in: text)
         } else {
             uid = synthesizedUID(text)
         }
@@ -163,6 +163,7 @@ enum VEventReader {
             }
             xp = icalcomponent_get_next_property(c, ICAL_EXDATE_PROPERTY)
         }
+        adoptSeriesFrame(&record, &issues)
         if let ridProp = icalcomponent_get_first_property(c, ICAL_RECURRENCEID_PROPERTY) {
             guard let rid = timeValue(ridProp, icalproperty_get_recurrenceid(ridProp), "RECURRENCE-ID", &context, &issues) else {
                 issues.append("VEVENT has an unparseable RECURRENCE-ID; skipped")

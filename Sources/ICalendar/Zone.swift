@@ -29,9 +29,16 @@ public final class Zone: @unchecked Sendable, CustomStringConvertible { // @unch
     private let firstOnset: Int64
     /// The last instant it covers: its last onset when no observance recurs.
     private let lastOnset: Int64
+    /// For an in-file definition without a system zone of its name: the offset before its
+    /// first onset, which RFC 5545 does not define. libical takes the first onset's
+    /// TZOFFSETFROM; RFC 5545's own example (section 4: a meeting "at 8:30 AM EST on March
+    /// 12, 1998" in a VTIMEZONE whose first onset is 25 October 1998, a STANDARD one from
+    /// -04:00) means standard time, and so do the other readers: the first STANDARD
+    /// observance's TZOFFSETTO.
+    private let offsetBeforeOnset: Int?
 
     init(handle: OpaquePointer, owned: Bool, identifier: String, key: String,
-                 fallback: Zone? = nil, coverage: (Int64, Int64) = (.min, .max)) {
+                 fallback: Zone? = nil, coverage: (Int64, Int64) = (.min, .max), offsetBeforeOnset: Int? = nil) {
         self.handle = handle
         self.owned = owned
         self.identifier = identifier
@@ -39,6 +46,7 @@ public final class Zone: @unchecked Sendable, CustomStringConvertible { // @unch
         self.fallback = fallback
         self.firstOnset = coverage.0
         self.lastOnset = coverage.1
+        self.offsetBeforeOnset = fallback == nil ? offsetBeforeOnset : nil
     }
 
     deinit {
@@ -99,7 +107,8 @@ public final class Zone: @unchecked Sendable, CustomStringConvertible { // @unch
             }
             let coverage = Self.coverage(of: comp)
             let fallback = coverage == (.min, .max) ? nil : Zone.system(tzid)
-            return Zone(handle: zone, owned: true, identifier: tzid, key: key, fallback: fallback, coverage: coverage)
+            return Zone(handle: zone, owned: true, identifier: tzid, key: key, fallback: fallback, coverage: coverage,
+                        offsetBeforeOnset: Self.standardOffset(of: comp))
         }
     }
 
@@ -138,6 +147,13 @@ public final class Zone: @unchecked Sendable, CustomStringConvertible { // @unch
         // A definition with one offset (a fixed-offset zone, or one that stopped changing)
         // has no last change: it holds from its onset on.
         return (earliest, recurs || offsets.count <= 1 ? .max : latest)
+    }
+
+    /// The TZOFFSETTO of the VTIMEZONE's first STANDARD observance.
+    private static func standardOffset(of comp: OpaquePointer) -> Int? {
+        guard let standard = icalcomponent_get_first_component(comp, ICAL_XSTANDARD_COMPONENT),
+              let p = icalcomponent_get_first_property(standard, ICAL_TZOFFSETTO_PROPERTY) else { return nil }
+        return Int(icalproperty_get_tzoffsetto(p))
     }
 
     /// Most offset changes an in-file definition may make libical compute (up to 2100).
@@ -211,6 +227,7 @@ public final class Zone: @unchecked Sendable, CustomStringConvertible { // @unch
     public func offset(atUTC seconds: Int64) -> Int {
         if handle == LibICal.utc { return 0 }
         if seconds < firstOnset || seconds > lastOnset, let fallback { return fallback.offset(atUTC: seconds) }
+        if seconds < firstOnset, let offsetBeforeOnset { return offsetBeforeOnset }
         // Zones change offset at most twice a year, never twice within a day: remember
         // each UTC day whose start and end have the same offset (it holds throughout).
         let bucket = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400

@@ -145,6 +145,54 @@ import Testing
         #expect(timed.events.first?.durationSeconds == 7200)
     }
 
+    // MARK: - A floating series with a UTC or zoned EXDATE
+
+    static let exdated = ["DTSTART:19960401T010000", "DTEND:19960401T020000", "RRULE:FREQ=DAILY;COUNT=6"]
+
+    @Test func aFloatingSeriesTakesTheFrameOfItsEXDATE() throws {
+        let text = ICS.calendar(ICS.event(Self.exdated + ["EXDATE:19960402T010000Z,19960403T010000Z", "EXDATE:19960404T010000"]))
+        let parsed = try ICS.parse(text)
+        #expect(parsed.events.first?.start == .utc(utcSeconds(1996, 4, 1, 1)))
+        #expect(parsed.warnings.map(\.message) == ["floating DTSTART with an EXDATE in UTC; the series is read in UTC"])
+        // The excluded days stay excluded in a view in another zone (read floating, the
+        // UTC EXDATEs would name no instance in Berlin); the floating EXDATE moves along.
+        let berlin = try #require(Zone.system("Europe/Berlin"))
+        let occurrences = try ICS.expandOnly(text, from: utcSeconds(1996, 3, 1), to: utcSeconds(1996, 5, 1), floating: berlin)
+        #expect(occurrences.map { isoUTC($0.start) } == ["1996-04-01T01:00:00Z", "1996-04-05T01:00:00Z", "1996-04-06T01:00:00Z"])
+        #expect(occurrences.allSatisfy { $0.end - $0.start == 3600 && !$0.isFloating })
+    }
+
+    @Test func aZonedEXDATEOrRDATEGivesItsZone() throws {
+        let zoned = try ICS.parse(ICS.calendar(ICS.event(Self.exdated + ["EXDATE;TZID=Europe/Berlin:19960402T010000"])))
+        #expect(zoned.events.first?.start == .zoned(civil(1996, 4, 1, 1), zoneKey: "Europe/Berlin"))
+        #expect(zoned.warnings.map(\.message) == ["floating DTSTART with an EXDATE in Europe/Berlin; the series is read in Europe/Berlin"])
+        let rdate = try ICS.parse(ICS.calendar(ICS.event(Self.exdated + ["RDATE:19960410T010000Z"])))
+        #expect(rdate.events.first?.start == .utc(utcSeconds(1996, 4, 1, 1)))
+        #expect(rdate.warnings.map(\.message) == ["floating DTSTART with an RDATE in UTC; the series is read in UTC"])
+        // An unknown TZID is floating, so its series also takes the EXDATE's frame.
+        let unknown = try ICS.parse(ICS.calendar(ICS.event(["DTSTART;TZID=LOLOLOL:20120403T100000", "RRULE:FREQ=MONTHLY;COUNT=6",
+                                                           "EXDATE:20120603T080000Z"])))
+        #expect(unknown.events.first?.start == .utc(utcSeconds(2012, 4, 3, 10)))
+        #expect(unknown.warnings.map(\.message) == ["unknown time zone \"LOLOLOL\"; its times are read as floating times",
+                                                    "floating DTSTART with an EXDATE in UTC; the series is read in UTC"])
+        // Floating throughout, or zoned by X-WR-TIMEZONE: nothing to adopt, no warning.
+        let floating = try ICS.parse(ICS.calendar(ICS.event(Self.exdated + ["EXDATE:19960402T010000"])))
+        #expect(floating.events.first?.start == .floating(civil(1996, 4, 1, 1)) && floating.warnings.isEmpty)
+        let google = try ICS.parse(ICS.calendar(ICS.event(Self.exdated + ["EXDATE:19960402T000000Z"]),
+                                                header: ["X-WR-TIMEZONE:Europe/Berlin"]))
+        #expect(google.events.first?.start == .zoned(civil(1996, 4, 1, 1), zoneKey: "Europe/Berlin") && google.warnings.isEmpty)
+    }
+
+    // MARK: - UIDs are read as written
+
+    @Test func aUIDKeepsItsTrailingWhiteSpace() throws {
+        let parsed = try ICS.parse(ICS.calendar(ICS.event(["DTSTART:20180403T090000Z"], uid: "only-dst@example.com ")
+                                                + ICS.event(["DTSTART:20180404T090000Z"], uid: "tab@exam\r\n ple.com\t")
+                                                + ICS.event(["DTSTART:20180405T090000Z"], uid: "plain@example.com")))
+        #expect(parsed.events.map(\.uid) == ["only-dst@example.com ", "tab@example.com\t", "plain@example.com"])
+        #expect(parsed.warnings.isEmpty, "\(parsed.warnings)")
+    }
+
     // MARK: - Sub-daily series across a DST change (RFC 5545 3.8.5.3)
 
     /// A duration given by DTEND is the same exact duration for every instance: an hourly

@@ -71,4 +71,23 @@ import Testing
         #expect(event.isAllDay && event.durationDays == 1)
         #expect(parsed.warnings.isEmpty, "\(parsed.warnings)")
     }
+
+    /// RFC 5545's group-scheduling example (section 4): "a group-scheduled meeting that
+    /// begins at 8:30 AM EST on March 12, 1998", in a VTIMEZONE whose first onset is
+    /// 25 October 1998 (STANDARD, from -04:00 to -05:00). Before the first onset the first
+    /// STANDARD observance's offset applies (not the first onset's TZOFFSETFROM).
+    @Test func beforeItsFirstOnsetAnInFileZoneIsOnStandardTime() throws {
+        let zone = ["BEGIN:VTIMEZONE", "TZID:US-Eastern",
+                    "BEGIN:STANDARD", "DTSTART:19981025T020000", "RDATE:19981025T020000",
+                    "TZOFFSETFROM:-0400", "TZOFFSETTO:-0500", "TZNAME:EST", "END:STANDARD",
+                    "BEGIN:DAYLIGHT", "DTSTART:19990404T020000", "RDATE:19990404T020000",
+                    "TZOFFSETFROM:-0500", "TZOFFSETTO:-0400", "TZNAME:EDT", "END:DAYLIGHT", "END:VTIMEZONE"]
+        var instants: [Int64] = []
+        for value in ["19980312T083000", "19981101T083000", "19990410T083000"] {
+            let parsed = try ICS.parse(ICS.calendar(zone + ICS.event(["DTSTART;TZID=US-Eastern:\(value)"])))
+            let start = try #require(parsed.events.first).start
+            instants.append(start.instant(zones: ZoneRegistry.shared, floatingZone: .utc))
+        }
+        #expect(instants == [utcSeconds(1998, 3, 12, 13, 30), utcSeconds(1998, 11, 1, 13, 30), utcSeconds(1999, 4, 10, 12, 30)])
+    }
 }
