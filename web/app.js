@@ -3,6 +3,9 @@
 import { applyChanges, countChanges, digestOf } from './feed.js';
 import { AgendaView } from './render.js';
 import { Controls, chosenCalendars } from './controls.js';
+import { localisePage, ui } from './format.js';
+
+localisePage();
 
 let params = new URLSearchParams(location.search);
 const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
@@ -83,28 +86,28 @@ function connect(fresh) {
   if (chosenCalendars(params)?.length === 0) {
     // No calendar chosen: nothing to ask eventd for, and nothing to show.
     queue = queue.then(() => show([], state.tz, true));
-    setConnection('idle', 'No calendars chosen');
+    setConnection('idle', ui.noCalendars);
     return;
   }
-  setConnection(state.epoch ? 'reconnecting' : 'connecting', state.epoch ? 'Reconnecting…' : 'Connecting…');
+  setConnection(state.epoch ? 'reconnecting' : 'connecting', state.epoch ? ui.reconnecting : ui.connecting);
   const es = new EventSource(streamURL());
   source = es;
   const handle = (fn) => (event) => { queue = queue.then(() => (source === es ? fn(JSON.parse(event.data)) : null)).catch(fail); };
   es.addEventListener('hello', handle(onHello));
   es.addEventListener('snapshot', handle(onSnapshot));
   es.addEventListener('diff', handle(onDiff));
-  es.addEventListener('resync', handle((m) => view.announce(`Resynchronising (${m.reason})`)));
-  es.addEventListener('heartbeat', handle(() => { if (state.connection !== 'live') setConnection('live', 'Live'); }));
-  es.addEventListener('offline', handle(() => setConnection('reconnecting', 'Reconnecting… (eventd is not answering)')));
+  es.addEventListener('resync', handle((m) => view.announce(ui.resync(m.reason))));
+  es.addEventListener('heartbeat', handle(() => { if (state.connection !== 'live') setConnection('live', ui.live); }));
+  es.addEventListener('offline', handle(() => setConnection('reconnecting', ui.notAnswering)));
   es.addEventListener('error', (event) => {
     if (event.data) { queue = queue.then(() => (source === es ? refused(es, JSON.parse(event.data)) : null)); return; }
     if (source !== es) return;
     if (es.readyState === EventSource.CLOSED) {
       // Refused (503, 401...): EventSource gives up; try again from scratch later.
-      setConnection('offline', 'Offline — retrying in 5 s');
+      setConnection('offline', ui.offline);
       retryTimer = setTimeout(() => connect(true), 5000);
     } else if (state.connection !== 'reconnecting') {
-      setConnection('reconnecting', 'Reconnecting…');
+      setConnection('reconnecting', ui.reconnecting);
     }
   });
 }
@@ -112,13 +115,13 @@ function connect(fresh) {
 /** eventd answered: the stream is open again. A resume where nothing changed brings no
  *  other event until a heartbeat; a new epoch brings a snapshot, which says "live". */
 function onHello(message) {
-  if (state.epoch && message.epoch === state.epoch) setConnection('live', 'Live');
+  if (state.epoch && message.epoch === state.epoch) setConnection('live', ui.live);
 }
 
 function fail(error) {
   console.error(error);
   state.stats.mismatches += 1;
-  setConnection('reconnecting', 'Reconnecting… (state out of step: fresh snapshot)');
+  setConnection('reconnecting', ui.outOfStep);
   connect(true);
 }
 
@@ -155,8 +158,8 @@ async function onSnapshot(message) {
   state.stats.snapshots += 1;
   state.stats.renderMs = performance.now() - t0;
   document.body.dataset.digest = digest ?? '';
-  setConnection('live', digest === null ? 'Live (digests unchecked: no WebCrypto)' : 'Live');
-  view.announce(`Agenda loaded: ${state.sections.reduce((n, s) => n + s.items.length, 0)} items`);
+  setConnection('live', digest === null ? ui.unchecked : ui.live);
+  view.announce(ui.loaded(state.sections.reduce((n, s) => n + s.items.length, 0)));
   loadCalendars();
 }
 
@@ -178,9 +181,9 @@ async function onDiff(message) {
   state.stats.applyMs = t1 - t0;
   state.stats.renderPhases = view.timings;
   document.body.dataset.digest = digest ?? '';
-  if (state.connection !== 'live') setConnection('live', 'Live');
+  if (state.connection !== 'live') setConnection('live', ui.live);
   const c = countChanges(message.changes);
-  view.announce(`Agenda updated: ${c.added} added, ${c.removed} removed, ${c.moved} moved, ${c.changed} changed`);
+  view.announce(ui.updated(c));
 }
 
 controls.show(params);

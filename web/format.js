@@ -6,6 +6,7 @@ const locale = undefined; // the browser's
 const relative = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
 const LONG_DATE = new Intl.DateTimeFormat(locale, { weekday: 'long', month: 'long', day: 'numeric', timeZone: 'UTC' });
 const SHORT_DATE = new Intl.DateTimeFormat(locale, { weekday: 'short', day: 'numeric', timeZone: 'UTC' });
+const capitalised = (s) => s.charAt(0).toLocaleUpperCase() + s.slice(1);
 const language = new Intl.DateTimeFormat().resolvedOptions().locale.split('-')[0];
 
 /** "All day" has no Intl name: the words of a few languages, English otherwise. */
@@ -14,6 +15,50 @@ const ALL_DAY = { en: 'All day', de: 'Ganztägig', fr: 'Toute la journée', es: 
                   cs: 'Celý den', ja: '終日', zh: '全天', ko: '종일', ru: 'Весь день', uk: 'Весь день' };
 const NOTHING = { en: 'Nothing planned', de: 'Nichts geplant', fr: 'Rien de prévu', es: 'Nada previsto' };
 
+/** The page's own words (controls, connection states, announcements): Intl names what it
+ *  can (the "time zone" field), this table the rest, English for other languages. */
+const UI = {
+  en: { agenda: 'Agenda', skip: 'Skip to the agenda', view: 'View', days: 'Days', emptyDays: 'Empty days',
+        calendars: 'Calendars', dismiss: 'Dismiss', byDate: 'Agenda by date', connecting: 'Connecting…', live: 'Live',
+        reconnecting: 'Reconnecting…', notAnswering: 'Reconnecting… (eventd is not answering)',
+        offline: 'Offline — retrying in 5 s', outOfStep: 'Reconnecting… (state out of step: fresh snapshot)',
+        unchecked: 'Live (digests unchecked: no WebCrypto)', noCalendars: 'No calendars chosen',
+        loaded: (n) => `Agenda loaded: ${n} items`, resync: (why) => `Resynchronising (${why})`,
+        updated: (c) => `Agenda updated: ${c.added} added, ${c.removed} removed, ${c.moved} moved, ${c.changed} changed` },
+  de: { agenda: 'Termine', skip: 'Zu den Terminen springen', view: 'Ansicht', days: 'Tage', emptyDays: 'Leere Tage',
+        calendars: 'Kalender', dismiss: 'Schließen', byDate: 'Termine nach Datum', connecting: 'Verbinde…', live: 'Live',
+        reconnecting: 'Verbinde neu…', notAnswering: 'Verbinde neu… (eventd antwortet nicht)',
+        offline: 'Offline — neuer Versuch in 5 s', outOfStep: 'Verbinde neu… (Stand abweichend: neuer Schnappschuss)',
+        unchecked: 'Live (Prüfsummen ungeprüft: kein WebCrypto)', noCalendars: 'Kein Kalender gewählt',
+        loaded: (n) => `Termine geladen: ${n}`, resync: (why) => `Neu abgeglichen (${why})`,
+        updated: (c) => `Termine geändert: ${c.added} neu, ${c.removed} entfernt, ${c.moved} verschoben, ${c.changed} geändert` },
+  fr: { agenda: 'Agenda', skip: 'Aller à l’agenda', view: 'Affichage', days: 'Jours', emptyDays: 'Jours vides',
+        calendars: 'Calendriers', dismiss: 'Fermer', byDate: 'Agenda par date', connecting: 'Connexion…', live: 'En direct',
+        reconnecting: 'Reconnexion…', notAnswering: 'Reconnexion… (eventd ne répond pas)',
+        offline: 'Hors ligne — nouvel essai dans 5 s', outOfStep: 'Reconnexion… (état décalé : nouvel instantané)',
+        unchecked: 'En direct (empreintes non vérifiées : pas de WebCrypto)', noCalendars: 'Aucun calendrier choisi',
+        loaded: (n) => `Agenda chargé : ${n} éléments`, resync: (why) => `Resynchronisation (${why})`,
+        updated: (c) => `Agenda mis à jour : ${c.added} ajoutés, ${c.removed} retirés, ${c.moved} déplacés, ${c.changed} modifiés` },
+  es: { agenda: 'Agenda', skip: 'Ir a la agenda', view: 'Vista', days: 'Días', emptyDays: 'Días vacíos',
+        calendars: 'Calendarios', dismiss: 'Cerrar', byDate: 'Agenda por fecha', connecting: 'Conectando…', live: 'En vivo',
+        reconnecting: 'Reconectando…', notAnswering: 'Reconectando… (eventd no responde)',
+        offline: 'Sin conexión — reintento en 5 s', outOfStep: 'Reconectando… (estado desfasado: instantánea nueva)',
+        unchecked: 'En vivo (resúmenes sin comprobar: sin WebCrypto)', noCalendars: 'Ningún calendario elegido',
+        loaded: (n) => `Agenda cargada: ${n} elementos`, resync: (why) => `Resincronizando (${why})`,
+        updated: (c) => `Agenda actualizada: ${c.added} añadidos, ${c.removed} quitados, ${c.moved} movidos, ${c.changed} cambiados` },
+};
+const fieldNames = new Intl.DisplayNames(locale, { type: 'dateTimeField' });
+
+export const ui = { ...UI.en, ...(UI[language] ?? {}), timeZone: capitalised(fieldNames.of('timeZoneName')) };
+
+/** Puts the page's words in place: `data-word` names the text, `data-word-label` the
+ *  accessible name; `lang` says which language the page is in. */
+export function localisePage(root = document) {
+  root.documentElement.lang = UI[language] ? language : 'en';
+  for (const node of root.querySelectorAll('[data-word]')) node.textContent = ui[node.dataset.word];
+  for (const node of root.querySelectorAll('[data-word-label]')) node.setAttribute('aria-label', ui[node.dataset.wordLabel]);
+}
+
 export const words = {
   /** "now", "jetzt", "maintenant"... */
   now: relative.format(0, 'second'),
@@ -21,7 +66,6 @@ export const words = {
   nothingPlanned: NOTHING[language] ?? NOTHING.en,
 };
 
-const capitalised = (s) => s.charAt(0).toLocaleUpperCase() + s.slice(1);
 
 /** A section's heading: "Today · Sunday, November 29", a short one for week columns. */
 export function heading(section, kind) {

@@ -173,6 +173,13 @@ struct DashboardTimelineTests {
                 try await picture(browser, "1280-de")
                 #expect(german == ["08:00–09:00 Uhr", "21:00 – 01:00", "Ganztägig", "Heute · Sonntag, 29. November", "Morgen", "jetzt"],
                         "\(german)")
+                // The page's own words too: Intl's name of the zone field, the table's others.
+                let labels = try await page(browser, """
+                    return [document.documentElement.lang, ...['days', 'timeZone', 'emptyDays', 'calendars', 'agenda']
+                      .map((w) => document.querySelector(`[data-word="${w}"]`).textContent),
+                      document.getElementById('controls').getAttribute('aria-label')];
+                    """)
+                #expect(labels == ["de", "Tage", "Zeitzone", "Leere Tage", "Kalender", "Termine", "Ansicht"], "\(labels)")
             }
         }
     }
