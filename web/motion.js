@@ -33,7 +33,7 @@ export class Motion {
     this.layer.className = 'ghosts';
     this.layer.setAttribute('aria-hidden', 'true');
     document.body.append(this.layer);
-    /** The transform animation of each gliding node (a new change starts from where it is). */
+    /** How to stop each gliding node's animations (a new change starts from where it is). */
     this.glides = new WeakMap();
     /** Sections painted outside their box while a batch runs (no paint containment). */
     this.opened = new Set();
@@ -126,8 +126,13 @@ export class Motion {
       const sy = scale && last.height > 0 ? first.height / last.height : 1;
       const a = node.animate([{ transform: `translate(${dx}px, ${dy}px) scale(${sx}, ${sy})`, transformOrigin: '0 0' },
                               { transform: 'none', transformOrigin: '0 0' }], TIMING);
+      // The content is drawn at its new size at once (as a collection view's cell lays
+      // out at its final size): counter-scaled, text does not stretch while the box does.
+      const counters = sx === 1 && sy === 1 ? [] : [...node.children].map((child) =>
+        child.animate([{ transform: `scale(${1 / sx}, ${1 / sy})`, transformOrigin: '0 0' },
+                       { transform: 'none', transformOrigin: '0 0' }], TIMING));
       node.classList.add('moving');
-      this.glides.set(node, a);
+      this.glides.set(node, { cancel: () => { a.cancel(); for (const c of counters) c.cancel(); } });
       if (scale) this.counts.moved += 1;
       running.push(a.finished.then(() => node.classList.remove('moving'), () => node.classList.remove('moving')));
     }
