@@ -21,6 +21,7 @@ public final class RedisUpstream: Sendable {
 
     private let target: RedisPublisher.Target
     private let keys: FeedKeys
+    private let settings: WatcherSettings
     private let logger: Logger
     private let deliver: @Sendable (Int, Delivery) -> Void
     private let watchers = Mutex<[String: ViewWatcher]>([:])
@@ -29,10 +30,11 @@ public final class RedisUpstream: Sendable {
 
     /// An upstream reading Redis at `target` under `keys`; `deliver` is called from the
     /// watchers' threads (the gateway's loop posts it to itself).
-    public init(target: RedisPublisher.Target, keys: FeedKeys, logger: Logger,
+    public init(target: RedisPublisher.Target, keys: FeedKeys, settings: WatcherSettings = WatcherSettings(), logger: Logger,
                 deliver: @escaping @Sendable (Int, Delivery) -> Void) {
         self.target = target
         self.keys = keys
+        self.settings = settings
         self.logger = logger
         self.deliver = deliver
     }
@@ -69,13 +71,16 @@ public final class RedisUpstream: Sendable {
     private func watch(_ client: Int, view: JSONValue?, resume: Request.Resume?, oneShot: Bool) {
         let published = PublishedView(view: view ?? .object([:]))
         clientViews.withLock { $0[client] = published.key }
-        let watcher = watchers.withLock { all -> ViewWatcher in
-            if let running = all[published.key], running.isRunning { return running }
-            let started = ViewWatcher(view: published, target: target, keys: keys, upstream: self)
-            all[published.key] = started
-            return started
+        // A watcher that ended between the lookup and the join refuses it: start another.
+        while true {
+            let watcher = watchers.withLock { all -> ViewWatcher in
+                if let running = all[published.key], running.isRunning { return running }
+                let started = ViewWatcher(view: published, target: target, keys: keys, settings: settings, upstream: self)
+                all[published.key] = started
+                return started
+            }
+            if watcher.join(client, resume: resume, oneShot: oneShot) { return }
         }
-        watcher.join(client, resume: resume, oneShot: oneShot)
     }
 
     // MARK: - For the watchers
