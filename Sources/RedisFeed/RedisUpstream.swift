@@ -27,6 +27,7 @@ public final class RedisUpstream: Sendable {
     private let watchers = Mutex<[String: ViewWatcher]>([:])
     private let clientViews = Mutex<[Int: String]>([:])
     private let outage = Mutex<Bool>(false)
+    private let statusReader = Mutex<StatusReader?>(nil)
 
     /// An upstream reading Redis at `target` under `keys`; `deliver` is called from the
     /// watchers' threads (the gateway's loop posts it to itself).
@@ -49,13 +50,13 @@ public final class RedisUpstream: Sendable {
         switch request {
         case .subscribe(let view, let resume): watch(client, view: view, resume: resume, oneShot: false)
         case .snapshot(let view): watch(client, view: view, resume: nil, oneShot: true)
-        case .ping:
-            // /healthz: unhealthy while the view readers find Redis unreachable.
-            if outage.withLock({ $0 }) {
-                deliver(client, .closed)
-            } else {
-                deliver(client, .bytes(FeedMessage.hello(epoch: "redis") + FeedMessage.line(.pong)))
-            }
+        case .ping, .status:
+            // From eventd's status key: /healthz is healthy while Redis answers and the
+            // key is fresh; /api/status serves it with its age.
+            statusReader.withLock { reader in
+                if reader == nil { reader = StatusReader(target: target, keys: keys, upstream: self) }
+                return reader!
+            }.request(client, health: request.op == "ping")
         default:
             deliver(client, .bytes(FeedMessage.hello(epoch: "redis")
                 + FeedMessage.error(.unknownOp, "\(request.op) is not available through Redis")))
