@@ -13,6 +13,7 @@
 #   bin/eventd, bin/eventctl, bin/eventd-web
 #   lib/systemd/system/eventd.service, lib/systemd/system/eventd.socket
 #   lib/systemd/system/eventd-web.service, lib/systemd/system/eventd-web.socket
+#   lib/systemd/system/eventd-web-upstream.service, lib/systemd/system/eventd-web-upstream.socket
 #   lib/systemd/user/eventd.service, lib/systemd/user/eventd.socket
 #   lib/systemd/user/eventd-web.service, lib/systemd/user/eventd-web.socket
 #   lib/systemd/user/eventctl-remind.service
@@ -67,6 +68,8 @@ systemd/user/eventd.service lib/systemd/user/eventd.service 0644
 systemd/user/eventd.socket lib/systemd/user/eventd.socket 0644
 systemd/eventd-web.service lib/systemd/system/eventd-web.service 0644
 systemd/eventd-web.socket lib/systemd/system/eventd-web.socket 0644
+systemd/eventd-web-upstream.service lib/systemd/system/eventd-web-upstream.service 0644
+systemd/eventd-web-upstream.socket lib/systemd/system/eventd-web-upstream.socket 0644
 systemd/user/eventd-web.service lib/systemd/user/eventd-web.service 0644
 systemd/user/eventd-web.socket lib/systemd/user/eventd-web.socket 0644
 systemd/user/eventctl-remind.service lib/systemd/user/eventctl-remind.service 0644

@@ -54,4 +54,6 @@ public struct FeedKeys: Sendable, Equatable {
     /// The sorted set of wanted views (score: expiry, Unix milliseconds), also the
     /// channel on which a gateway announces a view it starts wanting.
     public var wanted: String { prefix + "wanted" }
+    /// eventd's status, redacted (`StatusKey`).
+    public var status: String { prefix + "status" }
 }

@@ -20,6 +20,8 @@ public enum PublisherEvent: Sendable, Equatable {
     case tick
     /// A gateway announced a new wanted view on the wanted channel.
     case announcement
+    /// eventd's latest status line (`StatusKey`), written when Redis is reachable.
+    case status([UInt8])
 }
 
 /// Why commands were sent: what their replies are read as.
@@ -30,6 +32,8 @@ public enum PublisherRequest: Sendable, Equatable {
     /// The wanted set read, then `EXISTS` of each listed view's snapshot key (an emptied
     /// Redis has none).
     case readWanted(checked: [PublishedView])
+    /// eventd's status written to `PREFIX:status`.
+    case status
 }
 
 /// What `PublisherMachine` asks of its I/O, in order.

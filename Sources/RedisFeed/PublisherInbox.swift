@@ -13,6 +13,8 @@ final class PublisherInbox: Sendable {
         /// Lines of the view were dropped; this is its latest state's message.
         case skipped(PublishedView, FeedLine)
         case announcement
+        /// eventd's latest status line.
+        case status([UInt8])
     }
 
     private struct State {
@@ -21,6 +23,8 @@ final class PublisherInbox: Sendable {
         var bytes = 0
         /// Views with dropped lines, by key: their latest state's message.
         var skipped: [String: (PublishedView, FeedLine)] = [:]
+        /// The latest status line not taken yet (only the latest matters).
+        var status: [UInt8]?
         var stopped = false
     }
 
@@ -66,6 +70,12 @@ final class PublisherInbox: Sendable {
         signal.signal()
     }
 
+    /// eventd's latest status line (replaces one not taken yet).
+    func offerStatus(_ line: [UInt8]) {
+        state.withLock { $0.status = line }
+        signal.signal()
+    }
+
     /// Wakes the publisher thread for good.
     func stop() {
         state.withLock { $0.stopped = true }
@@ -85,6 +95,8 @@ final class PublisherInbox: Sendable {
             if s.stopped { return nil }
             var items = s.items
             for (_, (view, line)) in s.skipped.sorted(by: { $0.key < $1.key }) { items.append(.skipped(view, line)) }
+            if let status = s.status { items.append(.status(status)) }
+            s.status = nil
             s.items.removeAll(keepingCapacity: true)
             s.bytes = 0
             s.skipped.removeAll()

@@ -61,6 +61,11 @@ extension PublisherMachine {
             if republish { views[view.key]?.owed = false }
         case .readWanted(let checked):
             readWantedAnswered(checked, replies)
+        case .status:
+            if let problem = replies.lazy.compactMap(\.errorMessage).first, !refusing {
+                refusing = true
+                effects.append(.log(.warning, "Redis refused eventd's status: \(problem); the feed socket is served as before"))
+            }
         }
     }
 

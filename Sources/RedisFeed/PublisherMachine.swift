@@ -72,6 +72,9 @@ public struct PublisherMachine: Sendable {
             lost(error)
         case .tick: tick()
         case .announcement: if link == .up { readWanted() }
+        case .status(let line):
+            // Not kept while Redis is away: the next one comes within seconds.
+            if link == .up { effects.append(.send(.status, [StatusKey.write(line, keys: settings.keys)])) }
         }
         return effects
     }

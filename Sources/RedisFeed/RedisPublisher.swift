@@ -66,6 +66,10 @@ public final class RedisPublisher: Sendable {
     @discardableResult
     public func offer(_ line: FeedLine, of view: PublishedView) -> Bool { inbox.offer(line, of: view) }
 
+    /// Hands eventd's latest status line (`StatusKey.line(fromAnswer:)`) to the
+    /// publisher (never blocks; only the latest is kept).
+    public func offerStatus(_ line: [UInt8]) { inbox.offerStatus(line) }
+
     /// Stops both threads and waits for them.
     public func stop() {
         running.store(false, ordering: .sequentiallyConsistent)
@@ -121,6 +125,7 @@ public final class RedisPublisher: Sendable {
                 case .line(let view, let line): event = .line(view, line)
                 case .skipped(let view, let line): event = .skipped(view, line)
                 case .announcement: event = .announcement
+                case .status(let line): event = .status(line)
                 }
                 pending += machine.handle(event, at: clock())
             }

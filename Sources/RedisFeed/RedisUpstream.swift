@@ -21,18 +21,21 @@ public final class RedisUpstream: Sendable {
 
     private let target: RedisPublisher.Target
     private let keys: FeedKeys
+    private let settings: WatcherSettings
     private let logger: Logger
     private let deliver: @Sendable (Int, Delivery) -> Void
     private let watchers = Mutex<[String: ViewWatcher]>([:])
     private let clientViews = Mutex<[Int: String]>([:])
     private let outage = Mutex<Bool>(false)
+    private let statusReader = Mutex<StatusReader?>(nil)
 
     /// An upstream reading Redis at `target` under `keys`; `deliver` is called from the
     /// watchers' threads (the gateway's loop posts it to itself).
-    public init(target: RedisPublisher.Target, keys: FeedKeys, logger: Logger,
+    public init(target: RedisPublisher.Target, keys: FeedKeys, settings: WatcherSettings = WatcherSettings(), logger: Logger,
                 deliver: @escaping @Sendable (Int, Delivery) -> Void) {
         self.target = target
         self.keys = keys
+        self.settings = settings
         self.logger = logger
         self.deliver = deliver
     }
@@ -47,13 +50,13 @@ public final class RedisUpstream: Sendable {
         switch request {
         case .subscribe(let view, let resume): watch(client, view: view, resume: resume, oneShot: false)
         case .snapshot(let view): watch(client, view: view, resume: nil, oneShot: true)
-        case .ping:
-            // /healthz: unhealthy while the view readers find Redis unreachable.
-            if outage.withLock({ $0 }) {
-                deliver(client, .closed)
-            } else {
-                deliver(client, .bytes(FeedMessage.hello(epoch: "redis") + FeedMessage.line(.pong)))
-            }
+        case .ping, .status:
+            // From eventd's status key: /healthz is healthy while Redis answers and the
+            // key is fresh; /api/status serves it with its age.
+            statusReader.withLock { reader in
+                if reader == nil { reader = StatusReader(target: target, keys: keys, upstream: self) }
+                return reader!
+            }.request(client, health: request.op == "ping")
         default:
             deliver(client, .bytes(FeedMessage.hello(epoch: "redis")
                 + FeedMessage.error(.unknownOp, "\(request.op) is not available through Redis")))
@@ -69,13 +72,16 @@ public final class RedisUpstream: Sendable {
     private func watch(_ client: Int, view: JSONValue?, resume: Request.Resume?, oneShot: Bool) {
         let published = PublishedView(view: view ?? .object([:]))
         clientViews.withLock { $0[client] = published.key }
-        let watcher = watchers.withLock { all -> ViewWatcher in
-            if let running = all[published.key], running.isRunning { return running }
-            let started = ViewWatcher(view: published, target: target, keys: keys, upstream: self)
-            all[published.key] = started
-            return started
+        // A watcher that ended between the lookup and the join refuses it: start another.
+        while true {
+            let watcher = watchers.withLock { all -> ViewWatcher in
+                if let running = all[published.key], running.isRunning { return running }
+                let started = ViewWatcher(view: published, target: target, keys: keys, settings: settings, upstream: self)
+                all[published.key] = started
+                return started
+            }
+            if watcher.join(client, resume: resume, oneShot: oneShot) { return }
         }
-        watcher.join(client, resume: resume, oneShot: oneShot)
     }
 
     // MARK: - For the watchers

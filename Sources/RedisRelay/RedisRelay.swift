@@ -14,6 +14,7 @@ import Threads
 public final class RedisRelay: Sendable {
     private let publisher = Mutex<RedisPublisher?>(nil)
     private let relays = Mutex<[String: ViewRelay]>([:])
+    private let status = Mutex<StatusRelay?>(nil)
     private let connector: FeedSocketConnector
     private let logger: Logger
 
@@ -26,12 +27,14 @@ public final class RedisRelay: Sendable {
         }
         publisher.withLock { $0 = started }
         started.start()
+        status.withLock { $0 = StatusRelay(connector: connector, publisher: started) }
     }
 
     /// Stops every view's subscriber and the publisher.
     public func stop() {
         let all = relays.withLock { r in defer { r.removeAll() }; return Array(r.values) }
         for relay in all { relay.stop() }
+        status.withLock { $0 }?.stop()
         publisher.withLock { $0 }?.stop()
     }
 

@@ -1,5 +1,6 @@
 import CanonicalJSON
 import FeedProtocol
+import RedisFeed
 
 extension Gateway {
     /// Answers a complete request head: method, access and body checks, then the
@@ -102,13 +103,7 @@ extension Gateway {
     /// eventd's status without what a browser has no business knowing: file paths
     /// (they name the user's home and the service's layout) and the text of a problem
     /// (it may quote them); `healthy` still says whether there is one.
-    static func redacted(status: JSONValue) -> JSONValue {
-        guard case .object(var fields) = status else { return status }
-        fields["database"] = nil
-        fields["socket"] = nil
-        if fields["problem"] != nil, fields["problem"] != .null { fields["problem"] = "see eventd's log" }
-        return .object(fields)
-    }
+    static func redacted(status: JSONValue) -> JSONValue { StatusKey.redacted(status) }
 
     func json(_ status: HTTPStatus, _ value: JSONValue, head: Bool) -> [UInt8] {
         responses.complete(status, contentType: "application/json", body: value.canonicalBytes() + [10], head: head)

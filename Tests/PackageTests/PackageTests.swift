@@ -13,6 +13,7 @@ struct PackageTests {
     static let database = "/var/lib/eventd/events.db"
     static let enableLink = "/etc/systemd/system/sockets.target.wants/eventd.socket"
     static let webEnableLink = "/etc/systemd/system/sockets.target.wants/eventd-web.socket"
+    static let upstreamEnableLink = "/etc/systemd/system/sockets.target.wants/eventd-web-upstream.socket"
 
     /// What the eventd user sees of the system database: its calendars and a fixed week of
     /// its agenda (the sample calendars' first week of December 2026).
@@ -69,7 +70,9 @@ struct PackageTests {
                     .hasSuffix("lib/systemd/system/eventd.socket") == true, "eventd.socket is not enabled")
         #expect(URL(fileURLWithPath: Self.enableLink).resolvingSymlinksInPath().path == "/usr/lib/systemd/system/eventd.socket")
         #expect(!DebianMachine.exists(Self.webEnableLink), "eventd-web.socket must not be enabled")
+        #expect(!DebianMachine.exists(Self.upstreamEnableLink), "eventd-web-upstream.socket must not be enabled")
         for path in ["/usr/lib/systemd/system/eventd.service", "/usr/lib/systemd/system/eventd-web.socket",
+                     "/usr/lib/systemd/system/eventd-web-upstream.service", "/usr/lib/systemd/system/eventd-web-upstream.socket",
                      "/usr/lib/systemd/user/eventd.socket", "/usr/lib/systemd/user/eventctl-remind.service",
                      "/usr/lib/sysusers.d/eventd.conf", "/usr/lib/tmpfiles.d/eventd.conf",
                      "/usr/share/man/man1/eventctl.1.gz", "/usr/share/eventd/web/index.html",

@@ -18,8 +18,18 @@ import Testing
             case .line(let v, let l): return "line \(v.key == view.key ? "view" : "other") \(l.seq)"
             case .skipped(let v, let l): return "skipped \(v.key == view.key ? "view" : "other") \(l.seq)"
             case .announcement: return "announcement"
+            case .status(let l): return "status \(String(decoding: l, as: UTF8.self))"
             }
         }
+    }
+
+    @Test func onlyTheLatestStatusIsTaken() {
+        let inbox = PublisherInbox(capacity: 4)
+        inbox.offerStatus(Array("s1".utf8))
+        inbox.offer(Self.line(1), of: Self.view)
+        inbox.offerStatus(Array("s2".utf8))
+        #expect(Self.summary(inbox.take(waitingAtMost: 0)) == ["line view 1", "status s2"])
+        #expect(Self.summary(inbox.take(waitingAtMost: 0)).isEmpty)
     }
 
     @Test func pastItsCountTheViewIsOwedItsLatestState() {

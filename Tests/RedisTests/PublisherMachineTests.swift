@@ -59,6 +59,19 @@ import Testing
         #expect(keys.wanted == "p:wanted")
     }
 
+    @Test func eventdsStatusIsWrittenWhileRedisAnswers() {
+        var h = Harness()
+        _ = h.start()
+        let line = Array(#"{"type":"status"}"#.utf8)
+        #expect(h.handle(.status(line)).isEmpty) // not connected: not kept, the next comes soon
+        _ = h.handle(.connected)
+        let sent = Self.sends(h.handle(.status(line)))
+        #expect(sent.count == 1)
+        #expect(sent.first?.0 == .status)
+        #expect(sent.first.map { $0.1.map(Self.words) } == [["SET", "t:status", #"{"type":"status"}"#, "PX", "30000"]])
+        #expect(Self.logs(h.handle(.answered(.status, [.error("OOM command not allowed")]))).count == 1)
+    }
+
     @Test func eachMessageIsOneTransactionWithTheSnapshotKey() {
         var h = Harness()
         #expect(h.start() == [.follow(Self.week), .connect])

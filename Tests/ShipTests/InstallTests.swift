@@ -11,6 +11,8 @@ import Testing
         "bin/eventd-web": nil,
         "lib/systemd/system/eventd-web.service": "systemd/eventd-web.service",
         "lib/systemd/system/eventd-web.socket": "systemd/eventd-web.socket",
+        "lib/systemd/system/eventd-web-upstream.service": "systemd/eventd-web-upstream.service",
+        "lib/systemd/system/eventd-web-upstream.socket": "systemd/eventd-web-upstream.socket",
         "lib/systemd/user/eventd-web.service": "systemd/user/eventd-web.service",
         "lib/systemd/user/eventd-web.socket": "systemd/user/eventd-web.socket",
         "lib/systemd/user/eventctl-remind.service": "systemd/user/eventctl-remind.service",
@@ -74,10 +76,10 @@ import Testing
             var original = try Ship.read(source)
             if target.hasSuffix(".service") {
                 // ExecStart= is rewritten for the prefix; nothing else changes.
-                // The program is the unit's name up to its first dash after "eventd"/"eventctl"
-                // (eventctl-remind.service runs `eventctl remind`).
+                // The program is the unit's name, but for eventctl-remind.service (it runs
+                // `eventctl remind`) and eventd-web-upstream.service (`eventd-web --upstream`).
                 let unit = (target as NSString).lastPathComponent.replacingOccurrences(of: ".service", with: "")
-                let program = unit == "eventctl-remind" ? "eventctl" : unit
+                let program = ["eventctl-remind": "eventctl", "eventd-web-upstream": "eventd-web"][unit] ?? unit
                 original = original.replacingOccurrences(of: "\nExecStart=/usr/local/bin/\(program)",
                                                           with: "\nExecStart=\(prefix)/bin/\(program)")
                 #expect(installed.split(separator: "\n").contains { $0.hasPrefix("ExecStart=\(prefix)/bin/\(program)") }, "\(target)")

@@ -15,7 +15,7 @@ import Testing
         let named = Set(rules.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" })
             .filter { $0.hasPrefix("eventd") && ($0.hasSuffix(".service") || $0.hasSuffix(".socket")) }
             .map(String.init))
-        let units = Set(SystemdUnitTests.units)
+        let units = Set(SystemdUnitTests.units + SystemdUnitTests.systemOnlyUnits)
         #expect(named == units, "debian/rules handles \(named.sorted()), systemd/ has \(units.sorted())")
     }
 

@@ -85,6 +85,16 @@ public final class RedisServerProcess {
         try await start()
     }
 
+    /// Kills the server (SIGKILL) without saving; `startAgain` then loads its last
+    /// `SAVE`: what was written since is lost, as after a crash.
+    public func crash() { stop() }
+
+    /// Starts the killed server again on the same port, from its dump when there is one.
+    public func startAgain() async throws {
+        guard pid == 0 else { return }
+        try await start()
+    }
+
     /// Runs `redis-cli` against it (with `-a password` when given) and returns its output.
     public func cli(_ arguments: [String], password: String? = nil) async throws -> String {
         var args = ["-h", "127.0.0.1", "-p", String(port), "--no-auth-warning"]

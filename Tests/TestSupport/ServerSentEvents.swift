@@ -105,6 +105,12 @@ public final class EventStreamClient: @unchecked Sendable {
         }
     }
 
+    /// Every event received so far, without waiting.
+    public func poll() -> [ServerSentEventRecord] {
+        parse()
+        return events
+    }
+
     /// Waits until the server ends the stream; returns the events that came before.
     public func waitForEnd(timeout: Double = 10) async throws -> [ServerSentEventRecord] {
         try await connection.waitForClose(timeout: timeout)

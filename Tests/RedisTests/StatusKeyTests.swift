@@ -1,0 +1,54 @@
+import CanonicalJSON
+import FeedProtocol
+import RedisClient
+import RedisFeed
+import Testing
+
+/// eventd's status through Redis, without Redis: what eventd stores, what a gateway
+/// answers at each age.
+@Suite struct StatusKeyTests {
+    static let answer = Array(#"{"type":"status","database":"/home/u/eventd.db","socket":"/run/user/1/eventd/feed.sock","healthy":false,"problem":"cannot open /home/u/x.ics","subscribers":3}"#.utf8) + [10]
+
+    static func read(age: Int64?) -> [RedisReply] {
+        guard let age, let line = StatusKey.line(fromAnswer: answer) else { return [.null, .integer(-2)] }
+        return [.string(line), .integer(StatusKey.lifetimeMilliseconds - age)]
+    }
+
+    static func lines(_ bytes: [UInt8]?) -> [JSONValue] {
+        (bytes ?? []).split(separator: 10).compactMap { try? JSONValue.parse(Array($0)[...], maxDepth: 8) }
+    }
+
+    @Test func eventdStoresTheRedactedAnswerWithALifetime() throws {
+        let line = try #require(StatusKey.line(fromAnswer: Self.answer))
+        let stored = try JSONValue.parse(line[...], maxDepth: 8)
+        #expect(stored["database"] == nil && stored["socket"] == nil)
+        #expect(stored["problem"] == "see eventd's log")
+        #expect(stored["subscribers"] == 3)
+        #expect(stored["type"] == "status")
+        #expect(StatusKey.line(fromAnswer: Array(#"{"type":"pong"}"#.utf8)) == nil)
+        let write = StatusKey.write(line, keys: FeedKeys(prefix: "p")).arguments.map { String(decoding: $0, as: UTF8.self) }
+        #expect(write == ["SET", "p:status", String(decoding: line, as: UTF8.self), "PX", "30000"])
+        #expect(StatusKey.read(keys: FeedKeys(prefix: "p")).map(\.name) == ["GET", "PTTL"])
+    }
+
+    @Test func aGatewayServesTheStatusWithItsAge() {
+        let fresh = Self.lines(StatusKey.answer(Self.read(age: 2_345), health: false))
+        #expect(fresh.count == 2)
+        #expect(fresh[0]["type"] == "hello")
+        #expect(fresh[1]["type"] == "status")
+        #expect(fresh[1]["age"] == .double(2.3))
+        #expect(fresh[1]["subscribers"] == 3)
+        // Stale, the status is still served (with its age): healthz says the rest.
+        #expect(Self.lines(StatusKey.answer(Self.read(age: 20_000), health: false))[1]["age"] == .double(20))
+        #expect(StatusKey.answer(Self.read(age: nil), health: false) == nil)
+        #expect(StatusKey.answer([], health: false) == nil) // Redis unreachable
+    }
+
+    @Test func healthzIsHealthyOnlyWhileTheStatusIsFresh() {
+        let ok = Self.lines(StatusKey.answer(Self.read(age: 15_000), health: true))
+        #expect(ok.map { $0["type"] } == ["hello", "pong"])
+        #expect(StatusKey.answer(Self.read(age: 15_001), health: true) == nil)
+        #expect(StatusKey.answer(Self.read(age: nil), health: true) == nil)
+        #expect(StatusKey.answer([.string(Array("x".utf8)), .integer(-1)], health: true) == nil)
+    }
+}

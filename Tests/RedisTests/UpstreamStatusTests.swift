@@ -1,0 +1,60 @@
+import CanonicalJSON
+import Foundation
+import Testing
+import TestSupport
+
+/// `/api/status` and `/healthz` of a gateway reading Redis: eventd's status key, its age,
+/// and 503 once it is gone or Redis does not answer.
+@Suite(.timeLimit(.minutes(2)))
+struct UpstreamStatusTests {
+    @Test func statusAndHealthComeFromEventdsStatusKey() async throws {
+        // Through README's Redis users: a command missing from their lists fails this.
+        let redis = try await RedisServerProcess()
+        for acl in try UpstreamEndToEndTests.readmeACLs() { #expect(try await redis.cli(acl) == "OK") }
+        let passwords = DatabaseFiles.scratchPath("redis-pw")
+        try FileManager.default.createDirectory(atPath: passwords, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: passwords) }
+        try "pw1\n".write(toFile: passwords + "/eventd.pw", atomically: true, encoding: .utf8)
+        try "pw2\n".write(toFile: passwords + "/web.pw", atomically: true, encoding: .utf8)
+        try await DaemonHarness.with(running: PublishEndToEndTests.base,
+                                     arguments: ["--publish", redis.url(user: "eventd"), "--redis-password-file", passwords + "/eventd.pw"]) { daemon in
+            let web = try await WebGatewayHarness.start(for: daemon, arguments: ["--upstream", redis.url(user: "eventd-web"),
+                                                                                 "--redis-password-file", passwords + "/web.pw"])
+            // eventd writes its status every 5 s.
+            let healthy = try await eventually(timeout: 15, every: 0.2) { (try? await web.get("/healthz"))?.status == 200 }
+            #expect(healthy)
+
+            let answer = try await web.get("/api/status")
+            #expect(answer.status == 200, "\(answer.text)")
+            let status = try JSONValue.parse(answer.body)
+            let age = status["age"].flatMap { value -> Double? in
+                if case .double(let d) = value { return d }
+                if case .int(let i) = value { return Double(i) }
+                return nil
+            }
+            #expect(age != nil && age! >= 0 && age! <= 15, "\(status)")
+            #expect(status["database"] == nil && status["socket"] == nil)
+            // The fields a socket client gets, redacted, plus the age.
+            let client = try await daemon.connect()
+            let direct = try await client.request(["op": "status"])
+            client.close()
+            let keys = Set(status.objectValue?.keys.map { $0 } ?? []).subtracting(["age"])
+            let socketKeys = Set(direct.objectValue?.keys.map { $0 } ?? []).subtracting(["database", "socket"])
+            #expect(keys == socketKeys)
+            #expect(status["healthy"] == direct["healthy"])
+
+            // eventd gone and its key with it: unhealthy at once, and no status to serve.
+            _ = await daemon.stop()
+            _ = try await redis.cli(["DEL", "eventd:status"])
+            #expect(try await web.get("/healthz").status == 503)
+            #expect(try await web.get("/api/status").status == 503)
+
+            // Redis not answering: 503 too, after the gateway's 2 s I/O timeout.
+            try await daemon.start()
+            #expect(try await eventually(timeout: 15, every: 0.2) { (try? await web.get("/healthz"))?.status == 200 })
+            redis.suspend()
+            defer { redis.resume() }
+            #expect(try await web.get("/healthz", timeout: 15).status == 503)
+        }
+    }
+}
