@@ -122,7 +122,7 @@ import TestSupport
                 if took > .milliseconds(500) {
                     // Keep slow inputs for a look (they are not failures by themselves).
                     let path = FileManager.default.temporaryDirectory.appendingPathComponent("eventd-slow-\(iteration).ics").path
-                    FileManager.default.createFile(atPath: path, contents: Data(mutated))
+                    _ = FileManager.default.createFile(atPath: path, contents: Data(mutated))
                     print("robustness: iteration \(iteration) took \(took) (parsing \(parseTook)); input saved to \(path)")
                 }
             }

@@ -23,7 +23,7 @@ import TestSupport
     func attempt(_ source: LiveSource) -> SyncReport {
         let result: Result<FetchResult, FetchFailure>
         do { result = .success(try fetcher.fetch(source.location, etag: source.state.etag, lastModified: source.state.lastModified)) }
-        catch { result = .failure(error as? FetchFailure ?? FetchFailure(.network, "\(error)")) }
+        catch { result = .failure(error) } // `fetch` throws FetchFailure only
         return syncer.apply(result, to: source, now: 1_800_000_000)
     }
 
