@@ -40,8 +40,8 @@ final class BenchRedis {
     }
 
     /// One command on a connection of its own; its reply's bytes (a bulk string's
-    /// contents, or the whole line of a simple reply).
-    func command(_ arguments: [[UInt8]]) throws -> [UInt8] {
+    /// contents, or the whole line of a simple reply; with `whole`, the first read as is).
+    func command(_ arguments: [[UInt8]], whole: Bool = false) throws -> [UInt8] {
         let fd = try LoopbackTCP.connect(port: port)
         defer { close(fd) }
         try LoopbackTCP.send(fd, Self.encode(arguments))
@@ -52,10 +52,23 @@ final class BenchRedis {
             guard n > 0 else { throw BenchError("redis-server closed the connection mid-reply") }
             reply += buffer[0..<n]
             guard let lineEnd = reply.firstIndex(of: 10) else { continue }
+            // An array (`KEYS`) of a few short strings: one read holds it.
+            if whole { return reply }
             guard reply.first == UInt8(ascii: "$") else { return Array(reply[0..<lineEnd]) }
             let length = Int(String(decoding: reply[1..<lineEnd - 1], as: UTF8.self)) ?? 0
             if reply.count >= lineEnd + 1 + length { return Array(reply[(lineEnd + 1)..<(lineEnd + 1 + length)]) }
         }
+    }
+
+    /// A connection blocked in `XREAD BLOCK 0` on the one view stream eventd publishes
+    /// (found with `KEYS`, fine in a bench): its reply is the next entry. The caller closes it.
+    func streamReader(prefix: String = "eventd:view:") throws -> Int32 {
+        let reply = String(decoding: try command([Array("KEYS".utf8), Array((prefix + "*").utf8)], whole: true), as: UTF8.self)
+        let keys = reply.split(whereSeparator: \.isNewline).filter { $0.hasPrefix(prefix) && !$0.hasSuffix(":snapshot") }
+        guard keys.count == 1, let key = keys.first else { throw BenchError("expected one view stream, found \(keys)") }
+        let fd = try LoopbackTCP.connect(port: port)
+        try LoopbackTCP.send(fd, Self.encode(["XREAD", "BLOCK", "0", "STREAMS", String(key), "$"].map { Array($0.utf8) }))
+        return fd
     }
 
     /// A field of `INFO section` (`used_memory`, …) as a number.

@@ -25,7 +25,11 @@ enum RedisAnchor {
             }
             fds += joining
             // The confirmation's second line is `subscribe`.
-            _ = try FanoutReaders(descriptors: joining).waitForAll(marker: Array("subscribe".utf8), timeout: 120)
+            do {
+                _ = try FanoutReaders(descriptors: joining).waitForAll(marker: Array("subscribe".utf8), timeout: 120)
+            } catch {
+                throw BenchError("Redis subscribers \(first + 1)-\(fds.count), waiting for SUBSCRIBE: \(error)")
+            }
         }
         let publisher = try LoopbackTCP.connect(port: redis.port)
         defer { close(publisher) }
