@@ -25,7 +25,17 @@ enum Bench {
                                               100,000-event store: diff latency after
                                               one change, daemon RSS, idle CPU (over
                                               --idle-seconds, default 30: one heartbeat
-                                              period).
+                                              period). --publish redis: the daemon
+                                              also publishes the view to a redis-server
+                                              the bench starts.
+      fanout --via redis [--gateways G] [--subscribers N] [--days D] [--batch B]
+                                              eventd publishes the view to Redis; N
+                                              (20,000) event streams over G (4)
+                                              eventd-web --upstream gateways, joining B
+                                              (200) at a time: diff latency, gateways'
+                                              RSS, Redis's used_memory; then Redis's
+                                              own PUB/SUB of the same diff line to N
+                                              subscribers, read the same way.
       sources [--only reimport|url|vdir] [--sources N] [--rounds R] [--files F] [--changes C]
                                               Live sources: 200 URL sources answering 304
                                               (CPU per poll), a 10,000-file vdir with one

@@ -12,18 +12,35 @@ import CanonicalJSON
 /// reads against an echo server, the client's own floor.
 enum FanoutBench {
     static func run(_ options: inout Options) throws {
+        switch options.value("--via") {
+        case nil, "socket": break
+        case "redis": return try RedisFanoutBench.run(&options)
+        case let other?: throw BenchError("--via \(other): socket or redis")
+        }
         let subscribers = options.int("--subscribers") ?? 1000
         let events = options.int("--events") ?? 100_000
+        let days = options.int("--days") ?? 14
         let dir = try BenchDirectory("eventd-fanout"); defer { dir.remove() }
         let db = dir.databasePath, socketPath = dir.socketPath
         try Bench.importGenerated(Bench.generatedCalendar(events: events, seed: 42), into: EventStore(path: db))
+        // `--publish redis`: the daemon also publishes the view to a redis-server of its own.
+        var publish: [String] = []
+        var redis: BenchRedis?
+        defer { redis?.stop() }
+        switch options.value("--publish") {
+        case nil, "off": break
+        case "redis":
+            let server = try BenchRedis(directory: dir.path("redis"), clients: 16)
+            redis = server
+            publish = ["--publish", server.url, "--publish-view", "tz=Europe/Berlin&days=\(days)"]
+        case let other?: throw BenchError("--publish \(other): off or redis")
+        }
         let daemon = try Bench.startDaemon(db: db, socketPath: socketPath,
-                                           arguments: ["--interval", "1", "--max-clients", "\(subscribers + 16)", "--tz", "Europe/Berlin"])
+                                           arguments: ["--interval", "1", "--max-clients", "\(subscribers + 16)", "--tz", "Europe/Berlin"] + publish)
         defer { if daemon.isRunning { daemon.terminate(); daemon.waitUntilExit() } }
 
         // Subscribe everyone to one view and wait for every snapshot; a probe subscriber
         // (read after each phase) tells how large the snapshot and the diff are.
-        let days = options.int("--days") ?? 14
         let view: JSONValue = ["tz": "Europe/Berlin", "days": .int(Int64(days))]
         var sockets: [FeedSocket] = []
         for _ in 0..<subscribers {
@@ -53,12 +70,7 @@ enum FanoutBench {
         let idleMS = cpuSeconds(from: cpu0, to: cpu1) / idleSeconds * 1000
 
         // One event changes; refresh; time until each subscriber has its diff.
-        let store = try EventStore(path: db)
-        let change = """
-        BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//bench//EN\r\nBEGIN:VEVENT\r\nUID:fanout-change@bench\r\n\
-        DTSTART:20261201T100000Z\r\nDTEND:20261201T110000Z\r\nSUMMARY:Fan-out probe\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n
-        """
-        _ = try store.importCalendars([ImportInput(path: "/bench/change.ics", displayName: "change", bytes: Array(change.utf8), calendar: "fanout")])
+        try changeOneEvent(db: db)
         let control = try FeedSocket(path: socketPath)
         _ = try control.readLine(timeout: 5)
         let sent = Bench.now()
@@ -73,8 +85,8 @@ enum FanoutBench {
         // The same reads from a server that only echoes: what the client itself costs.
         let floor = try Self.echoFloor(subscribers: subscribers, snapshotBytes: snapshotBytes, diffBytes: diffBytes,
                                        path: dir.path("echo.sock"))
-        func pct(_ values: [Double], _ p: Double) -> Double { values[min(values.count - 1, Int(Double(values.count) * p))] }
-        print("subscribers=\(subscribers) store_events=\(events) days=\(days) all_snapshots_seconds=\(Bench.format(snapshotSeconds)) "
+        let pct = percentile
+        print("publish=\(redis == nil ? "off" : "redis") subscribers=\(subscribers) store_events=\(events) days=\(days) all_snapshots_seconds=\(Bench.format(snapshotSeconds)) "
               + "snapshot_bytes=\(snapshotBytes) diff_bytes=\(diffBytes)")
         // min: the first subscriber's diff, i.e. the refresh's way to the recompute and back
         // before any fan-out (it includes the refresh's coalescing with the last timer tick).
@@ -82,6 +94,21 @@ enum FanoutBench {
                      latencies.first ?? 0, pct(latencies, 0.5), pct(latencies, 0.99), latencies.last ?? 0, rss, idleMS))
         print(String(format: "client_floor: all_snapshots_seconds=%.3f p50_ms=%.1f p99_ms=%.1f (an echo server, the same reads)",
                      floor.snapshotSeconds, pct(floor.latencies, 0.5), pct(floor.latencies, 0.99)))
+    }
+
+    /// Imports one new event into the store at `db` (the daemon sees it on its refresh).
+    static func changeOneEvent(db: String) throws {
+        let change = """
+        BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//bench//EN\r\nBEGIN:VEVENT\r\nUID:fanout-change@bench\r\n\
+        DTSTART:20261201T100000Z\r\nDTEND:20261201T110000Z\r\nSUMMARY:Fan-out probe\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n
+        """
+        _ = try EventStore(path: db).importCalendars([ImportInput(path: "/bench/change.ics", displayName: "change",
+                                                                  bytes: Array(change.utf8), calendar: "fanout")])
+    }
+
+    /// The value at fraction `p` of the sorted `values`.
+    static func percentile(_ values: [Double], _ p: Double) -> Double {
+        values.isEmpty ? 0 : values[min(values.count - 1, Int(Double(values.count) * p))]
     }
 
     /// Reads `socket` up to the first line of `type`; returns its length with the newline.
@@ -141,9 +168,14 @@ enum FanoutBench {
 
     static func cpuSeconds(pid: Int32) -> Double { threadCPU(pid: pid).values.reduce(0, +) }
 
-    static func peakRSS(pid: Int32) -> Double {
+    static func peakRSS(pid: Int32) -> Double { statusMiB(pid: pid, field: "VmHWM:") }
+
+    static func currentRSS(pid: Int32) -> Double { statusMiB(pid: pid, field: "VmRSS:") }
+
+    /// A `kB` field of `/proc/PID/status`, in MiB.
+    private static func statusMiB(pid: Int32, field: String) -> Double {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return 0 }
-        for line in text.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+        for line in text.split(separator: "\n") where line.hasPrefix(field) {
             return (Double(line.split(separator: " ")[1]) ?? 0) / 1024
         }
         return 0

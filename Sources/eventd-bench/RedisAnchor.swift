@@ -1,0 +1,43 @@
+import Foundation
+import Glibc
+import FeedProtocol
+
+/// The anchor of `fanout --via redis`: what a user would otherwise pick, Redis's own
+/// PUB/SUB, fanning one line out to as many subscribers, each a raw connection that
+/// sent `SUBSCRIBE` and is read by the same lean reader (`FanoutReaders`): the RESP
+/// framing around the line is the only parsing, and the reader only looks for the
+/// line's marker.
+enum RedisAnchor {
+    static let channel = "eventd-bench-anchor"
+
+    /// Subscribes `subscribers` connections (`batch` at a time, each batch confirmed),
+    /// publishes `line` (a diff line) once; returns each subscriber's latency in ms, sorted.
+    static func run(redis: BenchRedis, subscribers: Int, batch: Int, line: [UInt8]) throws -> [Double] {
+        let subscribe = BenchRedis.encode([Array("SUBSCRIBE".utf8), Array(channel.utf8)])
+        var fds: [Int32] = []
+        defer { fds.forEach { close($0) } }
+        for first in stride(from: 0, to: subscribers, by: batch) {
+            var joining: [Int32] = []
+            for _ in first..<min(first + batch, subscribers) {
+                let fd = try LoopbackTCP.connect(port: redis.port)
+                joining.append(fd)
+                try LoopbackTCP.send(fd, subscribe)
+            }
+            fds += joining
+            // The confirmation's second line is `subscribe`.
+            do {
+                _ = try FanoutReaders(descriptors: joining).waitForAll(marker: Array("subscribe".utf8), timeout: 120)
+            } catch {
+                throw BenchError("Redis subscribers \(first + 1)-\(fds.count), waiting for SUBSCRIBE: \(error)")
+            }
+        }
+        let publisher = try LoopbackTCP.connect(port: redis.port)
+        defer { close(publisher) }
+        let publish = BenchRedis.encode([Array("PUBLISH".utf8), Array(channel.utf8), line])
+        let marker = FeedMessage.head(.diff)
+        let sent = Bench.now()
+        try LoopbackTCP.send(publisher, publish)
+        return try FanoutReaders(descriptors: fds).waitForAll(marker: marker, timeout: 120)
+            .map { ($0 - sent) * 1000 }.sorted()
+    }
+}
