@@ -15,6 +15,9 @@ public struct ByteQueue: Sendable {
     /// Whether nothing waits.
     public var isEmpty: Bool { count == 0 }
 
+    /// Bytes of the messages after the first (the one being written).
+    public var countBehindFirst: Int { pending.isEmpty ? 0 : count - (pending[0].count - offset) }
+
     /// Queues a message.
     public mutating func append(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }

@@ -66,6 +66,15 @@ public struct Gateway {
         return (!c.peerGone, !c.outbox.isEmpty, upstreamRead)
     }
 
+    /// Whether a stream whose lines are pushed to it (the Redis upstream: there is no
+    /// socket to stop reading) takes one more: the bytes queued behind the message being
+    /// written stay under the stream buffer. That message does not count: a browser
+    /// taking a snapshot of megabytes is keeping up, not falling behind.
+    public func takesPushedLine(_ id: ClientID) -> Bool {
+        guard let c = clients[id], case .open = c.upstream else { return false }
+        return !c.isStream || c.outbox.countBehindFirst < config.streamBuffer
+    }
+
     /// The browser's queued output (the loop writes it, then reports `.wrote`).
     public func output(_ id: ClientID) -> ByteQueue? { clients[id]?.outbox }
 

@@ -175,7 +175,7 @@ public final class GatewayLoop {
             }
             switch item.delivery {
             case .bytes(let bytes):
-                if gateway.interest(id).upstreamRead {
+                if gateway.takesPushedLine(id) {
                     apply(.upstreamReceived(id, bytes[...]))
                 } else {
                     redis.upstream.close(id)

@@ -30,11 +30,8 @@ enum RedisFanoutBench {
         try Bench.importGenerated(Bench.generatedCalendar(events: events, seed: 42), into: EventStore(path: dir.databasePath))
         let redis = try BenchRedis(directory: dir.path("redis"), clients: subscribers); defer { redis.stop() }
         let query = "tz=Europe/Berlin&days=\(days)"
-        // No heartbeats while the streams join: a gateway ends the stream of a browser
-        // whose queue is over its 1 MiB stream buffer when a line comes through Redis,
-        // and a stream still receiving its 2.6 MB snapshot is (docs/scaling.md).
         let daemon = try Bench.startDaemon(db: dir.databasePath, socketPath: dir.socketPath,
-                                           arguments: ["--interval", "1", "--tz", "Europe/Berlin", "--heartbeat", "3600",
+                                           arguments: ["--interval", "1", "--tz", "Europe/Berlin",
                                                        "--publish", redis.url, "--publish-view", query])
         defer { if daemon.isRunning { daemon.terminate(); daemon.waitUntilExit() } }
         let gateways = try BenchGateways(count: gatewayCount, redisURL: redis.url, directory: dir,

@@ -205,6 +205,31 @@ import CanonicalJSON
         #expect(h.effects.contains(.close(id)))
     }
 
+    @Test func pushedLinesAreTakenBehindASnapshotBeingWrittenAndRefusedPastTheBuffer() {
+        var h = GatewayHarness { $0.streamBuffer = 1000 }
+        let id = h.request("/api/events")
+        h.handle(.upstreamConnected(id))
+        h.upstream(id, lines: [GatewayHarness.hello])
+        h.drain(id)
+        let big = #"{"type":"snapshot","digest":"d1","epoch":"e1","sections":[],"seq":1,"view":{"x":""# + String(repeating: "y", count: 5000) + "\"}}"
+        h.upstream(id, lines: [big])
+        // The socket took part of the snapshot: the browser is taking it, so a heartbeat
+        // pushed now is queued behind it (a socket upstream would stop being read).
+        h.handle(.browser(.wrote(id, count: 100)))
+        #expect(!h.gateway.interest(id).upstreamRead)
+        #expect(h.gateway.takesPushedLine(id))
+        let heartbeat = #"{"type":"heartbeat","epoch":"e1","seq":1,"time":"2026-12-01T09:00:00Z"}"#
+        h.upstream(id, lines: [heartbeat])
+        #expect(h.gateway.output(id)!.countBehindFirst > 0)
+        // Lines that pile up behind it past the buffer: the stream is behind.
+        for _ in 0..<20 { h.upstream(id, lines: [heartbeat]) }
+        #expect(h.gateway.streamCount == 1)
+        #expect(h.gateway.output(id)!.countBehindFirst >= 1000)
+        #expect(!h.gateway.takesPushedLine(id))
+        h.drain(id)
+        #expect(h.gateway.takesPushedLine(id))
+    }
+
     @Test func aBrowserThatReadsGetsItsSubscriptionReadAgain() {
         var h = GatewayHarness { $0.streamBuffer = 1000 }
         let id = h.request("/api/events")
