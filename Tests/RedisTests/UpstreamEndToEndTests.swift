@@ -13,31 +13,14 @@ import Glibc
 struct UpstreamEndToEndTests {
     static let query = "tz=UTC&days=7"
 
-    /// README's `ACL SETUSER` lines (the users of "Many hosts"), as redis-cli arguments.
-    static func readmeACLs() throws -> [[String]] {
-        let readme = try String(contentsOf: Products.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let prefix = "redis-cli -p 6380 "
-        return readme.split(separator: "\n").filter { $0.hasPrefix(prefix + "ACL SETUSER") }.map { line in
-            line.dropFirst(prefix.count).split(separator: " ").map { $0.replacingOccurrences(of: "'", with: "") }
-        }
-    }
-
     /// Through README's Redis users: each limited to the commands it uses, so a command
     /// missing from README's list fails this test.
     @Test func browsersOnTwoGatewaysGetTheSocketsLines() async throws {
-        let redis = try await RedisServerProcess()
-        let acls = try Self.readmeACLs()
-        #expect(acls.count == 2)
-        for acl in acls { #expect(try await redis.cli(acl) == "OK") }
-        let passwords = DatabaseFiles.scratchPath("redis-pw")
-        try FileManager.default.createDirectory(atPath: passwords, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: passwords) }
-        try "pw1\n".write(toFile: passwords + "/eventd.pw", atomically: true, encoding: .utf8)
-        try "pw2\n".write(toFile: passwords + "/web.pw", atomically: true, encoding: .utf8)
-        try await DaemonHarness.with(running: PublishEndToEndTests.base,
-                                     arguments: ["--publish", redis.url(user: "eventd"), "--redis-password-file", passwords + "/eventd.pw"]) { daemon in
+        let users = try await ReadmeRedisUsers.start()
+        defer { users.remove() }
+        try await DaemonHarness.with(running: PublishEndToEndTests.base, arguments: users.eventdArguments) { daemon in
             let (socket, _) = try await daemon.subscribe()
-            let upstream = ["--upstream", redis.url(user: "eventd-web"), "--redis-password-file", passwords + "/web.pw"]
+            let upstream = users.gatewayArguments
             let web1 = try await WebGatewayHarness.start(for: daemon, arguments: upstream, name: "web1")
             let web2 = try await WebGatewayHarness.start(for: daemon, arguments: upstream, name: "web2")
             // Two browsers on the first gateway, one on the second.

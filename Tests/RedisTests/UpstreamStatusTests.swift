@@ -9,17 +9,11 @@ import TestSupport
 struct UpstreamStatusTests {
     @Test func statusAndHealthComeFromEventdsStatusKey() async throws {
         // Through README's Redis users: a command missing from their lists fails this.
-        let redis = try await RedisServerProcess()
-        for acl in try UpstreamEndToEndTests.readmeACLs() { #expect(try await redis.cli(acl) == "OK") }
-        let passwords = DatabaseFiles.scratchPath("redis-pw")
-        try FileManager.default.createDirectory(atPath: passwords, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: passwords) }
-        try "pw1\n".write(toFile: passwords + "/eventd.pw", atomically: true, encoding: .utf8)
-        try "pw2\n".write(toFile: passwords + "/web.pw", atomically: true, encoding: .utf8)
-        try await DaemonHarness.with(running: PublishEndToEndTests.base,
-                                     arguments: ["--publish", redis.url(user: "eventd"), "--redis-password-file", passwords + "/eventd.pw"]) { daemon in
-            let web = try await WebGatewayHarness.start(for: daemon, arguments: ["--upstream", redis.url(user: "eventd-web"),
-                                                                                 "--redis-password-file", passwords + "/web.pw"])
+        let users = try await ReadmeRedisUsers.start()
+        defer { users.remove() }
+        let redis = users.redis
+        try await DaemonHarness.with(running: PublishEndToEndTests.base, arguments: users.eventdArguments) { daemon in
+            let web = try await WebGatewayHarness.start(for: daemon, arguments: users.gatewayArguments)
             // eventd writes its status every 5 s.
             let healthy = try await eventually(timeout: 15, every: 0.2) { (try? await web.get("/healthz"))?.status == 200 }
             #expect(healthy)
