@@ -38,21 +38,33 @@ public struct FeedClientState: Sendable, Equatable {
 
     /// The current state's `sections` as JSON.
     public var sectionsJSON: JSONValue {
-        .array(model.sections.map { s in
-            var object = s.content.objectValue ?? [:]
-            object["items"] = .array(s.items.map(\.content))
-            return .object(object)
-        })
+        .array(model.sections.map(Self.sectionJSON))
     }
 
     /// Applies a `diff` message. Throws when it does not follow on from this state
     /// (wrong epoch or seq) or does not fit it; returns false when the resulting
     /// digest differs from the message's (the caller should resubscribe).
     public mutating func apply(diff: FeedMessage.Diff) throws -> Bool {
+        try advance(by: diff)
+        return digest == diff.digest
+    }
+
+    /// Applies a `diff` message without checking its digest; returns its changes.
+    /// Throws as `apply(diff:)` does.
+    @discardableResult
+    mutating func advance(by diff: FeedMessage.Diff) throws -> Changes {
         guard diff.epoch == epoch else { throw Failure("diff from another epoch") }
         guard diff.baseSeq == seq else { throw Failure("diff for seq \(diff.baseSeq), local state is at \(seq)") }
-        model = try FeedChanges.read(diff.changes).apply(to: model)
+        let changes = try FeedChanges.read(diff.changes)
+        model = try changes.apply(to: model)
         seq = diff.seq
-        return digest == diff.digest
+        return changes
+    }
+
+    /// The canonical JSON of one section as it stands in `sections`.
+    static func sectionJSON(_ section: Model.Section) -> JSONValue {
+        var object = section.content.objectValue ?? [:]
+        object["items"] = .array(section.items.map(\.content))
+        return .object(object)
     }
 }

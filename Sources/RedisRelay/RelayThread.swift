@@ -1,0 +1,53 @@
+import FeedClientKit
+import FeedProtocol
+import Synchronization
+import Threads
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A thread of the relay that talks to the daemon's own socket until it is stopped: the
+/// scaffold `ViewRelay` and `StatusRelay` share. Stopping shuts the socket in use down,
+/// so a blocked read returns at once, and waits for the thread.
+final class RelayThread: Sendable {
+    private let running = Atomic<Bool>(true)
+    private let socketFD = Atomic<Int32>(-1)
+    private let thread = Mutex<WorkerThread<Void>?>(nil)
+
+    /// Starts a thread named `name` running `body`, which should return soon after
+    /// `isRunning` turns false.
+    init(name: String, _ body: @escaping @Sendable (RelayThread) -> Void) {
+        let worker = WorkerThread(name: name) { [self] in body(self) }
+        thread.withLock { $0 = worker }
+    }
+
+    /// Whether the thread should go on.
+    var isRunning: Bool { running.load(ordering: .sequentiallyConsistent) }
+
+    /// Ends the thread and waits for it.
+    func stop() {
+        running.store(false, ordering: .sequentiallyConsistent)
+        let fd = socketFD.load(ordering: .sequentiallyConsistent)
+        if fd >= 0 { shutdown(fd, Int32(SHUT_RDWR)) }
+        thread.withLock { $0 }?.join()
+    }
+
+    /// Connects to the daemon's socket and runs `body` with it, where `stop` can reach it.
+    func withSocket<T>(_ connector: FeedSocketConnector, _ body: (FeedSocket) throws -> T) throws -> T {
+        let socket = try FeedSocket(connector: connector)
+        socketFD.store(socket.fd, ordering: .sequentiallyConsistent)
+        defer { socketFD.store(-1, ordering: .sequentiallyConsistent) }
+        // A stop that came before the descriptor was stored found nothing to shut down.
+        guard isRunning else { throw FeedClientState.Failure("stopped") }
+        return try body(socket)
+    }
+
+    /// Waits `seconds`, or less if the thread is stopped meanwhile (checked every 100 ms).
+    func pause(_ seconds: Double) {
+        var remaining = seconds
+        while remaining > 0 && isRunning {
+            usleep(100_000)
+            remaining -= 0.1
+        }
+    }
+}
