@@ -1,3 +1,4 @@
+import Dispatch
 import FeedClientKit
 import FeedProtocol
 import Synchronization
@@ -13,6 +14,8 @@ final class RelayThread: Sendable {
     private let running = Atomic<Bool>(true)
     private let socketFD = Atomic<Int32>(-1)
     private let thread = Mutex<WorkerThread<Void>?>(nil)
+    /// Signalled once by `stop`, to end a pause early.
+    private let stopped = DispatchSemaphore(value: 0)
 
     /// Starts a thread named `name` running `body`, which should return soon after
     /// `isRunning` turns false.
@@ -29,6 +32,7 @@ final class RelayThread: Sendable {
         running.store(false, ordering: .sequentiallyConsistent)
         let fd = socketFD.load(ordering: .sequentiallyConsistent)
         if fd >= 0 { shutdown(fd, Int32(SHUT_RDWR)) }
+        stopped.signal()
         thread.withLock { $0 }?.join()
     }
 
@@ -42,12 +46,11 @@ final class RelayThread: Sendable {
         return try body(socket)
     }
 
-    /// Waits `seconds`, or less if the thread is stopped meanwhile (checked every 100 ms).
+    /// Waits `seconds`, or less if the thread is stopped meanwhile. A blocking wait, not
+    /// a polling loop: an idle daemon's relay threads cost nothing between requests.
     func pause(_ seconds: Double) {
-        var remaining = seconds
-        while remaining > 0 && isRunning {
-            usleep(100_000)
-            remaining -= 0.1
-        }
+        guard isRunning else { return }
+        _ = stopped.wait(timeout: .now() + .milliseconds(Int(seconds * 1000)))
+        // Once stopped, every later pause returns at once (isRunning is false).
     }
 }
