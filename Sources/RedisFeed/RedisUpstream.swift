@@ -15,8 +15,9 @@ public final class RedisUpstream: Sendable {
     public enum Delivery: Sendable, Equatable {
         /// Feed lines, each ending in a newline.
         case bytes([UInt8])
-        /// The upstream went away (Redis is unreachable): the gateway tells the browser.
-        case closed
+        /// The upstream went away (Redis is unreachable): the gateway tells the browser,
+        /// in these words (fixed texts: they name no host, user or key).
+        case closed(reason: String)
     }
 
     private let target: RedisPublisher.Target

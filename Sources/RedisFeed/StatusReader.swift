@@ -44,8 +44,11 @@ final class StatusReader: Sendable {
                 // Unreachable: every request of the batch gets 503; the next batch connects again.
                 connection = nil
             }
+            // An empty reply list means Redis did not answer; with replies, the status key
+            // is missing or stale (eventd is not publishing).
+            let reason = replies.isEmpty ? "Redis did not answer" : "no recent status from eventd in Redis"
             for (client, health) in batch {
-                upstream.send(client, StatusKey.answer(replies, health: health).map { .bytes($0) } ?? .closed)
+                upstream.send(client, StatusKey.answer(replies, health: health).map { .bytes($0) } ?? .closed(reason: reason))
             }
         }
     }

@@ -90,7 +90,7 @@ final class ViewWatcher: Sendable {
                 case .deliver(let client, let lines): upstream.send(client, .bytes(Self.joined(lines)))
                 case .close(let client):
                     upstream.forget(client, of: view.key)
-                    upstream.send(client, .closed)
+                    upstream.send(client, .closed(reason: Self.unavailable))
                 case .reachable(let up, let reason): upstream.reachable(up, RedisErrorText(text: reason))
                 case .finished: break
                 }
@@ -115,9 +115,12 @@ final class ViewWatcher: Sendable {
         upstream.ended(self, key: view.key)
         for client in late {
             upstream.forget(client, of: view.key)
-            upstream.send(client, .closed)
+            upstream.send(client, .closed(reason: Self.unavailable))
         }
     }
+
+    /// What a browser is told when its view's watcher lets it go.
+    static let unavailable = "the feed through Redis is unavailable"
 
     static func joined(_ lines: [[UInt8]]) -> [UInt8] {
         var bytes: [UInt8] = []

@@ -47,7 +47,7 @@ public struct Gateway {
         // or the user who squats its directory; `eventctl status` says it to its owner.
         case .upstreamUnavailable(let id, _): upstreamEnded(id, reason: "eventd is unavailable")
         case .upstreamReceived(let id, let bytes): upstreamReceived(bytes, for: id)
-        case .upstreamClosed(let id): upstreamEnded(id, reason: "eventd closed the connection")
+        case .upstreamClosed(let id, let reason): upstreamEnded(id, reason: reason ?? "eventd closed the connection")
         case .tick: tick()
         case .clock(let date): responses.date = date
         }

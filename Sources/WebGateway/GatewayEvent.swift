@@ -19,8 +19,9 @@ public enum GatewayEvent: Sendable {
     case upstreamUnavailable(ClientID, reason: String)
     /// Bytes arrived from eventd for this browser.
     case upstreamReceived(ClientID, ArraySlice<UInt8>)
-    /// eventd closed the connection (it stopped, restarted, or dropped us).
-    case upstreamClosed(ClientID)
+    /// eventd closed the connection (it stopped, restarted, or dropped us); `reason`, a
+    /// fixed text naming no path or user, says why when the upstream knows better.
+    case upstreamClosed(ClientID, reason: String? = nil)
     /// Time passed (at least once a second).
     case tick
     /// The wall-clock time for `Date` headers (IMF-fixdate), once a second: the gateway

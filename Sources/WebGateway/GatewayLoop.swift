@@ -181,8 +181,8 @@ public final class GatewayLoop {
                     redis.upstream.close(id)
                     apply(.upstreamClosed(id))
                 }
-            case .closed:
-                apply(.upstreamClosed(id))
+            case .closed(let reason):
+                apply(.upstreamClosed(id, reason: reason))
             }
         }
     }

@@ -149,12 +149,57 @@ struct UpstreamEndToEndTests {
             for _ in 0..<60 { browsers.append(try await web.stream(query: Self.query)) }
             for browser in browsers { _ = try await browser.next("snapshot", timeout: 30) }
             let stats = try await redis.cli(["INFO", "commandstats"])
-            // (INFO's lines end in CRLF, one Character in Swift: split on any newline.)
-            let gets = stats.split(whereSeparator: \.isNewline).first { $0.hasPrefix("cmdstat_get:") }
-                .flatMap { $0.split(separator: "=").dropFirst().first?.split(separator: ",").first }.flatMap { Int($0) } ?? 0
+            let gets = Self.field("cmdstat_get", "calls", in: stats)
             print("60 browsers joining at once: \(gets) snapshot read(s) by the gateway")
             #expect(gets >= 1)
             #expect(gets <= 20, "\(stats)")
         }
+    }
+
+    /// A retry wave (every browser of a view reconnecting at once with its
+    /// `Last-Event-ID`, as after a load balancer's restart) is served from the gateway's
+    /// tail of the stream: no new Redis connection, no snapshot read, no range read.
+    @Test func aRetryWaveIsServedFromTheGatewaysTail() async throws {
+        let redis = try await RedisServerProcess()
+        try await DaemonHarness.with(running: PublishEndToEndTests.base, arguments: ["--publish", redis.url()]) { daemon in
+            let web = try await WebGatewayHarness.start(for: daemon, arguments: ["--upstream", redis.url()])
+            // One browser stays, so the gateway keeps reading the view.
+            let stays = try await web.stream(query: Self.query)
+            _ = try await stays.next("snapshot", timeout: 30)
+            var ids: [String] = []
+            for _ in 0..<60 {
+                let browser = try await web.stream(query: Self.query)
+                ids.append(try #require(try await browser.next("snapshot", timeout: 30).id))
+                browser.connection.close()
+            }
+            _ = try await redis.cli(["CONFIG", "RESETSTAT"])
+            var wave: [EventStreamClient] = []
+            for id in ids { wave.append(try await web.stream(query: Self.query, lastEventID: id)) }
+            var events = PublishEndToEndTests.base
+            events[0].summary = "After the wave"
+            try await daemon.importCalendar(icsCalendar(events))
+            let diff = try await stays.next("diff", timeout: 30)
+            for browser in wave {
+                #expect(try await browser.next("diff", timeout: 30).data == diff.data)
+                #expect(!browser.events.contains { $0.event == "snapshot" })
+            }
+            let commands = try await redis.cli(["INFO", "commandstats"])
+            let connections = Self.field("total_connections_received", nil, in: try await redis.cli(["INFO", "stats"]))
+            print("60 browsers resuming at once: \(connections) Redis connection(s), "
+                  + "\(Self.field("cmdstat_get", "calls", in: commands)) GET, \(Self.field("cmdstat_xrange", "calls", in: commands)) XRANGE")
+            #expect(connections == 2, "only redis-cli's two INFO connections")
+            #expect(Self.field("cmdstat_get", "calls", in: commands) == 0, "\(commands)")
+            #expect(Self.field("cmdstat_xrange", "calls", in: commands) == 0, "\(commands)")
+            #expect(Self.field("cmdstat_xrevrange", "calls", in: commands) == 0, "\(commands)")
+        }
+    }
+
+    /// A number from `INFO`: `name:value` or, with `part`, `name:part=value,…`.
+    static func field(_ name: String, _ part: String?, in info: String) -> Int {
+        // (INFO's lines end in CRLF, one Character in Swift: split on any newline.)
+        guard let line = info.split(whereSeparator: \.isNewline).first(where: { $0.hasPrefix(name + ":") }) else { return 0 }
+        let value = line.dropFirst(name.count + 1)
+        guard let part else { return Int(value) ?? 0 }
+        return value.split(separator: ",").first { $0.hasPrefix(part + "=") }.flatMap { Int($0.dropFirst(part.count + 1)) } ?? 0
     }
 }
