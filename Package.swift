@@ -51,7 +51,7 @@ let package = Package(
         .target(name: "CalendarGenerator", dependencies: ["ICalendar"]),
         // The feed through Redis Streams: view keys, and the publisher's and the gateway
         // upstream's pure state machines with their thin threads on RedisClient.
-        .target(name: "RedisFeed", dependencies: ["CanonicalJSON", "Diagnostics", "Digests", "FeedProtocol", "RedisClient", "Threads"]),
+        .target(name: "RedisFeed", dependencies: ["CanonicalJSON", "CommandLineKit", "Diagnostics", "Digests", "FeedProtocol", "RedisClient", "Threads"]),
         .target(name: "Agenda", dependencies: ["CanonicalJSON", "Diagnostics", "Digests", "EventStore", "ICalendar", "Threads"]),
         .target(name: "LiveSources", dependencies: ["CCurl", "CLinux", "CanonicalJSON", "Diagnostics", "EventStore", "ICalendar", "Threads"]),
         // The feed protocol as types: requests and messages (both ways), the client's

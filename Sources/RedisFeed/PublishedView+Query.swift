@@ -1,4 +1,4 @@
-import CanonicalJSON
+import FeedProtocol
 
 extension PublishedView {
     /// Why a `--publish-view` query is not a view.
@@ -11,29 +11,22 @@ extension PublishedView {
     /// that `--publish-view` names the same view, and key, as a gateway serving that URL.
     /// Only the shape is checked; eventd checks the values when the view is subscribed.
     public init(query: String) throws(QueryProblem) {
-        var view: [String: JSONValue] = [:]
-        var calendars: [JSONValue] = []
+        var parameters = ViewParameters()
         for pair in query.split(separator: "&") where !pair.isEmpty {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard let name = Self.percentDecoded(parts[0]),
                   let value = Self.percentDecoded(parts.count > 1 ? parts[1] : "") else {
                 throw QueryProblem(description: "bad percent-encoding in '\(pair)'")
             }
-            switch name {
-            case "tz", "from", "empty_days":
-                if !value.isEmpty { view[name] = .string(value) }
-            case "days", "past_days":
-                guard !value.isEmpty else { continue }
-                guard let n = Int64(value) else { throw QueryProblem(description: "\(name) must be a whole number, not '\(value)'") }
-                view[name] = .int(n)
-            case "calendar", "calendars":
-                for part in value.split(separator: ",") where !part.isEmpty { calendars.append(.string(String(part))) }
-            default:
+            let known: Bool
+            do { known = try parameters.take(name, value) } catch {
+                throw QueryProblem(description: "\(name) must be a whole number, not '\(value)'")
+            }
+            guard known else {
                 throw QueryProblem(description: "unknown view parameter '\(name)' (tz, from, days, past_days, calendar, empty_days)")
             }
         }
-        if !calendars.isEmpty { view["calendars"] = .array(calendars) }
-        self.init(view: .object(view))
+        self.init(view: parameters.view)
     }
 
     /// `+` as a space and `%XX` as a byte; nil for a bad escape or invalid UTF-8.

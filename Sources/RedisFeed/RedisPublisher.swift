@@ -25,6 +25,12 @@ public final class RedisPublisher: Sendable {
             self.password = password
             self.ioTimeout = ioTimeout
         }
+
+        /// A new connection to the target; `blocking` is how much longer than the I/O
+        /// timeout a reply may take (an `XREAD BLOCK`'s own wait).
+        public func connect(blocking: Double = 0) throws(RedisError) -> RedisConnection {
+            try RedisConnection(url: url, password: password, connectTimeout: ioTimeout, ioTimeout: ioTimeout + blocking)
+        }
     }
 
     private let inbox: PublisherInbox
@@ -84,7 +90,7 @@ public final class RedisPublisher: Sendable {
     private static func publish(target: Target, settings: PublisherSettings, logger: Logger, inbox: PublisherInbox,
                                 follow: @Sendable (PublishedView, Bool) -> Void) {
         var machine = PublisherMachine(settings: settings)
-        var connection: RedisConnection?
+        var link = RedisLink(target: target)
         var pending = machine.start(at: clock())
         while true {
             // Effects can lead to events (replies, failures): run them to the end.
@@ -93,25 +99,9 @@ public final class RedisPublisher: Sendable {
                 var next: PublisherEvent?
                 switch effect {
                 case .connect:
-                    do {
-                        connection = try RedisConnection(url: target.url, password: target.password,
-                                                         connectTimeout: target.ioTimeout, ioTimeout: target.ioTimeout)
-                        next = .connected
-                    } catch {
-                        connection = nil
-                        next = .connectFailed(error)
-                    }
+                    next = link.connect().map { PublisherEvent.connected }.catching { .connectFailed($0) }
                 case .send(let request, let commands):
-                    guard let redis = connection else {
-                        next = .failed(request, RedisError(.io, operation: "send", message: "not connected"))
-                        break
-                    }
-                    do {
-                        next = .answered(request, try redis.pipeline(commands))
-                    } catch {
-                        if error.losesConnection { connection = nil }
-                        next = .failed(request, error)
-                    }
+                    next = link.send(commands).map { PublisherEvent.answered(request, $0) }.catching { .failed(request, $0) }
                 case .follow(let view): follow(view, true)
                 case .unfollow(let view): follow(view, false)
                 case .log(let level, let message): logger.log(level, message)
@@ -149,8 +139,7 @@ public final class RedisPublisher: Sendable {
     private func listen(target: Target, channel: String) {
         while running.load(ordering: .sequentiallyConsistent) {
             do {
-                let redis = try RedisConnection(url: target.url, password: target.password,
-                                                connectTimeout: target.ioTimeout, ioTimeout: target.ioTimeout)
+                let redis = try target.connect()
                 listenerSocket.store(redis.fileDescriptor, ordering: .sequentiallyConsistent)
                 defer { listenerSocket.store(-1, ordering: .sequentiallyConsistent) }
                 guard running.load(ordering: .sequentiallyConsistent) else { return }

@@ -36,8 +36,7 @@ final class StatusReader: Sendable {
             guard !batch.isEmpty else { continue }
             var replies: [RedisReply] = []
             do {
-                let redis = try connection ?? RedisConnection(url: target.url, password: target.password,
-                                                              connectTimeout: target.ioTimeout, ioTimeout: target.ioTimeout)
+                let redis = try connection ?? target.connect()
                 connection = redis
                 replies = try redis.pipeline(StatusKey.read(keys: keys))
             } catch {

@@ -58,7 +58,7 @@ final class ViewWatcher: Sendable {
 
     private func run(_ start: WatcherMachine, target: RedisPublisher.Target, upstream: RedisUpstream) {
         var machine = start
-        var connection: RedisConnection?
+        var link = RedisLink(target: target, blocking: Double(machine.settings.blockMilliseconds) / 1000)
         var pending = machine.start(at: Self.clock())
         while true {
             // Effects can lead to events (replies, failures): run them to the end.
@@ -66,33 +66,16 @@ final class ViewWatcher: Sendable {
                 let effect = pending.removeFirst()
                 var next: WatcherEvent?
                 switch effect {
-                case .connect:
-                    do {
-                        let blocking = Double(machine.settings.blockMilliseconds) / 1000
-                        connection = try RedisConnection(url: target.url, password: target.password,
-                                                         connectTimeout: target.ioTimeout, ioTimeout: target.ioTimeout + blocking)
-                        next = .connected
-                    } catch {
-                        connection = nil
-                        next = .connectFailed(error)
-                    }
-                case .send(let request, let commands):
-                    if let redis = connection {
-                        do {
-                            next = .answered(request, try redis.pipeline(commands))
-                        } catch {
-                            connection = nil
-                            next = .failed(request, error)
-                        }
-                    } else {
-                        next = .failed(request, RedisError(.io, operation: "send", message: "not connected"))
-                    }
                 case .deliver(let client, let lines): upstream.send(client, .bytes(Self.joined(lines)))
                 case .close(let client):
                     upstream.forget(client, of: view.key)
                     upstream.send(client, .closed(reason: Self.unavailable))
                 case .reachable(let up, let reason): upstream.reachable(up, RedisErrorText(text: reason))
                 case .finished: break
+                case .connect:
+                    next = link.connect().map { WatcherEvent.connected }.catching { .connectFailed($0) }
+                case .send(let request, let commands):
+                    next = link.send(commands).map { WatcherEvent.answered(request, $0) }.catching { .failed(request, $0) }
                 }
                 if let next { pending += machine.handle(next, at: Self.clock()) }
             }

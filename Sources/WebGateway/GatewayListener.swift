@@ -87,17 +87,9 @@ public enum GatewayListener {
     public static func create(_ address: ListenAddress) throws(ListenError) -> Int32 {
         switch address {
         case .inet(let host, let port):
-            var sin = sockaddr_in()
-            sin.sin_family = sa_family_t(AF_INET)
-            sin.sin_port = port.bigEndian
-            guard inet_pton(AF_INET, host, &sin.sin_addr) == 1 else { throw ListenError(description: "bad IPv4 address \(host)") }
-            return try bindAndListen(family: AF_INET, name: address.description) { fd in bindTo(fd, sin) }
+            return try bindNumeric(host: host, port: port, family: AF_INET, name: address.description)
         case .inet6(let host, let port):
-            var sin6 = sockaddr_in6()
-            sin6.sin6_family = sa_family_t(AF_INET6)
-            sin6.sin6_port = port.bigEndian
-            guard inet_pton(AF_INET6, host, &sin6.sin6_addr) == 1 else { throw ListenError(description: "bad IPv6 address \(host)") }
-            return try bindAndListen(family: AF_INET6, name: address.description) { fd in bindTo(fd, sin6) }
+            return try bindNumeric(host: host, port: port, family: AF_INET6, name: address.description)
         case .unix(let path):
             var st = stat()
             if lstat(path, &st) == 0 {
@@ -118,10 +110,19 @@ public enum GatewayListener {
         }
     }
 
-    private static func bindTo<Address>(_ fd: Int32, _ address: Address) -> Int32 {
-        withUnsafePointer(to: address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<Address>.size)) }
+    /// Binds to a numeric IPv4 or IPv6 address: `getaddrinfo` with `AI_NUMERICHOST`
+    /// parses it and never asks a resolver.
+    private static func bindNumeric(host: String, port: UInt16, family: Int32, name: String) throws(ListenError) -> Int32 {
+        var hints = addrinfo()
+        hints.ai_family = family
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE
+        var found: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, String(port), &hints, &found) == 0, let info = found else {
+            throw ListenError(description: "bad \(family == AF_INET6 ? "IPv6" : "IPv4") address \(host)")
         }
+        defer { freeaddrinfo(info) }
+        return try bindAndListen(family: family, name: name) { fd in bind(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) }
     }
 
     private static func bindAndListen(family: Int32, name: String, bind: (Int32) -> Int32) throws(ListenError) -> Int32 {

@@ -17,26 +17,15 @@ public enum ViewQuery {
 
     /// The view of `request`'s query; an empty object when it names nothing.
     public static func view(_ request: HTTPRequest) throws(Problem) -> JSONValue {
-        var view: [String: JSONValue] = [:]
-        var calendars: [JSONValue] = []
+        var parameters = ViewParameters()
         for (name, value) in request.query {
-            switch name {
-            case "tz", "from", "empty_days":
-                guard !value.isEmpty else { continue }
-                view[name] = .string(value)
-            case "days", "past_days":
-                guard !value.isEmpty else { continue }
-                guard let n = Int64(value) else { throw Problem(description: "\(name) must be a whole number, not '\(shown(value))'") }
-                view[name] = .int(n)
-            case "calendar", "calendars":
-                // The dashboard's filter sends one name per parameter; a comma list works too.
-                for part in value.split(separator: ",") where !part.isEmpty { calendars.append(.string(String(part))) }
-            default:
-                guard gatewayNames.contains(name) else { throw Problem(description: "unknown parameter '\(shown(name))'") }
+            let known: Bool
+            do { known = try parameters.take(name, value) } catch {
+                throw Problem(description: "\(name) must be a whole number, not '\(shown(value))'")
             }
+            guard known || gatewayNames.contains(name) else { throw Problem(description: "unknown parameter '\(shown(name))'") }
         }
-        if !calendars.isEmpty { view["calendars"] = .array(calendars) }
-        return .object(view)
+        return parameters.view
     }
 
     /// A query name or value as a 400's body and the log quote it: control characters
