@@ -35,6 +35,8 @@ final class StatusReader: Sendable {
             let batch = pending.withLock { p in defer { p.requests.removeAll() }; return p.requests }
             guard !batch.isEmpty else { continue }
             var replies: [RedisReply] = []
+            // Redis answered but the status key is missing or stale: eventd is not publishing.
+            var reason = "no recent status from eventd in Redis"
             do {
                 let redis = try connection ?? target.connect()
                 connection = redis
@@ -42,10 +44,8 @@ final class StatusReader: Sendable {
             } catch {
                 // Unreachable: every request of the batch gets 503; the next batch connects again.
                 connection = nil
+                reason = "Redis did not answer"
             }
-            // An empty reply list means Redis did not answer; with replies, the status key
-            // is missing or stale (eventd is not publishing).
-            let reason = replies.isEmpty ? "Redis did not answer" : "no recent status from eventd in Redis"
             for (client, health) in batch {
                 upstream.send(client, StatusKey.answer(replies, health: health).map { .bytes($0) } ?? .closed(reason: reason))
             }
