@@ -66,6 +66,50 @@ import Glibc
         }
     }
 
+    /// Issue 43, point 8: another account that can reach eventd's socket fills its
+    /// `--max-clients` with idle connections; eventd's own user (its gateway, eventctl)
+    /// still gets in through the reserved slots, so `/healthz` stays 200.
+    @Test(.enabled(if: LocalUser.isPossible, "needs root, setpriv and useradd"))
+    func anotherAccountHoldingEveryConnectionDoesNotTakeTheWebDown() async throws {
+        try await DaemonHarness.with(running: GatewayEndToEndTests.events, arguments: ["--max-clients", "24"]) { daemon in
+            let web = try await WebGatewayHarness.start(for: daemon)
+            #expect(try await web.get("/healthz").status == 200)
+            chmod(daemon.directory, 0o755)
+            chmod(daemon.socketPath, 0o666)
+            try await LocalUser.with { other in
+                let holder = """
+                    import socket, sys, time
+                    held, refused = [], 0
+                    for _ in range(int(sys.argv[2])):
+                        s = socket.socket(socket.AF_UNIX)
+                        s.connect(sys.argv[1])
+                        refused += '"overloaded"' in s.makefile().readline()
+                        held.append(s)
+                    print("held", len(held) - refused, "refused", refused, flush=True)
+                    time.sleep(60)
+                    """
+                let output = daemon.directory + "/holder.out"
+                let pid = try daemon.spawnOther("/usr/bin/setpriv", ["--reuid=\(other.uid)", "--regid=\(other.gid)", "--clear-groups", "--",
+                                                                     "/usr/bin/python3", "-c", holder, daemon.socketPath, "30"],
+                                                environment: ChildProcess.isolatedEnvironment(), output: output)
+                defer { kill(pid, SIGKILL); _ = waitpid(pid, nil, 0) }
+                let held = try await eventually(timeout: 20) {
+                    ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").contains("held")
+                }
+                let said = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+                #expect(held, "\(said)")
+                // The other account got what --max-clients allows (eventd-web's own idle
+                // connections count too), and no more.
+                let counts = said.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+                #expect(counts.count == 2 && counts[0] <= 24 && counts[1] >= 6, "\(said)")
+                for _ in 0..<3 {
+                    #expect(try await web.get("/healthz").status == 200)
+                    #expect(try await web.get("/api/snapshot?days=3").status == 200)
+                }
+            }
+        }
+    }
+
     @Test func noAuthOnlyOnAUnixSocketWhoseModeIsSetNotUmasked() async throws {
         try await DaemonHarness.with(running: GatewayEndToEndTests.events) { daemon in
             let refused = try await ChildProcess.run(WebGatewayHarness.executable, ["--listen", "127.0.0.1:1", "--no-auth",
