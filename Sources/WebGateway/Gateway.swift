@@ -51,6 +51,10 @@ public struct Gateway {
         case .tick: tick()
         case .clock(let date): responses.date = date
         }
+        // Whatever part of a request carried it, the token never reaches the log.
+        for (i, effect) in effects.enumerated() {
+            if case .log(let level, let line) = effect { effects[i] = .log(level, config.access.scrubbed(line)) }
+        }
         return effects
     }
 

@@ -73,6 +73,11 @@ public final class LocalHTTPServer: @unchecked Sendable {
         ((try? String(contentsOfFile: root + "/requests.log", encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
     }
 
+    /// Every request head received so far (request line and header lines), in order.
+    public var heads: [String] {
+        ((try? String(contentsOfFile: root + "/heads.log", encoding: .utf8)) ?? "").components(separatedBy: "\n\n").filter { !$0.isEmpty }
+    }
+
     /// Stops the server and removes its directory.
     public func stop() {
         if let pid { _ = ChildProcess.killAndReap(pid) }

@@ -53,7 +53,7 @@ import Glibc
                 let before = processCPUSeconds(web.pid) ?? 0
                 let started = monotonicNow()
                 let stream = try HTTPConnection(port: web.port)
-                try stream.send("GET /api/events?calendar=\(calendar) HTTP/1.1\r\nHost: 127.0.0.1:\(web.port)\r\n\(web.cookieLines)\r\n")
+                try stream.send("GET /api/events?calendar=\(calendar) HTTP/1.1\r\nHost: 127.0.0.1:\(web.port)\r\n\(web.authorizationLines)\r\n")
                 // Meanwhile static files, as the page's other requests would be: the
                 // slowest answer is printed.
                 async let fileSeconds: Double = {
@@ -126,7 +126,7 @@ import Glibc
             func askWithoutReading(_ count: Int) throws {
                 for _ in 0..<count {
                     let c = try HTTPConnection(port: web.port, receiveBuffer: 4096)
-                    try c.send("GET /api/snapshot HTTP/1.1\r\nHost: 127.0.0.1:\(web.port)\r\n\(web.cookieLines)\r\n")
+                    try c.send("GET /api/snapshot HTTP/1.1\r\nHost: 127.0.0.1:\(web.port)\r\n\(web.authorizationLines)\r\n")
                     unread.append(c)
                 }
             }
