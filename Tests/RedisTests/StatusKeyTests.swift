@@ -52,6 +52,9 @@ import Testing
         // What eventd stores in Redis is the same.
         let line = try #require(StatusKey.line(fromAnswer: status.canonicalBytes() + [10]))
         #expect(!String(decoding: line, as: UTF8.self).contains("/home"))
+        // A gateway reading one that another eventd wrote unredacted redacts it too.
+        let served = try #require(StatusKey.answer([.string(status.canonicalBytes()), .integer(20_000)], health: false))
+        #expect(!String(decoding: served, as: UTF8.self).contains("/home"))
     }
 
     @Test func aGatewayServesTheStatusWithItsAge() {
