@@ -137,7 +137,8 @@ struct FeedHub {
     /// A client connected; one of eventd's own user (or root) may use the reserved slots.
     mutating func accept(_ id: ConnectionID, ownUser: Bool) {
         guard shutdownDeadline == nil else { effects.append(.close(id)); return }
-        if connections.count >= config.maxClients + (ownUser ? config.reservedClients : 0) {
+        let reserved = ownUser ? 0 : min(config.reservedClients, config.maxClients / 4)
+        if connections.count >= config.maxClients - reserved {
             effects.append(.refuse(id, FeedMessage.error(.overloaded, "too many connections (limit \(config.maxClients)); try again later")))
             effects.append(.log(.warning, "connection refused: \(config.maxClients) clients already"))
             return
