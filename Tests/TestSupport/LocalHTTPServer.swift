@@ -44,7 +44,7 @@ public final class LocalHTTPServer: @unchecked Sendable {
         let child = try ChildProcess.spawn(python, arguments, environment: ChildProcess.isolatedEnvironment(),
                                            stdoutPath: out, stderrPath: root + "/server.err")
         pid = child
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(30)  // Python starts slowly on a loaded machine
         var found: Int?
         while found == nil, Date() < deadline {
             let text = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
