@@ -48,7 +48,8 @@ extension Gateway {
     private mutating func refuse(_ id: ClientID, _ status: HTTPStatus, _ message: String, request: HTTPRequest,
                                  extra: [(String, String)] = []) {
         effects.append(.log(.info, "browser \(id): \(status.rawValue) \(request.method) \(request.path): \(message)"))
-        answer(id, responses.text(status, message, head: request.isHead, extra: extra))
+        // A value quoted back (`?days=TOKEN`) is the asker's own, but no answer carries it.
+        answer(id, responses.text(status, config.access.scrubbed(message), head: request.isHead, extra: extra))
     }
 
     /// `/api/events`: the stream's head at once, then eventd's messages as events.
