@@ -65,7 +65,7 @@ let package = Package(
         .target(name: "Feed", dependencies: ["Agenda", "CLinux", "CanonicalJSON", "Diagnostics", "Digests", "EventStore", "FeedProtocol", "ICalendar", "LiveSources", "Reactor", "RuntimeDirectories", "SectionedDiff", "Threads"]),
         // The web gateway: HTTP/1.1 and Server-Sent Events in front of the feed socket
         // (a pure state machine and a thin loop on the reactor, as the feed's hub and loop).
-        .target(name: "WebGateway", dependencies: ["CanonicalJSON", "Diagnostics", "FeedClientKit", "FeedProtocol", "Reactor", "RedisFeed", "RuntimeDirectories", "Threads"]),
+        .target(name: "WebGateway", dependencies: ["CLinux", "CanonicalJSON", "Diagnostics", "FeedClientKit", "FeedProtocol", "Reactor", "RedisFeed", "RuntimeDirectories", "Threads"]),
         // Status bars (Waybar, i3bar, plain lines) fed by the feed: a pure renderer.
         .target(name: "StatusBar", dependencies: ["CanonicalJSON", "Diagnostics", "ICalendar", "UpcomingEvents"]),
         // Desktop reminders before events: a pure planner, the sent log, sd-bus notifications.
@@ -80,7 +80,7 @@ let package = Package(
         // MARK: - Executables
         .executableTarget(name: "eventctl", dependencies: ["Agenda", "CLinux", "CanonicalJSON", "CommandLineKit", "Diagnostics", "Digests", "EventStore", "FeedClientKit", "FeedProtocol", "ICalendar", "LiveSources", "Reminders", "RuntimeDirectories", "SectionedDiff", "StatusBar", "UpcomingEvents"]),
         .executableTarget(name: "eventd", dependencies: ["Agenda", "CommandLineKit", "Diagnostics", "Digests", "Feed", "FeedClientKit", "ICalendar", "RedisClient", "RedisFeed", "RedisRelay", "RuntimeDirectories"]),
-        .executableTarget(name: "eventd-web", dependencies: ["CommandLineKit", "Diagnostics", "Digests", "RedisClient", "RedisFeed", "RuntimeDirectories", "WebGateway"]),
+        .executableTarget(name: "eventd-web", dependencies: ["CLinux", "CommandLineKit", "Diagnostics", "Digests", "RedisClient", "RedisFeed", "RuntimeDirectories", "WebGateway"]),
         .executableTarget(name: "eventd-bench",
                           dependencies: ["Agenda", "CLibical", "CLinux", "CalendarGenerator", "CanonicalJSON", "EventStore", "Feed", "FeedClientKit", "FeedProtocol", "ICalendar", "LiveSources", "RuntimeDirectories", "SectionedDiff"]),
 

@@ -8,11 +8,13 @@ Binds 127.0.0.1 on a free port, prints "PORT <n>" and serves, for the tests:
   /slow/SECONDS        answers after SECONDS
   /status/CODE         that status
   /html                an HTML login page with status 200
+  /page/NAME           the file ROOT/NAME as an HTML page (a page on another port)
   /truncated           promises more bytes than it sends, then closes
   /oversize/MIB        a body of MIB MiB
   /endless             a body that never ends
   /headers             header lines that never end
-Every request is appended to ROOT/requests.log ("path status"). It stops by itself:
+Every request is appended to ROOT/requests.log ("path status"), and its whole head to
+ROOT/heads.log (what a browser sent: the tests replay it elsewhere). It stops by itself:
 after LIFETIME seconds, or when its parent (the test process) is gone. With CERT and
 KEY (PEM files) it speaks TLS with that certificate.
 
@@ -37,6 +39,9 @@ class Handler(BaseHTTPRequestHandler):
     def record(self, status):
         with LOG_LOCK, open(os.path.join(ROOT, "requests.log"), "a") as log:
             log.write(f"{self.path} {status}\n")
+        # Every head as sent (a recorder for what a browser gives away), blank-line separated.
+        with LOG_LOCK, open(os.path.join(ROOT, "heads.log"), "a") as log:
+            log.write(self.requestline + "\n" + str(self.headers).strip("\n") + "\n\n")
 
     def answer(self, status, body=b"", headers=()):
         self.record(status)
@@ -92,6 +97,14 @@ class Handler(BaseHTTPRequestHandler):
 
     def route_status(self, parts, query):
         self.answer(int(parts[0]), b"an error page")
+
+    def route_page(self, parts, query):
+        try:
+            with open(os.path.join(ROOT, os.path.basename("/".join(parts)) or "page.html"), "rb") as f:
+                body = f.read()
+        except OSError:
+            return self.answer(404, b"no such page")
+        self.answer(200, body, [("Content-Type", "text/html; charset=utf-8")])
 
     def route_html(self, parts, query):
         self.answer(200, b"<!DOCTYPE html><html><body>Please sign in</body></html>", [("Content-Type", "text/html")])

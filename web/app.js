@@ -1,12 +1,14 @@
-// The dashboard: one EventSource on /api/events, every diff applied by the reference
+// The dashboard: one event stream on /api/events, every diff applied by the reference
 // application and checked against its digest; the controls change the view in place.
-import { applyChanges, countChanges, digestOf } from './feed.js';
+import { applyChanges, authorization, countChanges, digestOf, FeedStream, takeToken } from './feed.js';
 import { AgendaView } from './render.js';
 import { Controls, chosenCalendars } from './controls.js';
 import { localisePage, ui } from './format.js';
 
 localisePage();
 
+// Before anything reads the address: a `?token=` there is kept and taken out.
+const token = takeToken();
 let params = new URLSearchParams(location.search);
 const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 const connection = document.getElementById('connection');
@@ -58,7 +60,7 @@ function switchTo(next) {
 function streamURL() {
   const q = new URLSearchParams();
   q.set('tz', params.get('tz') || browserZone);
-  // No token here: eventd-web traded it for an HttpOnly cookie, which EventSource sends.
+  // No token here: it goes in the Authorization header, never in a URL.
   for (const key of ['days', 'from', 'past_days', 'empty_days']) if (params.get(key)) q.set(key, params.get(key));
   for (const c of chosenCalendars(params) ?? []) q.append('calendar', c);
   return 'api/events?' + q.toString();
@@ -68,7 +70,7 @@ function streamURL() {
  *  event in the window. */
 async function loadCalendars() {
   try {
-    const answer = await fetch('api/status', { cache: 'no-store' });
+    const answer = await fetch('api/status', { cache: 'no-store', headers: authorization(token) });
     if (answer.ok) controls.addCalendars((await answer.json()).calendar_names ?? []);
   } catch { /* the filter keeps the calendars seen in items */ }
 }
@@ -90,7 +92,7 @@ function connect(fresh) {
     return;
   }
   setConnection(state.epoch ? 'reconnecting' : 'connecting', state.epoch ? ui.reconnecting : ui.connecting);
-  const es = new EventSource(streamURL());
+  const es = new FeedStream(streamURL(), token);
   source = es;
   const handle = (fn) => (event) => { queue = queue.then(() => (source === es ? fn(JSON.parse(event.data)) : null)).catch(fail); };
   es.addEventListener('hello', handle(onHello));
@@ -102,8 +104,8 @@ function connect(fresh) {
   es.addEventListener('error', (event) => {
     if (event.data) { queue = queue.then(() => (source === es ? refused(es, JSON.parse(event.data)) : null)); return; }
     if (source !== es) return;
-    if (es.readyState === EventSource.CLOSED) {
-      // Refused (503, 401...): EventSource gives up; try again from scratch later.
+    if (es.readyState === FeedStream.CLOSED) {
+      // Refused (503, 401...): the stream gives up; try again from scratch later.
       setConnection('offline', ui.offline);
       retryTimer = setTimeout(() => connect(true), 5000);
     } else if (state.connection !== 'reconnecting') {

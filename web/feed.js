@@ -126,3 +126,90 @@ export function countChanges(changes) {
     changed: it.updated.length,
   };
 }
+
+// MARK: - Transport: the token stays on this origin (scheme, host and port)
+
+const KEY = 'eventd-web-token';
+
+/** The token: from `?token=` (a bookmarked address), which is then kept in this
+ *  origin's Web Storage and taken out of the address bar, else from that storage
+ *  (a reload, a second tab). Never a cookie: those go to every port of the host. */
+export function takeToken() {
+  const url = new URL(location.href);
+  const given = url.searchParams.get('token');
+  const stores = [globalThis.sessionStorage, globalThis.localStorage];
+  if (given === null) {
+    for (const s of stores) { try { const t = s.getItem(KEY); if (t) return t; } catch { /* storage off */ } }
+    return null;
+  }
+  url.searchParams.delete('token');
+  history.replaceState(history.state, '', url.pathname + url.search + url.hash);
+  for (const s of stores) { try { s.setItem(KEY, given); } catch { /* kept for this page only */ } }
+  return given;
+}
+
+/** Request headers carrying `token`. */
+export const authorization = (token) => (token ? { Authorization: 'Bearer ' + token } : {});
+
+/** EventSource's behaviour over fetch, which can send `Authorization`: the same
+ *  events (`MessageEvent`s by type, `error` without data on a drop), the same
+ *  reconnection with `Last-Event-ID` after `retry:`, and CLOSED on a refusal. */
+export class FeedStream extends EventTarget {
+  static CONNECTING = 0; static OPEN = 1; static CLOSED = 2;
+
+  constructor(url, token) {
+    super();
+    this.readyState = FeedStream.CONNECTING;
+    this.abort = new AbortController();
+    this.run(url, token);
+  }
+
+  close() { this.readyState = FeedStream.CLOSED; this.abort.abort(); }
+
+  async run(url, token) {
+    let lastId = '', retry = 2000;
+    while (this.readyState !== FeedStream.CLOSED) {
+      const headers = { Accept: 'text/event-stream', ...authorization(token) };
+      if (lastId) headers['Last-Event-ID'] = lastId;
+      try {
+        const answer = await fetch(url, { headers, cache: 'no-store', signal: this.abort.signal });
+        if (!answer.ok || !answer.headers.get('content-type')?.startsWith('text/event-stream')) {
+          this.readyState = FeedStream.CLOSED;
+          this.status = answer.status;
+          this.dispatchEvent(new Event('error'));
+          return;
+        }
+        this.readyState = FeedStream.OPEN;
+        const reader = answer.body.pipeThrough(new TextDecoderStream()).getReader();
+        let buffer = '', type = '', data = null;
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          buffer += value;
+          const lines = buffer.split(/\r\n|\r|\n/);
+          buffer = lines.pop();
+          for (const line of lines) {
+            if (line === '') {
+              if (data !== null) this.dispatchEvent(new MessageEvent(type || 'message', { data, lastEventId: lastId }));
+              type = ''; data = null;
+              continue;
+            }
+            const colon = line.indexOf(':');
+            if (colon === 0) continue; // a comment (keep-alive)
+            const field = colon < 0 ? line : line.slice(0, colon);
+            let v = colon < 0 ? '' : line.slice(colon + 1);
+            if (v.startsWith(' ')) v = v.slice(1);
+            if (field === 'event') type = v;
+            else if (field === 'data') data = data === null ? v : data + '\n' + v;
+            else if (field === 'id' && !v.includes('\0')) lastId = v;
+            else if (field === 'retry' && /^\d+$/.test(v)) retry = Number(v);
+          }
+        }
+      } catch { /* a dropped connection, or close() */ }
+      if (this.readyState === FeedStream.CLOSED) return;
+      this.readyState = FeedStream.CONNECTING;
+      this.dispatchEvent(new Event('error'));
+      await new Promise((resolve) => setTimeout(resolve, retry));
+    }
+  }
+}

@@ -242,21 +242,41 @@ public enum SnapshotBuilder {
         w.string(id)
         let idRange = idStart..<(w.bytes.count - 1)
         w.key("kind"); w.string("event")
-        w.key("location"); optional(&w, record.location)
+        w.key("location"); optional(&w, record.location.map(capped))
         w.key("recurrence_id"); optional(&w, rid)
         w.key("start"); w.string(start)
         w.key("status"); optional(&w, record.status.map { $0 == .cancelled ? "cancelled" : $0.rawValue })
         w.key("summary")
         let summaryStart = w.bytes.count + 1
-        optional(&w, record.summary)
+        let summary = record.summary.map(capped)
+        optional(&w, summary)
         // Escaping only lengthens: the same length means the JSON form is the bytes.
-        let verbatim = record.summary.map { w.bytes.count - 1 - summaryStart == $0.utf8.count } ?? true
-        let summaryRange = record.summary == nil || !verbatim ? 0..<0 : summaryStart..<(w.bytes.count - 1)
-        w.key("uid"); w.string(record.uid)
+        let verbatim = summary.map { w.bytes.count - 1 - summaryStart == $0.utf8.count } ?? true
+        let summaryRange = summary == nil || !verbatim ? 0..<0 : summaryStart..<(w.bytes.count - 1)
+        w.key("uid"); w.string(capped(record.uid))
         w.endObject()
         // (The item keeps a compact copy of exactly its length, not the writer's buffer.)
         return AgendaItem(json: w.takeBytes(), idRange: idRange, summaryRange: summaryRange,
-                          summary: verbatim ? nil : record.summary.map { Array($0.utf8) }, allDay: allDay, sortStart: o.start, sortEnd: o.end)
+                          summary: verbatim ? nil : summary.map { Array($0.utf8) }, allDay: allDay, sortStart: o.start, sortEnd: o.end)
+    }
+
+    /// The most UTF-8 bytes of calendar text (a summary, a location, a UID) one item
+    /// carries. Every occurrence of an event is an item of its own, so a 1 MB SUMMARY
+    /// on a daily event would otherwise make a year's view a gigabyte, whatever its item
+    /// count: the feed shows the text's start, the database and `export` keep it whole.
+    public static let maxTextBytes = 2048
+
+    /// `text` cut to its first `maxTextBytes` bytes (whole characters' scalars) and `…`.
+    static func capped(_ text: String) -> String {
+        guard text.utf8.count > maxTextBytes else { return text }
+        var out = String.UnicodeScalarView(), bytes = 0
+        for scalar in text.unicodeScalars {
+            bytes += UTF8.width(scalar)
+            if bytes > maxTextBytes - 3 { break }
+            out.append(scalar)
+        }
+        out.append("…")
+        return String(out)
     }
 
     static func optional(_ w: inout JSONWriter, _ value: String?) {

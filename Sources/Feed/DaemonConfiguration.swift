@@ -27,6 +27,9 @@ public struct DaemonConfiguration: Sendable {
     /// Bytes of diffs retained for `resume` across all views; the oldest go first.
     public var historyBytes: Int = 64 << 20
     public var maxClients: Int = 1024
+    /// Of `maxClients`, the last this many (a quarter at most) only for eventd's own user
+    /// and root: its gateway, its `eventctl`. Another account cannot lock them out.
+    public var reservedClients: Int = 64
     /// Bytes queued per subscriber before its diffs are dropped (then resync).
     public var clientBuffer: Int = 8 << 20
     /// Seconds a subscriber may read nothing while data waits before it is disconnected.

@@ -8,6 +8,9 @@ import Reactor
 enum FeedEvent {
     /// Something happened to a client's connection.
     case connection(ConnectionEvent)
+    /// A client connected whose peer (`SO_PEERCRED`) is eventd's own user or root: it may
+    /// take one of the last `reservedClients` slots of `maxClients`.
+    case ownUserConnected(Int)
     /// A message from the recomputer.
     case recomputed(RecomputeOutput)
     /// Time passed (at least once a second, and at once when the wall clock stepped).

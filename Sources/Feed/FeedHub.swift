@@ -91,6 +91,7 @@ struct FeedHub {
         effects.removeAll(keepingCapacity: true)
         switch event {
         case .connection(let event): dispatch(event)
+        case .ownUserConnected(let id): accept(id, ownUser: true)
         case .recomputed(let output): recomputed(output)
         case .sources(let report): sourcesReported(report)
         case .tick: tick()
@@ -131,9 +132,13 @@ struct FeedHub {
 
     // MARK: - Connections
 
-    mutating func accept(_ id: ConnectionID) {
+    mutating func accept(_ id: ConnectionID) { accept(id, ownUser: false) }
+
+    /// A client connected; one of eventd's own user (or root) may use the reserved slots.
+    mutating func accept(_ id: ConnectionID, ownUser: Bool) {
         guard shutdownDeadline == nil else { effects.append(.close(id)); return }
-        if connections.count >= config.maxClients {
+        let reserved = ownUser ? 0 : min(config.reservedClients, config.maxClients / 4)
+        if connections.count >= config.maxClients - reserved {
             effects.append(.refuse(id, FeedMessage.error(.overloaded, "too many connections (limit \(config.maxClients)); try again later")))
             effects.append(.log(.warning, "connection refused: \(config.maxClients) clients already"))
             return

@@ -2,6 +2,7 @@ import Diagnostics
 import Glibc
 import LiveSources
 import Reactor
+import RuntimeDirectories
 import Threads
 
 /// Messages to the feed loop from other threads.
@@ -160,7 +161,8 @@ final class FeedLoop {
                 let id = nextConnectionID
                 nextConnectionID += 1
                 reactor.adopt(fd, as: id)
-                apply(.connection(.accepted(id)))
+                let peer = SocketPeer.uid(fd)
+                apply(peer == getuid() || peer == 0 ? .ownUserConnected(id) : .connection(.accepted(id)))
             }
         } catch {
             log.warning("accept failed: \(error)\(reactor.listeningPaused ? " (not accepting until the next tick)" : "")")

@@ -23,7 +23,29 @@ public enum StatusKey {
         fields["database"] = nil
         fields["socket"] = nil
         if fields["problem"] != nil, fields["problem"] != .null { fields["problem"] = "see eventd's log" }
+        if case .array(let sources)? = fields["sources"] { fields["sources"] = .array(sources.map(redacted(source:))) }
         return .object(fields)
+    }
+
+    /// A live source as others see it: a URL's location is already `scheme://host/…`
+    /// (`LiveSource.redactedLocation`); a file's or directory's is its name alone, and
+    /// every path in `last_error` is cut to its last component too.
+    static func redacted(source: JSONValue) -> JSONValue {
+        guard case .object(var fields) = source, fields["kind"]?.stringValue != "url" else { return source }
+        let location = fields["location"]?.stringValue ?? ""
+        fields["location"] = .string(fileName(location))
+        if let error = fields["last_error"]?.stringValue {
+            let named = location.isEmpty ? error : error.replacing(location, with: fileName(location))
+            fields["last_error"] = .string(named.split(separator: " ", omittingEmptySubsequences: false)
+                .map { $0.contains("/") ? fileName(String($0)) : String($0) }.joined(separator: " "))
+        }
+        return .object(fields)
+    }
+
+    /// The last component of `path` (`/home/a/work.ics:` → `work.ics:`).
+    static func fileName(_ path: String) -> String {
+        let trimmed = path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path
+        return trimmed.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? trimmed
     }
 
     /// The line to store for a socket's answer to `status` (redacted, canonical, without
@@ -57,6 +79,7 @@ public enum StatusKey {
         if health { return age <= freshMilliseconds ? hello + FeedMessage.line(.pong) : nil }
         fields["type"] = .string(FeedMessage.Kind.status.rawValue)
         fields["age"] = .double(Double(age / 100) / 10)
-        return hello + JSONValue.object(fields).canonicalBytes() + [10]
+        // Redacted again: another host's eventd (an older one) may have written more.
+        return hello + redacted(.object(fields)).canonicalBytes() + [10]
     }
 }

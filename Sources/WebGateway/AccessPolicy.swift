@@ -1,8 +1,13 @@
 /// Who may ask: the `Host` header must name the listen address or an `--allow-host`
 /// (a page from another site that resolves its name to 127.0.0.1 — DNS rebinding —
-/// sends its own name and is refused), and unless `--no-auth` every request carries the
-/// token: `Authorization: Bearer`, or the cookie that opening the page with `?token=`
-/// set (`?token=` itself counts only for the page, which trades it for the cookie).
+/// sends its own name and is refused), and unless `--no-auth` every request for data
+/// (`/api/…`, `/healthz`) carries the token as `Authorization: Bearer`.
+///
+/// The dashboard's files are served without it: they are the package's files, hold no
+/// calendar data, and a reload or a second tab must get the page that then reads the
+/// token from its own origin's Web Storage. No cookie is set or honoured: a cookie is
+/// sent to every port of a host, so any other local user's server on `127.0.0.1:*`
+/// would receive it (docs/web-gateway.md, Access).
 public struct AccessPolicy: Sendable {
     /// `Host` values accepted, lowercased (with and without port for `--allow-host`).
     let hosts: Set<String>
@@ -10,10 +15,6 @@ public struct AccessPolicy: Sendable {
     let allowedNames: Set<String>
     /// The token, when one is required (nil only with `--no-auth`).
     let token: [UInt8]?
-
-    /// The cookie that carries the token for the page's own requests (scripts, styles
-    /// and the event stream), set when the page was opened with `?token=`.
-    public static let cookieName = "eventd_web_token"
 
     /// A policy for `listen`, the extra `allowHosts` and the optional `token`.
     public init(listen: ListenAddress, allowHosts: [String], token: String?) {
@@ -33,37 +34,45 @@ public struct AccessPolicy: Sendable {
                 return (.forbidden, "Host '\(host)' is not this server's name (see --allow-host)")
             }
         }
-        if token != nil, !carriesToken(request) { return (.unauthorized, "a token is required") }
+        if token != nil, !Self.isPage(request.path), !carriesToken(request) { return (.unauthorized, "a token is required") }
         return nil
     }
 
-    /// Whether `request` came with a `?token=` that matches.
-    func queryTokenMatches(_ request: HTTPRequest) -> Bool {
-        guard let token else { return false }
+    /// Whether `path` is a file of the dashboard, not data: the API and the health check
+    /// need the token, the page's files do not.
+    static func isPage(_ path: String) -> Bool { !path.hasPrefix("/api/") && path != "/healthz" }
+
+    /// Only the header counts: a token in a URL ends up in histories and proxies' logs,
+    /// and a cookie reaches every port of the host.
+    private func carriesToken(_ request: HTTPRequest) -> Bool {
+        guard let token else { return true }
+        // Every header is compared in full, so the time says nothing about the token.
         var found = false
-        for given in request.queryValues("token") { found = Self.constantTimeEqual(Array(given.utf8), token) || found }
+        for header in request.headers where header.name == "authorization" && header.value.lowercased().hasPrefix("bearer ") {
+            found = Self.constantTimeEqual(Array(String(header.value.dropFirst(7)).trimmingBlanks.utf8), token) || found
+        }
         return found
     }
 
-    private func carriesToken(_ request: HTTPRequest) -> Bool {
-        guard let token else { return true }
-        var candidates: [String] = []
-        if let authorization = request.header("authorization"), authorization.lowercased().hasPrefix("bearer ") {
-            candidates.append(String(authorization.dropFirst(7)).trimmingBlanks)
+    /// `text` for the log: any occurrence of the token replaced, so no line ever shows it
+    /// (whatever part of a request it came in).
+    func scrubbed(_ text: String) -> String {
+        guard let token, !token.isEmpty else { return text }
+        let secret = String(decoding: token, as: UTF8.self)
+        guard text.contains(secret) else { return text }
+        return text.replacing(secret, with: "REDACTED")
+    }
+
+    /// `target` as the log shows it: a `token` parameter's value is never written.
+    public static func redacted(_ target: String) -> String {
+        let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return target }
+        let kept = parts[1].split(separator: "&").map { pair -> String in
+            let name = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0]
+            // A name that does not decode is kept as sent: the route refuses it anyway.
+            return HTTPRequest.percentDecode(name) == "token" ? "token=REDACTED" : String(pair)
         }
-        // A token in a URL ends up in histories and proxies' logs: only the page's
-        // address takes it, and answers with a redirect that drops it.
-        if Self.isPage(request.path) { candidates += request.queryValues("token") }
-        for cookies in request.headers where cookies.name == "cookie" {
-            for pair in cookies.value.split(separator: ";") {
-                let kv = pair.split(separator: "=", maxSplits: 1)
-                if kv.count == 2, String(kv[0]).trimmingBlanks == Self.cookieName { candidates.append(String(kv[1]).trimmingBlanks) }
-            }
-        }
-        // Every candidate is compared in full, so the time says nothing about the token.
-        var found = false
-        for candidate in candidates { found = Self.constantTimeEqual(Array(candidate.utf8), token) || found }
-        return found
+        return String(parts[0]) + "?" + kept.joined(separator: "&")
     }
 
     /// Equality whose time depends only on the lengths, not on where bytes differ.

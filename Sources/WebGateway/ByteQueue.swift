@@ -12,6 +12,10 @@ public struct ByteQueue: Sendable {
     /// An empty queue.
     public init() {}
 
+    /// Bytes the queue keeps in memory: `count` and the written start of the first
+    /// message, which stays allocated until the message is written whole.
+    public var held: Int { count + offset }
+
     /// Whether nothing waits.
     public var isEmpty: Bool { count == 0 }
 

@@ -5,6 +5,9 @@
 /// would go over the second, gets 503 at once; a browser that reads nothing is dropped
 /// after `stallTimeout`.
 extension Gateway {
+    /// Output queued past which memory is given back once it drains (`releaseMemory`).
+    static let releaseMark = 16 << 20
+
     /// Answers in flight now.
     public var answersInFlight: Int { clients.values.reduce(0) { $0 + ($1.isAnswering ? 1 : 0) } }
 

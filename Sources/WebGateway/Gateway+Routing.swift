@@ -21,14 +21,6 @@ extension Gateway {
             let extra: [(String, String)] = status == .unauthorized ? [("WWW-Authenticate", "Bearer")] : []
             return refuse(id, status, message, request: request, extra: extra)
         }
-        if let (location, cookie) = config.access.tokenExchange(request) {
-            // The page's scripts, styles and stream then carry the cookie, and the
-            // address bar, history and the page itself never see the token.
-            var extra = [("Location", location)]
-            if let cookie { extra.append(("Set-Cookie", cookie)) }
-            effects.append(.log(.debug, "browser \(id): 303 \(request.path) (token traded for a cookie)"))
-            return answer(id, responses.text(.seeOther, "see \(location)", head: request.isHead, extra: extra))
-        }
         switch request.path {
         case "/api/events":
             openStream(request, for: id)
@@ -56,7 +48,8 @@ extension Gateway {
     private mutating func refuse(_ id: ClientID, _ status: HTTPStatus, _ message: String, request: HTTPRequest,
                                  extra: [(String, String)] = []) {
         effects.append(.log(.info, "browser \(id): \(status.rawValue) \(request.method) \(request.path): \(message)"))
-        answer(id, responses.text(status, message, head: request.isHead, extra: extra))
+        // A value quoted back (`?days=TOKEN`) is the asker's own, but no answer carries it.
+        answer(id, responses.text(status, config.access.scrubbed(message), head: request.isHead, extra: extra))
     }
 
     /// `/api/events`: the stream's head at once, then eventd's messages as events.

@@ -1,6 +1,12 @@
 extension Gateway {
     /// Deadlines and keep-alives, once a second or so.
     mutating func tick() {
+        // The budget's worth of answers, once written or dropped, leaves the heap full
+        // of free pages that glibc keeps: given back once the output is nearly gone.
+        if releaseOwed, queuedBytes + framingBytes < Self.releaseMark / 16 {
+            releaseOwed = false
+            effects.append(.releaseMemory)
+        }
         for (id, c) in clients {
             // A browser with data waiting that takes nothing for the stall timeout goes:
             // its queue is bounded, but its descriptor and subscription are not free.

@@ -13,7 +13,7 @@ public struct Gateway {
     public let config: GatewayConfiguration
     let assets: StaticAssets
     var clients: [ClientID: GatewayClient] = [:]
-    /// Bytes queued for all browsers (bounded by `config.outputBudget`).
+    /// Bytes queued for all browsers, as held in memory (bounded by `config.outputBudget`).
     public internal(set) var queuedBytes = 0
     /// Bytes of unfinished feed lines held for all browsers (within the same budget).
     public internal(set) var framingBytes = 0
@@ -27,6 +27,8 @@ public struct Gateway {
     var responses = HTTPResponse()
     /// The last feed line parsed and its message (see `parsed`).
     var lastParsed: (line: [UInt8], message: FeedMessage?)?
+    /// Whether the output queued went over `releaseMark` since memory was last released.
+    var releaseOwed = false
 
     /// A gateway with no connection, at monotonic time `now`.
     public init(config: GatewayConfiguration, assets: StaticAssets, now: Double) {
@@ -50,6 +52,10 @@ public struct Gateway {
         case .upstreamClosed(let id, let reason): upstreamEnded(id, reason: reason ?? "eventd closed the connection")
         case .tick: tick()
         case .clock(let date): responses.date = date
+        }
+        // Whatever part of a request carried it, the token never reaches the log.
+        for (i, effect) in effects.enumerated() {
+            if case .log(let level, let line) = effect { effects[i] = .log(level, config.access.scrubbed(line)) }
         }
         return effects
     }
@@ -98,7 +104,7 @@ public struct Gateway {
     public mutating func remove(_ id: ClientID, reason: String?) {
         guard let c = clients.removeValue(forKey: id) else { return }
         if c.isReadingHead { headEnded(id) }
-        queuedBytes -= c.outbox.count
+        queuedBytes -= c.outbox.held
         framingBytes -= c.upstream.buffered
         if c.hasUpstream { effects.append(.closeUpstream(id)) }
         effects.append(.close(id))
@@ -146,9 +152,11 @@ public struct Gateway {
     /// The socket took `count` bytes of the browser's queue.
     public mutating func wrote(_ count: Int, to id: ClientID) {
         guard clients[id] != nil else { return }
-        let before = clients[id]!.outbox.count
+        // What is held, not what is left to write: the kernel takes a part of each answer
+        // (hundreds of KiB on loopback), but the answer stays in memory until written whole.
+        let before = clients[id]!.outbox.held
         clients[id]!.outbox.consume(count)
-        queuedBytes -= before - clients[id]!.outbox.count
+        queuedBytes -= before - clients[id]!.outbox.held
         let drained = clients[id]!.outbox.isEmpty
         if count > 0 || drained { clients[id]!.lastDrain = now }
         guard drained, case .answered = clients[id]!.phase else { return }
@@ -165,6 +173,7 @@ public struct Gateway {
         if clients[id]!.outbox.isEmpty { clients[id]!.lastDrain = now }
         clients[id]!.outbox.append(bytes)
         queuedBytes += bytes.count
+        if queuedBytes > Self.releaseMark { releaseOwed = true }
         clients[id]!.lastSent = now
         effects.append(.flush(id))
     }

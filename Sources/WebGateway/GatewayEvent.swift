@@ -46,4 +46,7 @@ public enum GatewayEffect: Sendable, Equatable {
     case closeUpstream(ClientID)
     /// A log line.
     case log(LogLevel, String)
+    /// Much output was queued and now nearly none is: give the heap's free pages back
+    /// to the kernel (`malloc_trim`), as eventd does when views go.
+    case releaseMemory
 }

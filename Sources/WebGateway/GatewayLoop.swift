@@ -1,3 +1,4 @@
+import CLinux
 import Diagnostics
 import Glibc
 import Reactor
@@ -157,6 +158,7 @@ public final class GatewayLoop {
             redis?.upstream.close(id)
             reactor.close(Self.upstream(id))
         case .log(let level, let message): log.log(level, message)
+        case .releaseMemory: _ = malloc_trim(0)
         }
         return []
     }

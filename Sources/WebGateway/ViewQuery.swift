@@ -23,18 +23,22 @@ public enum ViewQuery {
             do { known = try parameters.take(name, value) } catch {
                 throw Problem(description: "\(name) must be a whole number, not '\(shown(value))'")
             }
-            guard known || gatewayNames.contains(name) else { throw Problem(description: "unknown parameter '\(shown(name))'") }
+            guard known || gatewayNames.contains(name) else { throw Problem(description: "unknown parameter '\(shown(name, limit: nameLimit))'") }
         }
         return parameters.view
     }
 
+    /// How much of an unknown parameter's name is quoted: less than the shortest token
+    /// (16 characters), so a token sent as a name (`?TOKEN=1`) is never written whole.
+    static let nameLimit = 12
+
     /// A query name or value as a 400's body and the log quote it: control characters
     /// (C0, DEL, C1: a terminal's escapes, a forged log line) as `\xNN`, a backslash
-    /// doubled, at most 64 characters.
-    static func shown(_ text: String) -> String {
+    /// doubled, at most `limit` characters.
+    static func shown(_ text: String, limit: Int = 64) -> String {
         var out = ""
         for (count, scalar) in text.unicodeScalars.enumerated() {
-            if count == 64 { out += "…"; break }
+            if count == limit { out += "…"; break }
             switch scalar.value {
             case 0x5C: out += "\\\\"
             case 0..<0x20, 0x7F..<0xA0:

@@ -1,5 +1,6 @@
 import Foundation
 import CommandLineKit
+import Diagnostics
 import EventStore
 
 /// `eventctl export [--calendar NAME]...`
@@ -9,7 +10,9 @@ struct ExportCommand: Subcommand {
         overview: "Write calendars as one iCalendar document to standard output.",
         discussion: """
         The events are written as they were imported, with the VTIMEZONEs they use, so
-        importing the export into the same calendar changes nothing.
+        importing the export into the same calendar changes nothing. On a terminal, control
+        characters in calendar text are shown as `agenda` shows them (ESC as ^[), one
+        line per content line; to a file or a pipe, the exact iCalendar.
         """,
         options: [calendars],
         examples: ["eventctl export --calendar work > work.ics"])
@@ -27,11 +30,20 @@ struct ExportCommand: Subcommand {
         let store = try StoreAccess.openExisting(env)
         do {
             let text = try store.exportICalendar(calendars: calendars)
-            FileHandle.standardOutput.write(Data(text.utf8))
+            // Whoever wrote the calendar chose its text: raw on a terminal, an escape
+            // sequence would retitle or clear it. A file or a pipe gets the exact bytes.
+            FileHandle.standardOutput.write(Data((isatty(1) != 0 ? Self.forTerminal(text) : text).utf8))
         } catch StoreError.unknownCalendar(let name) {
             throw CommandFailure.badData("no calendar named \"\(name)\"; see `eventctl calendars`")
         } catch let e as SQLiteError {
             throw DatabaseFailure(path: store.path, underlying: e)
         }
+    }
+
+    /// The export as a terminal shows it: each content line made safe (`TerminalText`),
+    /// ended by a plain line feed.
+    static func forTerminal(_ text: String) -> String {
+        text.split(separator: "\r\n", omittingEmptySubsequences: false).map { TerminalText.sanitized(String($0)) }
+            .joined(separator: "\n")
     }
 }

@@ -30,6 +30,26 @@ import TestSupport
         #expect(item.value["id"]?.stringValue == item.id)
     }
 
+    /// Issue 43, point 7: every occurrence is an item, so a 1 MB SUMMARY on a daily
+    /// event made a week's view megabytes per item. The feed carries the text's first
+    /// `maxTextBytes` bytes (whole characters) and `…`; the database and `export` keep it all.
+    @Test func hugeTextIsCappedInItemsAndKeptWhole() throws {
+        let huge = String(repeating: "ü", count: 300_000) + "END"
+        let s = try ScratchStore(loading: [ICS.event("huge@x", "DTSTART:20261128T090000Z", "DTEND:20261128T100000Z",
+                                                     "RRULE:FREQ=DAILY", "SUMMARY:\(huge)", "LOCATION:\(huge)")])
+        let snapshot = try s.build(Fixture.view())
+        #expect(snapshot.allItems.count == 7)
+        for item in snapshot.allItems {
+            // (Two capped texts, each at most tripled by JSON escapes: ü is \\u00fc.)
+            #expect(item.json.count < 7 * SnapshotBuilder.maxTextBytes, "\(item.json.count) bytes")
+            let summary = try #require(item.string("summary"))
+            #expect(summary.hasSuffix("…") && summary.hasPrefix("üü") && summary.utf8.count <= SnapshotBuilder.maxTextBytes)
+            #expect(item.string("location") == summary)
+        }
+        let exported = try s.store.exportICalendar().replacingOccurrences(of: "\r\n ", with: "")
+        #expect(exported.contains("SUMMARY:\(huge)\r\n") && exported.contains("LOCATION:\(huge)\r\n"))
+    }
+
     @Test func absentOptionalFieldsAreNull() throws {
         let s = try ScratchStore(loading: [ICS.event("bare@x", "DTSTART:20261129T150000Z")])
         let item = try #require(try s.build(Fixture.view()).allItems.first)

@@ -147,6 +147,20 @@ import Testing
         #expect(h.hub.connections.count == 2)
     }
 
+    /// Issue 43, point 8: another account fills `maxClients` but for the last quarter
+    /// (64 at most); those are left to eventd's own user (its gateway, eventctl).
+    @Test func theLastSlotsAreKeptForEventdsOwnUser() {
+        var h = HubHarness { $0.maxClients = 8 }
+        let others = (0..<7).map { _ in h.connect() }
+        #expect(others.prefix(6).allSatisfy { !h.closed.contains($0) })
+        #expect(h.kinds(others[6]) == ["error:overloaded"])
+        let own: [ConnectionID] = [1001, 1002, 1003]
+        for id in own { h.handle(.ownUserConnected(id)) }
+        #expect(!h.closed.contains(own[0]) && !h.closed.contains(own[1]))
+        #expect(h.kinds(own[2]) == ["error:overloaded"])
+        #expect(h.hub.connections.count == 8)
+    }
+
     @Test func distinctViewsAreBounded() {
         var h = HubHarness { $0.maxViews = 2 }
         let c = h.connectPastHello()

@@ -78,6 +78,51 @@ extension HostileInputTests {
             }
         }
 
+        /// Issue 43, point 4: `export` to a terminal shows calendar text as `agenda` does;
+        /// to a pipe or a file it writes the exact iCalendar, escapes and CRLFs included.
+        @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs script(1) for a terminal"))
+        func exportIsSafeOnATerminalAndExactElsewhere() async throws {
+            try await DaemonHarness.with { daemon in
+                let env = daemon.daemonEnvironment()
+                var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//eventd//hostile export//EN"]
+                for (i, t) in Self.texts.enumerated() {
+                    lines += ["BEGIN:VEVENT", "UID:export-\(i)", "DTSTAMP:20261101T000000Z", "DTSTART:20261130T0\(i)0000Z",
+                              "SUMMARY:\(t.text)", "LOCATION:\(t.text)", "END:VEVENT"]
+                }
+                let ics = daemon.directory + "/export.ics"
+                try (lines.joined(separator: "\r\n") + "\r\nEND:VCALENDAR\r\n").write(toFile: ics, atomically: true, encoding: .utf8)
+                let base = [DaemonHarness.eventctl, "--db", daemon.dbPath]
+                let imported = try await ChildProcess.run(DaemonHarness.eventctl, ["--db", daemon.dbPath, "import", ics, "--calendar", "hostile"],
+                                                          environment: env, directory: daemon.directory)
+                #expect(imported.succeeded, "\(imported.stderr)")
+
+                // To a pipe and to a file: the same bytes, the calendar's own escapes in them.
+                let piped = try await ChildProcess.run(DaemonHarness.eventctl, ["--db", daemon.dbPath, "export"], environment: env,
+                                                       directory: daemon.directory)
+                #expect(piped.succeeded)
+                let file = daemon.directory + "/out.ics"
+                let command = (base + ["export"]).joined(separator: " ") + " | cat > " + file
+                let toFile = try await ChildProcess.run("/bin/sh", ["-c", command], environment: env, directory: daemon.directory)
+                #expect(toFile.succeeded)
+                let written = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
+                #expect(written == piped.stdoutBytes)
+                let exact = String(decoding: written, as: UTF8.self)
+                #expect(exact.contains("\u{1B}]0;owned\u{07}") && exact.contains("\u{1B}[2J") && exact.contains("END:VCALENDAR\r\n"))
+
+                // On a terminal (script(1) gives it a pseudo-terminal): no raw control.
+                let shown = try await ChildProcess.run("/usr/bin/script", ["-qec", (base + ["export"]).joined(separator: " "), "/dev/null"],
+                                                       environment: env, directory: daemon.directory)
+                #expect(shown.succeeded, "\(shown.stderr)")
+                // (The terminal itself ends each line with CR LF.)
+                let bytes = shown.stdoutBytes.filter { $0 != 0x0D }
+                let raw = Self.rawControls(bytes)
+                #expect(raw.isEmpty, "export wrote raw controls to a terminal: \(raw)")
+                let text = String(decoding: bytes, as: UTF8.self)
+                for t in Self.texts { #expect(text.contains(t.marker), "\(t.marker) not shown") }
+                #expect(text.contains("SUMMARY:^[]0;owned^G osctitle") && text.contains("BEGIN:VCALENDAR\nVERSION:2.0\n"))
+            }
+        }
+
         @Test func hostileTextNeverReachesTheTerminalRaw() async throws {
             try await DaemonHarness.with { daemon in
                 let env = daemon.daemonEnvironment()

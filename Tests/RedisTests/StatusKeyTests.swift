@@ -31,6 +31,32 @@ import Testing
         #expect(StatusKey.read(keys: FeedKeys(prefix: "p")).map(\.name) == ["GET", "PTTL"])
     }
 
+    /// Issue 43, point 2: a file source's path (and a directory's) shows as its name
+    /// alone, in `location` and in `last_error`; a URL's stays `scheme://host/…`.
+    @Test func fileSourcesShowTheirNameNotTheirPath() throws {
+        let status: JSONValue = ["type": "status", "sources": [
+            ["name": "secret", "kind": "file", "location": "/home/alice/private/secret-project.ics",
+             "last_error": "/home/alice/private/secret-project.ics: no such file (events kept until the source is removed)"],
+            ["name": "dir", "kind": "vdir", "location": "/home/alice/cal dir/",
+             "last_error": "/home/alice/cal dir/: cannot list; also /srv/other/x.ics broke"],
+            ["name": "web", "kind": "url", "location": "https://example.org/…", "last_error": nil],
+        ]]
+        let shown = StatusKey.redacted(status)
+        let text = String(decoding: shown.canonicalBytes(), as: UTF8.self)
+        #expect(!text.contains("/home") && !text.contains("alice") && !text.contains("/srv"), "\(text)")
+        #expect(shown["sources"]?[0]?["location"] == "secret-project.ics")
+        #expect(shown["sources"]?[0]?["last_error"] == "secret-project.ics: no such file (events kept until the source is removed)")
+        #expect(shown["sources"]?[1]?["location"] == "cal dir")
+        #expect(shown["sources"]?[1]?["last_error"] == "cal dir: cannot list; also x.ics broke")
+        #expect(shown["sources"]?[2]?["location"] == "https://example.org/…")
+        // What eventd stores in Redis is the same.
+        let line = try #require(StatusKey.line(fromAnswer: status.canonicalBytes() + [10]))
+        #expect(!String(decoding: line, as: UTF8.self).contains("/home"))
+        // A gateway reading one that another eventd wrote unredacted redacts it too.
+        let served = try #require(StatusKey.answer([.string(status.canonicalBytes()), .integer(20_000)], health: false))
+        #expect(!String(decoding: served, as: UTF8.self).contains("/home"))
+    }
+
     @Test func aGatewayServesTheStatusWithItsAge() {
         let fresh = Self.lines(StatusKey.answer(Self.read(age: 2_345), health: false))
         #expect(fresh.count == 2)

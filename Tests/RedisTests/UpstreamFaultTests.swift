@@ -90,7 +90,7 @@ struct UpstreamFaultTests {
             }
             let baseline = try await change(0)
             let stalled = try HTTPConnection(port: web.port, receiveBuffer: 4096)
-            try stalled.send("GET /api/events?\(Self.bigQuery) HTTP/1.1\r\nHost: 127.0.0.1:\(web.port)\r\n\(web.cookie[0])\r\n\r\n")
+            try stalled.send("GET /api/events?\(Self.bigQuery) HTTP/1.1\r\nHost: 127.0.0.1:\(web.port)\r\n\(web.authorization[0])\r\n\r\n")
             try await pause(1)
             let rssBefore = processResidentKiB(web.pid) ?? 0
 

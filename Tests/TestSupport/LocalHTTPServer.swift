@@ -44,7 +44,7 @@ public final class LocalHTTPServer: @unchecked Sendable {
         let child = try ChildProcess.spawn(python, arguments, environment: ChildProcess.isolatedEnvironment(),
                                            stdoutPath: out, stderrPath: root + "/server.err")
         pid = child
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(30)  // Python starts slowly on a loaded machine
         var found: Int?
         while found == nil, Date() < deadline {
             let text = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
@@ -71,6 +71,11 @@ public final class LocalHTTPServer: @unchecked Sendable {
     /// The requests so far, one `path status` line each.
     public var requests: [String] {
         ((try? String(contentsOfFile: root + "/requests.log", encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    /// Every request head received so far (request line and header lines), in order.
+    public var heads: [String] {
+        ((try? String(contentsOfFile: root + "/heads.log", encoding: .utf8)) ?? "").components(separatedBy: "\n\n").filter { !$0.isEmpty }
     }
 
     /// Stops the server and removes its directory.

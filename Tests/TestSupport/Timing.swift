@@ -66,6 +66,13 @@ public func processResidentKiB(_ pid: pid_t) -> Int? {
     return nil
 }
 
+/// VmHWM of `pid`, its peak RSS so far, KiB (nil when it is gone).
+public func processPeakResidentKiB(_ pid: pid_t) -> Int? {
+    guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+    let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }
+    return line.flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") }
+}
+
 /// CPU time `pid` has used so far (user and system, from /proc/PID/stat), seconds (nil
 /// when it is gone).
 public func processCPUSeconds(_ pid: pid_t) -> Double? {

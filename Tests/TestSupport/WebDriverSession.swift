@@ -72,6 +72,16 @@ public final class WebDriverSession: @unchecked Sendable {
         _ = try await call("POST", "url", ["url": .string(url)])
     }
 
+    /// Opens a new tab, makes it the current one and opens `url` in it (a second tab of
+    /// the same profile: same cookies and local storage, its own session storage).
+    public func openInNewTab(_ url: String) async throws {
+        guard let handle = try await call("POST", "window/new", ["type": "tab"])?["handle"]?.stringValue else {
+            throw HarnessError("no new tab")
+        }
+        _ = try await call("POST", "window", ["handle": .string(handle)])
+        try await open(url)
+    }
+
     /// Runs `script` (a function body; `return` gives the result) in the page.
     @discardableResult
     public func run(_ script: String, _ arguments: [JSONValue] = []) async throws -> JSONValue {

@@ -6,7 +6,7 @@ import Glibc
 /// Starts the real `eventd-web` beside a `DaemonHarness`'s eventd, on a free loopback
 /// port, its log in the daemon's directory; it is stopped with the harness. By default
 /// it runs as a user would start it, making its own token (in a runtime directory of
-/// the daemon's directory); requests made through `get` and `stream` carry the cookie
+/// the daemon's directory); requests made through `get` and `stream` carry the token
 /// the page would have received.
 public struct WebGatewayHarness: Sendable {
     /// The built `eventd-web`.
@@ -28,24 +28,24 @@ public struct WebGatewayHarness: Sendable {
     /// The dashboard's address.
     public var url: String { "http://127.0.0.1:\(port)/" }
 
-    /// The address eventd-web printed: opening it trades the token for the cookie.
+    /// The address eventd-web printed: the page keeps the token in its origin's storage.
     public var pageURL: String { url + (token.map { "?token=\($0)" } ?? "") }
 
-    /// The cookie header a browser that opened `pageURL` sends (none without a token).
-    public var cookie: [String] { token.map { ["Cookie: eventd_web_token=\($0)"] } ?? [] }
+    /// The header the page's requests carry (none without a token).
+    public var authorization: [String] { token.map { ["Authorization: Bearer \($0)"] } ?? [] }
 
-    /// `cookie` as header lines of a request written by hand, each ending in CRLF.
-    public var cookieLines: String { cookie.map { $0 + "\r\n" }.joined() }
+    /// `authorization` as header lines of a request written by hand, each ending in CRLF.
+    public var authorizationLines: String { authorization.map { $0 + "\r\n" }.joined() }
 
-    /// One request with the page's cookie.
+    /// One request with the page's token.
     public func get(_ target: String, method: String = "GET", host: String? = nil, headers: [String] = [],
                     timeout: Double = 10) async throws -> HTTPConnection {
-        try await HTTPConnection.get(port: port, target, method: method, host: host, headers: cookie + headers, timeout: timeout)
+        try await HTTPConnection.get(port: port, target, method: method, host: host, headers: authorization + headers, timeout: timeout)
     }
 
-    /// `/api/events?QUERY` with the page's cookie.
+    /// `/api/events?QUERY` with the page's token.
     public func stream(query: String, lastEventID: String? = nil, headers: [String] = []) async throws -> EventStreamClient {
-        try await EventStreamClient(port: port, query: query, lastEventID: lastEventID, headers: cookie + headers)
+        try await EventStreamClient(port: port, query: query, lastEventID: lastEventID, headers: authorization + headers)
     }
 
     /// Its log so far.

@@ -58,7 +58,7 @@ struct DashboardBrowserTests {
                 let before = try await daemon.oneShotSnapshot(Self.view)
                 try await browser.open(web.pageURL + "&" + Self.query)
                 try await waitForDigest(browser, before.digest, "the first snapshot")
-                // eventd-web traded the token for a cookie and redirected: the page never saw it.
+                // The page took the token out of its address (and keeps it in its own storage).
                 let loaded = try await browser.run("return location.href").stringValue ?? ""
                 #expect(!loaded.contains("token") && loaded.contains("tz="), "\(loaded)")
                 var page = try await state(browser)

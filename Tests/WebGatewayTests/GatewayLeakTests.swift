@@ -55,10 +55,12 @@ import Glibc
             let web = try await WebGatewayHarness.start(for: daemon)   // --log-level debug
             let token = try #require(web.token)
             let bearer = ["Authorization: Bearer \(token)"]
-            #expect(try await HTTPConnection.get(port: web.port, "/?days=3&token=\(token)").status == 303)
-            #expect(try await HTTPConnection.get(port: web.port, "/app.js?token=\(token)").status == 303)
-            #expect(try await HTTPConnection.get(port: web.port, "/nope?token=\(token)").status == 303)
+            #expect(try await HTTPConnection.get(port: web.port, "/?days=3&token=\(token)").status == 200)
+            #expect(try await HTTPConnection.get(port: web.port, "/app.js?token=\(token)").status == 200)
+            #expect(try await HTTPConnection.get(port: web.port, "/nope?token=\(token)").status == 404)
+            #expect(try await HTTPConnection.get(port: web.port, "/\(token)").status == 404)
             #expect(try await HTTPConnection.get(port: web.port, "/api/status?token=\(token)").status == 401)
+            #expect(try await HTTPConnection.get(port: web.port, "/api/snapshot?\(token)=1", headers: bearer).status == 400)
             #expect(try await HTTPConnection.get(port: web.port, "/api/snapshot?days=x&token=\(token)", headers: bearer).status == 400)
             #expect(try await web.get("/api/snapshot?days=3&token=\(token)").status == 200)
             _ = try await web.stream(query: GatewayEndToEndTests.view + "&token=\(token)").next("snapshot")

@@ -50,7 +50,7 @@ import Glibc
             var connections: [HTTPConnection] = []
             for _ in 0..<Self.streams {
                 let c = try HTTPConnection(port: web.port)
-                try c.send("GET /api/events?\(GatewayEndToEndTests.view) HTTP/1.1\r\nHost: 127.0.0.1:\(web.port)\r\n\(web.cookie[0])\r\n\r\n")
+                try c.send("GET /api/events?\(GatewayEndToEndTests.view) HTTP/1.1\r\nHost: 127.0.0.1:\(web.port)\r\n\(web.authorization[0])\r\n\r\n")
                 connections.append(c)
             }
             // On a failure, what eventd-web said of the streams that went wrong.

@@ -61,25 +61,60 @@ import CanonicalJSON
         #expect(h.status(h.request("/", host: "127.0.0.1:9999")) == 403)
     }
 
-    @Test func withATokenEveryRequestCarriesIt() {
+    @Test func withATokenEveryRequestForDataCarriesItInTheHeader() {
         let token = "0123456789abcdef-token"
         var h = GatewayHarness(token: token)
-        let none = h.request("/")
+        // The page's files hold no data: a reload or a second tab gets them without it.
+        #expect(h.status(h.request("/")) == 200)
+        #expect(h.status(h.request("/app.js")) == 200)
+        let none = h.request("/api/snapshot?days=x")
         #expect(h.status(none) == 401)
         #expect(h.output(none).contains("WWW-Authenticate: Bearer"))
-        #expect(h.status(h.request("/", headers: ["Authorization: Bearer wrong-token-0000000"])) == 401)
-        #expect(h.status(h.request("/", headers: ["Authorization: Bearer \(token)"])) == 200)
-        // The page trades ?token= for a cookie and a 303 to its address without it.
-        let viaQuery = h.request("/?days=3&token=\(token)&tz=UTC")
-        #expect(h.status(viaQuery) == 303)
-        #expect(h.output(viaQuery).contains("Location: /?days=3&tz=UTC\r\n"))
-        #expect(h.output(viaQuery).contains("Set-Cookie: eventd_web_token=\(token); HttpOnly; SameSite=Strict; Path=/\r\n"))
-        let proxied = h.request("/?token=\(token)", headers: ["X-Forwarded-Proto: https"])
-        #expect(h.output(proxied).contains("Set-Cookie: eventd_web_token=\(token); HttpOnly; SameSite=Strict; Path=/; Secure\r\n"))
-        // The API takes no token from a URL.
-        #expect(h.status(h.request("/api/status?token=\(token)")) == 401)
-        #expect(h.status(h.request("/app.js", headers: ["Cookie: a=b; eventd_web_token=\(token)"])) == 200)
-        #expect(h.status(h.request("/app.js", headers: ["Cookie: eventd_web_token=\(token)x"])) == 401)
+        #expect(h.status(h.request("/healthz")) == 401)
+        #expect(h.status(h.request("/api/snapshot?days=x", headers: ["Authorization: Bearer wrong-token-0000000"])) == 401)
+        #expect(h.status(h.request("/api/snapshot?days=x", headers: ["Authorization: Bearer \(token)"])) == 400)
+        // Neither a URL nor a cookie carries it: a cookie reaches every port of the host.
+        #expect(h.status(h.request("/api/snapshot?days=x&token=\(token)")) == 401)
+        #expect(h.status(h.request("/api/snapshot?days=x", headers: ["Cookie: eventd_web_token=\(token)"])) == 401)
+        let page = h.request("/?days=3&token=\(token)&tz=UTC")
+        #expect(h.status(page) == 200)
+        #expect(!h.output(page).contains("Set-Cookie") && !h.output(page).contains(token))
+    }
+
+    /// Issue 43, point 3: no address makes the gateway send a browser elsewhere.
+    @Test func noRedirectLeavesTheGateway() {
+        let token = "0123456789abcdef-token"
+        var h = GatewayHarness(token: token)
+        for target in ["//evil.example/?token=\(token)", "/\\evil.example/?token=\(token)", "/%2F%2Fevil.example/?token=\(token)",
+                       "//evil.example/?token=wrong-token-00000000", "/?token=wrong-token-00000000"] {
+            for headers in [[], ["Cookie: eventd_web_token=\(token)"], ["Authorization: Bearer \(token)"]] {
+                let id = h.request(target, headers: headers)
+                let status = h.status(id) ?? 0
+                #expect(!(300..<400).contains(status) && !h.output(id).lowercased().contains("location:"), "\(target) \(headers): \(status)")
+            }
+        }
+    }
+
+    /// Issue 43, point 5: a token sent as a parameter's name or value, or anywhere else,
+    /// never reaches the log; an unknown name is quoted cut.
+    @Test func theLogNeverShowsTheToken() {
+        let token = String(repeating: "a1", count: 32)
+        var h = GatewayHarness(token: token)
+        let bearer = ["Authorization: Bearer \(token)"]
+        let named = h.request("/api/events?\(token)=1", headers: bearer)
+        #expect(h.status(named) == 400)
+        #expect(h.output(named).contains("unknown parameter '\(token.prefix(12))…'"))
+        let valued = h.request("/api/snapshot?days=\(token)", headers: bearer)
+        #expect(h.status(valued) == 400)
+        #expect(!h.output(valued).contains(token) && h.output(valued).contains("not 'REDACTED'"))
+        #expect(h.status(h.request("/\(token)")) == 404)
+        #expect(h.status(h.request("/api/snapshot?\(token.prefix(20))=1&token=\(token)", headers: bearer)) == 400)
+        let lines = h.effects.compactMap { effect -> String? in
+            if case .log(_, let line) = effect { return line }
+            return nil
+        }
+        #expect(lines.count >= 4)
+        for line in lines { #expect(!line.contains(token) && !line.contains(token.prefix(20)), "\(line)") }
     }
 
     @Test func twoContentLengthsAre400() {

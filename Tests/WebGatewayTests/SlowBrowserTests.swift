@@ -30,7 +30,7 @@ import TestSupport
             let snapshotBytes = reader.connection.received.count
             // The stalled browser: a small receive buffer, and it reads only the head.
             let stalled = try HTTPConnection(port: web.port, receiveBuffer: 4096)
-            try stalled.send("GET /api/events?\(Self.query) HTTP/1.1\r\nHost: 127.0.0.1:\(web.port)\r\n\(web.cookie[0])\r\n\r\n")
+            try stalled.send("GET /api/events?\(Self.query) HTTP/1.1\r\nHost: 127.0.0.1:\(web.port)\r\n\(web.authorization[0])\r\n\r\n")
             try await pause(0.5)
             let rssBefore = processResidentKiB(web.pid) ?? 0
 
