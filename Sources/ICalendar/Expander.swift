@@ -45,10 +45,18 @@ struct SeriesWalker {
         let overrides = series.overrides
         var exact: [Int64: Int] = [:]
         var ranges: [(at: Int64, index: Int)] = []
+        // Overrides read as replacing another instance than the one their RECURRENCE-ID names.
+        var replaced: [Int: TimeValue] = [:]
         for (i, o) in overrides.enumerated() {
             guard let rid = o.recurrenceID else { continue }
-            let key = matchKey(rid)
-            if o.thisAndFuture { ranges.append((key, i)) } else { exact[key] = i }
+            if o.thisAndFuture { ranges.append((matchKey(rid), i)); continue }
+            if let master = series.master, instant(rid) > from - maxDuration(master) - 2 * 86_400, instant(rid) < to + 2 * 86_400,
+               let original = replacedInstance(o, of: master) {
+                replaced[i] = original
+                exact[matchKey(original)] = i
+            } else {
+                exact[matchKey(rid)] = i
+            }
         }
         ranges.sort { $0.at < $1.at }
         // Keys of the master's instances near the window: an override naming one is current.
@@ -84,10 +92,10 @@ struct SeriesWalker {
             let excluded = series.master.map { exclusion($0) } ?? Exclusion()
             for (i, o) in overrides.enumerated() where o.status != .cancelled {
                 if let rid = o.recurrenceID, excluded.contains(rid, walker: self) { continue }
-                if let master = series.master, o.sequence < master.sequence, overlapsWindow(o),
+                if replaced[i] == nil, let master = series.master, o.sequence < master.sequence, overlapsWindow(o),
                    let rid = o.recurrenceID, !windowKeys.contains(matchKey(rid)), isSuperseded(o, by: master) { continue }
                 emit(start: o.start, days: o.durationDays, seconds: o.durationSeconds,
-                     rid: o.recurrenceID ?? o.start, content: i)
+                     rid: replaced[i] ?? o.recurrenceID ?? o.start, content: i)
             }
         }
         output.sort { ($0.start, $0.end, $0.contentIndex) < ($1.start, $1.end, $1.contentIndex) }
