@@ -45,30 +45,35 @@ struct SeriesWalker {
         let overrides = series.overrides
         var exact: [Int64: Int] = [:]
         var ranges: [(at: Int64, index: Int)] = []
-        // Overrides read as replacing another instance than the one their RECURRENCE-ID names.
+        for (i, o) in overrides.enumerated() where o.thisAndFuture {
+            if let rid = o.recurrenceID { ranges.append((matchKey(rid), i)) }
+        }
+        ranges.sort { $0.at < $1.at }
+        let live = series.master.flatMap { $0.status == .cancelled ? nil : $0 }
+        let maxShift = ranges.map { abs(instant(overrides[$0.index].start) - instant(overrides[$0.index].recurrenceID!)) }.max() ?? 0
+        let reach = (live.map { maxDuration($0) } ?? 0) + maxShift
+        let originals = live.map { instances(of: $0, reach: reach) } ?? []
+        // Keys of the master's instances near the window: an override naming one is current.
+        let windowKeys = Set(originals.map { matchKey($0.0) })
+        // Overrides read as replacing another instance than the one their RECURRENCE-ID names
+        // (looked for only when it names none of the instances walked).
         var replaced: [Int: TimeValue] = [:]
-        for (i, o) in overrides.enumerated() {
+        for (i, o) in overrides.enumerated() where !o.thisAndFuture {
             guard let rid = o.recurrenceID else { continue }
-            if o.thisAndFuture { ranges.append((matchKey(rid), i)); continue }
-            if let master = series.master, instant(rid) > from - maxDuration(master) - 2 * 86_400, instant(rid) < to + 2 * 86_400,
+            let key = matchKey(rid), at = instant(rid)
+            if !windowKeys.contains(key), let master = series.master, at > from - reach - 2 * 86_400, at < to + 2 * 86_400,
                let original = replacedInstance(o, of: master) {
                 replaced[i] = original
                 exact[matchKey(original)] = i
             } else {
-                exact[matchKey(rid)] = i
+                exact[key] = i
             }
         }
-        ranges.sort { $0.at < $1.at }
-        // Keys of the master's instances near the window: an override naming one is current.
-        var windowKeys = Set<Int64>()
 
-        if let master = series.master, master.status != .cancelled {
+        if let master = live {
             let recurring = master.isRecurring || !overrides.isEmpty
-            let maxShift = ranges.map { abs(instant(overrides[$0.index].start) - instant(overrides[$0.index].recurrenceID!)) }.max() ?? 0
-            let reach = maxDuration(master) + maxShift
-            for (original, explicitEnd) in instances(of: master, reach: reach) {
+            for (original, explicitEnd) in originals {
                 let key = matchKey(original)
-                windowKeys.insert(key)
                 let at = instant(original)
                 if exact[key] != nil { continue }
                 if let range = ranges.last(where: { $0.at <= key }) {
