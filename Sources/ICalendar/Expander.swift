@@ -41,6 +41,10 @@ struct SeriesWalker {
 
     func instant(_ value: TimeValue) -> Int64 { value.instant(zones: zones, floatingZone: floatingZone) }
 
+    /// Most overrides one expansion probes for the instance they replace (each walks the
+    /// rule around its RECURRENCE-ID; a hostile series may hold thousands that name none).
+    static let probeLimit = 256
+
     mutating func run() -> [Occurrence] {
         let overrides = series.overrides
         var exact: [Int64: Int] = [:]
@@ -58,11 +62,12 @@ struct SeriesWalker {
         // Overrides read as replacing another instance than the one their RECURRENCE-ID names
         // (looked for only when it names none of the instances walked).
         var replaced: [Int: TimeValue] = [:]
+        var probes = Self.probeLimit
         for (i, o) in overrides.enumerated() where !o.thisAndFuture {
             guard let rid = o.recurrenceID else { continue }
             let key = matchKey(rid), at = instant(rid)
             if !windowKeys.contains(key), let master = series.master, at > from - reach - 2 * 86_400, at < to + 2 * 86_400,
-               let original = replacedInstance(o, of: master) {
+               probes > 0, let original = { probes -= 1; return replacedInstance(o, of: master) }() {
                 replaced[i] = original
                 exact[matchKey(original)] = i
             } else {

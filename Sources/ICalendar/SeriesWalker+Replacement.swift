@@ -99,7 +99,7 @@ struct ReplacementCheck {
             guard let master = events.first(where: { $0.recurrenceID == nil }) else { continue }
             let series = Series(master: master, overrides: events.filter { $0.recurrenceID != nil })
             let floating = master.defaultZone.flatMap { Zone.system($0) } ?? .utc
-            for o in series.overrides {
+            for o in series.overrides.prefix(SeriesWalker.probeLimit) {
                 guard let rid = o.recurrenceID else { continue }
                 let at = rid.instant(zones: ZoneRegistry.shared, floatingZone: floating)
                 let walker = SeriesWalker(series: series, from: at - 2 * 86_400, to: at + 2 * 86_400,
