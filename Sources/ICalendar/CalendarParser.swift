@@ -77,8 +77,17 @@ public enum CalendarParser {
                 throw ICalendarSyntaxError(line: repaired.originalLine(error.line), message: error.message)
             }
             scanned.mapLines(repaired)
-            return build(scanned, text, buffer, batchSize: max(1, batchSize), parallel: parallel, known: known,
-                         feedAllLines: feedAllLines, deliver: deliver)
+            guard var check = ReplacementCheck(buffer, scanned.events) else {
+                return build(scanned, text, buffer, batchSize: max(1, batchSize), parallel: parallel, known: known,
+                             feedAllLines: feedAllLines, deliver: deliver)
+            }
+            var result = build(scanned, text, buffer, batchSize: max(1, batchSize), parallel: parallel, known: known,
+                               feedAllLines: feedAllLines) { part in
+                check.observe(part)
+                deliver(part)
+            }
+            result.warnings += check.warnings()
+            return result
         }
     }
 

@@ -41,26 +41,44 @@ struct SeriesWalker {
 
     func instant(_ value: TimeValue) -> Int64 { value.instant(zones: zones, floatingZone: floatingZone) }
 
+    /// Most overrides one expansion probes for the instance they replace (each walks the
+    /// rule around its RECURRENCE-ID; a hostile series may hold thousands that name none).
+    static let probeLimit = 256
+
     mutating func run() -> [Occurrence] {
         let overrides = series.overrides
         var exact: [Int64: Int] = [:]
         var ranges: [(at: Int64, index: Int)] = []
-        for (i, o) in overrides.enumerated() {
-            guard let rid = o.recurrenceID else { continue }
-            let key = matchKey(rid)
-            if o.thisAndFuture { ranges.append((key, i)) } else { exact[key] = i }
+        for (i, o) in overrides.enumerated() where o.thisAndFuture {
+            if let rid = o.recurrenceID { ranges.append((matchKey(rid), i)) }
         }
         ranges.sort { $0.at < $1.at }
+        let live = series.master.flatMap { $0.status == .cancelled ? nil : $0 }
+        let maxShift = ranges.map { abs(instant(overrides[$0.index].start) - instant(overrides[$0.index].recurrenceID!)) }.max() ?? 0
+        let reach = (live.map { maxDuration($0) } ?? 0) + maxShift
+        let originals = live.map { instances(of: $0, reach: reach) } ?? []
         // Keys of the master's instances near the window: an override naming one is current.
-        var windowKeys = Set<Int64>()
+        let windowKeys = Set(originals.map { matchKey($0.0) })
+        // Overrides read as replacing another instance than the one their RECURRENCE-ID names
+        // (looked for only when it names none of the instances walked).
+        var replaced: [Int: TimeValue] = [:]
+        var probes = Self.probeLimit
+        for (i, o) in overrides.enumerated() where !o.thisAndFuture {
+            guard let rid = o.recurrenceID else { continue }
+            let key = matchKey(rid), at = instant(rid)
+            if !windowKeys.contains(key), let master = series.master, at > from - reach - 2 * 86_400, at < to + 2 * 86_400,
+               probes > 0, let original = { probes -= 1; return replacedInstance(o, of: master) }() {
+                replaced[i] = original
+                exact[matchKey(original)] = i
+            } else {
+                exact[key] = i
+            }
+        }
 
-        if let master = series.master, master.status != .cancelled {
+        if let master = live {
             let recurring = master.isRecurring || !overrides.isEmpty
-            let maxShift = ranges.map { abs(instant(overrides[$0.index].start) - instant(overrides[$0.index].recurrenceID!)) }.max() ?? 0
-            let reach = maxDuration(master) + maxShift
-            for (original, explicitEnd) in instances(of: master, reach: reach) {
+            for (original, explicitEnd) in originals {
                 let key = matchKey(original)
-                windowKeys.insert(key)
                 let at = instant(original)
                 if exact[key] != nil { continue }
                 if let range = ranges.last(where: { $0.at <= key }) {
@@ -84,10 +102,10 @@ struct SeriesWalker {
             let excluded = series.master.map { exclusion($0) } ?? Exclusion()
             for (i, o) in overrides.enumerated() where o.status != .cancelled {
                 if let rid = o.recurrenceID, excluded.contains(rid, walker: self) { continue }
-                if let master = series.master, o.sequence < master.sequence, overlapsWindow(o),
+                if replaced[i] == nil, let master = series.master, o.sequence < master.sequence, overlapsWindow(o),
                    let rid = o.recurrenceID, !windowKeys.contains(matchKey(rid)), isSuperseded(o, by: master) { continue }
                 emit(start: o.start, days: o.durationDays, seconds: o.durationSeconds,
-                     rid: o.recurrenceID ?? o.start, content: i)
+                     rid: replaced[i] ?? o.recurrenceID ?? o.start, content: i)
             }
         }
         output.sort { ($0.start, $0.end, $0.contentIndex) < ($1.start, $1.end, $1.contentIndex) }

@@ -4,7 +4,9 @@ import Glibc
 /// An RRULE being walked by libical's recurrence iterator; owns the
 /// `icalrecur_iterator` and frees it in `deinit`. Callers hold `LibICal.lock`.
 final class RuleIterator {
-    private let handle: OpaquePointer
+    /// libical's iterator, or nil when `weekNumbered` walks the rule.
+    private let handle: OpaquePointer?
+    private var weekNumbered: WeekNumberRule?
     /// The rule as libical parsed it.
     let rule: icalrecurrencetype
     private let isDate: Bool
@@ -16,7 +18,8 @@ final class RuleIterator {
     /// local date there, that date included.
     init?(rrule: String, start: CivilDateTime, isDate: Bool, zone: OpaquePointer?, dateZone: Zone? = nil) {
         let summary = RuleSummary(Substring(rrule))
-        let rule = icalrecurrencetype_from_string(Self.workingAround794(rrule, summary: summary, start: start.date))
+        let text = Self.workingAround794(rrule, summary: summary, start: start.date)
+        let rule = icalrecurrencetype_from_string(text)
         guard rule.freq != ICAL_NO_RECURRENCE, !(summary?.isTooCostly ?? false) else {
             free(rule.rscale)
             return nil
@@ -41,21 +44,27 @@ final class RuleIterator {
             }
             walkZone = nil
         }
-        var dtstart = icaltimetype(civil: start, isDate: isDate)
-        dtstart.zone = walkZone
-        guard let iterator = icalrecur_iterator_new(walked, dtstart) else {
-            free(rule.rscale)
-            return nil
+        let until = icaltime_is_null_time(walked.until) == 0 ? walked.until.civil : nil
+        if let own = WeekNumberRule(text, start: start, isDate: isDate, until: until) {
+            self.weekNumbered = own
+            self.handle = nil
+        } else {
+            var dtstart = icaltimetype(civil: start, isDate: isDate)
+            dtstart.zone = walkZone
+            guard let iterator = icalrecur_iterator_new(walked, dtstart) else {
+                free(rule.rscale)
+                return nil
+            }
+            self.handle = iterator
         }
-        self.handle = iterator
         self.rule = rule
         self.isDate = isDate
         self.zone = walkZone
     }
 
-    /// libical 3.0 walks `FREQ=YEARLY;BYWEEKNO=n` without BYDAY into the wrong ISO week
-    /// after the first year (upstream issue 794). RFC 5545 takes what a rule leaves open
-    /// from DTSTART, so the instance is DTSTART's weekday of week n: say so explicitly.
+    /// `FREQ=YEARLY;BYWEEKNO=n` without BYDAY: RFC 5545 takes what a rule leaves open from
+    /// DTSTART, so the instance is DTSTART's weekday of week n (libical's reading since its
+    /// pull request 455, ical.net's and lib-recur's; python-dateutil takes the whole week).
     static func workingAround794(_ rrule: String, summary: RuleSummary?, start: CivilDate) -> String {
         guard let summary, summary.freq == "YEARLY",
               summary.parts["BYWEEKNO"] != nil, summary.parts["BYDAY"] == nil,
@@ -66,7 +75,7 @@ final class RuleIterator {
 
     deinit {
         LibICal.locked {
-            icalrecur_iterator_free(handle)
+            if let handle { icalrecur_iterator_free(handle) }
             // icalrecurrencetype_from_string strdup()s RSCALE; nothing else frees it.
             free(rule.rscale)
         }
@@ -79,6 +88,10 @@ final class RuleIterator {
     @discardableResult
     func skip(to local: CivilDateTime) -> Bool {
         guard !hasCount else { return false }
+        if weekNumbered != nil {
+            weekNumbered?.skip(to: local)
+            return true
+        }
         var t = icaltimetype(civil: local, isDate: isDate)
         t.zone = zone
         return icalrecur_iterator_set_start(handle, t) != 0
@@ -86,6 +99,7 @@ final class RuleIterator {
 
     /// The next instance's wall-clock start, or nil at the end of the rule.
     func next() -> CivilDateTime? {
+        if weekNumbered != nil { return weekNumbered?.next() }
         let t = icalrecur_iterator_next(handle)
         guard icaltime_is_null_time(t) == 0 else { return nil }
         let civil = t.civil

@@ -1,4 +1,16 @@
 extension VEventReader {
+    /// A template's placeholder where a UID belongs (`$uid`, `${uid}`, `{{uid}}`, `%UID%`):
+    /// a file written to be filled in, whose events would all share one made-up identity.
+    static func isPlaceholder(_ uid: String) -> Bool {
+        let u = uid.trimmingSpaces()
+        func isName(_ s: Substring) -> Bool { !s.isEmpty && s.allSatisfy { $0.isLetter || $0 == "_" || $0.isNumber } }
+        if u.hasPrefix("${"), u.hasSuffix("}") { return isName(u.dropFirst(2).dropLast()) }
+        if u.hasPrefix("{{"), u.hasSuffix("}}") { return isName(u.dropFirst(2).dropLast(2).drop(while: { $0 == " " }).prefix(while: { $0 != " " })) }
+        if u.hasPrefix("%"), u.hasSuffix("%"), u.count > 2 { return isName(u.dropFirst().dropLast()) }
+        if u.hasPrefix("$") { return isName(u.dropFirst()) }
+        return false
+    }
+
     /// The UID as written. libical drops the white space at the end of a value, but a UID
     /// is TEXT (RFC 5545 3.8.4.7, 3.3.11): every character is part of the identifier, and
     /// other readers keep it (`UID:only-dst@example.com ` is not `only-dst@example.com`).

@@ -12,8 +12,12 @@ enum VEventReader {
                      context: inout ReaderContext, issues: inout [String]) -> EventRecord? {
         // Errors libical recorded while parsing values.
         var badProperties: [String] = []
+        var emptyUID = false
         var p = icalcomponent_get_first_property(c, ICAL_XLICERROR_PROPERTY)
         while let prop = p {
+            if let message = LibICal.string(icalproperty_get_xlicerror(prop)), message.hasPrefix("No value for UID") {
+                emptyUID = true
+            }
             // An empty TEXT value ("DESCRIPTION:") is valid iCalendar; libical reports it anyway.
             // Unknown IANA-token property names are allowed by RFC 5545; libical reports them anyway.
             if let message = LibICal.string(icalproperty_get_xlicerror(prop)), !message.hasPrefix("No value for"),
@@ -34,8 +38,16 @@ enum VEventReader {
         }
 
         let uid: String
-        if let u = LibICal.string(icalcomponent_get_uid(c)), !u.isEmpty {
+        if let u = LibICal.string(icalcomponent_get_uid(c)), isPlaceholder(u) {
+            issues.append("VEVENT is a template: its UID \"\(u)\" is a placeholder, not an identifier; skipped")
+            return nil
+        } else if let u = LibICal.string(icalcomponent_get_uid(c)), !u.isEmpty {
             uid = exactUID(u, in: text)
+        } else if emptyUID || icalcomponent_get_first_property(c, ICAL_UID_PROPERTY) != nil {
+            // RFC 5545 3.8.4.7: a UID identifies the event; an empty one identifies nothing,
+            // and two events sharing it must not replace each other.
+            uid = synthesizedUID(text)
+            issues.append("empty UID; the event is identified by its content (\(uid))")
         } else {
             uid = synthesizedUID(text)
         }
@@ -60,6 +72,9 @@ enum VEventReader {
             }
         } else if let durProp = icalcomponent_get_first_property(c, ICAL_DURATION_PROPERTY) {
             let d = icalproperty_get_duration(durProp)
+            // RFC 5545 3.8.2.5 allows a zero DURATION: on a date (`DURATION:PT0S`) it is an
+            // all-day event of no length, shown on its day, as `DTEND` equal to `DTSTART` is.
+            let isZero = d.is_neg == 0 && d.weeks == 0 && d.days == 0 && d.hours == 0 && d.minutes == 0 && d.seconds == 0
             if d.is_neg != 0 {
                 issues.append("negative DURATION ignored")
             } else {
@@ -74,7 +89,7 @@ enum VEventReader {
             if case .date(let day) = start, record.durationSeconds > 0 {
                 // A DATE with an hours-long DURATION: a timed event from that midnight.
                 record.start = .floating(CivilDateTime(date: day))
-            } else if start.isDate, record.durationDays == 0 {
+            } else if start.isDate, record.durationDays == 0, !isZero {
                 record.durationDays = 1
             }
         } else if start.isDate {

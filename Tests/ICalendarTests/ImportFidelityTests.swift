@@ -214,4 +214,44 @@ import Testing
         let days = try ICS.expandOnly(daily, from: utcSeconds(2007, 10, 25), to: utcSeconds(2007, 10, 31))
         #expect(days.map { isoUTC($0.end) } == ["2007-10-27T05:00:00Z", "2007-10-28T05:00:00Z", "2007-10-29T06:00:00Z"])
     }
+
+    /// RFC 5545 3.8.2.5: "a "VEVENT" calendar component can have [...] a DURATION with a
+    /// value of zero"; 3.6.1: "The "DTSTART" property for a "VEVENT" specifies the inclusive
+    /// start of the event." A zero DURATION on a date is an event of no length on its day,
+    /// as DTEND equal to DTSTART is (recurring-ical-events reads it so too).
+    @Test func aZeroDurationOnADateIsAnEventOfNoLength() throws {
+        let text = ICS.calendar(ICS.event(["DTSTART;VALUE=DATE:20260105", "DURATION:PT0S", "RRULE:FREQ=DAILY;COUNT=2"]))
+        let parsed = try ICS.parse(text)
+        #expect(parsed.warnings.isEmpty, "\(parsed.warnings)")
+        let event = try #require(parsed.events.first)
+        #expect(event.isAllDay && event.durationDays == 0 && event.durationSeconds == 0)
+        let days = try ICS.expandOnly(text, from: utcSeconds(2026, 1, 1), to: utcSeconds(2026, 2, 1))
+        #expect(days.map(\.startDate) == [day(2026, 1, 5), day(2026, 1, 6)])
+        #expect(days.allSatisfy { $0.endDate == $0.startDate && $0.end == $0.start })
+    }
+
+    /// RFC 5545 3.8.4.7: "The "UID" itself MUST be a globally unique identifier." Two events
+    /// with an empty one (ical.net's Calendars/Serialization/Parameter2.ics) each get a UID
+    /// made from their content: stable across imports, different between them.
+    @Test func anEmptyUIDGetsAStableOneWithAWarning() throws {
+        let text = ICS.calendar(ICS.event(["UID:", "DTSTART:20260901T090000Z", "SUMMARY:one"], uid: nil)
+            + ICS.event(["UID:", "DTSTART:20260902T090000Z", "SUMMARY:two"], uid: nil))
+        let first = try ICS.parse(text), again = try ICS.parse(text)
+        #expect(first.events.count == 2)
+        #expect(first.events.map(\.uid) == again.events.map(\.uid))
+        #expect(Set(first.events.map(\.uid)).count == 2 && first.events.allSatisfy { $0.uid.hasPrefix("synthesized-") })
+        #expect(first.warnings.filter { $0.message.hasPrefix("empty UID") }.count == 2, "\(first.warnings)")
+    }
+
+    /// Template files (a `$uid` where the UID belongs) are not calendars: each such event is
+    /// skipped with a warning that says why, rather than stored under a made-up identity.
+    @Test(arguments: ["$uid", "${uid}", "{{ uid }}", "%UID%"])
+    func aTemplatesPlaceholderUIDIsSkippedWithItsReason(_ placeholder: String) throws {
+        let parsed = try ICS.parse(ICS.calendar(ICS.event(["UID:\(placeholder)", "DTSTART:20260105T090000Z"], uid: nil)))
+        #expect(parsed.events.isEmpty)
+        #expect(parsed.skipped == 1)
+        #expect(parsed.warnings.contains { $0.message.contains("template") && $0.message.contains(placeholder) }, "\(parsed.warnings)")
+        // A braced GUID (Outlook's) is an identifier.
+        #expect(!VEventReader.isPlaceholder("{e06d4078-6fe5-c84c-b886-9862069853a3}"))
+    }
 }

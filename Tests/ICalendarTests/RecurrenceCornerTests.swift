@@ -86,4 +86,40 @@ import Testing
                                       from: utcSeconds(2026, 3, 1), to: utcSeconds(2026, 4, 1))
         #expect(current == [utcSeconds(2026, 3, 2, 10), utcSeconds(2026, 3, 3, 15), utcSeconds(2026, 3, 4, 10)])
     }
+
+    /// Exchange overrides whose RECURRENCE-ID names no instance (node-ical's
+    /// test/fixtures/exchange_whole_day_moved_recurrence_offset_tz.ics shows the whole-day
+    /// form): a local time written with the zone's offset applied twice, a local time
+    /// written as UTC, the UTC instant of a local midnight on a date series. RFC 5545
+    /// 3.8.4.4: "The full range of calendar components specified by a recurrence set is
+    /// referenced by referring to just the "UID" property value corresponding to the
+    /// calendar component. The "RECURRENCE-ID" property allows the reference to an
+    /// individual instance within the recurrence set." Each replaces the instance of its
+    /// local date within the zone's offset, so the moved meeting is not shown twice.
+    @Test func exchangeOverridesReplaceTheInstanceOfTheirLocalDate() throws {
+        let zone = ["BEGIN:VTIMEZONE", "TZID:W. Europe Standard Time", "BEGIN:STANDARD", "DTSTART:16011028T030000",
+                    "RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10", "TZOFFSETFROM:+0200", "TZOFFSETTO:+0100", "END:STANDARD",
+                    "BEGIN:DAYLIGHT", "DTSTART:16010325T020000", "RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=3",
+                    "TZOFFSETFROM:+0100", "TZOFFSETTO:+0200", "END:DAYLIGHT", "END:VTIMEZONE"]
+        let w = "TZID=W. Europe Standard Time"
+        let timed = ICS.calendar(zone + ICS.event(["DTSTART;\(w):20260105T090000", "DURATION:PT1H", "RRULE:FREQ=WEEKLY;COUNT=4"])
+            + ICS.event(["RECURRENCE-ID;\(w):20260112T080000", "DTSTART;\(w):20260112T110000", "DURATION:PT1H"])
+            + ICS.event(["RECURRENCE-ID:20260119T090000Z", "DTSTART;\(w):20260119T130000", "DURATION:PT1H"]))
+        let warnings = try ICS.parse(timed).warnings.map(\.message)
+        #expect(warnings.count == 2 && warnings.allSatisfy { $0.contains("names no instance") }, "\(warnings)")
+        let meetings = try ICS.expandOnly(timed, from: utcSeconds(2026, 1, 1), to: utcSeconds(2026, 2, 1))
+        #expect(meetings.map { isoUTC($0.start) } == [(5, 8), (12, 10), (19, 12), (26, 8)].map { isoUTC(utcSeconds(2026, 1, $0.0, $0.1)) })
+        // The override stands for the instance it replaces: its item keeps that instance's id.
+        #expect(meetings[1].recurrenceID?.wallClock == civil(2026, 1, 12, 9))
+        let allDay = ICS.calendar(zone + ICS.event(["DTSTART;VALUE=DATE:20260105", "RRULE:FREQ=WEEKLY;COUNT=4"])
+            + ICS.event(["RECURRENCE-ID:20260118T230000Z", "DTSTART;VALUE=DATE:20260120"]))
+        #expect(try ICS.parse(allDay).warnings.map(\.message).contains { $0.contains("20260118T230000 names no instance") })
+        let days = try ICS.expandOnly(allDay, from: utcSeconds(2026, 1, 1), to: utcSeconds(2026, 2, 1))
+        #expect(days.compactMap(\.startDate) == [5, 12, 20, 26].map { day(2026, 1, $0) })
+        // Two hours off is more than Berlin's offset in January: both stay, as written.
+        let far = ICS.calendar(zone + ICS.event(["DTSTART;\(w):20260105T090000", "DURATION:PT1H", "RRULE:FREQ=WEEKLY;COUNT=2"])
+            + ICS.event(["RECURRENCE-ID;\(w):20260112T070000", "DTSTART;\(w):20260112T110000", "DURATION:PT1H"]))
+        #expect(try ICS.expandOnly(far, from: utcSeconds(2026, 1, 1), to: utcSeconds(2026, 2, 1)).count == 3)
+        #expect(try ICS.parse(far).warnings.isEmpty)
+    }
 }

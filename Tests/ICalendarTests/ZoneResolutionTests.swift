@@ -90,4 +90,37 @@ import Testing
         }
         #expect(instants == [utcSeconds(1998, 3, 12, 13, 30), utcSeconds(1998, 11, 1, 13, 30), utcSeconds(1999, 4, 10, 12, 30)])
     }
+
+    /// Outlook's and Exchange's zones as they come: a quoted Windows name on a repeating
+    /// event, a display name with text of the exporter's own after it, a Windows name whose
+    /// VTIMEZONE says another zone (as khal's tests/ics/tz_windows_format.ics). RFC 5545
+    /// 3.2.19: "This parameter MUST be specified on the "DTSTART", "DTEND", "DUE",
+    /// "EXDATE", and "RDATE" properties when either a DATE-TIME or TIME value type is
+    /// specified and when the value is neither a UTC or a "floating" time." and 3.6.5:
+    /// "The "VTIMEZONE" calendar component MUST be present if the iCalendar object contains
+    /// an RRULE that generates dates on both sides of a time zone shift". The file's
+    /// complete VTIMEZONE is what the TZID names; the name is looked up only without one.
+    @Test(arguments: [("\"W. Europe Standard Time\"", "W. Europe Standard Time", [7, 8]),
+                      ("\"(UTC+01:00) Amsterdam, Berlin, Bern, Rom, Stockholm, Wien - Exchange\"",
+                       "(UTC+01:00) Amsterdam, Berlin, Bern, Rom, Stockholm, Wien - Exchange", [7, 8]),
+                      ("Eastern Standard Time", "Eastern Standard Time", [7, 8])])
+    func theFilesCompleteVTimezoneWins(_ tzid: String, _ defined: String, _ hours: [Int]) throws {
+        let zone = ["BEGIN:VTIMEZONE", "TZID:\(defined)", "BEGIN:STANDARD", "DTSTART:16011028T030000",
+                    "RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10", "TZOFFSETFROM:+0200", "TZOFFSETTO:+0100", "END:STANDARD",
+                    "BEGIN:DAYLIGHT", "DTSTART:16010325T020000", "RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=3",
+                    "TZOFFSETFROM:+0100", "TZOFFSETTO:+0200", "END:DAYLIGHT", "END:VTIMEZONE"]
+        let text = ICS.calendar(zone + ICS.event(["DTSTART;TZID=\(tzid):20261020T090000", "DURATION:PT1H", "RRULE:FREQ=WEEKLY;COUNT=2"]))
+        let parsed = try ICS.parse(text)
+        #expect(parsed.warnings.isEmpty, "\(parsed.warnings)")
+        let weekly = try ICS.expandOnly(text, from: utcSeconds(2026, 10, 1), to: utcSeconds(2026, 11, 1))
+        // 09:00 CEST on 20 October, 09:00 CET on the 27th, after the change.
+        #expect(weekly.map(\.start) == [utcSeconds(2026, 10, 20, hours[0]), utcSeconds(2026, 10, 27, hours[1])], "\(tzid)")
+    }
+
+    /// A VTIMEZONE without observances describes nothing: the name is looked up instead.
+    @Test func anEmptyVTimezoneFallsBackToTheName() throws {
+        let (start, parsed) = try Self.start("W. Europe Standard Time", zone: ["BEGIN:VTIMEZONE", "TZID:W. Europe Standard Time", "END:VTIMEZONE"])
+        #expect(start == .zoned(civil(2026, 7, 1, 9), zoneKey: "Europe/Berlin"))
+        #expect(parsed.warnings.map(\.message).contains { $0.contains("VTIMEZONE could not be read") }, "\(parsed.warnings)")
+    }
 }
