@@ -59,7 +59,7 @@ let package = Package(
         .target(name: "FeedProtocol", dependencies: ["CanonicalJSON", "Diagnostics", "Digests", "SectionedDiff"]),
         // Clients' way to the feed socket: one connector with the trust checks, a blocking
         // connection, and the driver that runs a SubscriptionMachine over it.
-        .target(name: "FeedClientKit", dependencies: ["Diagnostics", "FeedProtocol", "RuntimeDirectories"]),
+        .target(name: "FeedClientKit", dependencies: ["Diagnostics", "FeedProtocol", "RuntimeDirectories", "Threads"]),
         // The feed's items as events, and their wording: shared by status bars and reminders.
         .target(name: "UpcomingEvents", dependencies: ["CanonicalJSON", "FeedProtocol", "ICalendar"]),
         .target(name: "Feed", dependencies: ["Agenda", "CLinux", "CanonicalJSON", "Diagnostics", "Digests", "EventStore", "FeedProtocol", "ICalendar", "LiveSources", "Reactor", "RuntimeDirectories", "SectionedDiff", "Threads"]),
@@ -79,10 +79,10 @@ let package = Package(
 
         // MARK: - Executables
         .executableTarget(name: "eventctl", dependencies: ["Agenda", "CLinux", "CanonicalJSON", "CommandLineKit", "Diagnostics", "Digests", "EventStore", "FeedClientKit", "FeedProtocol", "ICalendar", "LiveSources", "Reminders", "RuntimeDirectories", "SectionedDiff", "StatusBar", "UpcomingEvents"]),
-        .executableTarget(name: "eventd", dependencies: ["Agenda", "CommandLineKit", "Diagnostics", "Digests", "Feed", "FeedClientKit", "ICalendar", "RedisClient", "RedisFeed", "RedisRelay", "RuntimeDirectories"]),
-        .executableTarget(name: "eventd-web", dependencies: ["CommandLineKit", "Diagnostics", "Digests", "RedisClient", "RedisFeed", "RuntimeDirectories", "WebGateway"]),
+        .executableTarget(name: "eventd", dependencies: ["Agenda", "CommandLineKit", "Diagnostics", "Digests", "Feed", "FeedClientKit", "ICalendar", "RedisClient", "RedisFeed", "RedisRelay", "RuntimeDirectories", "Threads"]),
+        .executableTarget(name: "eventd-web", dependencies: ["CommandLineKit", "Diagnostics", "Digests", "RedisClient", "RedisFeed", "RuntimeDirectories", "Threads", "WebGateway"]),
         .executableTarget(name: "eventd-bench",
-                          dependencies: ["Agenda", "CLibical", "CLinux", "CalendarGenerator", "CanonicalJSON", "EventStore", "Feed", "FeedClientKit", "FeedProtocol", "ICalendar", "LiveSources", "RuntimeDirectories", "SectionedDiff"]),
+                          dependencies: ["Agenda", "CLibical", "CLinux", "CalendarGenerator", "CanonicalJSON", "EventStore", "Feed", "FeedClientKit", "FeedProtocol", "ICalendar", "LiveSources", "RuntimeDirectories", "SectionedDiff", "Threads"]),
 
         // MARK: - Tests
         // Support shared by the test targets (process runner, daemon harness, feed client and

@@ -107,9 +107,7 @@ extension Gateway {
         effects.append(.log(.info, "browser \(id): \(isStream ? "stream ends" : "no answer"): \(reason)" + (detail.map { " (\($0))" } ?? "")))
         switch c.phase {
         case .stream:
-            let data = JSONValue.object(["type": "offline", "reason": .string(reason)]).canonicalBytes()
-            answer(id, ServerSentEvent.retry(milliseconds: config.retryMilliseconds)
-                        + ServerSentEvent.frame(event: "offline", id: nil, data: data[...]))
+            endStream(id, reason: reason)
         case .oneShot(_, let head, _):
             let helloSeen: Bool
             if case .open(_, let seen) = c.upstream { helloSeen = seen } else { helloSeen = false }
@@ -118,5 +116,31 @@ extension Gateway {
         default:
             dropUpstream(id)
         }
+    }
+
+    /// Ends an event stream with its last words, a retry hint and an `offline` event:
+    /// the browser's EventSource reconnects by itself, resuming from its last id.
+    mutating func endStream(_ id: ClientID, reason: String) {
+        let data = JSONValue.object(["type": "offline", "reason": .string(reason)]).canonicalBytes()
+        answer(id, ServerSentEvent.retry(milliseconds: config.retryMilliseconds)
+                    + ServerSentEvent.frame(event: "offline", id: nil, data: data[...]))
+    }
+
+    /// eventd-web is stopping: each stream ends (`endStream`), heads and lingering
+    /// connections close; one-shot answers still come, within their deadline.
+    mutating func shutDown() {
+        stopping = true
+        for id in clients.keys.sorted() {
+            switch clients[id]!.phase {
+            case .stream: endStream(id, reason: "eventd-web is stopping")
+            case .head, .lingering: remove(id, reason: "eventd-web is stopping")
+            case .oneShot, .answered: break
+            }
+        }
+    }
+
+    /// Whether every answer has gone out (a stopping gateway waits for this).
+    public var isDrained: Bool {
+        clients.values.allSatisfy { if case .lingering = $0.phase { return true } else { return false } }
     }
 }

@@ -27,6 +27,8 @@ public struct Gateway {
     var responses = HTTPResponse()
     /// The last feed line parsed and its message (see `parsed`).
     var lastParsed: (line: [UInt8], message: FeedMessage?)?
+    /// Shut down: no request is taken any more.
+    public internal(set) var stopping = false
 
     /// A gateway with no connection, at monotonic time `now`.
     public init(config: GatewayConfiguration, assets: StaticAssets, now: Double) {
@@ -41,7 +43,7 @@ public struct Gateway {
         effects.removeAll(keepingCapacity: true)
         switch event {
         case .browser(let event): dispatch(event)
-        case .browserAccepted(let id, let peer): accept(id, peer: peer)
+        case .browserAccepted(let id, let peer): if stopping { effects.append(.close(id)) } else { accept(id, peer: peer) }
         case .upstreamConnected(let id): upstreamConnected(id)
         // Why (the connector's words) is not logged either: it names the socket's path,
         // or the user who squats its directory; `eventctl status` says it to its owner.
@@ -50,6 +52,7 @@ public struct Gateway {
         case .upstreamClosed(let id, let reason): upstreamEnded(id, reason: reason ?? "eventd closed the connection")
         case .tick: tick()
         case .clock(let date): responses.date = date
+        case .shutdown: shutDown()
         }
         return effects
     }

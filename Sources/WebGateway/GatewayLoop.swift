@@ -21,11 +21,18 @@ public final class GatewayLoop {
     private var nextID = 1
     /// `--upstream redis://…`: what the Redis watchers deliver, woken through a pipe.
     private let redis: (upstream: RedisUpstream, deliveries: Mailbox<RedisDelivery>)?
+    private let listenFD: Int32
+    /// Written to by `stopper` (any thread): the loop stops.
+    private let stopPipe: WakePipe
+    /// Once stopping: when the loop returns even with answers still going out.
+    private var stopDeadline: Double?
 
     /// The listening socket's id in the reactor.
     private static let listening = -1
     /// The Redis deliveries' wake-up pipe's id.
     private static let redisWake = -2
+    /// The stop pipe's id.
+    private static let stopWake = -3
     private static func browser(_ id: ClientID) -> Int { id << 1 }
     private static func upstream(_ id: ClientID) -> Int { id << 1 | 1 }
 
@@ -36,8 +43,11 @@ public final class GatewayLoop {
                                   trustedPeers: gateway.config.trustedPeers)
         self.log = log
         self.monotonic = monotonic
+        self.listenFD = listenFD
         reactor = try Reactor()
         try reactor.watch(listenFD, as: Self.listening, interest: .none)
+        stopPipe = try WakePipe()
+        try reactor.watch(stopPipe.readFD, as: Self.stopWake, interest: .readable)
         if let target = gateway.config.redisUpstream {
             let pipe = try WakePipe()
             try reactor.watch(pipe, as: Self.redisWake)
@@ -56,20 +66,26 @@ public final class GatewayLoop {
     /// Bytes of kernel send buffer per browser socket (the kernel doubles it).
     static let socketSendBuffer: Int32 = 128 * 1024
 
-    /// Seconds on `CLOCK_MONOTONIC`: every interval of the gateway is measured on it.
-    public static func monotonicNow() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
+    /// Seconds on the monotonic clock: every interval of the gateway is measured on it.
+    public static func monotonicNow() -> Double { MonotonicInstant.now().seconds }
 
-    /// Serves until the process is stopped (SIGTERM's default action ends it; browsers
-    /// reconnect by themselves). Throws only when epoll itself fails.
-    public func run() throws -> Never {
+    /// How long a stopping loop waits for its last answers to go out.
+    public static let drainDeadline: Duration = .milliseconds(1500)
+
+    /// Stops the loop from any thread (the lifecycle's stop): it stops accepting, ends
+    /// every stream cleanly and returns from `run` once all is written or after
+    /// `drainDeadline`.
+    public var stopper: @Sendable () -> Void { { [stopPipe] in stopPipe.wake() } }
+
+    /// Serves until `stopper` is called. Throws only when epoll itself fails.
+    public func run() throws {
         var nextTick = monotonic() + 1
         while true {
+            if let stopDeadline, gateway.isDrained || monotonic() >= stopDeadline { return }
             // (A listener paused at the descriptor limit waits for the tick.)
-            try reactor.setInterest(reactor.listeningPaused ? .none : .readable, for: Self.listening)
+            if stopDeadline == nil {
+                try reactor.setInterest(reactor.listeningPaused ? .none : .readable, for: Self.listening)
+            }
             reactor.updateInterests(interest, failed: { token, error in
                 let id = token >> 1
                 if token & 1 == 0 {
@@ -80,9 +96,10 @@ public final class GatewayLoop {
                 }
                 touch(id)
             })
-            for event in try reactor.wait(until: nextTick, now: monotonic()) {
+            for event in try reactor.wait(until: stopDeadline == nil ? nextTick : min(nextTick, monotonic() + 0.05), now: monotonic()) {
                 guard event.id != Self.listening else { acceptAll(); continue }
                 guard event.id != Self.redisWake else { takeRedisDeliveries(); continue }
+                guard event.id != Self.stopWake else { stop(); continue }
                 guard reactor.contains(event.id) else { continue }
                 let id = event.id >> 1
                 if event.id & 1 == 1 {
@@ -96,10 +113,20 @@ public final class GatewayLoop {
                 apply(.clock(httpDate: Self.httpDate()))
                 apply(.tick)
                 reactor.markAllDirty()
-                reactor.resumeListening()
-                nextTick = monotonic() + 1
+                if stopDeadline == nil { reactor.resumeListening() }
+                nextTick = monotonic() + (stopDeadline == nil ? 1 : 0.05)
             }
         }
+    }
+
+    /// Stops accepting and tells the gateway, which ends every stream.
+    private func stop() {
+        stopPipe.drain()
+        guard stopDeadline == nil else { return }
+        stopDeadline = monotonic() + Self.drainDeadline.seconds
+        reactor.close(Self.listening)
+        close(listenFD)
+        apply(.shutdown)
     }
 
     /// What the gateway wants of the descriptor watched as `token`.

@@ -1,6 +1,7 @@
 import Foundation
 import CalendarGenerator
 import EventStore
+import Threads
 
 /// The benchmark driver: one subcommand per figure the issues name.
 enum Bench {
@@ -106,11 +107,7 @@ enum Bench {
     }
 
     /// Seconds since an arbitrary start, monotonic.
-    static func now() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
+    static func now() -> Double { MonotonicInstant.now().seconds }
 
     static func format(_ v: Double) -> String { String(format: "%.4f", v) }
 

@@ -2,12 +2,15 @@ import Foundation
 import CommandLineKit
 import Diagnostics
 import Digests
+import Threads
 import WebGateway
 
 // eventd-web: declarations and wiring; the gateway is `WebGateway.Gateway` and its loop.
+// The lifecycle first: it blocks the signals it takes before any other thread starts.
+let lifecycle = Lifecycle()
 CryptoLibrary.initialiseWithoutExitCleanup()
 let environment = ProcessInfo.processInfo.environment
-let loop = WebOptions.spec.configure { arguments in
+let (loop, log) = WebOptions.spec.configure { arguments in
     let systemd = GatewayListener.fromSystemd(environment: environment)
     let (config, madeToken) = try WebOptions.configuration(arguments, environment: environment, systemdSocket: systemd)
     let assets = try StaticAssets(directory: WebOptions.assetsDirectory(arguments))
@@ -21,6 +24,16 @@ let loop = WebOptions.spec.configure { arguments in
         print(WebOptions.dashboardLine(config.listen, token: madeToken))
         fflush(nil)  // standard output may be a file or a pipe: out now, not at exit
     }
-    return try GatewayLoop(gateway: Gateway(config: config, assets: assets, now: GatewayLoop.monotonicNow()), listenFD: listenFD, log: log)
+    return (try GatewayLoop(gateway: Gateway(config: config, assets: assets, now: GatewayLoop.monotonicNow()), listenFD: listenFD, log: log), log)
+}
+// The loop runs on this thread; the lifecycle's stop ends its streams, and `run` returns
+// once their last words are written (at most `GatewayLoop.drainDeadline`).
+lifecycle.started("gateway", stop: loop.stopper)
+Thread.detachNewThread {
+    let reason = lifecycle.waitForStop()
+    log.log(.notice, "received \(reason), stopping")
+    lifecycle.stopServices()
 }
 do { try loop.run() } catch { WebOptions.spec.fail(with: error) }
+log.log(.notice, "stopped")
+exit(ExitStatus.success.rawValue)
