@@ -3,7 +3,6 @@ import PackageDescription
 
 let package = Package(
     name: "eventd",
-    platforms: [.macOS(.v15)],
     products: [
         .library(name: "SectionedDiff", targets: ["SectionedDiff"]),
         // For the libFuzzer harness in fuzz/ (a separate package).
