@@ -23,6 +23,17 @@ public enum FeedMessage: Sendable, Equatable {
     /// A message of a type this client does not know (a newer daemon's), kept whole.
     case other(type: String, JSONValue)
 
+    /// eventd's status without what a browser or another host has no business knowing:
+    /// file paths (they name the user's home and the service's layout) and the text of a
+    /// problem (it may quote them); `healthy` still says whether there is one.
+    public static func redacted(status: JSONValue) -> JSONValue {
+        guard case .object(var fields) = status else { return status }
+        fields["database"] = nil
+        fields["socket"] = nil
+        if fields["problem"] != nil, fields["problem"] != .null { fields["problem"] = "see eventd's log" }
+        return .object(fields)
+    }
+
     /// The message types, as `type` names them.
     public enum Kind: String, Sendable, CaseIterable {
         case hello, snapshot, diff, heartbeat, resync, error, ok, pong, synced, status

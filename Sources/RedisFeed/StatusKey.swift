@@ -15,24 +15,13 @@ public enum StatusKey {
     /// The most age at which it counts as fresh: three writes missed.
     public static let freshMilliseconds: Int64 = 15_000
 
-    /// eventd's status without what a browser or another host has no business knowing:
-    /// file paths (they name the user's home and the service's layout) and the text of a
-    /// problem (it may quote them); `healthy` still says whether there is one.
-    public static func redacted(_ status: JSONValue) -> JSONValue {
-        guard case .object(var fields) = status else { return status }
-        fields["database"] = nil
-        fields["socket"] = nil
-        if fields["problem"] != nil, fields["problem"] != .null { fields["problem"] = "see eventd's log" }
-        return .object(fields)
-    }
-
     /// The line to store for a socket's answer to `status` (redacted, canonical, without
     /// its newline); nil when the line is not a status answer.
     public static func line(fromAnswer answer: [UInt8]) -> [UInt8]? {
         let end = answer.last == 10 ? answer.count - 1 : answer.count
         guard case .status(var fields)? = try? FeedMessage.decode(answer[0..<end]) else { return nil }
         fields["type"] = .string(FeedMessage.Kind.status.rawValue)
-        return redacted(.object(fields)).canonicalBytes()
+        return FeedMessage.redacted(status: .object(fields)).canonicalBytes()
     }
 
     /// eventd's write.
