@@ -37,15 +37,15 @@ let package = Package(
         .target(name: "Digests", dependencies: ["CCrypto"]),
         .target(name: "Diagnostics"),
         .target(name: "Threads"),
-        .target(name: "RuntimeDirectories", dependencies: ["Diagnostics"]),
+        .target(name: "RuntimeDirectories"),
         // The one epoll event loop both eventd's feed and eventd-web run on: descriptors,
         // interests, deadlines, wake-ups, non-blocking accept/read/write.
-        .target(name: "Reactor", dependencies: ["CLinux", "Diagnostics", "Threads"]),
+        .target(name: "Reactor", dependencies: ["CLinux", "Threads"]),
         .target(name: "SectionedDiff"),
         // Redis through hiredis: redis:// URLs, the password file, one owned blocking
         // connection with argv commands and pipelines. No feed knowledge.
-        .target(name: "RedisClient", dependencies: ["CHiredis", "Diagnostics"]),
-        .target(name: "ICalendar", dependencies: ["CLibical", "Diagnostics", "Digests", "Threads"]),
+        .target(name: "RedisClient", dependencies: ["CHiredis"]),
+        .target(name: "ICalendar", dependencies: ["CLibical", "Digests", "Threads"]),
         .target(name: "EventStore", dependencies: ["CSQLite", "Diagnostics", "Digests", "ICalendar", "Threads"]),
         .target(name: "CalendarGenerator", dependencies: ["ICalendar"]),
         // The feed through Redis Streams: view keys, and the publisher's and the gateway
@@ -58,7 +58,7 @@ let package = Package(
         .target(name: "FeedProtocol", dependencies: ["CanonicalJSON", "Diagnostics", "Digests", "SectionedDiff"]),
         // Clients' way to the feed socket: one connector with the trust checks, a blocking
         // connection, and the driver that runs a SubscriptionMachine over it.
-        .target(name: "FeedClientKit", dependencies: ["Diagnostics", "FeedProtocol", "RuntimeDirectories", "Threads"]),
+        .target(name: "FeedClientKit", dependencies: ["FeedProtocol", "RuntimeDirectories", "Threads"]),
         // The feed's items as events, and their wording: shared by status bars and reminders.
         .target(name: "UpcomingEvents", dependencies: ["CanonicalJSON", "FeedProtocol", "ICalendar"]),
         .target(name: "Feed", dependencies: ["Agenda", "CLinux", "CanonicalJSON", "Diagnostics", "EventStore", "FeedProtocol", "ICalendar", "LiveSources", "Reactor", "RuntimeDirectories", "SectionedDiff", "Threads"]),
@@ -75,14 +75,17 @@ let package = Package(
         // The options eventd and eventd-web share (the Redis ones), declared once: the
         // executables' own, above the libraries they configure.
         .target(name: "ServerOptions", dependencies: ["CommandLineKit", "RedisClient", "RedisFeed"]),
-        // Low on purpose: errors say their own exit status (`ExitStatusProviding`), so the
-        // command-line layer needs no domain module.
+        // Low on purpose: it knows no domain error (the executables' CommandErrors maps them).
         .target(name: "CommandLineKit", dependencies: ["Diagnostics"]),
 
+        // The one table from the libraries' errors to exit statuses and messages, for the
+        // executables (CommandLineKit stays domain-free).
+        .target(name: "CommandErrors", dependencies: ["Agenda", "CommandLineKit", "Diagnostics", "EventStore", "Feed", "FeedClientKit", "ICalendar", "LiveSources", "Reactor", "RedisClient", "RuntimeDirectories", "WebGateway"]),
+
         // MARK: - Executables
-        .executableTarget(name: "eventctl", dependencies: ["Agenda", "CLinux", "CanonicalJSON", "CommandLineKit", "Diagnostics", "Digests", "EventStore", "FeedClientKit", "FeedProtocol", "ICalendar", "LiveSources", "Reminders", "RuntimeDirectories", "StatusBar", "UpcomingEvents"]),
-        .executableTarget(name: "eventd", dependencies: ["Agenda", "CommandLineKit", "Diagnostics", "Digests", "Feed", "FeedClientKit", "ICalendar", "RedisFeed", "RedisRelay", "RuntimeDirectories", "ServerOptions", "Threads"]),
-        .executableTarget(name: "eventd-web", dependencies: ["CommandLineKit", "Diagnostics", "Digests", "RedisFeed", "RuntimeDirectories", "ServerOptions", "Threads", "WebGateway"]),
+        .executableTarget(name: "eventctl", dependencies: ["Agenda", "CLinux", "CanonicalJSON", "CommandErrors", "CommandLineKit", "Diagnostics", "Digests", "EventStore", "FeedClientKit", "FeedProtocol", "ICalendar", "LiveSources", "Reminders", "RuntimeDirectories", "StatusBar", "UpcomingEvents"]),
+        .executableTarget(name: "eventd", dependencies: ["Agenda", "CommandErrors", "CommandLineKit", "Diagnostics", "Digests", "Feed", "FeedClientKit", "ICalendar", "RedisFeed", "RedisRelay", "RuntimeDirectories", "ServerOptions", "Threads"]),
+        .executableTarget(name: "eventd-web", dependencies: ["CommandErrors", "CommandLineKit", "Diagnostics", "Digests", "RedisFeed", "RuntimeDirectories", "ServerOptions", "Threads", "WebGateway"]),
         .executableTarget(name: "eventd-bench",
                           dependencies: ["Agenda", "CLibical", "CLinux", "CalendarGenerator", "CanonicalJSON", "EventStore", "Feed", "FeedClientKit", "FeedProtocol", "ICalendar", "LiveSources", "RuntimeDirectories", "SectionedDiff", "Threads"]),
 
@@ -91,7 +94,7 @@ let package = Package(
         // state, calendar fixtures, seeded generator): a plain target only tests depend on.
         .target(name: "TestSupport", dependencies: ["CalendarGenerator", "CanonicalJSON", "Digests", "EventStore", "ICalendar"], path: "Tests/TestSupport"),
         .testTarget(name: "CoreModulesTests", dependencies: ["CanonicalJSON", "Diagnostics", "Digests", "RuntimeDirectories", "TestSupport"]),
-        .testTarget(name: "CommandLineKitTests", dependencies: ["Agenda", "CommandLineKit", "Diagnostics", "EventStore", "Feed", "FeedClientKit", "ICalendar", "LiveSources", "RuntimeDirectories", "TestSupport", "WebGateway"]),
+        .testTarget(name: "CommandLineKitTests", dependencies: ["Agenda", "CommandErrors", "CommandLineKit", "Diagnostics", "EventStore", "Feed", "FeedClientKit", "ICalendar", "LiveSources", "RuntimeDirectories", "TestSupport", "WebGateway"]),
         .testTarget(name: "ICalendarTests", dependencies: ["CLibical", "CalendarGenerator", "CanonicalJSON", "Digests", "ICalendar", "TestSupport"],
                     exclude: ["RealWorld"], resources: [.copy("Fixtures")]),
         .testTarget(name: "EventStoreTests", dependencies: ["CalendarGenerator", "EventStore", "ICalendar", "TestSupport"]),
