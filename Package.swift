@@ -112,7 +112,7 @@ let package = Package(
         .testTarget(name: "ShipTests", dependencies: ["Diagnostics", "TestSupport"]),
         // The Debian package installed, upgraded, removed and purged on this machine (root).
         .testTarget(name: "PackageTests", dependencies: ["Diagnostics", "TestSupport"]),
-        .testTarget(name: "WebGatewayTests", dependencies: ["CalendarGenerator", "CanonicalJSON", "RuntimeDirectories", "TestSupport", "WebGateway"]),
+        .testTarget(name: "WebGatewayTests", dependencies: ["CalendarGenerator", "CanonicalJSON", "FeedProtocol", "RuntimeDirectories", "TestSupport", "WebGateway"]),
         .testTarget(name: "ReliabilityTests", dependencies: ["CalendarGenerator", "CanonicalJSON", "Digests", "EventStore", "TestSupport"]),
         // Redis: URLs, password files, and the client against a redis-server each test starts.
         .testTarget(name: "RedisTests", dependencies: ["CalendarGenerator", "CanonicalJSON", "FeedProtocol", "RedisClient", "RedisFeed", "TestSupport"]),

@@ -34,6 +34,9 @@ public enum FeedMessage: Sendable, Equatable {
         return .object(fields)
     }
 
+    /// The envelope's key naming a line's kind.
+    public static let typeKey = "type"
+
     /// The message types, as `type` names them.
     public enum Kind: String, Sendable, CaseIterable {
         case hello, snapshot, diff, heartbeat, resync, error, ok, pong, synced, status

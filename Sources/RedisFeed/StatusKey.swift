@@ -19,9 +19,9 @@ public enum StatusKey {
     /// its newline); nil when the line is not a status answer.
     public static func line(fromAnswer answer: [UInt8]) -> [UInt8]? {
         let end = answer.last == 10 ? answer.count - 1 : answer.count
-        guard case .status(var fields)? = try? FeedMessage.decode(answer[0..<end]) else { return nil }
-        fields["type"] = .string(FeedMessage.Kind.status.rawValue)
-        return FeedMessage.redacted(status: .object(fields)).canonicalBytes()
+        guard case .status(let fields)? = try? FeedMessage.decode(answer[0..<end]),
+              case .object(let redacted) = FeedMessage.redacted(status: .object(fields)) else { return nil }
+        return Array(FeedMessage.status(redacted).dropLast())
     }
 
     /// eventd's write.
@@ -44,8 +44,7 @@ public enum StatusKey {
         let age = max(0, lifetimeMilliseconds - remaining)
         let hello = FeedMessage.hello(epoch: "redis")
         if health { return age <= freshMilliseconds ? hello + FeedMessage.line(.pong) : nil }
-        fields["type"] = .string(FeedMessage.Kind.status.rawValue)
         fields["age"] = .double(Double(age / 100) / 10)
-        return hello + JSONValue.object(fields).canonicalBytes() + [10]
+        return hello + FeedMessage.status(fields)
     }
 }

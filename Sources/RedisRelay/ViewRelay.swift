@@ -46,17 +46,17 @@ final class ViewRelay: Sendable {
             case .snapshot(let snapshot):
                 state = try EncodedFeedState(snapshot: snapshot)
                 working()
-                publisher.offer(FeedLine(type: "snapshot", epoch: snapshot.epoch, seq: snapshot.seq, line: line, snapshot: line),
+                publisher.offer(FeedLine(type: .snapshot, epoch: snapshot.epoch, seq: snapshot.seq, line: line, snapshot: line),
                                 of: view)
             case .diff(let diff):
                 guard var current = state, try current.apply(diff: diff) else {
                     throw FeedClientState.Failure("diff \(diff.seq) does not apply to the local copy")
                 }
                 state = current
-                publisher.offer(FeedLine(type: "diff", epoch: diff.epoch, seq: diff.seq, line: line,
+                publisher.offer(FeedLine(type: .diff, epoch: diff.epoch, seq: diff.seq, line: line,
                                          snapshot: current.snapshotLine(digest: diff.digest)), of: view)
             case .heartbeat(let beat):
-                publisher.offer(FeedLine(type: "heartbeat", epoch: beat.epoch, seq: beat.seq, line: line, snapshot: nil), of: view)
+                publisher.offer(FeedLine(type: .heartbeat, epoch: beat.epoch, seq: beat.seq, line: line, snapshot: nil), of: view)
             case .error(let code, let message):
                 throw FeedClientState.Failure("\(code): \(message)")
             default:

@@ -62,34 +62,25 @@ extension Gateway {
         return message
     }
 
-    /// Lines from this long on are scanned for what an event needs (`FeedLineHead`),
+    /// Lines from this long on are scanned for what an event needs (`FeedEnvelope`),
     /// not parsed: linear, without building values, and not kept as `lastParsed`.
     static let scannedLineLength = 1 << 20
 
     /// One feed message as one event (docs/web-gateway.md).
     private mutating func forward(_ line: [UInt8], to id: ClientID) {
-        let head: FeedLineHead?
-        if line.count >= Self.scannedLineLength {
-            head = FeedLineHead(line)
-        } else {
-            head = parsed(line).map { message in
-                var code: String?
-                if case .error(let c, _) = message { code = c }
-                return FeedLineHead(type: message.type, position: message.position.map { ($0.epoch, $0.seq) }, code: code)
-            }
-        }
+        let head = line.count >= Self.scannedLineLength ? FeedEnvelope(line) : parsed(line).map(FeedEnvelope.init)
         guard let head, head.type.utf8.allSatisfy({ HTTPHeadParser.isTokenByte($0) }) else {
             return upstreamEnded(id, reason: "a feed line that is not a message")
         }
         // Snapshots and diffs are feed positions: the browser resumes from the last one.
-        let isPosition = head.type == FeedMessage.Kind.snapshot.rawValue || head.type == FeedMessage.Kind.diff.rawValue
+        let isPosition = head.kind == .snapshot || head.kind == .diff
         let eventID = isPosition ? head.position.map { ServerSentEvent.id(epoch: $0.epoch, seq: $0.seq) } : nil
         let event = ServerSentEvent.frame(event: head.type, id: eventID, data: line[...])
         guard queuedBytes + framingBytes + event.count <= config.outputBudget else {
             return upstreamEnded(id, reason: "eventd-web is too busy (output budget used up)")
         }
         send(event, to: id)
-        if head.type == FeedMessage.Kind.error.rawValue, head.code == ErrorCode.invalidView.rawValue {
+        if head.kind == .error, head.code == ErrorCode.invalidView.rawValue {
             // The same request would fail again: end the stream, the page shows why.
             answer(id, ServerSentEvent.retry(milliseconds: 60_000))
         }
@@ -121,7 +112,7 @@ extension Gateway {
     /// Ends an event stream with its last words, a retry hint and an `offline` event:
     /// the browser's EventSource reconnects by itself, resuming from its last id.
     mutating func endStream(_ id: ClientID, reason: String) {
-        let data = JSONValue.object(["type": "offline", "reason": .string(reason)]).canonicalBytes()
+        let data = JSONValue.object([FeedMessage.typeKey: "offline", "reason": .string(reason)]).canonicalBytes()
         answer(id, ServerSentEvent.retry(milliseconds: config.retryMilliseconds)
                     + ServerSentEvent.frame(event: "offline", id: nil, data: data[...]))
     }
