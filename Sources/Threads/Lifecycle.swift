@@ -78,18 +78,6 @@ public final class Lifecycle: Sendable {
         let all = services.withLock { s in defer { s.removeAll() }; return s }
         for service in all.reversed() { service.stop() }
     }
-
-    /// Waits until `done` holds or `deadline` passed on the monotonic clock, looking
-    /// every `interval`; returns whether it holds.
-    public static func drain(within deadline: Duration, every interval: Duration = .milliseconds(10),
-                             until done: () -> Bool) -> Bool {
-        let end = MonotonicInstant.now() + deadline
-        while !done() {
-            guard MonotonicInstant.now() < end else { return false }
-            Thread.sleep(forTimeInterval: interval.seconds)
-        }
-        return true
-    }
 }
 
 /// A reading of `CLOCK_MONOTONIC`, the one clock every interval of the project is
