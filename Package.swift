@@ -3,7 +3,6 @@ import PackageDescription
 
 let package = Package(
     name: "eventd",
-    platforms: [.macOS(.v15)],
     products: [
         .library(name: "SectionedDiff", targets: ["SectionedDiff"]),
         // For the libFuzzer harness in fuzz/ (a separate package).
@@ -38,34 +37,34 @@ let package = Package(
         .target(name: "Digests", dependencies: ["CCrypto"]),
         .target(name: "Diagnostics"),
         .target(name: "Threads"),
-        .target(name: "RuntimeDirectories", dependencies: ["Diagnostics"]),
+        .target(name: "RuntimeDirectories"),
         // The one epoll event loop both eventd's feed and eventd-web run on: descriptors,
         // interests, deadlines, wake-ups, non-blocking accept/read/write.
-        .target(name: "Reactor", dependencies: ["CLinux", "Diagnostics", "Threads"]),
+        .target(name: "Reactor", dependencies: ["CLinux", "Threads"]),
         .target(name: "SectionedDiff"),
         // Redis through hiredis: redis:// URLs, the password file, one owned blocking
         // connection with argv commands and pipelines. No feed knowledge.
-        .target(name: "RedisClient", dependencies: ["CHiredis", "Diagnostics"]),
-        .target(name: "ICalendar", dependencies: ["CLibical", "Diagnostics", "Digests", "Threads"]),
+        .target(name: "RedisClient", dependencies: ["CHiredis"]),
+        .target(name: "ICalendar", dependencies: ["CLibical", "Digests", "Threads"]),
         .target(name: "EventStore", dependencies: ["CSQLite", "Diagnostics", "Digests", "ICalendar", "Threads"]),
         .target(name: "CalendarGenerator", dependencies: ["ICalendar"]),
         // The feed through Redis Streams: view keys, and the publisher's and the gateway
         // upstream's pure state machines with their thin threads on RedisClient.
-        .target(name: "RedisFeed", dependencies: ["CanonicalJSON", "CommandLineKit", "Diagnostics", "Digests", "FeedProtocol", "RedisClient", "Threads"]),
+        .target(name: "RedisFeed", dependencies: ["CanonicalJSON", "Diagnostics", "Digests", "FeedProtocol", "RedisClient", "Threads"]),
         .target(name: "Agenda", dependencies: ["CanonicalJSON", "Diagnostics", "Digests", "EventStore", "ICalendar", "Threads"]),
-        .target(name: "LiveSources", dependencies: ["CCurl", "CLinux", "CanonicalJSON", "Diagnostics", "EventStore", "ICalendar", "Threads"]),
+        .target(name: "LiveSources", dependencies: ["CCurl", "CanonicalJSON", "Diagnostics", "EventStore", "ICalendar", "Threads"]),
         // The feed protocol as types: requests and messages (both ways), the client's
         // local copy and its subscription state machine. No I/O, no daemon modules.
         .target(name: "FeedProtocol", dependencies: ["CanonicalJSON", "Diagnostics", "Digests", "SectionedDiff"]),
         // Clients' way to the feed socket: one connector with the trust checks, a blocking
         // connection, and the driver that runs a SubscriptionMachine over it.
-        .target(name: "FeedClientKit", dependencies: ["Diagnostics", "FeedProtocol", "RuntimeDirectories"]),
+        .target(name: "FeedClientKit", dependencies: ["FeedProtocol", "RuntimeDirectories", "Threads"]),
         // The feed's items as events, and their wording: shared by status bars and reminders.
         .target(name: "UpcomingEvents", dependencies: ["CanonicalJSON", "FeedProtocol", "ICalendar"]),
-        .target(name: "Feed", dependencies: ["Agenda", "CLinux", "CanonicalJSON", "Diagnostics", "Digests", "EventStore", "FeedProtocol", "ICalendar", "LiveSources", "Reactor", "RuntimeDirectories", "SectionedDiff", "Threads"]),
+        .target(name: "Feed", dependencies: ["Agenda", "CLinux", "CanonicalJSON", "Diagnostics", "EventStore", "FeedProtocol", "ICalendar", "LiveSources", "Reactor", "RuntimeDirectories", "SectionedDiff", "Threads"]),
         // The web gateway: HTTP/1.1 and Server-Sent Events in front of the feed socket
         // (a pure state machine and a thin loop on the reactor, as the feed's hub and loop).
-        .target(name: "WebGateway", dependencies: ["CLinux", "CanonicalJSON", "Diagnostics", "FeedClientKit", "FeedProtocol", "Reactor", "RedisFeed", "RuntimeDirectories", "Threads"]),
+        .target(name: "WebGateway", dependencies: ["CLinux", "CanonicalJSON", "Diagnostics", "FeedClientKit", "FeedProtocol", "Reactor", "RuntimeDirectories", "Threads"]),
         // Status bars (Waybar, i3bar, plain lines) fed by the feed: a pure renderer.
         .target(name: "StatusBar", dependencies: ["CanonicalJSON", "Diagnostics", "ICalendar", "UpcomingEvents"]),
         // Desktop reminders before events: a pure planner, the sent log, sd-bus notifications.
@@ -73,23 +72,29 @@ let package = Package(
         // eventd's --publish: a subscriber of the daemon's own socket per published view,
         // handing its lines to RedisFeed's publisher.
         .target(name: "RedisRelay", dependencies: ["Diagnostics", "FeedClientKit", "FeedProtocol", "RedisFeed", "Threads"]),
-        // Low on purpose: errors say their own exit status (`ExitStatusProviding`), so the
-        // command-line layer needs no domain module.
+        // The options eventd and eventd-web share (the Redis ones), declared once: the
+        // executables' own, above the libraries they configure.
+        .target(name: "ServerOptions", dependencies: ["CommandLineKit", "RedisClient", "RedisFeed"]),
+        // Low on purpose: it knows no domain error (the executables' CommandErrors maps them).
         .target(name: "CommandLineKit", dependencies: ["Diagnostics"]),
 
+        // The one table from the libraries' errors to exit statuses and messages, for the
+        // executables (CommandLineKit stays domain-free).
+        .target(name: "CommandErrors", dependencies: ["Agenda", "CommandLineKit", "Diagnostics", "EventStore", "Feed", "FeedClientKit", "ICalendar", "LiveSources", "Reactor", "RedisClient", "RuntimeDirectories", "WebGateway"]),
+
         // MARK: - Executables
-        .executableTarget(name: "eventctl", dependencies: ["Agenda", "CLinux", "CanonicalJSON", "CommandLineKit", "Diagnostics", "Digests", "EventStore", "FeedClientKit", "FeedProtocol", "ICalendar", "LiveSources", "Reminders", "RuntimeDirectories", "SectionedDiff", "StatusBar", "UpcomingEvents"]),
-        .executableTarget(name: "eventd", dependencies: ["Agenda", "CommandLineKit", "Diagnostics", "Digests", "Feed", "FeedClientKit", "ICalendar", "RedisClient", "RedisFeed", "RedisRelay", "RuntimeDirectories"]),
-        .executableTarget(name: "eventd-web", dependencies: ["CLinux", "CommandLineKit", "Diagnostics", "Digests", "RedisClient", "RedisFeed", "RuntimeDirectories", "WebGateway"]),
+        .executableTarget(name: "eventctl", dependencies: ["Agenda", "CLinux", "CanonicalJSON", "CommandErrors", "CommandLineKit", "Diagnostics", "Digests", "EventStore", "FeedClientKit", "FeedProtocol", "ICalendar", "LiveSources", "Reminders", "RuntimeDirectories", "StatusBar", "UpcomingEvents"]),
+        .executableTarget(name: "eventd", dependencies: ["Agenda", "CommandErrors", "CommandLineKit", "Diagnostics", "Digests", "Feed", "FeedClientKit", "ICalendar", "RedisFeed", "RedisRelay", "RuntimeDirectories", "ServerOptions", "Threads"]),
+        .executableTarget(name: "eventd-web", dependencies: ["CLinux", "CommandErrors", "CommandLineKit", "Diagnostics", "Digests", "RedisFeed", "RuntimeDirectories", "ServerOptions", "Threads", "WebGateway"]),
         .executableTarget(name: "eventd-bench",
-                          dependencies: ["Agenda", "CLibical", "CLinux", "CalendarGenerator", "CanonicalJSON", "EventStore", "Feed", "FeedClientKit", "FeedProtocol", "ICalendar", "LiveSources", "RuntimeDirectories", "SectionedDiff"]),
+                          dependencies: ["Agenda", "CLibical", "CLinux", "CalendarGenerator", "CanonicalJSON", "CommandLineKit", "EventStore", "Feed", "FeedClientKit", "FeedProtocol", "ICalendar", "LiveSources", "RuntimeDirectories", "SectionedDiff", "Threads"]),
 
         // MARK: - Tests
         // Support shared by the test targets (process runner, daemon harness, feed client and
         // state, calendar fixtures, seeded generator): a plain target only tests depend on.
         .target(name: "TestSupport", dependencies: ["CalendarGenerator", "CanonicalJSON", "Digests", "EventStore", "ICalendar"], path: "Tests/TestSupport"),
         .testTarget(name: "CoreModulesTests", dependencies: ["CanonicalJSON", "Diagnostics", "Digests", "RuntimeDirectories", "TestSupport"]),
-        .testTarget(name: "CommandLineKitTests", dependencies: ["Agenda", "CommandLineKit", "Diagnostics", "EventStore", "Feed", "FeedClientKit", "ICalendar", "LiveSources", "RuntimeDirectories", "TestSupport", "WebGateway"]),
+        .testTarget(name: "CommandLineKitTests", dependencies: ["Agenda", "CommandErrors", "CommandLineKit", "Diagnostics", "EventStore", "Feed", "FeedClientKit", "ICalendar", "LiveSources", "RuntimeDirectories", "TestSupport", "WebGateway"]),
         .testTarget(name: "ICalendarTests", dependencies: ["CLibical", "CalendarGenerator", "CanonicalJSON", "Digests", "ICalendar", "TestSupport"],
                     exclude: ["RealWorld"], resources: [.copy("Fixtures")]),
         .testTarget(name: "EventStoreTests", dependencies: ["CalendarGenerator", "EventStore", "ICalendar", "TestSupport"]),
@@ -107,7 +112,7 @@ let package = Package(
         .testTarget(name: "ShipTests", dependencies: ["Diagnostics", "TestSupport"]),
         // The Debian package installed, upgraded, removed and purged on this machine (root).
         .testTarget(name: "PackageTests", dependencies: ["Diagnostics", "TestSupport"]),
-        .testTarget(name: "WebGatewayTests", dependencies: ["CalendarGenerator", "CanonicalJSON", "RuntimeDirectories", "TestSupport", "WebGateway"]),
+        .testTarget(name: "WebGatewayTests", dependencies: ["CalendarGenerator", "CanonicalJSON", "FeedProtocol", "RuntimeDirectories", "TestSupport", "WebGateway"]),
         .testTarget(name: "ReliabilityTests", dependencies: ["CalendarGenerator", "CanonicalJSON", "Digests", "EventStore", "TestSupport"]),
         // Redis: URLs, password files, and the client against a redis-server each test starts.
         .testTarget(name: "RedisTests", dependencies: ["CalendarGenerator", "CanonicalJSON", "FeedProtocol", "RedisClient", "RedisFeed", "TestSupport"]),

@@ -1,5 +1,7 @@
+import Diagnostics
+
 /// A failure a command reports itself, classified by what went wrong; the exit status
-/// follows from the class (`ExitStatus.for`), the message is printed as it is.
+/// follows from the class (`exitStatus`), the message is printed as it is.
 public enum CommandFailure: Error, CustomStringConvertible, Sendable, Equatable {
     /// An input file or the database is missing or unreadable (66).
     case missingInput(String)
@@ -15,4 +17,24 @@ public enum CommandFailure: Error, CustomStringConvertible, Sendable, Equatable 
         case .missingInput(let m), .badData(let m), .daemonUnavailable(let m), .ioFailure(let m): return m
         }
     }
+}
+
+extension CommandFailure: ExitStatusProviding {
+    /// The status of the failure's class.
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .missingInput: return .noInput
+        case .badData: return .dataError
+        case .daemonUnavailable: return .unavailable
+        case .ioFailure: return .ioError
+        }
+    }
+}
+
+/// An error of the command layer (CommandLineKit's, an executable's own) that says its
+/// own exit status; the libraries' errors get theirs from the executables' table
+/// (`CommandErrors.ErrorTable`).
+public protocol ExitStatusProviding: Error {
+    /// The status a program exits with when this error ends it.
+    var exitStatus: ExitStatus { get }
 }

@@ -18,7 +18,7 @@ extension CommandSpec {
                 try record(given, inline: inline, among: known, from: &scanner, into: &parsed)
             }
         }
-        if let missing = self.arguments.first, parsed.positionals.isEmpty {
+        if let missing = self.arguments.first, !missing.isOptional, parsed.positionals.isEmpty {
             throw UsageError("missing \(missing.name)", hint: "usage: \(synopsis)")
         }
         for option in options where option.isRequired && parsed.values[option.name] == nil {

@@ -10,16 +10,23 @@ public struct Positional: Sendable {
     public var isRepeatable: Bool
     /// More for the man page only, plain text after the help; nil for most.
     public var details: String?
+    /// Whether it may be left out (required, at least once, by default).
+    public var isOptional: Bool
 
-    /// Declares a positional argument; it is always required (at least once).
-    public init(_ name: String, help: String, completion: Completion = .none, repeatable: Bool = false, details: String? = nil) {
+    /// Declares a positional argument.
+    public init(_ name: String, help: String, completion: Completion = .none, repeatable: Bool = false, details: String? = nil,
+                optional: Bool = false) {
         self.name = name
         self.help = help
         self.completion = completion
         self.isRepeatable = repeatable
         self.details = details
+        self.isOptional = optional
     }
 
-    /// `<file>...`
-    public var synopsis: String { isRepeatable ? name + "..." : name }
+    /// `<file>...`, `[<file>...]` when optional.
+    public var synopsis: String {
+        let word = isRepeatable ? name + "..." : name
+        return isOptional ? "[\(word)]" : word
+    }
 }

@@ -1,3 +1,4 @@
+import Diagnostics
 /// A usage error: exit status 64, one line, and a hint.
 public struct UsageError: Error, CustomStringConvertible, Sendable, Equatable {
     /// What is wrong (`unknown option '--x'`).
@@ -15,4 +16,9 @@ public struct UsageError: Error, CustomStringConvertible, Sendable, Equatable {
 
     /// The message and its hint, as printed after `PROGRAM: `.
     public var line: String { message + (hint.map { " (\($0))" } ?? "") }
+}
+
+extension UsageError: ExitStatusProviding {
+    /// 64: the command line is wrong.
+    public var exitStatus: ExitStatus { .usage }
 }

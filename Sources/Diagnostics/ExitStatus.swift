@@ -22,11 +22,3 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
         }
     }
 }
-
-/// An error that says its own exit status. Each module conforms its own error types
-/// (in `Type+ExitStatus.swift` files), so the command-line layer needs to import no
-/// domain module to map an error to an exit status (`ExitStatus.for`).
-public protocol ExitStatusProviding: Error {
-    /// The status a program exits with when this error ends it.
-    var exitStatus: ExitStatus { get }
-}

@@ -20,6 +20,9 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The primary result code (the low byte of the extended code).
     public var primaryCode: Int32 { code & 0xFF }
 
+    /// SQLITE_NOTADB or SQLITE_CORRUPT: the file is not (or no longer) a database.
+    public var isNotADatabase: Bool { primaryCode == 26 || primaryCode == 11 }
+
     /// True when the database was locked by another connection past the busy timeout.
     public var isBusy: Bool { primaryCode == SQLITE_BUSY || primaryCode == SQLITE_LOCKED }
 

@@ -7,14 +7,17 @@ import Diagnostics
 import RuntimeDirectories
 import Threads
 
-/// The daemon's lifecycle: services started in order (recompute thread, then the feed
-/// loop thread), signals read through `DispatchSource`s into an `AsyncStream`, and
-/// shutdown in reverse order. SIGTERM/SIGINT stop it cleanly; SIGHUP reopens the database.
+/// The daemon's services, started in order (recompute thread, source runner, feed loop
+/// thread) under the process's `Lifecycle`, which stops them in reverse order: the loop
+/// stops accepting and flushes its subscribers (at most 2 s), then the sources, then the
+/// recompute thread. SIGHUP (`reload`) reopens the database.
 public final class Daemon: Sendable {
     let config: DaemonConfiguration
     let log: Logger
     let environment: [String: String]
     let clocks: DaemonClocks
+    private let mailbox = Mutex<Mailbox<LoopMessage>?>(nil)
+    private let loopFailure = FailureRecord()
 
     /// `clocks` defaults to the system's (tests inject their own).
     public init(config: DaemonConfiguration, environment: [String: String], clocks: DaemonClocks? = nil) {
@@ -24,8 +27,15 @@ public final class Daemon: Sendable {
         self.clocks = clocks ?? .system(environment: environment)
     }
 
-    /// Runs until SIGTERM/SIGINT. Throws when it cannot start.
-    public func run() async throws {
+    /// Why the feed loop could not run, once the services stopped.
+    public var failure: (any Error)? { loopFailure.error }
+
+    /// Reopens the database and the sources (SIGHUP).
+    public func reload() { mailbox.withLock { $0 }?.post(.reopen) }
+
+    /// Starts the services and notes each in `lifecycle`; throws when it cannot start.
+    /// The feed loop asks `lifecycle` to stop if it ends on its own (it could not run).
+    public func start(in lifecycle: Lifecycle) throws {
         let epoch = Self.makeEpoch()
         // The database's directory first: made 0700 when missing, refused when someone
         // else could swap the database (the worker opens the file itself, later).
@@ -49,12 +59,13 @@ public final class Daemon: Sendable {
             if let socketPathToRemove { unlink(socketPathToRemove) }
             throw error
         }
+        self.mailbox.withLock { $0 = mailbox }
+        lifecycle.started("recompute") { recomputer.stop() }
+        lifecycle.started("sources") { sources.stop() }
         log.notice("eventd \(ProductVersion.number) listening on \(systemdFD == nil ? config.socketPath : "a socket from systemd"), database \(config.databasePath), epoch \(epoch)")
 
-        // The loop thread's end, as something a task can await.
-        let loopEnded = AsyncStream<Void>.makeStream()
-        let loopFailure = FailureRecord()
-        let (config, log, clocks, environment) = (self.config, self.log, self.clocks, self.environment)
+        let loopEnded = DispatchSemaphore(value: 0)
+        let (config, log, clocks, environment, loopFailure) = (self.config, self.log, self.clocks, self.environment, self.loopFailure)
         let loopThread = Thread {
             let notifier = SystemdNotifier(environment: environment)
             let hub = FeedHub(config: config, epoch: epoch, watchdogInterval: notifier?.watchdogInterval,
@@ -68,37 +79,17 @@ public final class Daemon: Sendable {
                 loopFailure.record(error)
                 close(listenFD)
                 if let socketPathToRemove { unlink(socketPathToRemove) }
+                lifecycle.requestStop("the feed loop failed")
             }
-            loopEnded.continuation.finish()
+            loopEnded.signal()
         }
         loopThread.name = "eventd-feed"
         loopThread.start()
-
-        let signals = Self.signalStream([SIGTERM, SIGINT, SIGHUP])
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                for await signal in signals {
-                    if signal == SIGHUP {
-                        mailbox.post(.reopen)
-                    } else {
-                        log.notice("received \(signal == SIGTERM ? "SIGTERM" : "SIGINT"), stopping")
-                        break
-                    }
-                }
-            }
-            group.addTask { for await _ in loopEnded.stream {} }
-            await group.next()
+        // The loop ends only after a shutdown, unless it could not start at all.
+        lifecycle.started("feed loop") {
             mailbox.post(.shutdown)
-            // The loop ends only after a shutdown, unless it could not start at all.
-            if loopFailure.error == nil { await group.next() }
-            group.cancelAll()
+            loopEnded.wait()
         }
-        // Reverse order: the loop has stopped (and flushed); now the sources, then the
-        // recompute thread.
-        sources.stop()
-        recomputer.stop()
-        if let error = loopFailure.error { throw error }
-        log.notice("stopped")
     }
 
     /// The live-source runner, on its own threads, reporting to the loop's mailbox.
@@ -123,23 +114,6 @@ public final class Daemon: Sendable {
         for i in bytes.indices { bytes[i] = UInt8.random(in: 0...255) }
         return bytes.map { String(format: "%02x", $0) }.joined()
     }
-
-    /// Signals as an async stream (the default actions are disabled).
-    static func signalStream(_ signals: [Int32]) -> AsyncStream<Int32> {
-        let (stream, continuation) = AsyncStream<Int32>.makeStream()
-        let queue = DispatchQueue(label: "eventd.signals")
-        let sources = signals.map { s -> DispatchSourceSignal in
-            signal(s, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: s, queue: queue)
-            source.setEventHandler { continuation.yield(s) }
-            source.resume()
-            return source
-        }
-        // The sources live as long as the stream; they are cancelled on its queue.
-        let keep = SignalSources(sources)
-        continuation.onTermination = { _ in queue.async { keep.cancel() } }
-        return stream
-    }
 }
 
 /// Why a thread could not run, for the thread that waits for it.
@@ -147,12 +121,4 @@ private final class FailureRecord: Sendable {
     private let recorded = Mutex<(any Error)?>(nil)
     func record(_ error: any Error) { recorded.withLock { $0 = error } }
     var error: (any Error)? { recorded.withLock { $0 } }
-}
-
-/// Holds the signal sources for the stream's lifetime.
-/// `@unchecked Sendable`: the sources are only cancelled, on their own serial queue.
-private final class SignalSources: @unchecked Sendable {
-    private let sources: [DispatchSourceSignal]
-    init(_ sources: [DispatchSourceSignal]) { self.sources = sources }
-    func cancel() { sources.forEach { $0.cancel() } }
 }

@@ -1,5 +1,6 @@
 import Agenda
 import Foundation
+import Threads
 
 /// One reading of both clocks.
 public struct Moment: Sendable, Equatable {
@@ -34,14 +35,12 @@ public struct DaemonClocks: Sendable {
 
     public func now() -> Moment { Moment(monotonic: monotonic(), wall: wall()) }
 
-    static func monotonicSeconds() -> Double { seconds(CLOCK_MONOTONIC) }
+    static func monotonicSeconds() -> Double { MonotonicInstant.now().seconds }
 
     /// CPU time of the calling thread: a diagnostic for the log, not one of the hub's clocks.
-    static func threadCPUSeconds() -> Double { seconds(CLOCK_THREAD_CPUTIME_ID) }
-
-    private static func seconds(_ clock: clockid_t) -> Double {
+    static func threadCPUSeconds() -> Double {
         var ts = timespec()
-        clock_gettime(clock, &ts)
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 }

@@ -1,5 +1,6 @@
 import Glibc
 import FeedProtocol
+import Threads
 
 /// Runs a `SubscriptionMachine` over the feed socket, blocking on one thread: it
 /// connects, reads lines and keeps time, and hands the machine's effects for the
@@ -33,12 +34,8 @@ public struct SubscriptionDriver {
         self.clock = clock
     }
 
-    /// Seconds on `CLOCK_MONOTONIC`.
-    public static func monotonicNow() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
+    /// Seconds on the monotonic clock.
+    public static func monotonicNow() -> Double { MonotonicInstant.now().seconds }
 
     /// Subscribes and follows until the machine gives up: returns why (the daemon's
     /// `error`, or a first connection that failed when so configured).

@@ -68,3 +68,50 @@ public struct FeedClientState: Sendable, Equatable {
         return .object(object)
     }
 }
+
+/// One item of a section (docs/data-model.md), typed: clients read its fields here,
+/// decoded from the item's JSON in one place, rather than by key.
+public struct FeedItem: Sendable, Equatable {
+    /// What the item is.
+    public enum Kind: String, Sendable {
+        /// An occurrence of an event.
+        case event
+        /// The one item of a date without occurrences (`empty_days: placeholder`).
+        case placeholder
+    }
+
+    public var id: String
+    /// Nil for a kind this client does not know.
+    public var kind: Kind?
+    public var uid: String?
+    public var recurrenceID: String?
+    public var summary: String?
+    public var location: String?
+    public var calendar: String?
+    /// Local date-times (`YYYY-MM-DDTHH:MM:SS±HH:MM`), or dates for all-day events.
+    public var start: String?
+    public var end: String?
+    public var allDay: Bool
+    /// The iCalendar `STATUS` (`CONFIRMED`, `TENTATIVE`, `CANCELLED`), when given.
+    public var status: String?
+    public var continuesFromPreviousDay: Bool
+    public var continuesToNextDay: Bool
+
+    /// The item that `json` (one element of a section's `items`) describes.
+    public init(_ json: JSONValue) {
+        func text(_ key: String) -> String? { json[key]?.stringValue }
+        id = text("id") ?? ""
+        kind = text("kind").flatMap(Kind.init)
+        uid = text("uid")
+        recurrenceID = text("recurrence_id")
+        summary = text("summary")
+        location = text("location")
+        calendar = text("calendar")
+        start = text("start")
+        end = text("end")
+        allDay = json["all_day"]?.boolValue == true
+        status = text("status")
+        continuesFromPreviousDay = json["continues_from_previous_day"]?.boolValue == true
+        continuesToNextDay = json["continues_to_next_day"]?.boolValue == true
+    }
+}

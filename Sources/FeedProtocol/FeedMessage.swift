@@ -23,6 +23,42 @@ public enum FeedMessage: Sendable, Equatable {
     /// A message of a type this client does not know (a newer daemon's), kept whole.
     case other(type: String, JSONValue)
 
+    /// eventd's status without what a browser or another host has no business knowing:
+    /// file paths (they name the user's home and the service's layout) and the text of a
+    /// problem (it may quote them); `healthy` still says whether there is one.
+    public static func redacted(status: JSONValue) -> JSONValue {
+        guard case .object(var fields) = status else { return status }
+        fields["database"] = nil
+        fields["socket"] = nil
+        if fields["problem"] != nil, fields["problem"] != .null { fields["problem"] = "see eventd's log" }
+        if case .array(let sources)? = fields["sources"] { fields["sources"] = .array(sources.map(redacted(source:))) }
+        return .object(fields)
+    }
+
+    /// A live source as others see it: a URL's location is already `scheme://host/…`
+    /// (`LiveSource.redactedLocation`); a file's or directory's is its name alone, and
+    /// every path in `last_error` is cut to its last component too.
+    static func redacted(source: JSONValue) -> JSONValue {
+        guard case .object(var fields) = source, fields["kind"]?.stringValue != "url" else { return source }
+        let location = fields["location"]?.stringValue ?? ""
+        fields["location"] = .string(fileName(location))
+        if let error = fields["last_error"]?.stringValue {
+            let named = location.isEmpty ? error : error.replacing(location, with: fileName(location))
+            fields["last_error"] = .string(named.split(separator: " ", omittingEmptySubsequences: false)
+                .map { $0.contains("/") ? fileName(String($0)) : String($0) }.joined(separator: " "))
+        }
+        return .object(fields)
+    }
+
+    /// The last component of `path` (`/home/a/work.ics:` → `work.ics:`).
+    static func fileName(_ path: String) -> String {
+        let trimmed = path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path
+        return trimmed.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? trimmed
+    }
+
+    /// The envelope's key naming a line's kind.
+    public static let typeKey = "type"
+
     /// The message types, as `type` names them.
     public enum Kind: String, Sendable, CaseIterable {
         case hello, snapshot, diff, heartbeat, resync, error, ok, pong, synced, status

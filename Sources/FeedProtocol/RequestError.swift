@@ -7,6 +7,12 @@ public struct RequestError: Error, Sendable, Equatable {
     public init(code: ErrorCode, message: String) { (self.code, self.message) = (code, message) }
 }
 
+/// Why a `resync` came: a new daemon (`epoch`), a resume point no longer kept
+/// (`expired`), or a subscriber that fell too far behind (`overflow`).
+public enum ResyncReason: String, Sendable, CaseIterable {
+    case epoch, expired, overflow
+}
+
 /// Error codes of docs/protocol.md.
 public enum ErrorCode: String, Sendable {
     case badRequest = "bad_request"

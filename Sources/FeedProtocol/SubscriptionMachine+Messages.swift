@@ -26,7 +26,7 @@ extension SubscriptionMachine {
                 let fresh = try FeedClientState(snapshot: snapshot)
                 state = fresh
                 position = fresh.position
-                backoff = configuration.initialBackoff
+                failures = 0
                 effects.append(.snapshot(fresh))
             } catch {
                 return effects + [.close, .lost("a snapshot that cannot be read: \(error)")] + reconnect(now)
@@ -59,7 +59,7 @@ extension SubscriptionMachine {
         if (try? current.apply(diff: diff)) == true {
             state = current
             position = current.position
-            backoff = configuration.initialBackoff
+            failures = 0
             return [.diff(diff, current)]
         }
         // The local copy is wrong: a resume would only continue from it. Start afresh.

@@ -108,7 +108,8 @@ public struct SubscriptionMachine: Sendable {
     public internal(set) var state: FeedClientState?
     /// Where the next connection resumes (nil: from a fresh snapshot).
     public internal(set) var position: Request.Resume?
-    var backoff: Double
+    /// Failed attempts in a row since the subscription last worked (the backoff's count).
+    var failures = 0
     var everConnected = false
     var lastHeard = 0.0
 
@@ -116,7 +117,6 @@ public struct SubscriptionMachine: Sendable {
     public init(_ configuration: Configuration) {
         self.configuration = configuration
         position = configuration.resume
-        backoff = configuration.initialBackoff
     }
 
     /// When the driver must send `.timer` (a reconnect is due, or the connection would
@@ -165,11 +165,27 @@ public struct SubscriptionMachine: Sendable {
         }
     }
 
-    /// Waits `backoff` seconds before the next attempt, and doubles it.
+    /// Waits before the next attempt, longer after each failure in a row (`Backoff`).
     mutating func reconnect(_ now: Double) -> [Effect] {
-        let delay = backoff
-        backoff = min(backoff * 2, configuration.maxBackoff)
+        let delay = Backoff(first: configuration.initialBackoff, max: configuration.maxBackoff).delay(after: failures)
+        failures += 1
         phase = .waiting(until: now + delay)
         return [.scheduleReconnect(after: delay)]
+    }
+}
+
+/// Reconnection delays, the one formula of every client that retries (the subscription
+/// machine, RedisFeed's publisher and watchers): `first` after the first failure,
+/// doubled after each further one in a row, `max` at most.
+public struct Backoff: Sendable, Equatable {
+    public var first: Double
+    public var max: Double
+
+    public init(first: Double, max: Double) { (self.first, self.max) = (first, max) }
+
+    /// The delay before the next attempt after `failures` earlier failures in a row
+    /// (0: the first retry).
+    public func delay(after failures: Int) -> Double {
+        Swift.min(max, first * Double(1 << Swift.min(Swift.max(failures, 0), 20)))
     }
 }

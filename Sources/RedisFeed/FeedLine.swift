@@ -1,9 +1,11 @@
+import FeedProtocol
+
 /// One feed message of a published view, as a socket subscriber receives it, with the
 /// snapshot line of the state after it (the snapshot key is written in the same
 /// transaction as the message's stream entry).
 public struct FeedLine: Sendable, Equatable {
-    /// The message's `type`: `snapshot`, `diff` or `heartbeat`.
-    public var type: String
+    /// The message's kind: `snapshot`, `diff` or `heartbeat`.
+    public var type: FeedMessage.Kind
     public var epoch: String
     public var seq: Int64
     /// The exact NDJSON line (without its `\n`).
@@ -13,7 +15,7 @@ public struct FeedLine: Sendable, Equatable {
     public var snapshot: [UInt8]?
 
     /// Creates a line.
-    public init(type: String, epoch: String, seq: Int64, line: [UInt8], snapshot: [UInt8]?) {
+    public init(type: FeedMessage.Kind, epoch: String, seq: Int64, line: [UInt8], snapshot: [UInt8]?) {
         self.type = type
         self.epoch = epoch
         self.seq = seq

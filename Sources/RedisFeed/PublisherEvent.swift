@@ -1,5 +1,7 @@
 import Diagnostics
+import Glibc
 import RedisClient
+import Threads
 
 /// What happens to the publisher, as `PublisherMachine` sees it.
 public enum PublisherEvent: Sendable, Equatable {
@@ -61,6 +63,14 @@ public struct PublisherClock: Sendable, Equatable {
     public init(monotonic: Double, wallMilliseconds: Int64) {
         self.monotonic = monotonic
         self.wallMilliseconds = wallMilliseconds
+    }
+
+    /// The system's clocks now.
+    public static func now() -> PublisherClock {
+        var wall = timespec()
+        clock_gettime(CLOCK_REALTIME, &wall)
+        return PublisherClock(monotonic: MonotonicInstant.now().seconds,
+                              wallMilliseconds: Int64(wall.tv_sec) * 1000 + Int64(wall.tv_nsec) / 1_000_000)
     }
 }
 

@@ -1,4 +1,5 @@
 import Diagnostics
+import FeedProtocol
 import RedisClient
 
 /// The publisher's pure core: which views are published, the connection's state, the
@@ -107,7 +108,7 @@ public struct PublisherMachine: Sendable {
         case .down(_, let a), .connecting(let a): attempt = a + 1
         case .up: attempt = 0
         }
-        let delay = min(settings.maxBackoff, settings.firstBackoff * Double(1 << min(attempt, 20)))
+        let delay = Backoff(first: settings.firstBackoff, max: settings.maxBackoff).delay(after: attempt)
         link = .down(retryAt: now.monotonic + delay, attempt: attempt)
         for key in views.keys { views[key]!.owed = true }
         guard outageSince == nil else { return }

@@ -123,13 +123,7 @@ public final class RedisPublisher: Sendable {
         }
     }
 
-    private static func clock() -> PublisherClock {
-        var mono = timespec(), wall = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &mono)
-        clock_gettime(CLOCK_REALTIME, &wall)
-        return PublisherClock(monotonic: Double(mono.tv_sec) + Double(mono.tv_nsec) / 1e9,
-                              wallMilliseconds: Int64(wall.tv_sec) * 1000 + Int64(wall.tv_nsec) / 1_000_000)
-    }
+    private static func clock() -> PublisherClock { .now() }
 
     // MARK: - The announcement listener
 

@@ -15,46 +15,13 @@ public enum StatusKey {
     /// The most age at which it counts as fresh: three writes missed.
     public static let freshMilliseconds: Int64 = 15_000
 
-    /// eventd's status without what a browser or another host has no business knowing:
-    /// file paths (they name the user's home and the service's layout) and the text of a
-    /// problem (it may quote them); `healthy` still says whether there is one.
-    public static func redacted(_ status: JSONValue) -> JSONValue {
-        guard case .object(var fields) = status else { return status }
-        fields["database"] = nil
-        fields["socket"] = nil
-        if fields["problem"] != nil, fields["problem"] != .null { fields["problem"] = "see eventd's log" }
-        if case .array(let sources)? = fields["sources"] { fields["sources"] = .array(sources.map(redacted(source:))) }
-        return .object(fields)
-    }
-
-    /// A live source as others see it: a URL's location is already `scheme://host/…`
-    /// (`LiveSource.redactedLocation`); a file's or directory's is its name alone, and
-    /// every path in `last_error` is cut to its last component too.
-    static func redacted(source: JSONValue) -> JSONValue {
-        guard case .object(var fields) = source, fields["kind"]?.stringValue != "url" else { return source }
-        let location = fields["location"]?.stringValue ?? ""
-        fields["location"] = .string(fileName(location))
-        if let error = fields["last_error"]?.stringValue {
-            let named = location.isEmpty ? error : error.replacing(location, with: fileName(location))
-            fields["last_error"] = .string(named.split(separator: " ", omittingEmptySubsequences: false)
-                .map { $0.contains("/") ? fileName(String($0)) : String($0) }.joined(separator: " "))
-        }
-        return .object(fields)
-    }
-
-    /// The last component of `path` (`/home/a/work.ics:` → `work.ics:`).
-    static func fileName(_ path: String) -> String {
-        let trimmed = path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path
-        return trimmed.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? trimmed
-    }
-
     /// The line to store for a socket's answer to `status` (redacted, canonical, without
     /// its newline); nil when the line is not a status answer.
     public static func line(fromAnswer answer: [UInt8]) -> [UInt8]? {
         let end = answer.last == 10 ? answer.count - 1 : answer.count
-        guard case .status(var fields)? = try? FeedMessage.decode(answer[0..<end]) else { return nil }
-        fields["type"] = .string(FeedMessage.Kind.status.rawValue)
-        return redacted(.object(fields)).canonicalBytes()
+        guard case .status(let fields)? = try? FeedMessage.decode(answer[0..<end]),
+              case .object(let redacted) = FeedMessage.redacted(status: .object(fields)) else { return nil }
+        return Array(FeedMessage.status(redacted).dropLast())
     }
 
     /// eventd's write.
@@ -77,9 +44,9 @@ public enum StatusKey {
         let age = max(0, lifetimeMilliseconds - remaining)
         let hello = FeedMessage.hello(epoch: "redis")
         if health { return age <= freshMilliseconds ? hello + FeedMessage.line(.pong) : nil }
-        fields["type"] = .string(FeedMessage.Kind.status.rawValue)
         fields["age"] = .double(Double(age / 100) / 10)
         // Redacted again: another host's eventd (an older one) may have written more.
-        return hello + redacted(.object(fields)).canonicalBytes() + [10]
+        guard case .object(let shown) = FeedMessage.redacted(status: .object(fields)) else { return nil }
+        return hello + FeedMessage.status(shown)
     }
 }

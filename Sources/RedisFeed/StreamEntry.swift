@@ -1,3 +1,4 @@
+import FeedProtocol
 import RedisClient
 
 /// A Redis stream entry id (`MS-N`), ordered as Redis orders them.
@@ -32,11 +33,11 @@ public struct StreamEntry: Sendable, Equatable {
     public var id: StreamID
     public var epoch: String
     public var seq: Int64
-    public var type: String
+    public var type: FeedMessage.Kind
     /// The feed line, without its newline.
     public var line: [UInt8]
 
-    public init(id: StreamID, epoch: String, seq: Int64, type: String, line: [UInt8]) {
+    public init(id: StreamID, epoch: String, seq: Int64, type: FeedMessage.Kind, line: [UInt8]) {
         self.id = id
         self.epoch = epoch
         self.seq = seq
@@ -59,14 +60,14 @@ public struct StreamEntry: Sendable, Equatable {
     static func entry(_ reply: RedisReply) -> StreamEntry? {
         guard let parts = reply.elements, parts.count == 2, let idText = parts[0].text, let id = StreamID(idText),
               let fields = parts[1].elements else { return nil }
-        var epoch: String?, seq: Int64?, type: String?, line: [UInt8]?
+        var epoch: String?, seq: Int64?, type: FeedMessage.Kind?, line: [UInt8]?
         var i = 0
         while i + 1 < fields.count {
             guard case .string(let value) = fields[i + 1] else { i += 2; continue }
             switch fields[i].text {
             case "epoch": epoch = String(decoding: value, as: UTF8.self)
             case "seq": seq = Int64(String(decoding: value, as: UTF8.self))
-            case "type": type = String(decoding: value, as: UTF8.self)
+            case FeedMessage.typeKey: type = FeedMessage.Kind(rawValue: String(decoding: value, as: UTF8.self))
             case "line": line = value
             default: break
             }

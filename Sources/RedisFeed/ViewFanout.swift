@@ -77,7 +77,7 @@ public struct ViewFanout: Sendable {
     /// A client resuming after `resume`: its lines (hello, then the entries after its
     /// position), or nil when the position is not in the tail (it needs a snapshot).
     public mutating func resume(_ client: Int, after resume: Request.Resume) -> [[UInt8]]? {
-        guard let index = tail.lastIndex(where: { $0.epoch == resume.epoch && $0.seq == resume.seq && $0.type != "heartbeat" }) else {
+        guard let index = tail.lastIndex(where: { $0.epoch == resume.epoch && $0.seq == resume.seq && $0.type != .heartbeat }) else {
             return nil
         }
         var lines = [Self.hello(resume.epoch)]
@@ -92,7 +92,7 @@ public struct ViewFanout: Sendable {
     /// not be honoured): hello, resync when due, the snapshot, the entries read after it.
     public mutating func join(_ client: Int, snapshot: Snapshot, resume: Request.Resume?, hello: Bool = true) -> [[UInt8]] {
         var lines: [[UInt8]] = hello ? [Self.hello(snapshot.epoch)] : []
-        if let resume { lines.append(Self.resync(resume.epoch == snapshot.epoch ? "expired" : "epoch")) }
+        if let resume { lines.append(Self.resync(resume.epoch == snapshot.epoch ? .expired : .epoch)) }
         lines.append(snapshot.line)
         var member = Member(epoch: snapshot.epoch, seq: snapshot.seq, skipThrough: snapshot.at)
         for entry in tail where entry.id > snapshot.at { lines += Self.lines(for: entry, member: &member) ?? [] }
@@ -120,7 +120,7 @@ public struct ViewFanout: Sendable {
                     if !lines.isEmpty { out[client, default: []] += lines }
                     members[client] = member
                 } else {
-                    out[client, default: []].append(Self.resync("expired"))
+                    out[client, default: []].append(Self.resync(.expired))
                     members[client] = nil
                     lost.append(client)
                 }
@@ -132,15 +132,15 @@ public struct ViewFanout: Sendable {
     /// The lines `entry` gives a member at its position (updated), or nil for a gap.
     static func lines(for entry: StreamEntry, member: inout Member) -> [[UInt8]]? {
         switch entry.type {
-        case "snapshot":
+        case .snapshot:
             // A republished snapshot of the state the member has: nothing new.
             if entry.epoch == member.epoch && entry.seq == member.seq { return [] }
             var lines: [[UInt8]] = []
-            if entry.epoch != member.epoch { lines.append(resync("epoch")) }
+            if entry.epoch != member.epoch { lines.append(resync(.epoch)) }
             lines.append(entry.line)
             (member.epoch, member.seq) = (entry.epoch, entry.seq)
             return lines
-        case "diff":
+        case .diff:
             if entry.epoch == member.epoch && entry.seq <= member.seq { return [] }
             guard entry.epoch == member.epoch && entry.seq == member.seq + 1 else { return nil }
             member.seq = entry.seq
@@ -151,5 +151,5 @@ public struct ViewFanout: Sendable {
     }
 
     static func hello(_ epoch: String) -> [UInt8] { Array(FeedMessage.hello(epoch: epoch).dropLast()) }
-    static func resync(_ reason: String) -> [UInt8] { Array(FeedMessage.line(.resync) { w in w.key("reason"); w.string(reason) }.dropLast()) }
+    static func resync(_ reason: ResyncReason) -> [UInt8] { Array(FeedMessage.resync(reason.rawValue).dropLast()) }
 }

@@ -112,11 +112,5 @@ final class ViewWatcher: Sendable {
         return bytes
     }
 
-    static func clock() -> PublisherClock {
-        var mono = timespec(), wall = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &mono)
-        clock_gettime(CLOCK_REALTIME, &wall)
-        return PublisherClock(monotonic: Double(mono.tv_sec) + Double(mono.tv_nsec) / 1e9,
-                              wallMilliseconds: Int64(wall.tv_sec) * 1000 + Int64(wall.tv_nsec) / 1_000_000)
-    }
+    static func clock() -> PublisherClock { .now() }
 }

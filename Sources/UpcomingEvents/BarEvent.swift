@@ -47,21 +47,22 @@ public struct BarEvent: Hashable, Sendable {
 
     /// The event an item of the feed describes, or nil for a placeholder, a cancelled
     /// occurrence or an item whose times cannot be read.
-    public init?(item: JSONValue) {
-        guard item["kind"]?.stringValue == "event", item["status"]?.stringValue?.uppercased() != "CANCELLED",
-              let startText = item["start"]?.stringValue, let endText = item["end"]?.stringValue else { return nil }
-        let summary = item["summary"]?.stringValue ?? "(no title)"
-        let location = item["location"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
-        let calendar = item["calendar"]?.stringValue ?? ""
-        if item["all_day"]?.boolValue == true {
+    public init?(item json: JSONValue) {
+        let item = FeedItem(json)
+        guard item.kind == .event, item.status?.uppercased() != "CANCELLED",
+              let startText = item.start, let endText = item.end else { return nil }
+        let summary = item.summary ?? "(no title)"
+        let location = item.location.flatMap { $0.isEmpty ? nil : $0 }
+        let calendar = item.calendar ?? ""
+        if item.allDay {
             guard let first = CivilDate(iso: startText), let last = CivilDate(iso: endText) else { return nil }
             self.init(summary: summary, location: location, calendar: calendar, allDayFrom: first, until: last)
         } else {
             guard let s = Self.instant(startText), let e = Self.instant(endText) else { return nil }
             self.init(summary: summary, location: location, calendar: calendar, start: s, end: e)
         }
-        uid = item["uid"]?.stringValue ?? ""
-        recurrenceID = item["recurrence_id"]?.stringValue
+        uid = item.uid ?? ""
+        recurrenceID = item.recurrenceID
     }
 
     /// The distinct events of a feed's local copy, in order of start. An event that spans

@@ -1,6 +1,5 @@
 import CanonicalJSON
 import FeedProtocol
-import RedisFeed
 
 extension Gateway {
     /// Answers a complete request head: method, access and body checks, then the
@@ -93,10 +92,8 @@ extension Gateway {
         }
     }
 
-    /// eventd's status without what a browser has no business knowing: file paths
-    /// (they name the user's home and the service's layout) and the text of a problem
-    /// (it may quote them); `healthy` still says whether there is one.
-    static func redacted(status: JSONValue) -> JSONValue { StatusKey.redacted(status) }
+    /// eventd's status without what a browser has no business knowing (FeedProtocol's rule).
+    static func redacted(status: JSONValue) -> JSONValue { FeedMessage.redacted(status: status) }
 
     func json(_ status: HTTPStatus, _ value: JSONValue, head: Bool) -> [UInt8] {
         responses.complete(status, contentType: "application/json", body: value.canonicalBytes() + [10], head: head)

@@ -62,34 +62,25 @@ extension Gateway {
         return message
     }
 
-    /// Lines from this long on are scanned for what an event needs (`FeedLineHead`),
+    /// Lines from this long on are scanned for what an event needs (`FeedEnvelope`),
     /// not parsed: linear, without building values, and not kept as `lastParsed`.
     static let scannedLineLength = 1 << 20
 
     /// One feed message as one event (docs/web-gateway.md).
     private mutating func forward(_ line: [UInt8], to id: ClientID) {
-        let head: FeedLineHead?
-        if line.count >= Self.scannedLineLength {
-            head = FeedLineHead(line)
-        } else {
-            head = parsed(line).map { message in
-                var code: String?
-                if case .error(let c, _) = message { code = c }
-                return FeedLineHead(type: message.type, position: message.position.map { ($0.epoch, $0.seq) }, code: code)
-            }
-        }
+        let head = line.count >= Self.scannedLineLength ? FeedEnvelope(line) : parsed(line).map(FeedEnvelope.init)
         guard let head, head.type.utf8.allSatisfy({ HTTPHeadParser.isTokenByte($0) }) else {
             return upstreamEnded(id, reason: "a feed line that is not a message")
         }
         // Snapshots and diffs are feed positions: the browser resumes from the last one.
-        let isPosition = head.type == FeedMessage.Kind.snapshot.rawValue || head.type == FeedMessage.Kind.diff.rawValue
+        let isPosition = head.kind == .snapshot || head.kind == .diff
         let eventID = isPosition ? head.position.map { ServerSentEvent.id(epoch: $0.epoch, seq: $0.seq) } : nil
         let event = ServerSentEvent.frame(event: head.type, id: eventID, data: line[...])
         guard queuedBytes + framingBytes + event.count <= config.outputBudget else {
             return upstreamEnded(id, reason: "eventd-web is too busy (output budget used up)")
         }
         send(event, to: id)
-        if head.type == FeedMessage.Kind.error.rawValue, head.code == ErrorCode.invalidView.rawValue {
+        if head.kind == .error, head.code == ErrorCode.invalidView.rawValue {
             // The same request would fail again: end the stream, the page shows why.
             answer(id, ServerSentEvent.retry(milliseconds: 60_000))
         }
@@ -107,9 +98,7 @@ extension Gateway {
         effects.append(.log(.info, "browser \(id): \(isStream ? "stream ends" : "no answer"): \(reason)" + (detail.map { " (\($0))" } ?? "")))
         switch c.phase {
         case .stream:
-            let data = JSONValue.object(["type": "offline", "reason": .string(reason)]).canonicalBytes()
-            answer(id, ServerSentEvent.retry(milliseconds: config.retryMilliseconds)
-                        + ServerSentEvent.frame(event: "offline", id: nil, data: data[...]))
+            endStream(id, reason: reason)
         case .oneShot(_, let head, _):
             let helloSeen: Bool
             if case .open(_, let seen) = c.upstream { helloSeen = seen } else { helloSeen = false }
@@ -118,5 +107,31 @@ extension Gateway {
         default:
             dropUpstream(id)
         }
+    }
+
+    /// Ends an event stream with its last words, a retry hint and an `offline` event:
+    /// the browser's EventSource reconnects by itself, resuming from its last id.
+    mutating func endStream(_ id: ClientID, reason: String) {
+        let data = JSONValue.object([FeedMessage.typeKey: "offline", "reason": .string(reason)]).canonicalBytes()
+        answer(id, ServerSentEvent.retry(milliseconds: config.retryMilliseconds)
+                    + ServerSentEvent.frame(event: "offline", id: nil, data: data[...]))
+    }
+
+    /// eventd-web is stopping: each stream ends (`endStream`), heads and lingering
+    /// connections close; one-shot answers still come, within their deadline.
+    mutating func shutDown() {
+        stopping = true
+        for id in clients.keys.sorted() {
+            switch clients[id]!.phase {
+            case .stream: endStream(id, reason: "eventd-web is stopping")
+            case .head, .lingering: remove(id, reason: "eventd-web is stopping")
+            case .oneShot, .answered: break
+            }
+        }
+    }
+
+    /// Whether every answer has gone out (a stopping gateway waits for this).
+    public var isDrained: Bool {
+        clients.values.allSatisfy { if case .lingering = $0.phase { return true } else { return false } }
     }
 }

@@ -29,6 +29,8 @@ public struct Gateway {
     var lastParsed: (line: [UInt8], message: FeedMessage?)?
     /// Whether the output queued went over `releaseMark` since memory was last released.
     var releaseOwed = false
+    /// Shut down: no request is taken any more.
+    public internal(set) var stopping = false
 
     /// A gateway with no connection, at monotonic time `now`.
     public init(config: GatewayConfiguration, assets: StaticAssets, now: Double) {
@@ -43,7 +45,7 @@ public struct Gateway {
         effects.removeAll(keepingCapacity: true)
         switch event {
         case .browser(let event): dispatch(event)
-        case .browserAccepted(let id, let peer): accept(id, peer: peer)
+        case .browserAccepted(let id, let peer): if stopping { effects.append(.close(id)) } else { accept(id, peer: peer) }
         case .upstreamConnected(let id): upstreamConnected(id)
         // Why (the connector's words) is not logged either: it names the socket's path,
         // or the user who squats its directory; `eventctl status` says it to its owner.
@@ -52,6 +54,7 @@ public struct Gateway {
         case .upstreamClosed(let id, let reason): upstreamEnded(id, reason: reason ?? "eventd closed the connection")
         case .tick: tick()
         case .clock(let date): responses.date = date
+        case .shutdown: shutDown()
         }
         // Whatever part of a request carried it, the token never reaches the log.
         for (i, effect) in effects.enumerated() {

@@ -1,4 +1,3 @@
-import RedisFeed
 import RuntimeDirectories
 
 /// What eventd-web is told (docs/web-gateway.md), with its limits. The executable fills
@@ -52,12 +51,6 @@ public struct GatewayConfiguration: Sendable {
     public var retryMilliseconds = 2000
     /// The most bytes of one feed line (a snapshot of a large window is a few MiB).
     public var maxFeedLine = 64 << 20
-
-    /// `--upstream redis://…`: the feed is read from Redis (docs/scaling.md), not from
-    /// eventd's socket; nil for the socket.
-    public var redisUpstream: RedisPublisher.Target?
-    /// The Redis keys' prefix (`--redis-prefix`).
-    public var redisKeys = FeedKeys()
 
     /// A configuration with the defaults of docs/web-gateway.md.
     public init(socketPath: String, access: AccessPolicy) {

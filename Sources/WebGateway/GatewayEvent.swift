@@ -27,6 +27,8 @@ public enum GatewayEvent: Sendable {
     /// The wall-clock time for `Date` headers (IMF-fixdate), once a second: the gateway
     /// reads no clock itself.
     case clock(httpDate: String)
+    /// eventd-web is stopping (SIGTERM): end every stream cleanly, take no new request.
+    case shutdown
 }
 
 /// What `Gateway` asks of the I/O loop, in order.

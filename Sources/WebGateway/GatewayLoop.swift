@@ -2,7 +2,6 @@ import CLinux
 import Diagnostics
 import Glibc
 import Reactor
-import RedisFeed
 import Threads
 
 /// eventd-web's I/O: one thread on the shared `Reactor` (epoll), non-blocking sockets to
@@ -15,38 +14,46 @@ import Threads
 /// tick): a wake-up costs what is ready, not what is connected.
 public final class GatewayLoop {
     private var gateway: Gateway
-    private let connector: FeedConnector
+    private let upstream: any Upstream
     private let log: Logger
     private let monotonic: () -> Double
     private let reactor: Reactor
     private var nextID = 1
-    /// `--upstream redis://…`: what the Redis watchers deliver, woken through a pipe.
-    private let redis: (upstream: RedisUpstream, deliveries: Mailbox<RedisDelivery>)?
+    private let listenFD: Int32
+    /// Written to by `stopper` (any thread): the loop stops.
+    private let stopPipe: WakePipe
+    /// Once stopping: when the loop returns even with answers still going out.
+    private var stopDeadline: Double?
 
     /// The listening socket's id in the reactor.
     private static let listening = -1
-    /// The Redis deliveries' wake-up pipe's id.
-    private static let redisWake = -2
+    /// The pushed upstreams' wake-up pipe's id.
+    private static let pushWake = -2
+    /// The stop pipe's id.
+    private static let stopWake = -3
     private static func browser(_ id: ClientID) -> Int { id << 1 }
     private static func upstream(_ id: ClientID) -> Int { id << 1 | 1 }
 
-    /// A loop serving `gateway` on the listening socket `listenFD`.
-    public init(gateway: Gateway, listenFD: Int32, log: Logger, monotonic: @escaping () -> Double = GatewayLoop.monotonicNow) throws {
+    /// A loop serving `gateway` on the listening socket `listenFD`, its feed from
+    /// eventd's socket, or from the upstream `upstream` makes (given the loop's wake-up,
+    /// to call from any thread after pushing a delivery).
+    public init(gateway: Gateway, listenFD: Int32, log: Logger, monotonic: @escaping () -> Double = GatewayLoop.monotonicNow,
+                upstream: ((_ wake: @escaping @Sendable () -> Void) -> any Upstream)? = nil) throws {
         self.gateway = gateway
-        connector = FeedConnector(path: gateway.config.socketPath, directoryPolicy: gateway.config.socketDirectoryPolicy,
-                                  trustedPeers: gateway.config.trustedPeers)
         self.log = log
         self.monotonic = monotonic
+        self.listenFD = listenFD
         reactor = try Reactor()
         try reactor.watch(listenFD, as: Self.listening, interest: .none)
-        if let target = gateway.config.redisUpstream {
+        stopPipe = try WakePipe()
+        try reactor.watch(stopPipe.readFD, as: Self.stopWake, interest: .readable)
+        if let upstream {
             let pipe = try WakePipe()
-            try reactor.watch(pipe, as: Self.redisWake)
-            let deliveries = Mailbox<RedisDelivery>(wake: { pipe.wake() })
-            redis = (RedisUpstream(target: target, keys: gateway.config.redisKeys, logger: log) { deliveries.post(RedisDelivery(client: $0, delivery: $1)) },
-                     deliveries)
+            try reactor.watch(pipe, as: Self.pushWake)
+            self.upstream = upstream { pipe.wake() }
         } else {
-            redis = nil
+            self.upstream = SocketUpstream(FeedConnector(path: gateway.config.socketPath, directoryPolicy: gateway.config.socketDirectoryPolicy,
+                                                         trustedPeers: gateway.config.trustedPeers))
         }
         carryOut(self.gateway.handle(.clock(httpDate: Self.httpDate()), at: monotonic()))
     }
@@ -57,20 +64,26 @@ public final class GatewayLoop {
     /// Bytes of kernel send buffer per browser socket (the kernel doubles it).
     static let socketSendBuffer: Int32 = 128 * 1024
 
-    /// Seconds on `CLOCK_MONOTONIC`: every interval of the gateway is measured on it.
-    public static func monotonicNow() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
+    /// Seconds on the monotonic clock: every interval of the gateway is measured on it.
+    public static func monotonicNow() -> Double { MonotonicInstant.now().seconds }
 
-    /// Serves until the process is stopped (SIGTERM's default action ends it; browsers
-    /// reconnect by themselves). Throws only when epoll itself fails.
-    public func run() throws -> Never {
+    /// How long a stopping loop waits for its last answers to go out.
+    public static let drainDeadline: Duration = .milliseconds(1500)
+
+    /// Stops the loop from any thread (the lifecycle's stop): it stops accepting, ends
+    /// every stream cleanly and returns from `run` once all is written or after
+    /// `drainDeadline`.
+    public var stopper: @Sendable () -> Void { { [stopPipe] in stopPipe.wake() } }
+
+    /// Serves until `stopper` is called. Throws only when epoll itself fails.
+    public func run() throws {
         var nextTick = monotonic() + 1
         while true {
+            if let stopDeadline, gateway.isDrained || monotonic() >= stopDeadline { return }
             // (A listener paused at the descriptor limit waits for the tick.)
-            try reactor.setInterest(reactor.listeningPaused ? .none : .readable, for: Self.listening)
+            if stopDeadline == nil {
+                try reactor.setInterest(reactor.listeningPaused ? .none : .readable, for: Self.listening)
+            }
             reactor.updateInterests(interest, failed: { token, error in
                 let id = token >> 1
                 if token & 1 == 0 {
@@ -81,9 +94,10 @@ public final class GatewayLoop {
                 }
                 touch(id)
             })
-            for event in try reactor.wait(until: nextTick, now: monotonic()) {
+            for event in try reactor.wait(until: stopDeadline == nil ? nextTick : min(nextTick, monotonic() + 0.05), now: monotonic()) {
                 guard event.id != Self.listening else { acceptAll(); continue }
-                guard event.id != Self.redisWake else { takeRedisDeliveries(); continue }
+                guard event.id != Self.pushWake else { takeDeliveries(); continue }
+                guard event.id != Self.stopWake else { stop(); continue }
                 guard reactor.contains(event.id) else { continue }
                 let id = event.id >> 1
                 if event.id & 1 == 1 {
@@ -97,10 +111,20 @@ public final class GatewayLoop {
                 apply(.clock(httpDate: Self.httpDate()))
                 apply(.tick)
                 reactor.markAllDirty()
-                reactor.resumeListening()
-                nextTick = monotonic() + 1
+                if stopDeadline == nil { reactor.resumeListening() }
+                nextTick = monotonic() + (stopDeadline == nil ? 1 : 0.05)
             }
         }
+    }
+
+    /// Stops accepting and tells the gateway, which ends every stream.
+    private func stop() {
+        stopPipe.drain()
+        guard stopDeadline == nil else { return }
+        stopDeadline = monotonic() + Self.drainDeadline.seconds
+        reactor.close(Self.listening)
+        close(listenFD)
+        apply(.shutdown)
     }
 
     /// What the gateway wants of the descriptor watched as `token`.
@@ -132,20 +156,18 @@ public final class GatewayLoop {
             reactor.close(Self.browser(id))
         case .connectUpstream(let id):
             touch(id)
-            // Through Redis there is no connection to make: the request goes to the watchers.
-            if redis != nil { return gateway.handle(.upstreamConnected(id), at: now) }
             do {
-                reactor.adopt(try connector.connect(), as: Self.upstream(id))
+                if case .socket(let fd) = try upstream.connect(id) { reactor.adopt(fd, as: Self.upstream(id)) }
                 return gateway.handle(.upstreamConnected(id), at: now)
             } catch {
-                return gateway.handle(.upstreamUnavailable(id, reason: error.description), at: now)
+                return gateway.handle(.upstreamUnavailable(id, reason: "\(error)"), at: now)
             }
         case .sendUpstream(let id, let bytes):
             // A request line is small and the socket new: it goes whole or the
-            // connection is treated as gone.
+            // connection is treated as gone. A pushed upstream takes it as it is.
             touch(id)
-            if let redis {
-                redis.upstream.request(id, line: bytes)
+            guard reactor.contains(Self.upstream(id)) else {
+                upstream.request(id, line: bytes)
                 break
             }
             guard let written = reactor.write(Self.upstream(id), count: 1, from: 0, chunk: { _ in bytes }) else { break }
@@ -155,7 +177,7 @@ public final class GatewayLoop {
             }
         case .closeUpstream(let id):
             touch(id)
-            redis?.upstream.close(id)
+            upstream.close(id)
             reactor.close(Self.upstream(id))
         case .log(let level, let message): log.log(level, message)
         case .releaseMemory: _ = malloc_trim(0)
@@ -163,16 +185,15 @@ public final class GatewayLoop {
         return []
     }
 
-    /// Lines and ends the Redis watchers delivered. A stream whose browser is past its
+    /// Lines and ends a pushed upstream delivered. A stream whose browser is past its
     /// buffer is not given more: its upstream ends (the browser is told and resumes from
-    /// its last event id, from the watcher's tail), so it never holds up the others.
-    private func takeRedisDeliveries() {
-        guard let redis else { return }
-        for item in redis.deliveries.takeAll() {
+    /// its last event id, from the upstream's tail), so it never holds up the others.
+    private func takeDeliveries() {
+        for item in upstream.takeDeliveries() {
             let id = item.client
             touch(id)
             guard gateway.output(id) != nil else {
-                redis.upstream.close(id)
+                upstream.close(id)
                 continue
             }
             switch item.delivery {
@@ -180,7 +201,7 @@ public final class GatewayLoop {
                 if gateway.takesPushedLine(id) {
                     apply(.upstreamReceived(id, bytes[...]))
                 } else {
-                    redis.upstream.close(id)
+                    upstream.close(id)
                     apply(.upstreamClosed(id))
                 }
             case .closed(let reason):
@@ -287,12 +308,6 @@ public final class GatewayLoop {
         limit.rlim_cur = limit.rlim_max
         _ = setrlimit(RLIMIT_NOFILE_VALUE, &limit)
     }
-}
-
-/// One delivery of the Redis upstream, for the loop's mailbox.
-struct RedisDelivery: Sendable {
-    var client: ClientID
-    var delivery: RedisUpstream.Delivery
 }
 
 /// `RLIMIT_NOFILE` as the type Glibc's Swift overlay wants.

@@ -1,4 +1,5 @@
 import Foundation
+import CommandErrors
 import CommandLineKit
 import Diagnostics
 

@@ -30,43 +30,35 @@ struct FeedPrinter {
 
     func diff(_ message: FeedMessage.Diff, state: FeedClientState) {
         guard format == .pretty else { return }
-        let changes: JSONValue? = message.changes
         emit("= diff seq \(message.seq)")
-        for id in changes?["sections"]?["deleted"]?.arrayValue ?? [] { emit(style("- day \(day(id.stringValue ?? ""))", "31")) }
-        for x in changes?["sections"]?["inserted"]?.arrayValue ?? [] {
-            let id = x["section"]?["id"]?.stringValue ?? ""
-            emit(style("+ day \(day(id))", "32"))
-            for item in x["section"]?["items"]?.arrayValue ?? [] { emit(style("+ " + describe(item, section: id), "32")) }
+        // Typed, as the local copy read them (it applied them already).
+        guard let changes = try? FeedChanges.read(message.changes) else { return }
+        for id in changes.sections.deleted { emit(style("- day \(day(id))", "31")) }
+        for x in changes.sections.inserted {
+            emit(style("+ day \(day(x.section.id))", "32"))
+            for item in x.section.items { emit(style("+ " + describe(item.content, section: x.section.id), "32")) }
         }
-        for x in changes?["sections"]?["updated"]?.arrayValue ?? [] {
-            let id = x["section"]?["id"]?.stringValue ?? ""
-            emit("~ day \(day(id)) is now \((x["section"]?["label"]?.stringValue ?? "unlabelled").terminalSafe)")
+        for x in changes.sections.updated {
+            emit("~ day \(day(x.id)) is now \((x.content["label"]?.stringValue ?? "unlabelled").terminalSafe)")
         }
-        for x in changes?["items"]?["deleted"]?.arrayValue ?? [] {
-            emit(style("- \((x["id"]?.stringValue ?? "").terminalSafe) (\(day(x["section"]?.stringValue ?? "")))", "31"))
+        for x in changes.items.deleted { emit(style("- \(x.id.terminalSafe) (\(day(x.section)))", "31")) }
+        for x in changes.items.inserted { emit(style("+ " + describe(x.item.content, section: x.section), "32")) }
+        for x in changes.items.moved {
+            let item = state.model.item(withID: x.id)?.content
+            emit(style("~ moved " + (item.map { describe($0, section: x.to.section) } ?? x.id.terminalSafe), "33"))
         }
-        for x in changes?["items"]?["inserted"]?.arrayValue ?? [] {
-            emit(style("+ " + describe(x["item"] ?? .null, section: x["section"]?.stringValue ?? ""), "32"))
-        }
-        for x in changes?["items"]?["moved"]?.arrayValue ?? [] {
-            let id = x["id"]?.stringValue ?? ""
-            let item = state.model.item(withID: id)?.content
-            let to = x["to"]?["section"]?.stringValue ?? ""
-            emit(style("~ moved " + (item.map { describe($0, section: to) } ?? id.terminalSafe), "33"))
-        }
-        for x in changes?["items"]?["updated"]?.arrayValue ?? [] {
-            emit(style("~ " + describe(x["item"] ?? .null, section: x["section"]?.stringValue ?? ""), "33"))
-        }
+        for x in changes.items.updated { emit(style("~ " + describe(x.item.content, section: x.section), "33")) }
     }
 
     /// `09:00 Standup (Mon 30 Nov)`.
-    func describe(_ item: JSONValue, section: String) -> String {
-        if item["kind"]?.stringValue == "placeholder" { return "(nothing) (\(day(section)))" }
-        let summary = (item["summary"]?.stringValue ?? "(no title)").terminalSafe
+    func describe(_ json: JSONValue, section: String) -> String {
+        let item = FeedItem(json)
+        if item.kind == .placeholder { return "(nothing) (\(day(section)))" }
+        let summary = (item.summary ?? "(no title)").terminalSafe
         let time: String
-        if item["all_day"]?.boolValue == true {
+        if item.allDay {
             time = "all day"
-        } else if let start = item["start"]?.stringValue, start.count >= 16 {
+        } else if let start = item.start, start.count >= 16 {
             let i = start.index(start.startIndex, offsetBy: 11)
             time = String(start[i..<start.index(i, offsetBy: 5)])
         } else {

@@ -1,6 +1,8 @@
 import Foundation
+import CommandLineKit
 import CalendarGenerator
 import EventStore
+import Threads
 
 /// The benchmark driver: one subcommand per figure the issues name.
 enum Bench {
@@ -64,12 +66,26 @@ enum Bench {
             print(usage)
             return 64
         }
-        var options = Options(Array(args.dropFirst()))
+        if command == "-h" || command == "--help" {
+            print(usage)
+            return 0
+        }
+        guard let spec = spec.subcommand(command) else {
+            FileHandle.standardError.write(Data("eventd-bench: unknown subcommand '\(command)'\n".utf8))
+            return 64
+        }
+        var options: Options
+        do {
+            options = Options(try spec.parse(Array(args.dropFirst())), command: command)
+        } catch {
+            FileHandle.standardError.write(Data("eventd-bench: \(error.line)\n".utf8))
+            return 64
+        }
         do {
             switch command {
             case "import": try ImportBench.run(&options)
             case "snapshot": try SnapshotBench.run(&options)
-            case "diff": try DiffBench.run(arguments: Array(args.dropFirst()))
+            case "diff": try DiffBench.run(&options)
             case "fanout": try FanoutBench.run(&options)
             case "sources": try SourcesBench.run(&options)
             case "memory": try MemoryBench.run(&options)
@@ -77,10 +93,7 @@ enum Bench {
             case "views": try ViewsBench.run(&options)
             case "generate": try generate(&options)
             case "echo-feed": try EchoFeed.serve(&options)
-            case "-h", "--help": print(usage)
-            default:
-                FileHandle.standardError.write(Data("eventd-bench: unknown subcommand '\(command)'\n".utf8))
-                return 64
+            default: break
             }
         } catch {
             FileHandle.standardError.write(Data("eventd-bench: \(error)\n".utf8))
@@ -106,11 +119,7 @@ enum Bench {
     }
 
     /// Seconds since an arbitrary start, monotonic.
-    static func now() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
+    static func now() -> Double { MonotonicInstant.now().seconds }
 
     static func format(_ v: Double) -> String { String(format: "%.4f", v) }
 
@@ -161,24 +170,55 @@ struct BenchError: Error, CustomStringConvertible {
     init(_ d: String) { description = d }
 }
 
-/// `--name value` options and positionals.
+/// A subcommand's options and files, parsed by CommandLineKit from `Bench.spec`: an
+/// unknown option or a missing value is a usage error (64), as for every command.
 struct Options {
-    var values: [String: String] = [:]
-    var positionals: [String] = []
+    let arguments: ParsedArguments
+    let command: String
 
-    init(_ args: [String]) {
-        var i = 0
-        while i < args.count {
-            if args[i].hasPrefix("--"), i + 1 < args.count {
-                values[args[i]] = args[i + 1]
-                i += 2
-            } else {
-                positionals.append(args[i])
-                i += 1
-            }
+    init(_ arguments: ParsedArguments, command: String) { (self.arguments, self.command) = (arguments, command) }
+
+    var positionals: [String] { arguments.positionals }
+
+    /// The value of `name`, which the subcommand must declare in `Bench.options`.
+    func value(_ name: String) -> String? {
+        guard let key = Bench.optionKeys[name], Bench.options[command]?.contains(name) == true else {
+            preconditionFailure("eventd-bench \(command) reads \(name) without declaring it")
         }
+        return arguments[key]
     }
 
-    func value(_ name: String) -> String? { values[name] }
-    func int(_ name: String) -> Int? { values[name].flatMap { Int($0.replacingOccurrences(of: "_", with: "")) } }
+    func int(_ name: String) -> Int? { value(name).flatMap { Int($0.replacingOccurrences(of: "_", with: "")) } }
+}
+
+extension Bench {
+    /// Each subcommand's options (all `--name VALUE`), and those that take files.
+    static let options: [String: [String]] = [
+        "import": ["--events", "--seed", "--rounds", "--rss"],
+        "snapshot": ["--days", "--db", "--events", "--one-changed", "--profile-unchanged", "--runs", "--seed", "--tz"],
+        "diff": ["--items", "--sections", "--runs", "--stdlib-runs", "--seed"],
+        "fanout": ["--days", "--events", "--idle-seconds", "--publish", "--subscribers", "--via", "--batch", "--gateways"],
+        "sources": ["--events", "--only", "--rounds", "--server-script", "--sources", "--changes", "--files"],
+        "memory": ["--days", "--events", "--hold", "--span-days"],
+        "soak": ["--changes", "--daemon-args", "--days", "--events", "--interval-ms", "--minutes", "--rounds", "--samples",
+                 "--subscribers", "--views"],
+        "views": ["--daemon-args", "--days", "--grace", "--hold", "--past-days", "--views", "--zones"],
+        "generate": ["--out", "--events", "--seed"],
+        "echo-feed": ["--diff-bytes", "--snapshot-bytes", "--socket", "--subscribers"],
+    ]
+    static let takesFiles: Set<String> = ["import", "views"]
+
+    /// One key per option name (an option means the same in every subcommand).
+    static let optionKeys: [String: OptionKey<String?>] = Dictionary(
+        uniqueKeysWithValues: Set(options.values.joined()).map { ($0, Option.value($0, "VALUE", help: "See eventd-bench --help.")) })
+
+    /// The command as CommandLineKit parses it (`usage` is its help).
+    static let spec = CommandSpec(
+        "eventd-bench", abstract: "Measure eventd's speed.", overview: "Measure eventd's speed (build with -c release).",
+        options: [], examples: [],
+        subcommands: options.keys.sorted().map { name in
+            CommandSpec("eventd-bench \(name)", abstract: name, overview: name,
+                        arguments: takesFiles.contains(name) ? [Positional("FILE", help: "A calendar file.", repeatable: true, optional: true)] : [],
+                        options: options[name]!.map { optionKeys[$0]! }, examples: [])
+        })
 }

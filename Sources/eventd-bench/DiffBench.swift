@@ -31,15 +31,14 @@ enum DiffBench {
 
     // MARK: - Entry point
 
-    static func run(arguments: [String]) throws {
-        let options = try parse(arguments)
-        let items = options["--items"] ?? 100_000
-        let sectionCount = options["--sections"] ?? 365
-        let runs = max(1, options["--runs"] ?? 5)
-        let stdlibRuns = options["--stdlib-runs"] ?? 3
+    static func run(_ options: inout Options) throws {
+        let items = options.int("--items") ?? 100_000
+        let sectionCount = options.int("--sections") ?? 365
+        let runs = max(1, options.int("--runs") ?? 5)
+        let stdlibRuns = options.int("--stdlib-runs") ?? 3
         guard items >= 0, sectionCount > 0 else { throw Failure(description: "need --items >= 0 and --sections > 0") }
 
-        var rng = Generator(seed: UInt64(options["--seed"] ?? 42))
+        var rng = Generator(seed: UInt64(options.int("--seed") ?? 42))
         let (old, new) = try workload(items: items, sections: sectionCount, rng: &rng)
         print("workload: old \(old.itemCount) items, new \(new.itemCount) items, \(new.sections.count) sections")
 
@@ -169,21 +168,6 @@ enum DiffBench {
     }
 
     // MARK: - Helpers
-
-    static func parse(_ arguments: [String]) throws -> [String: Int] {
-        var options: [String: Int] = [:]
-        var n = 0
-        while n < arguments.count {
-            let name = arguments[n]
-            guard name.hasPrefix("--"), n + 1 < arguments.count,
-                  let value = Int(arguments[n + 1].replacingOccurrences(of: "_", with: "")) else {
-                throw Failure(description: "diff: unexpected argument '\(name)'")
-            }
-            options[name] = value
-            n += 2
-        }
-        return options
-    }
 
     static func seconds(_ duration: Duration) -> Double {
         let parts = duration.components

@@ -1,4 +1,5 @@
 import Foundation
+import CommandLineKit
 import Diagnostics
 import RuntimeDirectories
 

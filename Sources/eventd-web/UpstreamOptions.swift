@@ -1,5 +1,8 @@
 import CommandLineKit
+import Diagnostics
 import RedisFeed
+import ServerOptions
+import Threads
 import WebGateway
 
 /// `eventd-web --upstream redis://…`: the feed read from Redis, on a host without eventd
@@ -16,10 +19,35 @@ enum UpstreamOptions {
     /// Every option here, for the command's declaration.
     static let all: [any OptionDeclaring] = [upstream, RedisOptions.passwordFile, RedisOptions.prefix]
 
-    /// Sets `config`'s Redis upstream from checked arguments (the password file read now).
-    static func apply(_ arguments: ParsedArguments, to config: inout GatewayConfiguration) throws {
-        guard let (target, keys) = try RedisOptions.connection(arguments, url: upstream) else { return }
-        config.redisUpstream = target
-        config.redisKeys = keys
+    /// The gateway loop's upstream the arguments name: nil for eventd's socket, else
+    /// Redis (the password file read now).
+    static func upstream(_ arguments: ParsedArguments, log: Logger) throws
+        -> ((_ wake: @escaping @Sendable () -> Void) -> any Upstream)? {
+        guard let (target, keys) = try RedisOptions.connection(arguments, url: upstream) else { return nil }
+        return { wake in RedisFedUpstream(target: target, keys: keys, log: log, wake: wake) }
     }
+}
+
+/// `RedisUpstream` as the gateway's `Upstream`: its watchers' deliveries wait in a
+/// mailbox that wakes the loop.
+final class RedisFedUpstream: Upstream {
+    private let redis: RedisUpstream
+    private let deliveries: Mailbox<(client: ClientID, delivery: UpstreamDelivery)>
+
+    init(target: RedisPublisher.Target, keys: FeedKeys, log: Logger, wake: @escaping @Sendable () -> Void) {
+        let deliveries = Mailbox<(client: ClientID, delivery: UpstreamDelivery)>(wake: wake)
+        self.deliveries = deliveries
+        redis = RedisUpstream(target: target, keys: keys, logger: log) { client, delivery in
+            switch delivery {
+            case .bytes(let bytes): deliveries.post((client, .bytes(bytes)))
+            case .closed(let reason): deliveries.post((client, .closed(reason: reason)))
+            }
+        }
+    }
+
+    // Through Redis there is no connection to make: the request goes to the watchers.
+    func connect(_ id: ClientID) throws -> UpstreamConnection { .pushed }
+    func request(_ id: ClientID, line: [UInt8]) { redis.request(id, line: line) }
+    func close(_ id: ClientID) { redis.close(id) }
+    func takeDeliveries() -> [(client: ClientID, delivery: UpstreamDelivery)] { deliveries.takeAll() }
 }

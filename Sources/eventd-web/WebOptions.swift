@@ -113,7 +113,6 @@ enum WebOptions {
         config.trustedPeers = paths.trustedPeers(uid: getuid())
         config.listen = listen
         if let n = arguments[Self.maxStreams] { config.maxStreams = n }
-        try UpstreamOptions.apply(arguments, to: &config)
         // Tests shorten the slow-loris deadline instead of waiting 10 s.
         if let seconds = environment["EVENTD_WEB_HEAD_TIMEOUT"].flatMap(Double.init), seconds > 0 { config.headTimeout = seconds }
         // ... and the output budget instead of queuing 256 MiB.

@@ -1,16 +1,22 @@
 import CLinux
 import Foundation
+import CommandErrors
 import CommandLineKit
 import Diagnostics
 import Digests
+import Threads
 import WebGateway
 
 // eventd-web: declarations and wiring; the gateway is `WebGateway.Gateway` and its loop.
+// The lifecycle first: it blocks the signals it takes before any other thread starts.
+let lifecycle = Lifecycle()
 CryptoLibrary.initialiseWithoutExitCleanup()
 let environment = ProcessInfo.processInfo.environment
-let loop = WebOptions.spec.configure { arguments in
+let (loop, log) = WebOptions.spec.configure { arguments in
+    let log = Logger(level: WebOptions.logLevel(arguments))
     let systemd = GatewayListener.fromSystemd(environment: environment)
     let (config, madeToken) = try WebOptions.configuration(arguments, environment: environment, systemdSocket: systemd)
+    let upstream = try UpstreamOptions.upstream(arguments, log: log)
     let assets = try StaticAssets(directory: WebOptions.assetsDirectory(arguments))
     let listenFD = try systemd?.fd ?? GatewayListener.create(config.listen)
     signal(SIGPIPE, SIG_IGN)
@@ -20,13 +26,23 @@ let loop = WebOptions.spec.configure { arguments in
     // growing with each round of unread answers).
     _ = mallopt(M_MMAP_THRESHOLD, 256 << 10)
     GatewayLoop.raiseDescriptorLimit()
-    let log = Logger(level: WebOptions.logLevel(arguments))
     log.log(.info, "eventd-web \(ProductVersion.number): listening on \(config.listen)\(systemd == nil ? "" : " (the socket systemd passed)"); dashboard at \(config.listen.url)")
     // Once, on standard output and never in the log: the address that lets a browser in.
     if let madeToken {
         print(WebOptions.dashboardLine(config.listen, token: madeToken))
         fflush(nil)  // standard output may be a file or a pipe: out now, not at exit
     }
-    return try GatewayLoop(gateway: Gateway(config: config, assets: assets, now: GatewayLoop.monotonicNow()), listenFD: listenFD, log: log)
+    return (try GatewayLoop(gateway: Gateway(config: config, assets: assets, now: GatewayLoop.monotonicNow()), listenFD: listenFD, log: log,
+                            upstream: upstream), log)
+}
+// The loop runs on this thread; the lifecycle's stop ends its streams, and `run` returns
+// once their last words are written (at most `GatewayLoop.drainDeadline`).
+lifecycle.started("gateway", stop: loop.stopper)
+Thread.detachNewThread {
+    let reason = lifecycle.waitForStop()
+    log.log(.notice, "received \(reason), stopping")
+    lifecycle.stopServices()
 }
 do { try loop.run() } catch { WebOptions.spec.fail(with: error) }
+log.log(.notice, "stopped")
+exit(ExitStatus.success.rawValue)

@@ -2,6 +2,7 @@ import CommandLineKit
 import Feed
 import FeedClientKit
 import RedisFeed
+import ServerOptions
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,33 +1,34 @@
 import Foundation
+import CommandErrors
 import CommandLineKit
 import Feed
 import Diagnostics
 import Digests
 import FeedClientKit
 import RedisRelay
+import Threads
 
 // eventd: declarations and wiring; parsing is CommandLineKit's, the daemon is `Feed.Daemon`.
+// The lifecycle first: it blocks the signals it takes before any other thread starts.
+let lifecycle = Lifecycle()
 CryptoLibrary.initialiseWithoutExitCleanup()
 let environment = ProcessInfo.processInfo.environment
 let (configuration, publishing) = EventdOptions.spec.configure {
     (try EventdOptions.configuration($0, environment: environment), try PublishOptions.publishing($0))
 }
-
+let log = Logger(level: configuration.logLevel)
 let daemon = Daemon(config: configuration, environment: environment)
+do { try daemon.start(in: lifecycle) } catch { EventdOptions.spec.fail(with: error, linePrefix: "<3>") }
 // --publish: a subscriber of the daemon's own socket per published view, feeding Redis
-// from threads of its own (the feed loop never waits for Redis). Lives as long as the process.
-let relay = publishing.map { p in
-    RedisRelay(connector: FeedSocketConnector(path: configuration.socketPath, trustedPeers: [getuid()]),
-               target: p.target, settings: p.settings, logger: Logger(level: configuration.logLevel))
+// from threads of its own (the feed loop never waits for Redis); stopped first.
+if let publishing {
+    let relay = RedisRelay(connector: FeedSocketConnector(path: configuration.socketPath, trustedPeers: [getuid()]),
+                           target: publishing.target, settings: publishing.settings, logger: log)
+    lifecycle.started("relay") { relay.stop() }
 }
-// The daemon runs on the cooperative pool; this thread waits, and the task ends the
-// process with the status of how the daemon ended (no state shared between them).
-Task.detached {
-    do {
-        try await daemon.run()
-        exit(ExitStatus.success.rawValue)
-    } catch {
-        EventdOptions.spec.fail(with: error, linePrefix: "<3>")
-    }
-}
-DispatchSemaphore(value: 0).wait()
+let reason = lifecycle.waitForStop(reload: { daemon.reload() })
+log.notice(reason.hasPrefix("SIG") ? "received \(reason), stopping" : "\(reason), stopping")
+lifecycle.stopServices()
+if let failure = daemon.failure { EventdOptions.spec.fail(with: failure, linePrefix: "<3>") }
+log.notice("stopped")
+exit(ExitStatus.success.rawValue)

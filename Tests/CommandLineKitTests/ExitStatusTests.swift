@@ -1,4 +1,5 @@
 import Agenda
+import CommandErrors
 import CommandLineKit
 import EventStore
 @testable import Feed  // the errors' memberwise initialisers are internal
@@ -14,9 +15,9 @@ import WebGateway
 // Swift Testing has an ExitStatus of its own (exit tests).
 private typealias ExitStatus = Diagnostics.ExitStatus
 
-/// Every error type's exit status. The mapping is `ExitStatus.for` (Diagnostics); the
-/// types say their own status (`ExitStatusProviding`) in their modules, so this suite
-/// imports them all.
+/// Every error type's exit status. The mapping is `ErrorTable` (CommandErrors, the
+/// command layer's one table; `ExitStatus.for` asks it), which imports every module
+/// whose errors may end a program, as this suite does.
 @Suite struct ExitStatusTests {
     @Test func statusByErrorType() {
         let cases: [(any Error, ExitStatus)] = [

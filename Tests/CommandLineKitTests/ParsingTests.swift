@@ -40,6 +40,16 @@ import Testing
         #expect(parsed.positionals == ["a.ics", "--b.ics"])
     }
 
+    @Test func anOptionalPositionalMayBeLeftOut() throws {
+        let files = Positional("FILE", help: "", repeatable: true, optional: true)
+        let spec = CommandSpec("t", abstract: "", overview: "", arguments: [files], options: [], examples: [])
+        #expect(try spec.parse([]).positionals.isEmpty)
+        #expect(try spec.parse(["a", "b"]).positionals == ["a", "b"])
+        #expect(files.synopsis == "[FILE...]")
+        let required = CommandSpec("t", abstract: "", overview: "", arguments: [Positional("FILE", help: "")], options: [], examples: [])
+        #expect(throws: UsageError.self) { try required.parse([]) }
+    }
+
     @Test func helpAndVersion() throws {
         guard case .help(let text) = try SampleTool.spec.resolve(["list", "--days", "x", "-h"]) else {
             Issue.record("no help")

@@ -31,6 +31,14 @@ import FeedProtocol
         effects.compactMap { if case .diff(_, let s) = $0 { return s } else { return nil } }
     }
 
+    /// The one backoff formula (the machine's, the Redis publisher's and watchers').
+    @Test func backoffDoublesFromTheFirstDelayUpToItsBound() {
+        let socket = Backoff(first: 0.2, max: 5), redis = Backoff(first: 0.5, max: 30)
+        #expect((0..<7).map { socket.delay(after: $0) } == [0.2, 0.4, 0.8, 1.6, 3.2, 5, 5])
+        #expect((0..<9).map { redis.delay(after: $0) } == [0.5, 1, 2, 4, 8, 16, 30, 30, 30])
+        #expect(redis.delay(after: 10_000) == 30)
+    }
+
     @Test func aSnapshotAndItsDiffsKeepTheLocalCopyAndThePosition() throws {
         var m = machine()
         greeted(&m)

@@ -1,3 +1,4 @@
+import FeedProtocol
 @testable import RedisFeed
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
     static let other = PublishedView(view: .object(["days": .int(3)]))
 
     static func line(_ seq: Int64, size: Int = 10) -> FeedLine {
-        FeedLine(type: "diff", epoch: "e", seq: seq, line: [UInt8](repeating: 65, count: size),
+        FeedLine(type: .diff, epoch: "e", seq: seq, line: [UInt8](repeating: 65, count: size),
                  snapshot: [UInt8](repeating: 66, count: size))
     }
 

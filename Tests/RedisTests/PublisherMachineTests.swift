@@ -1,4 +1,5 @@
 import CanonicalJSON
+import FeedProtocol
 import RedisClient
 import RedisFeed
 import Testing
@@ -28,7 +29,7 @@ import Testing
 
     static func line(_ type: String, seq: Int64, epoch: String = "e1") -> FeedLine {
         let text = #"{"type":"\#(type)","seq":\#(seq)}"#
-        return FeedLine(type: type, epoch: epoch, seq: seq, line: Array(text.utf8),
+        return FeedLine(type: FeedMessage.Kind(rawValue: type)!, epoch: epoch, seq: seq, line: Array(text.utf8),
                         snapshot: type == "heartbeat" ? nil : Array(#"{"type":"snapshot","seq":\#(seq)}"#.utf8))
     }
 

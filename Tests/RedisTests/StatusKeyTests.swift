@@ -41,7 +41,7 @@ import Testing
              "last_error": "/home/alice/cal dir/: cannot list; also /srv/other/x.ics broke"],
             ["name": "web", "kind": "url", "location": "https://example.org/…", "last_error": nil],
         ]]
-        let shown = StatusKey.redacted(status)
+        let shown = FeedMessage.redacted(status: status)
         let text = String(decoding: shown.canonicalBytes(), as: UTF8.self)
         #expect(!text.contains("/home") && !text.contains("alice") && !text.contains("/srv"), "\(text)")
         #expect(shown["sources"]?[0]?["location"] == "secret-project.ics")

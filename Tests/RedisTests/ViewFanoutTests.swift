@@ -7,7 +7,7 @@ import Testing
     static func id(_ n: UInt64) -> StreamID { StreamID(milliseconds: 1000 + n, sequence: 0) }
 
     static func entry(_ n: UInt64, _ type: String, seq: Int64, epoch: String = "e1") -> StreamEntry {
-        StreamEntry(id: id(n), epoch: epoch, seq: seq, type: type, line: Array("\(type) \(epoch).\(seq)".utf8))
+        StreamEntry(id: id(n), epoch: epoch, seq: seq, type: FeedMessage.Kind(rawValue: type)!, line: Array("\(type) \(epoch).\(seq)".utf8))
     }
 
     static func text(_ lines: [[UInt8]]?) -> [String]? { lines?.map { String(decoding: $0, as: UTF8.self) } }
@@ -106,7 +106,7 @@ extension ViewFanoutTests {
         #expect(fanout.resume(1, after: Request.Resume(epoch: "e1", seq: 16)) == nil)
         #expect(fanout.resume(1, after: Request.Resume(epoch: "e1", seq: 17)) != nil)
         // One entry larger than the bound is still kept: the newest always is.
-        let huge = StreamEntry(id: Self.id(21), epoch: "e1", seq: 21, type: "snapshot", line: [UInt8](repeating: 32, count: 100))
+        let huge = StreamEntry(id: Self.id(21), epoch: "e1", seq: 21, type: .snapshot, line: [UInt8](repeating: 32, count: 100))
         _ = fanout.received([huge])
         #expect(fanout.resume(2, after: Request.Resume(epoch: "e1", seq: 21)) != nil)
         #expect(fanout.resume(3, after: Request.Resume(epoch: "e1", seq: 20)) == nil)

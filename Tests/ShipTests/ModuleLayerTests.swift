@@ -25,6 +25,17 @@ import TestSupport
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
     }
 
+    /// A dependency Package.swift declares is imported by the module: one never imported
+    /// only hides the real layering (and links what is not used).
+    @Test func everyDeclaredDependencyIsImported() throws {
+        let package = try String(contentsOf: Products.repositoryRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let problems = ModuleLayers.unusedDependencies(ModuleLayers.packageDependencies(package), imported: try ModuleLayers.sourceModules())
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+        // The check itself: a declared dependency nobody imports is found.
+        #expect(ModuleLayers.unusedDependencies(["Mid": ["Low", "Unused"]], imported: ["Mid": ["Low", "Foundation"]])
+                == ["Mid declares a dependency on Unused and never imports it"])
+    }
+
     /// The check itself: an upward import, a sideways one and an unplaced module are found.
     @Test func upwardAndSidewaysImportsAreReported() {
         let layers = ModuleLayers(layerOf: ["Low": 1, "Mid": 2, "Peer": 2, "High": 3])
@@ -97,6 +108,15 @@ struct ModuleLayers {
             })
         }
         return targets
+    }
+
+    /// One line per dependency of a module of Sources/ that none of its files imports
+    /// (test targets, not in `imported`, are not checked).
+    static func unusedDependencies(_ declared: [String: Set<String>], imported: [String: Set<String>]) -> [String] {
+        declared.sorted { $0.key < $1.key }.flatMap { module, dependencies -> [String] in
+            guard let imports = imported[module] else { return [] }
+            return dependencies.subtracting(imports).sorted().map { "\(module) declares a dependency on \($0) and never imports it" }
+        }
     }
 
     /// One line per import of a module on the same layer or above.

@@ -76,6 +76,31 @@ import TestSupport
         }
     }
 
+    @Test func sigtermEndsEveryStreamWithItsLastWordsAndExitsZeroWithinTwoSeconds() async throws {
+        try await DaemonHarness.with(running: Self.events) { daemon in
+            let web = try await WebGatewayHarness.start(for: daemon)
+            let first = try await web.stream(query: Self.view)
+            let second = try await web.stream(query: "tz=Europe/Berlin&days=3")
+            _ = try await first.next("snapshot")
+            _ = try await second.next("snapshot")
+            let signalled = monotonicNow()
+            #expect(kill(web.pid, SIGTERM) == 0)
+            let exit = try await daemon.waitOther(web.pid, timeout: 2)
+            #expect(exit == .exited(0), "eventd-web should exit 0 on SIGTERM, got \(exit.map { "\($0)" } ?? "still running")")
+            #expect(monotonicNow() - signalled < 2, "stopping took \(monotonicNow() - signalled) s")
+            // Each stream ended with a retry hint and an `offline` event, then the
+            // connection's end: the page's EventSource reconnects by itself.
+            for stream in [first, second] {
+                let ended = try await stream.waitForEnd(timeout: 1)
+                #expect(ended.last?.event == "offline")
+                #expect(try ended.last?.json()["reason"] == "eventd-web is stopping")
+                #expect(stream.retry == 2000)
+            }
+            #expect(web.log.contains("received SIGTERM, stopping"))
+            #expect(web.log.contains("stopped"))
+        }
+    }
+
     @Test func limitsAndRefusalsOverRealSockets() async throws {
         try await DaemonHarness.with(running: Self.events) { daemon in
             let web = try await WebGatewayHarness.start(for: daemon, arguments: ["--max-streams", "1"],

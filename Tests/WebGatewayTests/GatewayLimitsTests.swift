@@ -2,6 +2,7 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
+import FeedProtocol
 @testable import WebGateway
 
 /// The gateway's bounds against hostile or careless clients, in-process with a fake
@@ -160,12 +161,12 @@ extension GatewayLimitsTests {
 extension GatewayLimitsTests {
     @Test func aLongLineIsScannedForItsTypePositionAndCode() throws {
         let tricky = #"{"sections":[{"items":[{"summary":"a \"}\" and a [ and \\"}]}],"view":{"a":[1,{"b":"}"}]},"type":"snapshot","digest":"d","epoch":"e9","seq":12}"#
-        let head = try #require(FeedLineHead(Array(tricky.utf8)))
+        let head = try #require(FeedEnvelope(Array(tricky.utf8)))
         #expect(head.type == "snapshot")
         #expect(head.position?.epoch == "e9" && head.position?.seq == 12)
-        #expect(FeedLineHead(Array(#" { "type" : "error", "code": "invalid_view", "message": "x" } "#.utf8))?.code == "invalid_view")
+        #expect(FeedEnvelope(Array(#" { "type" : "error", "code": "invalid_view", "message": "x" } "#.utf8))?.code == "invalid_view")
         for bad in ["", "[1]", #"{"type":1}"#, #"{"type":"x""#, #"{"type":"x","a":"#, #"{"a":"unclosed}"#] {
-            #expect(FeedLineHead(Array(bad.utf8)) == nil, "\(bad)")
+            #expect(FeedEnvelope(Array(bad.utf8)) == nil, "\(bad)")
         }
     }
 

@@ -210,6 +210,24 @@ import CanonicalJSON
         #expect(h.gateway.streamCount == 0)
     }
 
+    @Test func shutdownEndsEveryStreamClosesHeadsAndTakesNoNewBrowser() {
+        var h = GatewayHarness()
+        let stream = h.request("/api/events")
+        h.handle(.upstreamConnected(stream))
+        h.upstream(stream, lines: [GatewayHarness.hello, GatewayHarness.snapshot])
+        h.drain(stream)
+        let head = h.connect()
+        h.send("GET / HT", from: head)
+        #expect(!h.gateway.isDrained)
+        let effects = h.handle(.shutdown)
+        #expect(effects.contains(.closeUpstream(stream)))
+        #expect(effects.contains(.close(head)))
+        #expect(h.output(stream).hasSuffix("retry: 2000\n\nevent: offline\ndata: {\"reason\":\"eventd-web is stopping\",\"type\":\"offline\"}\n\n"))
+        #expect(h.effects.contains(.finishWriting(stream)))
+        #expect(h.gateway.isDrained)
+        #expect(h.handle(.browserAccepted(99, peer: "127.0.0.1")) == [.close(99)])
+    }
+
     @Test func streamsBeyondTheLimitAre503() {
         var h = GatewayHarness { $0.maxStreams = 2 }
         _ = h.request("/api/events")

@@ -1,25 +1,31 @@
 import CanonicalJSON
 
-/// What the gateway needs of a long feed line to forward it as an event (its top-level
-/// `type`, `epoch`, `seq` and `code`), found in one pass over the bytes without building
-/// the rest: a snapshot of tens of megabytes is then scanned, not parsed into values, on
-/// the loop that serves every other browser. eventd's lines are trusted for their shape
-/// (its peer is checked); the browser parses the data itself.
-struct FeedLineHead {
-    /// The message's `type`.
-    var type: String
+/// A feed line's envelope: its top-level `type`, `epoch`, `seq` and `code`, what a
+/// client passing lines through untouched needs (the gateway, to make each line an
+/// event). Read from a parsed message, or found in one pass over the bytes without
+/// building the rest: a snapshot of tens of megabytes is then scanned, not parsed into
+/// values, on the loop that serves every other browser. The lines' sender is trusted for
+/// their shape (its peer is checked); the browser parses the data itself.
+public struct FeedEnvelope {
+    /// The message's `type`, as sent (a newer daemon's type too).
+    public var type: String
     /// `epoch` and `seq`, when both are there.
-    var position: (epoch: String, seq: Int64)?
+    public var position: (epoch: String, seq: Int64)?
     /// An `error`'s `code`.
-    var code: String?
+    public var code: String?
 
-    /// A head from what a parsed message says.
-    init(type: String, position: (epoch: String, seq: Int64)?, code: String?) {
-        (self.type, self.position, self.code) = (type, position, code)
+    /// The message kind, when this client knows it.
+    public var kind: FeedMessage.Kind? { FeedMessage.Kind(rawValue: type) }
+
+    /// The envelope of a parsed message.
+    public init(_ message: FeedMessage) {
+        type = message.type
+        position = message.position.map { ($0.epoch, $0.seq) }
+        if case .error(let c, _) = message { code = c }
     }
 
-    /// The head of `line`; nil when it is not a JSON object with a string `type`.
-    init?(_ line: [UInt8]) {
+    /// The envelope of `line`; nil when it is not a JSON object with a string `type`.
+    public init?(_ line: [UInt8]) {
         var fields: [String: JSONValue] = [:]
         let found: Bool = line.withUnsafeBufferPointer { bytes in
             var i = Self.skipSpace(bytes, 0)
@@ -36,7 +42,7 @@ struct FeedLineHead {
                 let start = Self.skipSpace(bytes, i + 1)
                 let end = Self.skipValue(bytes, start)
                 guard end <= bytes.count, end > start else { return false }
-                if ["type", "epoch", "seq", "code"].contains(key) {
+                if [FeedMessage.typeKey, "epoch", "seq", "code"].contains(key) {
                     fields[key] = try? JSONValue.parse(UnsafeBufferPointer(rebasing: bytes[start..<end]))
                 }
                 i = Self.skipSpace(bytes, end)
@@ -46,7 +52,7 @@ struct FeedLineHead {
                 i += 1
             }
         }
-        guard found, let type = fields["type"]?.stringValue else { return nil }
+        guard found, let type = fields[FeedMessage.typeKey]?.stringValue else { return nil }
         self.type = type
         if let epoch = fields["epoch"]?.stringValue, let seq = fields["seq"]?.intValue { position = (epoch, seq) }
         code = fields["code"]?.stringValue

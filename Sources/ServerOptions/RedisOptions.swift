@@ -1,5 +1,6 @@
 import CommandLineKit
 import RedisClient
+import RedisFeed
 
 /// The options `eventd --publish` and `eventd-web --upstream` share, declared once: the
 /// Redis URL's shape, the password file and the key prefix, and how they become a

@@ -1,6 +1,0 @@
-import Diagnostics
-
-extension ICalendarSyntaxError: ExitStatusProviding {
-    /// 65: the input is not iCalendar.
-    public var exitStatus: ExitStatus { .dataError }
-}
