@@ -1,3 +1,5 @@
+import Dispatch
+import Synchronization
 import ICalendar
 import Digests
 
@@ -24,6 +26,32 @@ extension ViewMemo {
             return DigestJob(from: from, count: sections.count, start: mark.sha, noneBefore: mark.noneBefore)
         }
         return DigestJob(from: 0, count: sections.count, start: AgendaSnapshot.digestStart, noneBefore: true)
+    }
+
+    /// Protocol 2's finish: makes the sections at `dates` (sorted) and hashes those
+    /// alone, each into its own digest (on as many threads as the cores when they hold
+    /// at least `hashedElsewhere` items: sections are independent), then the view's
+    /// digest from every date's kept section digest, 64 bytes a section.
+    mutating func finishBySection(_ view: View, dates: [Int], hashedElsewhere: Int) -> AgendaSnapshot {
+        var made: [(offset: Int, section: AgendaSection)] = []
+        for offset in dates {
+            makeSection(offset, view)
+            sectionDigests[offset] = nil
+            if let section = sections[offset] { made.append((offset, section)) }
+        }
+        if made.count > 1, made.reduce(0, { $0 + $1.section.items.count }) >= hashedElsewhere {
+            let parts = made.map(\.section)
+            let digests = Mutex([[UInt8]](repeating: [], count: parts.count))
+            DispatchQueue.concurrentPerform(iterations: parts.count) { k in
+                let digest = AgendaSnapshot.sectionDigest(parts[k])
+                digests.withLock { $0[k] = digest }
+            }
+            let all = digests.withLock { $0 }
+            for (k, m) in made.enumerated() { sectionDigests[m.offset] = all[k] }
+        } else {
+            for m in made { sectionDigests[m.offset] = AgendaSnapshot.sectionDigest(m.section) }
+        }
+        return self.made(view, digest: AgendaSnapshot.viewDigest(sectionDigests.lazy.compactMap { $0 }))
     }
 
     /// Keeps the states `result` holds for the dates from `from` on.

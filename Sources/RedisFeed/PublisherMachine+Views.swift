@@ -32,7 +32,8 @@ extension PublisherMachine {
     private mutating func send(_ line: FeedLine, of view: PublishedView, republish: Bool) {
         var commands = [RedisCommand(["MULTI"])]
         commands.append(RedisCommand(["XADD", settings.keys.stream(view), "MAXLEN", "~", String(settings.streamLength), "*",
-                                      "epoch", line.epoch, "seq", String(line.seq), "type", line.type, "line"])
+                                      "epoch", line.epoch, "seq", String(line.seq), "type", line.type,
+                                      "protocol", String(line.protocolVersion), "line"])
             .appending(bytes: line.line))
         if let snapshot = line.snapshot {
             commands.append(RedisCommand(["SET", settings.keys.snapshot(view)]).appending(bytes: snapshot))

@@ -15,6 +15,7 @@ enum Bench {
                                               (default: a generated 100,000-event file);
                                               then the peak RSS of a child `eventctl import`.
       snapshot [--events N] [--days D] [--tz ZONE]
+      snapshot --one-change [--days D] [--tz ZONE] [--protocol 1|2] [--runs N]
                                               Recompute a D-day view over a store holding
                                               the generated calendar (default 100,000, 30).
       diff [--items N] [--sections S] [--stdlib-runs R]
@@ -97,9 +98,9 @@ enum Bench {
     }
 
     /// The project's deterministic calendar.
-    static func generatedCalendar(events: Int, seed: UInt64) -> [UInt8] {
-        let generator = CalendarGenerator(.init(events: events, seed: seed,
-                                                firstDate: GeneratorDate(year: 2025, month: 1, day: 1), spanDays: 1095))
+    static func generatedCalendar(events: Int, seed: UInt64, firstDate: GeneratorDate = GeneratorDate(year: 2025, month: 1, day: 1),
+                                  spanDays: Int = 1095) -> [UInt8] {
+        let generator = CalendarGenerator(.init(events: events, seed: seed, firstDate: firstDate, spanDays: spanDays))
         var bytes: [UInt8] = []
         _ = generator.write(into: &bytes)
         return bytes
@@ -165,11 +166,16 @@ struct BenchError: Error, CustomStringConvertible {
 struct Options {
     var values: [String: String] = [:]
     var positionals: [String] = []
+    /// Options that take no value.
+    static let flags: Set<String> = ["--one-change"]
 
     init(_ args: [String]) {
         var i = 0
         while i < args.count {
-            if args[i].hasPrefix("--"), i + 1 < args.count {
+            if Self.flags.contains(args[i]) {
+                values[args[i]] = "yes"
+                i += 1
+            } else if args[i].hasPrefix("--"), i + 1 < args.count {
                 values[args[i]] = args[i + 1]
                 i += 2
             } else {

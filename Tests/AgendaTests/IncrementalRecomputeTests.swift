@@ -12,12 +12,19 @@ import TestSupport
 /// diff, on random edit sequences: adds, deletes, moves across dates, recurrence changes,
 /// overrides, zone changes, and windows that move at midnight.
 @Suite struct IncrementalRecomputeTests {
+    /// Each window twice: with protocol 1's whole digest and protocol 2's section digests.
     static let views: [View] = [
         Fixture.view(from: "2026-11-28", days: 10),
         Fixture.view(Fixture.newYork, from: "2026-11-30", days: 5, emptyDays: .placeholder),
         Fixture.view("Asia/Tokyo", from: nil, pastDays: 1, days: 4),
         Fixture.view(from: nil, days: 3, emptyDays: .placeholder),
-    ]
+    ].flatMap { view in
+        View.DigestVersion.allCases.map { version in
+            var v = view
+            v.digestVersion = version
+            return v
+        }
+    }
 
     /// Builds every view incrementally and whole, compares them, and checks the change
     /// the engine reports against the previous snapshot of the view.
@@ -31,7 +38,15 @@ import TestSupport
             let whole = try SnapshotBuilder.build(view, store: s.store, now: now)
             #expect(built == whole, "round \(round) \(edits) view \(view.json.canonicalString())\nincremental: \(built.sectionsText)\nwhole:       \(whole.sectionsText)")
             #expect(built.digest == whole.digest)
-            #expect(built.digest == SHA256.hexDigest(whole.sectionsJSON))
+            // The kept counts and digests are those of the sections taken whole.
+            #expect(built.itemCount == whole.sections.reduce(0) { $0 + $1.items.count })
+            #expect(built.sectionsSize == AgendaSnapshot.encodedSize(of: whole.sections))
+            switch view.digestVersion {
+            case .whole: #expect(built.digest == SHA256.hexDigest(whole.sectionsJSON))
+            case .sections:
+                let parts = whole.sections.map { SHA256.hexDigest($0.json) }.joined()
+                #expect(built.digest == SHA256.hexDigest(Array(parts.utf8)))
+            }
             if let change, let old = previous[view] {
                 incremental += 1
                 try #require(change.baseDigest == old.digest)
