@@ -29,29 +29,31 @@ extension ViewMemo {
     }
 
     /// Protocol 2's finish: makes the sections at `dates` (sorted) and hashes those
-    /// alone, each into its own digest (on as many threads as the cores when they hold
-    /// at least `hashedElsewhere` items: sections are independent), then the view's
-    /// digest from every date's kept section digest, 64 bytes a section.
+    /// alone, each into its own digest, then the view's digest from every date's kept
+    /// section digest, 64 bytes a section. With at least `hashedElsewhere` items, each
+    /// section is hashed on Dispatch's queue as soon as it is sorted, while this thread
+    /// sorts the next (sections are independent, so both cores hash).
     mutating func finishBySection(_ view: View, dates: [Int], hashedElsewhere: Int) -> AgendaSnapshot {
-        var made: [(offset: Int, section: AgendaSection)] = []
+        let elsewhere = dates.count > 1 && dates.reduce(0, { $0 + perDay[$1].count }) >= hashedElsewhere
+        let group = DispatchGroup()
+        let hashed = HashedSections()
+        hashedSections = 0
         for offset in dates {
             makeSection(offset, view)
             sectionDigests[offset] = nil
-            if let section = sections[offset] { made.append((offset, section)) }
-        }
-        if made.count > 1, made.reduce(0, { $0 + $1.section.items.count }) >= hashedElsewhere {
-            let parts = made.map(\.section)
-            let digests = Mutex([[UInt8]](repeating: [], count: parts.count))
-            DispatchQueue.concurrentPerform(iterations: parts.count) { k in
-                let digest = AgendaSnapshot.sectionDigest(parts[k])
-                digests.withLock { $0[k] = digest }
+            guard let section = sections[offset] else { continue }
+            hashedSections += 1
+            if elsewhere {
+                DispatchQueue.global().async(group: group) { hashed.add(offset, AgendaSnapshot.sectionDigest(section)) }
+            } else {
+                sectionDigests[offset] = AgendaSnapshot.sectionDigest(section)
             }
-            let all = digests.withLock { $0 }
-            for (k, m) in made.enumerated() { sectionDigests[m.offset] = all[k] }
-        } else {
-            for m in made { sectionDigests[m.offset] = AgendaSnapshot.sectionDigest(m.section) }
         }
-        return self.made(view, digest: AgendaSnapshot.viewDigest(sectionDigests.lazy.compactMap { $0 }))
+        if elsewhere {
+            group.wait()
+            for (offset, digest) in hashed.all() { sectionDigests[offset] = digest }
+        }
+        return made(view, digest: AgendaSnapshot.viewDigest(sectionDigests.lazy.compactMap { $0 }))
     }
 
     /// Keeps the states `result` holds for the dates from `from` on.
@@ -91,4 +93,13 @@ struct DigestJob: Sendable {
         let (marks, final) = digest.finish()
         return Result(marks: marks, final: final)
     }
+}
+
+/// The section digests hashed on Dispatch's queue, by date offset.
+private final class HashedSections: Sendable {
+    private let digests = Mutex<[(Int, [UInt8])]>([])
+
+    func add(_ offset: Int, _ digest: [UInt8]) { digests.withLock { $0.append((offset, digest)) } }
+
+    func all() -> [(Int, [UInt8])] { digests.withLock { $0 } }
 }

@@ -68,6 +68,9 @@ struct ViewMemo {
     var sectionSizes: [Int]
     var itemSum = 0
     var sizeSum = 2
+    /// The sections the last `finish` hashed (for protocol 1, every one from the first
+    /// changed date on).
+    var hashedSections = 0
 
     /// `seriesCapacity`: how many series the build will add (no rehashing while it does).
     init(window: SnapshotBuilder.Window, today: CivilDate, first: CivilDate, generation: Int, seriesCapacity: Int = 0) {
@@ -122,6 +125,7 @@ struct ViewMemo {
         }
         for offset in dates[next...] { makeSection(offset, view) }
         keep(result, from: job.from)
+        hashedSections = sections[job.from...].reduce(0) { $0 + ($1 == nil ? 0 : 1) }
         return made(view, digest: AgendaSnapshot.finishDigest(result.final))
     }
 

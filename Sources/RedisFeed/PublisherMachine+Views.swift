@@ -24,7 +24,8 @@ extension PublisherMachine {
 
     private mutating func republish(_ key: String) {
         guard let state = views[key], let latest = state.latest, let snapshot = latest.snapshot else { return }
-        let line = FeedLine(type: "snapshot", epoch: latest.epoch, seq: latest.seq, line: snapshot, snapshot: snapshot)
+        let line = FeedLine(type: "snapshot", epoch: latest.epoch, seq: latest.seq, line: snapshot, snapshot: snapshot,
+                            protocolVersion: latest.protocolVersion)
         send(line, of: state.view, republish: true)
     }
 

@@ -21,7 +21,7 @@ enum Bench {
       diff [--items N] [--sections S] [--stdlib-runs R]
                                               Our sectioned diff against Swift's
                                               CollectionDifference on 100,000 items.
-      fanout [--subscribers N] [--events N] [--days D] [--idle-seconds S]
+      fanout [--subscribers N] [--events N] [--days D] [--idle-seconds S] [--against redis]
                                               1,000 subscribers on one 14-day view of the
                                               100,000-event store: diff latency after
                                               one change, daemon RSS, idle CPU (over

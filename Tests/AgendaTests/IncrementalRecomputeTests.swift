@@ -169,4 +169,23 @@ import TestSupport
         #expect(engine.lastChange == SnapshotChange(baseDigest: before.digest, sectionIDs: ["2026-11-29", "2026-12-02"]))
         #expect(after == (try s.build(view)))
     }
+
+    /// An event moved from the 22nd to the 24th among eight dates with events: protocol
+    /// 2's digest hashes those two sections, protocol 1's every one from the 22nd on.
+    @Test(arguments: zip(View.DigestVersion.allCases, [7, 2]))
+    func protocolTwoHashesOnlyTheSectionsMadeAgain(version: View.DigestVersion, hashed: Int) throws {
+        let s = try ScratchStore()
+        let others = (0..<8).map { ICS.berlin("o\($0)", "2026112\($0 % 8 + 1)T100000", "2026112\($0 % 8 + 1)T110000") }
+        try s.load(others + [ICS.berlin("moving", "20261122T090000", "20261122T100000")])
+        let engine = SnapshotEngine()
+        var view = Fixture.view(from: "2026-11-21", days: 14)
+        view.digestVersion = version
+        _ = try engine.build(view, store: s.store, now: Fixture.now)
+        #expect(engine.lastHashedSections == 8)
+        try s.load(others + [ICS.berlin("moving", "20261124T090000", "20261124T100000")])
+        let after = try engine.build(view, store: s.store, now: Fixture.now)
+        #expect(engine.lastChange?.sectionIDs == ["2026-11-22", "2026-11-24"])
+        #expect(engine.lastHashedSections == hashed)
+        #expect(after == (try s.build(view)))
+    }
 }
