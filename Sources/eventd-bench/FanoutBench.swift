@@ -83,12 +83,14 @@ enum FanoutBench {
         daemon.terminate()
         daemon.waitUntilExit()
         // --against redis: Redis's PUB/SUB sends the same diff line to as many readers
-        // of the same kind, right after (the readers of eventd are gone).
+        // of the same kind on a Unix socket, right after (the readers of eventd are gone).
         var anchor: [Double]?
         if options.value("--against") == "redis" {
-            let server = try BenchRedis(directory: dir.path("anchor"), clients: subscribers + 16)
+            let socket = dir.path("redis.sock")
+            let server = try BenchRedis(directory: dir.path("anchor"), clients: subscribers + 16, unixSocket: socket)
             defer { server.stop() }
-            anchor = try RedisAnchor.run(redis: server, subscribers: subscribers, batch: 500, line: diffLine + [10])
+            anchor = try RedisAnchor.run(redis: server, subscribers: subscribers, batch: 500, line: diffLine + [10],
+                                         unixSocket: socket)
         }
 
         // The same reads from a server that only echoes: what the client itself costs.
