@@ -6,9 +6,21 @@
 """
 import hashlib, json, os, socket, sys
 
-def digest(sections):
-    text = json.dumps(sections, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
-    return hashlib.sha256(text.encode()).hexdigest()
+def sha(value): return hashlib.sha256(json.dumps(value, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+def digest(sections, protocol=1, kept=None):
+    """Protocol 1: the SHA-256 of the sections. 2: of the sections' digests in order
+    (kept: digests by section id; a section missing from it is hashed and kept)."""
+    if protocol != 2: return sha(sections)
+    kept = {} if kept is None else kept
+    for sec in sections: kept.setdefault(sec["id"], sha(sec))
+    return hashlib.sha256("".join(kept[sec["id"]] for sec in sections).encode()).hexdigest()
+
+def touched(ch):  # the sections whose JSON a diff changes
+    s, i = ch["sections"], ch["items"]
+    ids = {x["section"]["id"] for x in s["inserted"] + s["updated"]} | {m["id"] for m in s["moved"]}
+    ids |= {x["section"] for x in i["deleted"] + i["inserted"] + i["updated"]}
+    return ids | {m[k]["section"] for m in i["moved"] for k in ("from", "to")}
 
 def apply(sections, ch):  # the reference application of docs/protocol.md
     s, i, old = ch["sections"], ch["items"], {sec["id"]: sec for sec in sections}
@@ -33,27 +45,27 @@ def apply(sections, ch):  # the reference application of docs/protocol.md
 def follow(lines, resubscribe):
     """Yields (message, sections) for each snapshot and diff applied. A diff that does not
     follow on or whose digest differs drops the copy: resubscribe() asks for a snapshot."""
-    sections, seq = None, None
+    sections, seq, kept = None, None, {}
     for line in lines:
         msg = json.loads(line)
-        if msg["type"] == "snapshot": sections, seq = msg["sections"], msg["seq"]
+        if msg["type"] == "snapshot": sections, seq, kept = msg["sections"], msg["seq"], {}
         elif msg["type"] == "diff" and sections is not None:
             try:
                 assert msg["base_seq"] == seq
                 sections, seq = apply(sections, msg["changes"]), msg["seq"]
-                assert digest(sections) == msg["digest"]
+                for sid in touched(msg["changes"]) | set(msg["changes"]["sections"]["deleted"]): kept.pop(sid, None)
+                assert digest(sections, msg.get("protocol", 1), kept) == msg["digest"]
             except (AssertionError, KeyError, ValueError, StopIteration):
                 sections, seq = None, None; resubscribe(); continue
         else: continue
-        yield msg, sections
+        yield msg, digest(sections, msg.get("protocol", 1), kept)
 
 if len(sys.argv) > 2 and sys.argv[1] == "--replay":
     with open(sys.argv[2], "rb") as f:
-        for msg, sections in follow(f, lambda: print("mismatch", flush=True)): print(msg["seq"], digest(sections))
+        for msg, state in follow(f, lambda: print("mismatch", flush=True)): print(msg["seq"], state)
     sys.exit()
 path = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("EVENTD_SOCKET", f"/tmp/eventd-{os.getuid()}/feed.sock")
 conn = socket.socket(socket.AF_UNIX); conn.connect(path); stream = conn.makefile("rwb")
-def subscribe(): stream.write(b'{"op":"subscribe","view":{"days":7}}\n'); stream.flush()
+def subscribe(): stream.write(b'{"op":"subscribe","protocol":2,"view":{"days":7}}\n'); stream.flush()
 subscribe()
-for msg, sections in follow(stream, subscribe):
-    print(msg["type"], msg["seq"], sum(len(s["items"]) for s in sections), "items", flush=True)
+for msg, state in follow(stream, subscribe): print(msg["type"], msg["seq"], state, flush=True)

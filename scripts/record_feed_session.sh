@@ -1,11 +1,13 @@
 #!/bin/sh
-# Records one real feed session as NDJSON (Tests/FeedProtocolTests/Fixtures/feed-session.ndjson):
+# Records one real feed session as NDJSON (Tests/FeedProtocolTests/Fixtures/feed-session-v2.ndjson):
 # hello, a snapshot, diffs (an update, moves within and between days, an insertion,
 # deletions), a heartbeat, then eventd restarts: resync and a fresh snapshot.
+# `eventctl subscribe` asks for protocol 2 (per-section digests), so the session is of
+# protocol 2; feed-session.ndjson is the protocol 1 session, recorded before it existed.
 # Usage: scripts/record_feed_session.sh [OUT] (after `swift build`).
 set -eu
 bin=$(swift build --show-bin-path)
-out=${1:-Tests/FeedProtocolTests/Fixtures/feed-session.ndjson}
+out=${1:-Tests/FeedProtocolTests/Fixtures/feed-session-v2.ndjson}
 dir=$(mktemp -d)
 trap 'kill $sub $daemon 2>/dev/null || true; rm -rf "$dir"' EXIT
 export EVENTD_DB="$dir/events.db" EVENTD_SOCKET="$dir/run/feed.sock"

@@ -63,6 +63,7 @@ function streamURL() {
   // No token here: it goes in the Authorization header, never in a URL.
   for (const key of ['days', 'from', 'past_days', 'empty_days']) if (params.get(key)) q.set(key, params.get(key));
   for (const c of chosenCalendars(params) ?? []) q.append('calendar', c);
+  q.set('protocol', '2'); // per-section digests: a diff re-hashes only what it touched
   return 'api/events?' + q.toString();
 }
 
@@ -151,7 +152,7 @@ function show(sections, tz, animate) {
 
 async function onSnapshot(message) {
   const t0 = performance.now();
-  const digest = await digestOf(message.sections);
+  const digest = await digestOf(message.sections, message.protocol);
   if (digest !== null && digest !== message.digest) throw new Error('snapshot digest mismatch');
   state.epoch = message.epoch; state.seq = message.seq; state.digest = message.digest; state.verified = digest;
   state.lastValid = params.toString();
@@ -170,7 +171,7 @@ async function onDiff(message) {
   const t0 = performance.now();
   const next = applyChanges(state.sections, message.changes);
   const t1 = performance.now();
-  const digest = await digestOf(next);
+  const digest = await digestOf(next, message.protocol);
   if (digest !== null && digest !== message.digest) throw new Error('diff digest mismatch');
   const t2 = performance.now();
   state.seq = message.seq; state.digest = message.digest; state.verified = digest;

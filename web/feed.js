@@ -49,13 +49,39 @@ export function canonicalJSON(value) {
   }
 }
 
-/** Lowercase hex SHA-256 of the sections' canonical JSON (WebCrypto); null where
- *  WebCrypto is missing (a page served over plain HTTP to another machine). */
-export async function digestOf(sections) {
-  if (!globalThis.crypto || !crypto.subtle) return null;
-  const bytes = new TextEncoder().encode(canonicalJSON(sections));
-  const hash = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
+async function sha256Hex(text) {
+  const hash = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
   return Array.from(hash, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+// Protocol 2: each section's digest by id, with its header and the very item objects it
+// was computed from. applyChanges keeps the objects of items a diff did not touch, so a
+// section whose header and items are the same objects is not hashed again.
+const sectionDigests = new Map();
+
+/** Protocol 2's digest of one section: the SHA-256 of its canonical JSON. */
+export async function sectionDigestOf(section) {
+  const header = canonicalJSON({ ...section, items: null });
+  const kept = sectionDigests.get(section.id);
+  if (kept && kept.header === header && kept.items.length === section.items.length
+      && kept.items.every((item, i) => item === section.items[i])) return kept.digest;
+  const digest = await sha256Hex(canonicalJSON(section));
+  sectionDigests.set(section.id, { header, items: section.items.slice(), digest });
+  return digest;
+}
+
+/** The view digest of docs/protocol.md, lowercase hex (WebCrypto); null where WebCrypto
+ *  is missing (a page served over plain HTTP to another machine). Protocol 1 (the
+ *  default, a message without `protocol`): the SHA-256 of the sections' canonical JSON.
+ *  Protocol 2: the SHA-256 of the sections' own digests, in order; only sections that
+ *  changed since the last call are hashed. */
+export async function digestOf(sections, protocol = 1) {
+  if (!globalThis.crypto || !crypto.subtle) return null;
+  if (protocol !== 2) return sha256Hex(canonicalJSON(sections));
+  const digests = await Promise.all(sections.map(sectionDigestOf));
+  const ids = new Set(sections.map((s) => s.id));
+  for (const id of sectionDigests.keys()) if (!ids.has(id)) sectionDigests.delete(id);
+  return sha256Hex(digests.join(''));
 }
 
 /** Applies a diff's `changes` to `sections` by the reference application; returns the

@@ -50,10 +50,27 @@ public struct AgendaSnapshot: Sendable, Equatable {
     public var view: View
     /// The date sections, in date order.
     public var sections: [AgendaSection]
-    /// Lowercase hex SHA-256 of the canonical JSON of `sections`.
+    /// The digest of `view.digestVersion` (docs/protocol.md): protocol 1's SHA-256 of
+    /// the canonical JSON of `sections`, or protocol 2's of the sections' digests.
     public var digest: String
     /// The local date in the view's zone when it was computed (labels are relative to it).
     public var today: CivilDate
+    /// The number of items in all sections.
+    public let itemCount: Int
+    /// The length of the `sections` array's JSON, within a few bytes per section (for reserving).
+    public let sectionsSize: Int
+
+    /// A snapshot; the counts are taken from `sections` unless given (a build that keeps
+    /// them per date passes them, so that a one-event change does not walk every item).
+    public init(view: View, sections: [AgendaSection], digest: String, today: CivilDate,
+                itemCount: Int? = nil, sectionsSize: Int? = nil) {
+        self.view = view
+        self.sections = sections
+        self.digest = digest
+        self.today = today
+        self.itemCount = itemCount ?? sections.reduce(0) { $0 + $1.items.count }
+        self.sectionsSize = sectionsSize ?? Self.encodedSize(of: sections)
+    }
 
     /// The `sections` array as canonical JSON.
     public var sectionsJSON: [UInt8] { Self.sectionsJSON(sections) }
@@ -74,14 +91,42 @@ public struct AgendaSnapshot: Sendable, Equatable {
         w.endArray()
     }
 
-    /// The length of the `sections` array's JSON, within a few bytes per section (for reserving).
-    public var sectionsSize: Int { Self.encodedSize(of: sections) }
-
-    /// The number of items in all sections.
-    public var itemCount: Int { sections.reduce(0) { $0 + $1.items.count } }
-
     static func encodedSize(of sections: [AgendaSection]) -> Int {
-        sections.reduce(2) { $0 + 80 + $1.items.reduce(0) { $0 + $1.jsonCount + 1 } }
+        sections.reduce(2) { $0 + encodedSize(of: $1) }
+    }
+
+    /// One section's share of `encodedSize`.
+    static func encodedSize(of section: AgendaSection) -> Int {
+        80 + section.items.reduce(0) { $0 + $1.jsonCount + 1 }
+    }
+
+    /// The digest of a sections array in `version`, computed whole (a build keeps its
+    /// parts instead: `ViewMemo`).
+    public static func digest(of sections: [AgendaSection], version: View.DigestVersion) -> String {
+        switch version {
+        case .whole: return digest(of: sections)
+        case .sections: return viewDigest(sections.map(sectionDigest))
+        }
+    }
+
+    /// Protocol 2's digest of one section: the lowercase hex SHA-256 of its canonical
+    /// JSON, as ASCII bytes.
+    static func sectionDigest(_ s: AgendaSection) -> [UInt8] {
+        var digest = BufferedDigest(continuing: SHA256())
+        hashSection(s, first: true, into: &digest)
+        return hexBytes(digest.state().finalize())
+    }
+
+    /// Protocol 2's digest of a view from its sections' digests, in order.
+    static func viewDigest(_ sectionDigests: some Sequence<[UInt8]>) -> String {
+        var sha = SHA256()
+        for d in sectionDigests { sha.update(d) }
+        return String(decoding: hexBytes(sha.finalize()), as: UTF8.self)
+    }
+
+    static func hexBytes(_ raw: [UInt8]) -> [UInt8] {
+        let hex = Array("0123456789abcdef".utf8)
+        return raw.flatMap { [hex[Int($0 >> 4)], hex[Int($0 & 15)]] }
     }
 
     /// The digest of a sections array: SHA-256 fed section by section and item by item
@@ -129,8 +174,7 @@ public struct AgendaSnapshot: Sendable, Equatable {
     static func finishDigest(_ sha: SHA256) -> String {
         var sha = sha
         sha.update(closeBracket)
-        let hex = Array("0123456789abcdef".utf8)
-        return String(decoding: sha.finalize().flatMap { [hex[Int($0 >> 4)], hex[Int($0 & 15)]] }, as: UTF8.self)
+        return String(decoding: hexBytes(sha.finalize()), as: UTF8.self)
     }
 
     /// How many items `hashSection` looks up before hashing them.

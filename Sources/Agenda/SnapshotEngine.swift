@@ -70,6 +70,8 @@ public final class SnapshotEngine {
     /// another thread (`SnapshotEngine+Lookup`; below it, starting the thread costs more
     /// than the lookups it takes off this one); tests move it to take either path.
     var lookedUpElsewhereSeries = 2048
+    /// The sections whose JSON the last `build` hashed (its digest's work).
+    public internal(set) var lastHashedSections = 0
     /// Whether the last `build` found its changed series through the change log.
     public internal(set) var lastUsedChangeLog = false
     /// Most series kept across builds.
@@ -133,6 +135,7 @@ public final class SnapshotEngine {
                 delta = memo.delta(fingerprints: try scan())
             }
             if let delta, let result = try update(&memo, view, delta: delta, zone: zone, store: store) {
+                lastHashedSections = result.change.sectionIDs.isEmpty ? 0 : memo.hashedSections
                 memo.lastUsed = generation
                 memo.position = position
                 memos[view] = memo
@@ -147,6 +150,7 @@ public final class SnapshotEngine {
         memo.position = position
         try addAll(all, to: &memo, view: view, zone: zone, store: store)
         let snapshot = memo.finish(view, offsets: 0..<view.days, hashedElsewhere: hashedElsewhereItems)
+        lastHashedSections = memo.hashedSections
         Self.retire(memos.updateValue(memo, forKey: view) ?? retired)
         evict()
         return snapshot

@@ -21,6 +21,18 @@ public struct View: Hashable, Sendable {
     public var calendars: [String]?
     /// What a date with no occurrence becomes.
     public var emptyDays: EmptyDays
+    /// Which digest the view's messages carry (the subscription's protocol). Not part
+    /// of `json`: subscribers of both protocols to one window are two views, each with
+    /// its own digest, so protocol 1's whole-view hash runs only while it has one.
+    public var digestVersion: DigestVersion = .whole
+
+    /// The digests of docs/protocol.md, by the protocol version that carries them.
+    public enum DigestVersion: Int64, Sendable, CaseIterable {
+        /// Protocol 1: the SHA-256 of the whole `sections` array's canonical JSON.
+        case whole = 1
+        /// Protocol 2: the SHA-256 of the sections' own SHA-256 digests (hex), in order.
+        case sections = 2
+    }
 
     /// The allowed `days`.
     public static let daysRange = 1...3660

@@ -1,3 +1,5 @@
+import Dispatch
+import Synchronization
 import ICalendar
 import Digests
 
@@ -24,6 +26,34 @@ extension ViewMemo {
             return DigestJob(from: from, count: sections.count, start: mark.sha, noneBefore: mark.noneBefore)
         }
         return DigestJob(from: 0, count: sections.count, start: AgendaSnapshot.digestStart, noneBefore: true)
+    }
+
+    /// Protocol 2's finish: makes the sections at `dates` (sorted) and hashes those
+    /// alone, each into its own digest, then the view's digest from every date's kept
+    /// section digest, 64 bytes a section. With at least `hashedElsewhere` items, each
+    /// section is hashed on Dispatch's queue as soon as it is sorted, while this thread
+    /// sorts the next (sections are independent, so both cores hash).
+    mutating func finishBySection(_ view: View, dates: [Int], hashedElsewhere: Int) -> AgendaSnapshot {
+        let elsewhere = dates.count > 1 && dates.reduce(0, { $0 + perDay[$1].count }) >= hashedElsewhere
+        let group = DispatchGroup()
+        let hashed = HashedSections()
+        hashedSections = 0
+        for offset in dates {
+            makeSection(offset, view)
+            sectionDigests[offset] = nil
+            guard let section = sections[offset] else { continue }
+            hashedSections += 1
+            if elsewhere {
+                DispatchQueue.global().async(group: group) { hashed.add(offset, AgendaSnapshot.sectionDigest(section)) }
+            } else {
+                sectionDigests[offset] = AgendaSnapshot.sectionDigest(section)
+            }
+        }
+        if elsewhere {
+            group.wait()
+            for (offset, digest) in hashed.all() { sectionDigests[offset] = digest }
+        }
+        return made(view, digest: AgendaSnapshot.viewDigest(sectionDigests.lazy.compactMap { $0 }))
     }
 
     /// Keeps the states `result` holds for the dates from `from` on.
@@ -63,4 +93,13 @@ struct DigestJob: Sendable {
         let (marks, final) = digest.finish()
         return Result(marks: marks, final: final)
     }
+}
+
+/// The section digests hashed on Dispatch's queue, by date offset.
+private final class HashedSections: Sendable {
+    private let digests = Mutex<[(Int, [UInt8])]>([])
+
+    func add(_ offset: Int, _ digest: [UInt8]) { digests.withLock { $0.append((offset, digest)) } }
+
+    func all() -> [(Int, [UInt8])] { digests.withLock { $0 } }
 }

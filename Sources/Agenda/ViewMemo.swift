@@ -59,6 +59,18 @@ struct ViewMemo {
     /// whether any section came before: a build hashes again only from its first
     /// changed date (SHA-256 goes on from a kept state; it cannot skip ahead).
     var digestMarks: [(sha: SHA256, noneBefore: Bool)] = []
+    /// Protocol 2: each date's section digest (hex; nil without a section), made with
+    /// the section, so a change hashes only the dates it touched.
+    var sectionDigests: [[UInt8]?]
+    /// Each date's items and share of the sections' encoded size, and their sums: the
+    /// snapshot's counts without a walk over every item.
+    var sectionItems: [Int]
+    var sectionSizes: [Int]
+    var itemSum = 0
+    var sizeSum = 2
+    /// The sections the last `finish` hashed (for protocol 1, every one from the first
+    /// changed date on).
+    var hashedSections = 0
 
     /// `seriesCapacity`: how many series the build will add (no rehashing while it does).
     init(window: SnapshotBuilder.Window, today: CivilDate, first: CivilDate, generation: Int, seriesCapacity: Int = 0) {
@@ -67,6 +79,9 @@ struct ViewMemo {
         self.first = first
         perDay = Array(repeating: [], count: window.days)
         sections = Array(repeating: nil, count: window.days)
+        sectionDigests = Array(repeating: nil, count: window.days)
+        sectionItems = Array(repeating: 0, count: window.days)
+        sectionSizes = Array(repeating: 0, count: window.days)
         lastUsed = generation
         series.reserveCapacity(seriesCapacity)
     }
@@ -96,6 +111,7 @@ struct ViewMemo {
     /// the hashing there.
     mutating func finish(_ view: View, offsets: some Sequence<Int>, hashedElsewhere: Int) -> AgendaSnapshot {
         let dates = offsets.sorted()
+        if view.digestVersion == .sections { return finishBySection(view, dates: dates, hashedElsewhere: hashedElsewhere) }
         var job = digestJob(from: dates.first ?? sections.count)
         job.elsewhere = perDay[job.from...].reduce(0) { $0 + $1.count } >= hashedElsewhere
         // The digest starts at or before the first date to sort and visits dates in order.
@@ -109,16 +125,26 @@ struct ViewMemo {
         }
         for offset in dates[next...] { makeSection(offset, view) }
         keep(result, from: job.from)
-        let list = sections.compactMap { $0 }
-        let snapshot = AgendaSnapshot(view: view, sections: list, digest: AgendaSnapshot.finishDigest(result.final), today: today)
+        hashedSections = sections[job.from...].reduce(0) { $0 + ($1 == nil ? 0 : 1) }
+        return made(view, digest: AgendaSnapshot.finishDigest(result.final))
+    }
+
+    /// The snapshot of the memo's sections with `digest`, kept for the next build.
+    mutating func made(_ view: View, digest: String) -> AgendaSnapshot {
+        let snapshot = AgendaSnapshot(view: view, sections: sections.compactMap { $0 }, digest: digest, today: today,
+                                      itemCount: itemSum, sectionsSize: sizeSum)
         self.snapshot = snapshot
         return snapshot
     }
 
     /// Sorts one date's items and makes its section (nil: no section that day).
-    private mutating func makeSection(_ offset: Int, _ view: View) {
+    mutating func makeSection(_ offset: Int, _ view: View) {
         let date = first.adding(days: offset)
         let items: [AgendaItem]
+        itemSum -= sectionItems[offset]
+        sizeSum -= sectionSizes[offset]
+        sectionItems[offset] = 0
+        sectionSizes[offset] = 0
         if perDay[offset].isEmpty {
             guard view.emptyDays == .placeholder else {
                 sections[offset] = nil
@@ -131,6 +157,11 @@ struct ViewMemo {
             SnapshotBuilder.sortItems(&perDay[offset])
             items = perDay[offset]
         }
-        sections[offset] = AgendaSection(date: date, label: SnapshotBuilder.label(date, today: today), items: items)
+        let section = AgendaSection(date: date, label: SnapshotBuilder.label(date, today: today), items: items)
+        sections[offset] = section
+        sectionItems[offset] = items.count
+        sectionSizes[offset] = AgendaSnapshot.encodedSize(of: section)
+        itemSum += items.count
+        sizeSum += sectionSizes[offset]
     }
 }

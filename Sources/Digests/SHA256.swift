@@ -106,7 +106,7 @@ public struct SHA256: Sendable {
     }
 
     /// Formats `bytes` as lowercase hexadecimal, two digits per byte.
-    internal static func hexString(_ bytes: [UInt8]) -> String {
+    public static func hexString(_ bytes: [UInt8]) -> String {
         let digits: StaticString = "0123456789abcdef"
         return String(unsafeUninitializedCapacity: bytes.count * 2) { out in
             digits.withUTF8Buffer { hex in

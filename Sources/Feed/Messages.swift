@@ -9,12 +9,12 @@ public enum Messages {
     /// size), so a year-long view's tens of megabytes exist once, not three times.
     public static func snapshot(epoch: String, seq: Int64, snapshot: AgendaSnapshot) -> [UInt8] {
         FeedMessage.snapshot(digest: snapshot.digest, epoch: epoch, seq: seq, view: snapshot.view.json,
-                             reserving: snapshot.sectionsSize + 512) { snapshot.writeSections(into: &$0) }
+                             protocolVersion: snapshot.view.digestVersion.rawValue, reserving: snapshot.sectionsSize + 512) { snapshot.writeSections(into: &$0) }
     }
 
     /// A `diff` message turning the base snapshot into `new`.
     public static func diff(epoch: String, seq: Int64, new: AgendaSnapshot, changes: FeedDiff) -> [UInt8] {
-        FeedMessage.diff(epoch: epoch, seq: seq, digest: new.digest) { w in
+        FeedMessage.diff(epoch: epoch, seq: seq, digest: new.digest, protocolVersion: new.view.digestVersion.rawValue) { w in
             // An inserted section travels with its items: its whole JSON, found once.
             var sectionJSON: [String: [UInt8]] = [:]
             for inserted in changes.sections.inserted {

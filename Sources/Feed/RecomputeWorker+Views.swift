@@ -68,6 +68,17 @@ extension RecomputeWorker {
             output(.oneShot(token: token, message: Messages.snapshot(epoch: epoch, seq: state.seq, snapshot: state.snapshot)))
             return
         }
+        // The same window watched under the other protocol: its sections with this
+        // protocol's digest, hashed whole (as the message is encoded whole), not a build.
+        for other in View.DigestVersion.allCases where other != view.digestVersion {
+            var twin = view
+            twin.digestVersion = other
+            guard var snapshot = views[twin]?.snapshot, let seq = views[twin]?.seq else { continue }
+            snapshot.view = view
+            snapshot.digest = AgendaSnapshot.digest(of: snapshot.sections, version: view.digestVersion)
+            output(.oneShot(token: token, message: Messages.snapshot(epoch: epoch, seq: seq, snapshot: snapshot)))
+            return
+        }
         do {
             let snapshot = try engine.build(view, store: store, now: Int64(clocks.wall().rounded(.down)))
             output(.oneShot(token: token, message: Messages.snapshot(epoch: epoch, seq: 0, snapshot: snapshot)))

@@ -36,8 +36,7 @@ struct SnapshotPieces: Sendable {
         // The message of the same state without sections, cut around its empty array:
         // its head and tail are then the encoder's own bytes. (`"sections":[]` cannot
         // occur earlier: the digest is hex, and a quote inside the epoch is escaped.)
-        var bare = snapshot
-        bare.sections = []
+        let bare = AgendaSnapshot(view: snapshot.view, sections: [], digest: snapshot.digest, today: snapshot.today)
         let message = Messages.snapshot(epoch: epoch, seq: seq, snapshot: bare)
         let marker = Array("\"\(FeedMessage.sectionsKey)\":[]".utf8)
         let at = Self.firstIndex(of: marker, in: message)!

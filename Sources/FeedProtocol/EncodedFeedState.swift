@@ -30,7 +30,12 @@ public struct EncodedFeedState: Sendable {
     }
 
     /// The digest of the current state (the same as `state.digest`).
-    public var digest: String { SHA256.hexDigest(sectionsBytes) }
+    public var digest: String { digest(version: state.protocolVersion) }
+
+    /// The digest in protocol `version` (protocol 1's from the joined bytes).
+    public func digest(version: Int64) -> String {
+        version == 2 ? state.digest(version: 2) : SHA256.hexDigest(sectionsBytes)
+    }
 
     /// Applies a `diff` message. Throws when it does not follow on from this state or
     /// does not fit it; returns false when the resulting digest differs from the
@@ -43,7 +48,7 @@ public struct EncodedFeedState: Sendable {
             encoded[id] = FeedClientState.sectionJSON(section).canonicalBytes()
         }
         assemble()
-        return digest == diff.digest
+        return digest(version: diff.protocolVersion) == diff.digest
     }
 
     /// The snapshot line of the current state (without its newline), as the daemon
@@ -51,7 +56,7 @@ public struct EncodedFeedState: Sendable {
     public func snapshotLine(digest: String) -> [UInt8] {
         let bytes = sectionsBytes
         return Array(FeedMessage.snapshot(digest: digest, epoch: state.epoch, seq: state.seq, view: state.view,
-                                          reserving: bytes.count + 512) { w in w.raw(bytes) }.dropLast())
+                                          protocolVersion: state.protocolVersion, reserving: bytes.count + 512) { w in w.raw(bytes) }.dropLast())
     }
 
     /// The sections whose JSON a diff changed: new and renamed sections, and every

@@ -21,6 +21,11 @@ public struct FeedClientState: Sendable, Equatable {
     public private(set) var epoch: String
     /// The normalised view the snapshot was of.
     public private(set) var view: JSONValue
+    /// The protocol whose digest the messages carry (the snapshot's `protocol`).
+    public private(set) var protocolVersion: Int64
+    /// Protocol 2: each section's digest by id, hashed again only when a diff touches
+    /// the section.
+    private var sectionDigests: [String: String] = [:]
 
     /// Starts from a `snapshot` message.
     public init(snapshot: FeedMessage.Snapshot) throws {
@@ -28,13 +33,31 @@ public struct FeedClientState: Sendable, Equatable {
         seq = snapshot.seq
         epoch = snapshot.epoch
         view = snapshot.view
+        protocolVersion = snapshot.protocolVersion
+        if protocolVersion == 2 {
+            for section in model.sections { sectionDigests[section.id] = Self.sectionDigest(section) }
+        }
     }
 
     /// The feed position of this state (what a resume names).
     public var position: Request.Resume { Request.Resume(epoch: epoch, seq: seq) }
 
-    /// The digest of the current state (docs/data-model.md).
-    public var digest: String { SHA256.hexDigest(sectionsJSON.canonicalBytes()) }
+    /// The digest of the current state in the snapshot's protocol (docs/protocol.md).
+    public var digest: String { digest(version: protocolVersion) }
+
+    /// The digest of the current state in protocol `version`: 1, the SHA-256 of the
+    /// whole `sections` array; 2, the SHA-256 of the sections' digests in order.
+    public func digest(version: Int64) -> String {
+        guard version == 2 else { return SHA256.hexDigest(sectionsJSON.canonicalBytes()) }
+        var sha = SHA256()
+        for section in model.sections { sha.update(sectionDigests[section.id] ?? Self.sectionDigest(section)) }
+        return SHA256.hexString(sha.finalize())
+    }
+
+    /// Protocol 2's digest of one section: the SHA-256 of its canonical JSON.
+    static func sectionDigest(_ section: Model.Section) -> String {
+        SHA256.hexDigest(sectionJSON(section).canonicalBytes())
+    }
 
     /// The current state's `sections` as JSON.
     public var sectionsJSON: JSONValue {
@@ -46,7 +69,7 @@ public struct FeedClientState: Sendable, Equatable {
     /// digest differs from the message's (the caller should resubscribe).
     public mutating func apply(diff: FeedMessage.Diff) throws -> Bool {
         try advance(by: diff)
-        return digest == diff.digest
+        return digest(version: diff.protocolVersion) == diff.digest
     }
 
     /// Applies a `diff` message without checking its digest; returns its changes.
@@ -58,6 +81,12 @@ public struct FeedClientState: Sendable, Equatable {
         let changes = try FeedChanges.read(diff.changes)
         model = try changes.apply(to: model)
         seq = diff.seq
+        if protocolVersion == 2 {
+            for id in changes.sections.deleted { sectionDigests.removeValue(forKey: id) }
+            for id in EncodedFeedState.touchedSections(changes) {
+                if let section = model.section(withID: id) { sectionDigests[id] = Self.sectionDigest(section) }
+            }
+        }
         return changes
     }
 

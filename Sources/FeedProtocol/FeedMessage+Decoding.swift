@@ -40,11 +40,13 @@ extension FeedMessage {
         case .snapshot:
             guard let sections = fields["sections"]?.arrayValue else { throw Malformed("snapshot without \"sections\"") }
             self = .snapshot(Snapshot(digest: try string("digest"), epoch: try string("epoch"), sections: sections,
-                                      seq: try int("seq"), view: fields["view"] ?? .null))
+                                      seq: try int("seq"), view: fields["view"] ?? .null,
+                                      protocolVersion: fields["protocol"]?.intValue ?? 1))
         case .diff:
             guard let changes = fields["changes"], changes.objectValue != nil else { throw Malformed("diff without \"changes\"") }
             self = .diff(Diff(baseSeq: try int("base_seq"), changes: changes, digest: try string("digest"),
-                              epoch: try string("epoch"), seq: try int("seq")))
+                              epoch: try string("epoch"), seq: try int("seq"),
+                              protocolVersion: fields["protocol"]?.intValue ?? 1))
         case .heartbeat:
             self = .heartbeat(Heartbeat(epoch: try string("epoch"), seq: try int("seq"), time: fields["time"]?.stringValue ?? ""))
         case .resync:

@@ -35,11 +35,13 @@ extension FeedMessage {
 
     /// A snapshot line; `sections` writes the sections array (`reserving`: about the
     /// line's size, so a large view's bytes are reserved once).
-    public static func snapshot(digest: String, epoch: String, seq: Int64, view: JSONValue, reserving capacity: Int = 512,
-                                sections: (inout JSONWriter) -> Void) -> [UInt8] {
+    /// Protocol 1's lines carry no `protocol` key (as that protocol has them).
+    public static func snapshot(digest: String, epoch: String, seq: Int64, view: JSONValue, protocolVersion: Int64 = 1,
+                                reserving capacity: Int = 512, sections: (inout JSONWriter) -> Void) -> [UInt8] {
         line(.snapshot, reserving: capacity) { w in
             w.key("digest"); w.string(digest)
             w.key("epoch"); w.string(epoch)
+            if protocolVersion != 1 { w.key("protocol"); w.int(protocolVersion) }
             w.key(sectionsKey); sections(&w)
             w.key("seq"); w.int(seq)
             w.key("view"); w.value(view)
@@ -47,13 +49,14 @@ extension FeedMessage {
     }
 
     /// A diff line from `seq - 1` (or `baseSeq`) to `seq`; `changes` writes the changes object.
-    public static func diff(epoch: String, seq: Int64, baseSeq: Int64? = nil, digest: String,
+    public static func diff(epoch: String, seq: Int64, baseSeq: Int64? = nil, digest: String, protocolVersion: Int64 = 1,
                             changes: (inout JSONWriter) -> Void) -> [UInt8] {
         line(.diff) { w in
             w.key("base_seq"); w.int(baseSeq ?? seq - 1)
             w.key("changes"); changes(&w)
             w.key("digest"); w.string(digest)
             w.key("epoch"); w.string(epoch)
+            if protocolVersion != 1 { w.key("protocol"); w.int(protocolVersion) }
             w.key("seq"); w.int(seq)
         }
     }
@@ -108,9 +111,11 @@ extension FeedMessage {
         switch self {
         case .hello(let h): return Self.hello(epoch: h.epoch, protocolVersion: h.protocolVersion, server: h.server)
         case .snapshot(let s):
-            return Self.snapshot(digest: s.digest, epoch: s.epoch, seq: s.seq, view: s.view) { $0.value(.array(s.sections)) }
+            return Self.snapshot(digest: s.digest, epoch: s.epoch, seq: s.seq, view: s.view,
+                                 protocolVersion: s.protocolVersion) { $0.value(.array(s.sections)) }
         case .diff(let d):
-            return Self.diff(epoch: d.epoch, seq: d.seq, baseSeq: d.baseSeq, digest: d.digest) { $0.value(d.changes) }
+            return Self.diff(epoch: d.epoch, seq: d.seq, baseSeq: d.baseSeq, digest: d.digest,
+                             protocolVersion: d.protocolVersion) { $0.value(d.changes) }
         case .heartbeat(let h): return Self.heartbeat(epoch: h.epoch, seq: h.seq, time: h.time)
         case .resync(let reason): return Self.resync(reason)
         case .error(let code, let message): return Self.error(code: code, message)

@@ -83,10 +83,14 @@ public enum FeedMessage: Sendable, Equatable {
         public var sections: [JSONValue]
         public var seq: Int64
         public var view: JSONValue
+        /// Which digest `digest` is (`protocol`; absent: 1).
+        public var protocolVersion: Int64
 
         /// A snapshot of `view` at `seq`.
-        public init(digest: String, epoch: String, sections: [JSONValue], seq: Int64, view: JSONValue) {
+        public init(digest: String, epoch: String, sections: [JSONValue], seq: Int64, view: JSONValue,
+                    protocolVersion: Int64 = 1) {
             (self.digest, self.epoch, self.sections, self.seq, self.view) = (digest, epoch, sections, seq, view)
+            self.protocolVersion = protocolVersion
         }
     }
 
@@ -98,11 +102,14 @@ public enum FeedMessage: Sendable, Equatable {
         public var digest: String
         public var epoch: String
         public var seq: Int64
+        /// Which digest `digest` is (`protocol`; absent: 1).
+        public var protocolVersion: Int64
 
         /// A diff to `seq` (from `baseSeq`, by default `seq - 1`).
-        public init(baseSeq: Int64? = nil, changes: JSONValue, digest: String, epoch: String, seq: Int64) {
+        public init(baseSeq: Int64? = nil, changes: JSONValue, digest: String, epoch: String, seq: Int64,
+                    protocolVersion: Int64 = 1) {
             (self.baseSeq, self.changes, self.digest) = (baseSeq ?? seq - 1, changes, digest)
-            (self.epoch, self.seq) = (epoch, seq)
+            (self.epoch, self.seq, self.protocolVersion) = (epoch, seq, protocolVersion)
         }
     }
 
@@ -116,8 +123,10 @@ public enum FeedMessage: Sendable, Equatable {
         public init(epoch: String, seq: Int64, time: String) { (self.epoch, self.seq, self.time) = (epoch, seq, time) }
     }
 
-    /// The protocol version `hello` announces.
+    /// The protocol version `hello` announces (the one a subscription gets unless it asks).
     public static let protocolVersion: Int64 = 1
+    /// The versions a subscription may ask for; they differ in the digest only.
+    public static let protocolVersions: ClosedRange<Int64> = 1...2
     /// The server name `hello` announces.
     public static let serverName = ProductVersion.token
 

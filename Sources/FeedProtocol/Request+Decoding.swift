@@ -27,7 +27,14 @@ extension Request {
                 }
                 resume = Resume(epoch: epoch, seq: seq)
             }
-            return .success(.subscribe(view: object["view"], resume: resume))
+            var version: Int64 = 1
+            if let v = object["protocol"], !v.isNull {
+                guard let n = v.intValue, FeedMessage.protocolVersions.contains(n) else {
+                    return .failure(RequestError(code: .badRequest, message: "protocol must be 1 or 2"))
+                }
+                version = n
+            }
+            return .success(.subscribe(view: object["view"], resume: resume, protocolVersion: version))
         case "snapshot": return .success(.snapshot(view: object["view"]))
         case "refresh": return .success(.refresh)
         case "status": return .success(.status)

@@ -3,7 +3,8 @@ import CanonicalJSON
 /// A request line of the feed protocol (docs/protocol.md): the daemon decodes it
 /// (`decode`), clients encode it (`line`).
 public enum Request: Sendable, Equatable {
-    case subscribe(view: JSONValue?, resume: Resume?)
+    /// `protocolVersion`: the digest the subscription's messages carry (1 or 2, docs/protocol.md).
+    case subscribe(view: JSONValue?, resume: Resume?, protocolVersion: Int64 = 1)
     case snapshot(view: JSONValue?)
     case refresh
     case status
@@ -36,8 +37,9 @@ public enum Request: Sendable, Equatable {
     public var json: JSONValue {
         var object: [String: JSONValue] = ["op": .string(op)]
         switch self {
-        case .subscribe(let view, let resume):
+        case .subscribe(let view, let resume, let version):
             if let view { object["view"] = view }
+            if version != 1 { object["protocol"] = .int(version) }
             if let resume { object["resume"] = ["epoch": .string(resume.epoch), "seq": .int(resume.seq)] }
         case .snapshot(let view):
             if let view { object["view"] = view }

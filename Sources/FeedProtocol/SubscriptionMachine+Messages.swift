@@ -65,7 +65,7 @@ extension SubscriptionMachine {
         // The local copy is wrong: a resume would only continue from it. Start afresh.
         state = nil
         position = nil
-        return [.digestMismatch(seq: diff.seq), .send(.subscribe(view: configuration.view, resume: nil))]
+        return [.digestMismatch(seq: diff.seq), .send(.subscribe(view: configuration.view, resume: nil, protocolVersion: configuration.protocolVersion))]
     }
 }
 

@@ -24,11 +24,15 @@ public struct SubscriptionMachine: Sendable {
         /// Whether a first connection that fails ends the subscription (a command
         /// run by hand), instead of retrying (a bar or a reminder started before eventd).
         public var failIfFirstConnectFails: Bool
+        /// The protocol asked for: 2, whose per-section digests let a diff be checked by
+        /// hashing only the sections it touched (1 hashes the whole view).
+        public var protocolVersion: Int64
 
         /// A subscription to `view` (the defaults suit a long-running reader).
         public init(view: JSONValue, resume: Request.Resume? = nil, initialBackoff: Double = 0.2, maxBackoff: Double = 5,
-                    staleAfter: Double = 90, failIfFirstConnectFails: Bool = false) {
+                    staleAfter: Double = 90, failIfFirstConnectFails: Bool = false, protocolVersion: Int64 = 2) {
             self.view = view
+            self.protocolVersion = protocolVersion
             self.resume = resume
             self.initialBackoff = initialBackoff
             self.maxBackoff = maxBackoff
@@ -143,7 +147,7 @@ public struct SubscriptionMachine: Sendable {
             everConnected = true
             lastHeard = now
             // eventd reads requests before it has sent `hello` just as well: no round trip.
-            return [.send(.subscribe(view: configuration.view, resume: position))]
+            return [.send(.subscribe(view: configuration.view, resume: position, protocolVersion: configuration.protocolVersion))]
         case (.connectFailed(let reason), .connecting):
             if !everConnected && configuration.failIfFirstConnectFails {
                 phase = .stopped

@@ -13,9 +13,12 @@ public struct FeedLine: Sendable, Equatable {
     /// The snapshot line of the state `seq` (the line itself for a snapshot); nil for a
     /// heartbeat, which changes no state.
     public var snapshot: [UInt8]?
+    /// The feed protocol of the line (which digest it carries; its stream entry says so).
+    public var protocolVersion: Int64
 
     /// Creates a line.
-    public init(type: FeedMessage.Kind, epoch: String, seq: Int64, line: [UInt8], snapshot: [UInt8]?) {
+    public init(type: FeedMessage.Kind, epoch: String, seq: Int64, line: [UInt8], snapshot: [UInt8]?, protocolVersion: Int64 = 1) {
+        self.protocolVersion = protocolVersion
         self.type = type
         self.epoch = epoch
         self.seq = seq

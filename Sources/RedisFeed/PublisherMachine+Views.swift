@@ -25,7 +25,8 @@ extension PublisherMachine {
 
     private mutating func republish(_ key: String) {
         guard let state = views[key], let latest = state.latest, let snapshot = latest.snapshot else { return }
-        let line = FeedLine(type: .snapshot, epoch: latest.epoch, seq: latest.seq, line: snapshot, snapshot: snapshot)
+        let line = FeedLine(type: .snapshot, epoch: latest.epoch, seq: latest.seq, line: snapshot, snapshot: snapshot,
+                            protocolVersion: latest.protocolVersion)
         send(line, of: state.view, republish: true)
     }
 
@@ -33,7 +34,8 @@ extension PublisherMachine {
     private mutating func send(_ line: FeedLine, of view: PublishedView, republish: Bool) {
         var commands = [RedisCommand(["MULTI"])]
         commands.append(RedisCommand(["XADD", settings.keys.stream(view), "MAXLEN", "~", String(settings.streamLength), "*",
-                                      "epoch", line.epoch, "seq", String(line.seq), FeedMessage.typeKey, line.type.rawValue, "line"])
+                                      "epoch", line.epoch, "seq", String(line.seq), FeedMessage.typeKey, line.type.rawValue,
+                                      "protocol", String(line.protocolVersion), "line"])
             .appending(bytes: line.line))
         if let snapshot = line.snapshot {
             commands.append(RedisCommand(["SET", settings.keys.snapshot(view)]).appending(bytes: snapshot))

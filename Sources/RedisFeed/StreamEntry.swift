@@ -36,8 +36,11 @@ public struct StreamEntry: Sendable, Equatable {
     public var type: FeedMessage.Kind
     /// The feed line, without its newline.
     public var line: [UInt8]
+    /// The feed protocol of the line: which digest it carries (absent: 1).
+    public var protocolVersion: Int64
 
-    public init(id: StreamID, epoch: String, seq: Int64, type: FeedMessage.Kind, line: [UInt8]) {
+    public init(id: StreamID, epoch: String, seq: Int64, type: FeedMessage.Kind, line: [UInt8], protocolVersion: Int64 = 1) {
+        self.protocolVersion = protocolVersion
         self.id = id
         self.epoch = epoch
         self.seq = seq
@@ -60,7 +63,7 @@ public struct StreamEntry: Sendable, Equatable {
     static func entry(_ reply: RedisReply) -> StreamEntry? {
         guard let parts = reply.elements, parts.count == 2, let idText = parts[0].text, let id = StreamID(idText),
               let fields = parts[1].elements else { return nil }
-        var epoch: String?, seq: Int64?, type: FeedMessage.Kind?, line: [UInt8]?
+        var epoch: String?, seq: Int64?, type: FeedMessage.Kind?, line: [UInt8]?, version: Int64 = 1
         var i = 0
         while i + 1 < fields.count {
             guard case .string(let value) = fields[i + 1] else { i += 2; continue }
@@ -69,11 +72,12 @@ public struct StreamEntry: Sendable, Equatable {
             case "seq": seq = Int64(String(decoding: value, as: UTF8.self))
             case FeedMessage.typeKey: type = FeedMessage.Kind(rawValue: String(decoding: value, as: UTF8.self))
             case "line": line = value
+            case "protocol": version = Int64(String(decoding: value, as: UTF8.self)) ?? 1
             default: break
             }
             i += 2
         }
         guard let epoch, let seq, let type, let line else { return nil }
-        return StreamEntry(id: id, epoch: epoch, seq: seq, type: type, line: line)
+        return StreamEntry(id: id, epoch: epoch, seq: seq, type: type, line: line, protocolVersion: version)
     }
 }

@@ -29,7 +29,7 @@ final class ViewRelay: Sendable {
         while thread.isRunning {
             do {
                 try thread.withSocket(connector) { socket in
-                    try socket.send(.subscribe(view: view.view, resume: state?.state.position))
+                    try socket.send(.subscribe(view: view.view, resume: state?.state.position, protocolVersion: 2))
                     try relay(socket, thread: thread, view: view, publisher: publisher, state: &state) { failures = 0 }
                 }
             } catch {
@@ -53,8 +53,8 @@ final class ViewRelay: Sendable {
             case .snapshot(let snapshot):
                 state = try EncodedFeedState(snapshot: snapshot)
                 working()
-                publisher.offer(FeedLine(type: .snapshot, epoch: snapshot.epoch, seq: snapshot.seq, line: line, snapshot: line),
-                                of: view)
+                publisher.offer(FeedLine(type: .snapshot, epoch: snapshot.epoch, seq: snapshot.seq, line: line, snapshot: line,
+                                         protocolVersion: snapshot.protocolVersion), of: view)
             case .diff(let diff):
                 guard var current = state, try current.apply(diff: diff) else {
                     throw FeedClientState.Failure("diff \(diff.seq) does not apply to the local copy")
@@ -62,9 +62,11 @@ final class ViewRelay: Sendable {
                 state = current
                 working()
                 publisher.offer(FeedLine(type: .diff, epoch: diff.epoch, seq: diff.seq, line: line,
-                                         snapshot: current.snapshotLine(digest: diff.digest)), of: view)
+                                         snapshot: current.snapshotLine(digest: diff.digest),
+                                         protocolVersion: diff.protocolVersion), of: view)
             case .heartbeat(let beat):
-                publisher.offer(FeedLine(type: .heartbeat, epoch: beat.epoch, seq: beat.seq, line: line, snapshot: nil), of: view)
+                publisher.offer(FeedLine(type: .heartbeat, epoch: beat.epoch, seq: beat.seq, line: line, snapshot: nil,
+                                         protocolVersion: state?.state.protocolVersion ?? 1), of: view)
             case .error(let code, let message):
                 throw FeedClientState.Failure("\(code): \(message)")
             default:

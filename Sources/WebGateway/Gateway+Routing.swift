@@ -53,11 +53,13 @@ extension Gateway {
 
     /// `/api/events`: the stream's head at once, then eventd's messages as events.
     private mutating func openStream(_ request: HTTPRequest, for id: ClientID) {
-        let view: JSONValue
-        do { view = try ViewQuery.view(request) } catch { return refuse(id, .badRequest, error.description, request: request) }
+        let view: JSONValue, version: Int64
+        do { (view, version) = (try ViewQuery.view(request), try ViewQuery.protocolVersion(request)) } catch {
+            return refuse(id, .badRequest, error.description, request: request)
+        }
         if request.isHead { return answer(id, responses.eventStreamHead()) }
         clients[id]!.phase = .stream(view: view)
-        let subscribe = ViewQuery.subscribe(view: view, lastEventID: request.header("last-event-id"))
+        let subscribe = ViewQuery.subscribe(view: view, lastEventID: request.header("last-event-id"), protocolVersion: version)
         clients[id]!.upstream = .connecting(request: subscribe.line)
         send(responses.eventStreamHead() + ServerSentEvent.retry(milliseconds: config.retryMilliseconds), to: id)
         effects.append(.connectUpstream(id))

@@ -13,7 +13,17 @@ public enum ViewQuery {
     }
 
     /// Query names the gateway itself uses (not view fields).
-    static let gatewayNames: Set<String> = ["token"]
+    static let gatewayNames: Set<String> = ["token", "protocol"]
+
+    /// The feed protocol an event stream asks for (`protocol`: 1, the default, or 2;
+    /// docs/protocol.md), which says which digest its messages carry.
+    public static func protocolVersion(_ request: HTTPRequest) throws(Problem) -> Int64 {
+        guard let text = request.queryValue("protocol") else { return 1 }
+        guard let n = Int64(text), FeedMessage.protocolVersions.contains(n) else {
+            throw Problem(description: "protocol must be 1 or 2, not '\(shown(text))'")
+        }
+        return n
+    }
 
     /// The view of `request`'s query; an empty object when it names nothing.
     public static func view(_ request: HTTPRequest) throws(Problem) -> JSONValue {
@@ -52,8 +62,9 @@ public enum ViewQuery {
 
     /// The `subscribe` request for `view`, resuming after `lastEventID` when it is a
     /// feed position (`EPOCH.SEQ`).
-    public static func subscribe(view: JSONValue, lastEventID: String?) -> Request {
+    public static func subscribe(view: JSONValue, lastEventID: String?, protocolVersion: Int64 = 1) -> Request {
         let position = lastEventID.flatMap(ServerSentEvent.position(lastEventID:))
-        return .subscribe(view: view, resume: position.map { Request.Resume(epoch: $0.epoch, seq: $0.seq) })
+        return .subscribe(view: view, resume: position.map { Request.Resume(epoch: $0.epoch, seq: $0.seq) },
+                          protocolVersion: protocolVersion)
     }
 }

@@ -17,12 +17,13 @@ enum Bench {
                                               (default: a generated 100,000-event file);
                                               then the peak RSS of a child `eventctl import`.
       snapshot [--events N] [--days D] [--tz ZONE]
+      snapshot --one-change [--days D] [--tz ZONE] [--protocol 1|2] [--runs N]
                                               Recompute a D-day view over a store holding
                                               the generated calendar (default 100,000, 30).
       diff [--items N] [--sections S] [--stdlib-runs R]
                                               Our sectioned diff against Swift's
                                               CollectionDifference on 100,000 items.
-      fanout [--subscribers N] [--events N] [--days D] [--idle-seconds S]
+      fanout [--subscribers N] [--events N] [--days D] [--idle-seconds S] [--against redis]
                                               1,000 subscribers on one 14-day view of the
                                               100,000-event store: diff latency after
                                               one change, daemon RSS, idle CPU (over
@@ -110,9 +111,9 @@ enum Bench {
     }
 
     /// The project's deterministic calendar.
-    static func generatedCalendar(events: Int, seed: UInt64) -> [UInt8] {
-        let generator = CalendarGenerator(.init(events: events, seed: seed,
-                                                firstDate: GeneratorDate(year: 2025, month: 1, day: 1), spanDays: 1095))
+    static func generatedCalendar(events: Int, seed: UInt64, firstDate: GeneratorDate = GeneratorDate(year: 2025, month: 1, day: 1),
+                                  spanDays: Int = 1095) -> [UInt8] {
+        let generator = CalendarGenerator(.init(events: events, seed: seed, firstDate: firstDate, spanDays: spanDays))
         var bytes: [UInt8] = []
         _ = generator.write(into: &bytes)
         return bytes
@@ -189,15 +190,23 @@ struct Options {
     }
 
     func int(_ name: String) -> Int? { value(name).flatMap { Int($0.replacingOccurrences(of: "_", with: "")) } }
+
+    /// Whether the flag `name` (declared in `Bench.flags`) was given.
+    func flag(_ name: String) -> Bool {
+        guard let key = Bench.flagKeys[name], Bench.flags[command]?.contains(name) == true else {
+            preconditionFailure("eventd-bench \(command) reads \(name) without declaring it")
+        }
+        return arguments[key]
+    }
 }
 
 extension Bench {
     /// Each subcommand's options (all `--name VALUE`), and those that take files.
     static let options: [String: [String]] = [
         "import": ["--events", "--seed", "--rounds", "--rss"],
-        "snapshot": ["--days", "--db", "--events", "--one-changed", "--profile-unchanged", "--runs", "--seed", "--tz"],
+        "snapshot": ["--days", "--db", "--events", "--one-changed", "--profile-unchanged", "--protocol", "--runs", "--seed", "--tz"],
         "diff": ["--items", "--sections", "--runs", "--stdlib-runs", "--seed"],
-        "fanout": ["--days", "--events", "--idle-seconds", "--publish", "--subscribers", "--via", "--batch", "--gateways"],
+        "fanout": ["--against", "--days", "--events", "--idle-seconds", "--publish", "--subscribers", "--via", "--batch", "--gateways"],
         "sources": ["--events", "--only", "--rounds", "--server-script", "--sources", "--changes", "--files"],
         "memory": ["--days", "--events", "--hold", "--span-days"],
         "soak": ["--changes", "--daemon-args", "--days", "--events", "--interval-ms", "--minutes", "--rounds", "--samples",
@@ -206,11 +215,15 @@ extension Bench {
         "generate": ["--out", "--events", "--seed"],
         "echo-feed": ["--diff-bytes", "--snapshot-bytes", "--socket", "--subscribers"],
     ]
+    /// Each subcommand's options that take no value.
+    static let flags: [String: [String]] = ["snapshot": ["--one-change"]]
     static let takesFiles: Set<String> = ["import", "views"]
 
     /// One key per option name (an option means the same in every subcommand).
     static let optionKeys: [String: OptionKey<String?>] = Dictionary(
         uniqueKeysWithValues: Set(options.values.joined()).map { ($0, Option.value($0, "VALUE", help: "See eventd-bench --help.")) })
+    static let flagKeys: [String: OptionKey<Bool>] = Dictionary(
+        uniqueKeysWithValues: Set(flags.values.joined()).map { ($0, Option.flag($0, help: "See eventd-bench --help.")) })
 
     /// The command as CommandLineKit parses it (`usage` is its help).
     static let spec = CommandSpec(
@@ -219,6 +232,7 @@ extension Bench {
         subcommands: options.keys.sorted().map { name in
             CommandSpec("eventd-bench \(name)", abstract: name, overview: name,
                         arguments: takesFiles.contains(name) ? [Positional("FILE", help: "A calendar file.", repeatable: true, optional: true)] : [],
-                        options: options[name]!.map { optionKeys[$0]! }, examples: [])
+                        options: options[name]!.map { optionKeys[$0]! as any OptionDeclaring }
+                            + (flags[name] ?? []).map { flagKeys[$0]! as any OptionDeclaring }, examples: [])
         })
 }

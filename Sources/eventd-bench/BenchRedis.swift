@@ -11,7 +11,8 @@ final class BenchRedis {
     /// `redis://127.0.0.1:PORT/0`.
     var url: String { "redis://127.0.0.1:\(port)/0" }
 
-    init(directory: String, clients: Int) throws {
+    /// With `unixSocket`, the server also listens on that path (as eventd's readers do).
+    init(directory: String, clients: Int, unixSocket: String? = nil) throws {
         let executable = "/usr/bin/redis-server"
         guard FileManager.default.isExecutableFile(atPath: executable) else {
             throw BenchError("\(executable) is missing: apt-get install redis-server")
@@ -24,6 +25,7 @@ final class BenchRedis {
         process.arguments = ["--port", "\(port)", "--bind", "127.0.0.1", "--dir", directory, "--save", "",
                              "--appendonly", "no", "--daemonize", "no", "--logfile", directory + "/redis.log",
                              "--maxclients", "\(clients + 64)", "--tcp-backlog", "4096"]
+            + (unixSocket.map { ["--unixsocket", $0, "--unixsocketperm", "700"] } ?? [])
         try process.run()
         let deadline = Bench.now() + 20
         while !LoopbackTCP.listens(port) {

@@ -76,11 +76,22 @@ enum FanoutBench {
         let sent = Bench.now()
         try control.send(.refresh)
         let latencies = try readers.waitForAll(marker: FeedMessage.head(.diff), timeout: 120).map { ($0 - sent) * 1000 }.sorted()
-        let diffBytes = try Self.lineLength(probe, type: .diff)
+        let diffLine = try Self.line(probe, type: .diff)
+        let diffBytes = diffLine.count + 1
         let rss = peakRSS(pid: daemon.processIdentifier)
         sockets.removeAll()
         daemon.terminate()
         daemon.waitUntilExit()
+        // --against redis: Redis's PUB/SUB sends the same diff line to as many readers
+        // of the same kind on a Unix socket, right after (the readers of eventd are gone).
+        var anchor: [Double]?
+        if options.value("--against") == "redis" {
+            let socket = dir.path("redis.sock")
+            let server = try BenchRedis(directory: dir.path("anchor"), clients: subscribers + 16, unixSocket: socket)
+            defer { server.stop() }
+            anchor = try RedisAnchor.run(redis: server, subscribers: subscribers, batch: 500, line: diffLine + [10],
+                                         unixSocket: socket)
+        }
 
         // The same reads from a server that only echoes: what the client itself costs.
         let floor = try Self.echoFloor(subscribers: subscribers, snapshotBytes: snapshotBytes, diffBytes: diffBytes,
@@ -94,6 +105,13 @@ enum FanoutBench {
                      latencies.first ?? 0, pct(latencies, 0.5), pct(latencies, 0.99), latencies.last ?? 0, rss, idleMS))
         print(String(format: "client_floor: all_snapshots_seconds=%.3f p50_ms=%.1f p99_ms=%.1f (an echo server, the same reads)",
                      floor.snapshotSeconds, pct(floor.latencies, 0.5), pct(floor.latencies, 0.99)))
+        if let anchor {
+            // The spread: from the first reader's arrival to the 99th percentile's, which
+            // leaves out eventd's recompute before its first write.
+            let ours = pct(latencies, 0.99) - (latencies.first ?? 0), theirs = pct(anchor, 0.99) - (anchor.first ?? 0)
+            print(String(format: "redis_pubsub: min_ms=%.1f p50_ms=%.1f p99_ms=%.1f spread_ms=%.1f eventd_spread_ms=%.1f spread_ratio=%.2f",
+                         anchor.first ?? 0, pct(anchor, 0.5), pct(anchor, 0.99), theirs, ours, theirs > 0 ? ours / theirs : 0))
+        }
     }
 
     /// Imports one new event into the store at `db` (the daemon sees it on its refresh).
@@ -114,9 +132,14 @@ enum FanoutBench {
     /// Reads `socket` up to the first line of `type`; returns its length with the newline.
     /// (The lines are found by their head, not decoded: a snapshot can be megabytes.)
     static func lineLength(_ socket: FeedSocket, type: FeedMessage.Kind) throws -> Int {
+        try line(socket, type: type).count + 1
+    }
+
+    /// The next line of `type` (without its newline).
+    static func line(_ socket: FeedSocket, type: FeedMessage.Kind) throws -> [UInt8] {
         let marker = FeedMessage.head(type)
         while let line = try socket.readLine(timeout: 60) {
-            if line.firstRange(of: marker) != nil { return line.count + 1 }
+            if line.firstRange(of: marker) != nil { return Array(line) }
         }
         throw BenchError("the probe subscriber's connection closed before a \(type)")
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import FeedProtocol
+import RuntimeDirectories
 
 /// The anchor of `fanout --via redis`: what a user would otherwise pick, Redis's own
 /// PUB/SUB, fanning one line out to as many subscribers, each a raw connection that
@@ -12,14 +13,15 @@ enum RedisAnchor {
 
     /// Subscribes `subscribers` connections (`batch` at a time, each batch confirmed),
     /// publishes `line` (a diff line) once; returns each subscriber's latency in ms, sorted.
-    static func run(redis: BenchRedis, subscribers: Int, batch: Int, line: [UInt8]) throws -> [Double] {
+    /// With `unixSocket`, the subscribers connect to the server's Unix socket there.
+    static func run(redis: BenchRedis, subscribers: Int, batch: Int, line: [UInt8], unixSocket: String? = nil) throws -> [Double] {
         let subscribe = BenchRedis.encode([Array("SUBSCRIBE".utf8), Array(channel.utf8)])
         var fds: [Int32] = []
         defer { fds.forEach { close($0) } }
         for first in stride(from: 0, to: subscribers, by: batch) {
             var joining: [Int32] = []
             for _ in first..<min(first + batch, subscribers) {
-                let fd = try LoopbackTCP.connect(port: redis.port)
+                let fd = try unixSocket.map(connect(path:)) ?? LoopbackTCP.connect(port: redis.port)
                 joining.append(fd)
                 try LoopbackTCP.send(fd, subscribe)
             }
@@ -39,5 +41,17 @@ enum RedisAnchor {
         try LoopbackTCP.send(publisher, publish)
         return try FanoutReaders(descriptors: fds).waitForAll(marker: marker, timeout: 120)
             .map { ($0 - sent) * 1000 }.sorted()
+    }
+
+    /// A blocking connection to the Unix socket at `path`.
+    static func connect(path: String) throws -> Int32 {
+        guard let address = UnixSocketAddress(path: path) else { throw BenchError("socket path too long: \(path)") }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0, address.withSockaddr({ Glibc.connect(fd, $0, $1) }) == 0 else {
+            let message = String(cString: strerror(errno))
+            if fd >= 0 { close(fd) }
+            throw BenchError("connect to \(path): \(message)")
+        }
+        return fd
     }
 }

@@ -2,11 +2,13 @@ import Foundation
 import Agenda
 import EventStore
 import ICalendar
+import CalendarGenerator
 
 /// `eventd-bench snapshot`: recompute a 30-day view (query, expand, section, order,
 /// digest) over a store holding the generated 100,000-event calendar.
 enum SnapshotBench {
     static func run(_ options: inout Options) throws {
+        if options.flag("--one-change") { return try oneChange(options) }
         let events = options.int("--events") ?? 100_000
         let days = options.int("--days") ?? 30
         let dir = try BenchDirectory("eventd-bench"); defer { dir.remove() }
@@ -48,6 +50,41 @@ enum SnapshotBench {
         // --one-changed no: only the cold and warm builds (a profile of the warm rebuild alone).
         guard options.value("--one-changed") != "no" else { return }
         try oneChanged(store: store, view: view, now: now, runs: runs, profileUnchanged: options.int("--profile-unchanged") ?? 0)
+    }
+
+    /// `snapshot --one-change`: the calendar of issue 47 (100,000 events spread over the
+    /// two years around the view's first date), a 30-day view in UTC (`--days`, `--tz`)
+    /// with protocol 2's digests (`--protocol 1`: the whole view's), the daemon's
+    /// default; a warm whole recompute, then one event changed.
+    static func oneChange(_ options: Options) throws {
+        let events = options.int("--events") ?? 100_000
+        let today = CivilDate(year: 2026, month: 11, day: 29)
+        let dir = try BenchDirectory("eventd-bench"); defer { dir.remove() }
+        let path = options.value("--db") ?? dir.databasePath
+        let fresh = !FileManager.default.fileExists(atPath: path)
+        let store = try EventStore(path: path)
+        if fresh {
+            let bytes = Bench.generatedCalendar(events: events, seed: UInt64(options.int("--seed") ?? 42),
+                                                firstDate: GeneratorDate(year: 2025, month: 11, day: 29), spanDays: 730)
+            try Bench.importGenerated(bytes, into: store)
+        }
+        var view = View(timeZone: options.value("--tz") ?? "UTC", from: today, days: options.int("--days") ?? 30)
+        view.digestVersion = View.DigestVersion(rawValue: Int64(options.int("--protocol") ?? 2)) ?? .sections
+        let now = CivilDateTime(date: today, hour: 12).secondsAsIfUTC
+        let engine = SnapshotEngine()
+        engine.incremental = false
+        let snapshot = try engine.build(view, store: store, now: now)
+        var times: [Double] = []
+        for _ in 0..<(options.int("--runs") ?? 7) {
+            let t0 = Bench.now()
+            _ = try engine.build(view, store: store, now: now)
+            times.append(Bench.now() - t0)
+        }
+        times.sort()
+        print("store_events=\(events) days=\(view.days) tz=\(view.timeZone) protocol=\(view.digestVersion.rawValue) "
+              + "items=\(snapshot.itemCount) sections=\(snapshot.sections.count)")
+        print("warm_seconds=\(Bench.format(times[0])) warm_median_seconds=\(Bench.format(times[times.count / 2]))")
+        try oneChanged(store: store, view: view, now: now, runs: options.int("--runs") ?? 7)
     }
 
     /// The recompute after one event changed: a one-event file of the same calendar is

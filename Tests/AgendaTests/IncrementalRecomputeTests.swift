@@ -12,12 +12,19 @@ import TestSupport
 /// diff, on random edit sequences: adds, deletes, moves across dates, recurrence changes,
 /// overrides, zone changes, and windows that move at midnight.
 @Suite struct IncrementalRecomputeTests {
+    /// Each window twice: with protocol 1's whole digest and protocol 2's section digests.
     static let views: [View] = [
         Fixture.view(from: "2026-11-28", days: 10),
         Fixture.view(Fixture.newYork, from: "2026-11-30", days: 5, emptyDays: .placeholder),
         Fixture.view("Asia/Tokyo", from: nil, pastDays: 1, days: 4),
         Fixture.view(from: nil, days: 3, emptyDays: .placeholder),
-    ]
+    ].flatMap { view in
+        View.DigestVersion.allCases.map { version in
+            var v = view
+            v.digestVersion = version
+            return v
+        }
+    }
 
     /// Builds every view incrementally and whole, compares them, and checks the change
     /// the engine reports against the previous snapshot of the view.
@@ -31,7 +38,15 @@ import TestSupport
             let whole = try SnapshotBuilder.build(view, store: s.store, now: now)
             #expect(built == whole, "round \(round) \(edits) view \(view.json.canonicalString())\nincremental: \(built.sectionsText)\nwhole:       \(whole.sectionsText)")
             #expect(built.digest == whole.digest)
-            #expect(built.digest == SHA256.hexDigest(whole.sectionsJSON))
+            // The kept counts and digests are those of the sections taken whole.
+            #expect(built.itemCount == whole.sections.reduce(0) { $0 + $1.items.count })
+            #expect(built.sectionsSize == AgendaSnapshot.encodedSize(of: whole.sections))
+            switch view.digestVersion {
+            case .whole: #expect(built.digest == SHA256.hexDigest(whole.sectionsJSON))
+            case .sections:
+                let parts = whole.sections.map { SHA256.hexDigest($0.json) }.joined()
+                #expect(built.digest == SHA256.hexDigest(Array(parts.utf8)))
+            }
             if let change, let old = previous[view] {
                 incremental += 1
                 try #require(change.baseDigest == old.digest)
@@ -152,6 +167,25 @@ import TestSupport
         let after = try engine.build(view, store: s.store, now: Fixture.now)
         #expect(engine.lastExpanded == 1)
         #expect(engine.lastChange == SnapshotChange(baseDigest: before.digest, sectionIDs: ["2026-11-29", "2026-12-02"]))
+        #expect(after == (try s.build(view)))
+    }
+
+    /// An event moved from the 22nd to the 24th among eight dates with events: protocol
+    /// 2's digest hashes those two sections, protocol 1's every one from the 22nd on.
+    @Test(arguments: zip(View.DigestVersion.allCases, [7, 2]))
+    func protocolTwoHashesOnlyTheSectionsMadeAgain(version: View.DigestVersion, hashed: Int) throws {
+        let s = try ScratchStore()
+        let others = (0..<8).map { ICS.berlin("o\($0)", "2026112\($0 % 8 + 1)T100000", "2026112\($0 % 8 + 1)T110000") }
+        try s.load(others + [ICS.berlin("moving", "20261122T090000", "20261122T100000")])
+        let engine = SnapshotEngine()
+        var view = Fixture.view(from: "2026-11-21", days: 14)
+        view.digestVersion = version
+        _ = try engine.build(view, store: s.store, now: Fixture.now)
+        #expect(engine.lastHashedSections == 8)
+        try s.load(others + [ICS.berlin("moving", "20261124T090000", "20261124T100000")])
+        let after = try engine.build(view, store: s.store, now: Fixture.now)
+        #expect(engine.lastChange?.sectionIDs == ["2026-11-22", "2026-11-24"])
+        #expect(engine.lastHashedSections == hashed)
         #expect(after == (try s.build(view)))
     }
 }

@@ -148,4 +148,28 @@ struct LiveDiffTests {
             #expect(stray.map(FeedClient.brief) == nil, "the replaced subscription still delivers: \(stray.map(FeedClient.brief) ?? "")")
         }
     }
+
+    /// Subscribers of both protocols to one window: each gets its protocol's messages
+    /// (protocol 1's without a `protocol` key), their diffs apply to the same sections,
+    /// and a one-shot snapshot still carries protocol 1's digest.
+    @Test func bothProtocolsFollowTheSameWindow() async throws {
+        try await DaemonHarness.with(running: Self.base) { daemon in
+            let (one, first1) = try await daemon.subscribe()
+            let (two, first2) = try await daemon.subscribe(protocolVersion: 2)
+            #expect(first1.protocolVersion == 1 && first2.protocolVersion == 2)
+            #expect(first1.sections == first2.sections)
+            #expect(first1.digest != first2.digest)
+            var (state1, state2) = (first1, first2)
+            for change in [Self.change1, Self.change2] {
+                try await daemon.importCalendar(icsCalendar(change))
+                let diff1 = try await one.next("diff", timeout: 3), diff2 = try await two.next("diff", timeout: 3)
+                #expect(diff1["protocol"] == nil && diff2["protocol"]?.intValue == 2)
+                try state1.apply(diff1)
+                try state2.apply(diff2)
+                #expect(state1.sections == state2.sections)
+            }
+            let oneShot = try await daemon.oneShotSnapshot()
+            #expect(oneShot.protocolVersion == 1 && oneShot.sections == state2.sections)
+        }
+    }
 }

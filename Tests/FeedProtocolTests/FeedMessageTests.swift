@@ -6,7 +6,8 @@ import FeedProtocol
     @Test func requestsEncodeCanonicallyAndDecodeToThemselves() throws {
         let requests: [Request] = [
             .subscribe(view: ["days": 3, "tz": "UTC"], resume: .init(epoch: "e", seq: 7)),
-            .subscribe(view: nil, resume: nil), .snapshot(view: ["days": 1]), .refresh, .status, .ping,
+            .subscribe(view: nil, resume: nil), .subscribe(view: nil, resume: nil, protocolVersion: 2),
+            .snapshot(view: ["days": 1]), .refresh, .status, .ping,
             .sync(sources: ["work", "home"]),
         ]
         for request in requests {
@@ -64,5 +65,35 @@ import FeedProtocol
         #expect(state.position == Request.Resume(epoch: FeedScript.epoch, seq: 2))
         // The same diff again does not follow on.
         #expect(throws: FeedClientState.Failure.self) { _ = try state.apply(diff: d) }
+    }
+
+    /// docs/protocol.md's test vectors: both digests of its two sections, and of none.
+    @Test(arguments: [
+        (#"[{"date":"2026-11-29","id":"2026-11-29","items":[{"all_day":true,"calendar":"holidays","continues_from_previous_day":false,"continues_to_next_day":false,"end":"2026-11-30","id":"9016d64a610bab14874722300f558f70","kind":"event","location":null,"recurrence_id":null,"start":"2026-11-29","status":null,"summary":"First Sunday of Advent","uid":"first-advent-2026@holidays.eventd.example"}],"label":"today"},{"date":"2026-11-30","id":"2026-11-30","items":[{"all_day":false,"calendar":"team","continues_from_previous_day":false,"continues_to_next_day":false,"end":"2026-11-30T09:15:00+01:00","id":"3f2a0c1d9b8e7f6a5b4c3d2e1f0a9b8c","kind":"event","location":"Raum 2","recurrence_id":null,"start":"2026-11-30T09:00:00+01:00","status":"confirmed","summary":"Standup \u2615","uid":"standup@team.example"}],"label":"tomorrow"}]"#,
+         "f746bdafad403c99880709e3e6c050dddbe06c05f09a8966eba917ff59347397",
+         "2e095e8908a9320e6d0a266bf3fb435eecc4b97bcea09d6b4ef728f2fa53e6ff"),
+        ("[]", "4f53cda18c2baa0c0354bb5f9a3ecbe5ed12ab4d8e11ba873c2f11161202b945",
+         "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
+    ])
+    func theDigestsOfBothProtocolsMatchTheTestVectors(sections: String, whole: String, bySection: String) throws {
+        let list = try #require(try JSONValue.parse(Array(sections.utf8)[...], maxDepth: 32).arrayValue)
+        for version in [Int64(1), 2] {
+            let snapshot = FeedMessage.Snapshot(digest: "", epoch: "e", sections: list, seq: 1, view: .null,
+                                                protocolVersion: version)
+            let state = try FeedClientState(snapshot: snapshot)
+            #expect(state.digest == (version == 1 ? whole : bySection))
+            #expect(state.digest(version: 1) == whole)
+            #expect(state.digest(version: 2) == bySection)
+            #expect(try EncodedFeedState(snapshot: snapshot).digest == state.digest)
+        }
+    }
+
+    @Test func aSubscribeAsksForAProtocolTheDaemonKnows() {
+        #expect(Request.decode(Array(#"{"op":"subscribe","protocol":2}"#.utf8)[...]) == .success(.subscribe(view: nil, resume: nil, protocolVersion: 2)))
+        #expect(Request.decode(Array(#"{"op":"subscribe"}"#.utf8)[...]) == .success(.subscribe(view: nil, resume: nil)))
+        for bad in [#"{"op":"subscribe","protocol":3}"#, #"{"op":"subscribe","protocol":"2"}"#] {
+            guard case .failure(let e) = Request.decode(Array(bad.utf8)[...]) else { Issue.record("\(bad) accepted"); continue }
+            #expect(e.code == .badRequest)
+        }
     }
 }

@@ -8,17 +8,20 @@ import TestSupport
 /// diffs with moves, heartbeats, eventd's restart, resync, snapshot) replayed through
 /// the three clients: the Swift machine, docs/feed_client.py and web/feed.js. Each
 /// states the seq and digest of its local copy after every snapshot and diff; all must
-/// agree with each other and with the daemon's digests.
+/// agree with each other and with the daemon's digests. One session is of protocol 1
+/// (a subscriber that does not ask), one of protocol 2 (per-section digests).
 @Suite struct FeedSessionReplayTests {
-    static let session = Bundle.module.resourceURL!.appendingPathComponent("Fixtures/feed-session.ndjson")
+    static let sessions = ["feed-session.ndjson", "feed-session-v2.ndjson"]
 
-    static func lines() throws -> [[UInt8]] {
-        try Data(contentsOf: session).split(separator: 10).map(Array.init)
+    static func url(_ name: String) -> URL { Bundle.module.resourceURL!.appendingPathComponent("Fixtures/\(name)") }
+
+    static func lines(_ name: String) throws -> [[UInt8]] {
+        try Data(contentsOf: url(name)).split(separator: 10).map(Array.init)
     }
 
     /// What the daemon said each state's digest is.
-    static func expected() throws -> [String] {
-        try lines().compactMap { line in
+    static func expected(_ name: String) throws -> [String] {
+        try lines(name).compactMap { line in
             switch try FeedMessage.decode(line) {
             case .snapshot(let s): return "\(s.seq) \(s.digest)"
             case .diff(let d): return "\(d.seq) \(d.digest)"
@@ -27,14 +30,19 @@ import TestSupport
         }
     }
 
-    @Test func theSessionHasWhatTheReplayIsAbout() throws {
-        let types = try Self.lines().map { try FeedMessage.decode($0).type }
+    @Test(arguments: zip(sessions, [Int64(1), 2]))
+    func theSessionHasWhatTheReplayIsAbout(session: String, version: Int64) throws {
+        let messages = try Self.lines(session).map { try FeedMessage.decode($0) }
+        let types = messages.map(\.type)
         #expect(types.filter { $0 == "diff" }.count >= 3)
         #expect(types.contains("heartbeat") && types.contains("resync") && types.filter { $0 == "snapshot" }.count == 2)
-        #expect(try String(contentsOf: Self.session, encoding: .utf8).contains(#""moved":[{"from""#))
+        #expect(try String(contentsOf: Self.url(session), encoding: .utf8).contains(#""moved":[{"from""#))
+        for case .diff(let diff) in messages { #expect(diff.protocolVersion == version) }
+        for case .snapshot(let snapshot) in messages { #expect(snapshot.protocolVersion == version) }
     }
 
-    @Test func theSwiftMachineAgrees() throws {
+    @Test(arguments: sessions)
+    func theSwiftMachineAgrees(session: String) throws {
         var machine = SubscriptionMachine(.init(view: ["days": 3, "tz": "UTC"]))
         var states: [String] = []
         var resumedFrom: Request.Resume?
@@ -42,7 +50,7 @@ import TestSupport
         _ = machine.handle(.start, now: now)
         _ = machine.handle(.connected, now: now)
         var connections = 0
-        for line in try Self.lines() {
+        for line in try Self.lines(session) {
             now += 1
             if case .hello = try FeedMessage.decode(line) {
                 connections += 1
@@ -51,7 +59,7 @@ import TestSupport
                     _ = machine.handle(.disconnected("closed"), now: now)
                     now = machine.deadline!
                     _ = machine.handle(.timer, now: now)
-                    for case .send(.subscribe(_, let resume)) in machine.handle(.connected, now: now) { resumedFrom = resume }
+                    for case .send(.subscribe(_, let resume, _)) in machine.handle(.connected, now: now) { resumedFrom = resume }
                 }
             }
             for effect in machine.handle(.line(line), now: now) {
@@ -62,19 +70,21 @@ import TestSupport
                 }
             }
         }
-        #expect(states == (try Self.expected()))
+        #expect(states == (try Self.expected(session)))
         #expect(resumedFrom?.seq == 5, "the reconnect resumes from the last diff")
     }
 
-    @Test func thePythonClientAgrees() async throws {
+    @Test(arguments: sessions)
+    func thePythonClientAgrees(session: String) async throws {
         let python = try #require(Products.which("python3"))
         let script = Products.repositoryRoot.appendingPathComponent("docs/feed_client.py").path
-        let result = try await ChildProcess.run(python, [script, "--replay", Self.session.path])
+        let result = try await ChildProcess.run(python, [script, "--replay", Self.url(session).path])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.split(separator: "\n").map(String.init) == (try Self.expected()))
+        #expect(result.stdout.split(separator: "\n").map(String.init) == (try Self.expected(session)))
     }
 
-    @Test func theBrowserClientAgrees() async throws {
+    @Test(arguments: sessions)
+    func theBrowserClientAgrees(session: String) async throws {
         let node = try #require(Products.which("node"))
         let feed = Products.repositoryRoot.appendingPathComponent("web/feed.js")
         // feed.js is an ES module: a small driver imports it.
@@ -94,11 +104,11 @@ import TestSupport
             if (m.base_seq !== seq) throw new Error(`diff for ${m.base_seq} at ${seq}`);
             sections = applyChanges(sections, m.changes); seq = m.seq;
           } else continue;
-          console.log(`${seq} ${await digestOf(sections)}`);
+          console.log(`${seq} ${await digestOf(sections, m.protocol)}`);
         }
         """.write(to: driver, atomically: true, encoding: .utf8)
-        let result = try await ChildProcess.run(node, [driver.path, Self.session.path])
+        let result = try await ChildProcess.run(node, [driver.path, Self.url(session).path])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.split(separator: "\n").map(String.init) == (try Self.expected()))
+        #expect(result.stdout.split(separator: "\n").map(String.init) == (try Self.expected(session)))
     }
 }

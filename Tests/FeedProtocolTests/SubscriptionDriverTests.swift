@@ -54,7 +54,7 @@ import FeedProtocol
             let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             return try Request.decode(buffer[..<max(0, n - 1)]).get()
         }
-        #expect(requests == [.subscribe(view: FeedScript.view, resume: nil),
-                             .subscribe(view: FeedScript.view, resume: .init(epoch: FeedScript.epoch, seq: 2))])
+        #expect(requests == [.subscribe(view: FeedScript.view, resume: nil, protocolVersion: 2),
+                             .subscribe(view: FeedScript.view, resume: .init(epoch: FeedScript.epoch, seq: 2), protocolVersion: 2)])
     }
 }

@@ -18,7 +18,7 @@ import FeedProtocol
     /// Started, connected and greeted at time 0.
     func greeted(_ m: inout SubscriptionMachine) {
         #expect(m.handle(.start, now: 0) == [.connect])
-        #expect(m.handle(.connected, now: 0) == [.send(.subscribe(view: FeedScript.view, resume: nil))])
+        #expect(m.handle(.connected, now: 0) == [.send(.subscribe(view: FeedScript.view, resume: nil, protocolVersion: 2))])
         let hello = FeedScript.line(.hello(.init(epoch: FeedScript.epoch)))
         #expect(m.handle(.line(hello), now: 0) == [.line(hello)])
     }
@@ -60,7 +60,7 @@ import FeedProtocol
         #expect(m.handle(.timer, now: 10.1) == [])
         #expect(m.handle(.timer, now: 10.2) == [.connect])
         let resume = Request.Resume(epoch: FeedScript.epoch, seq: 1)
-        #expect(m.handle(.connected, now: 10.2) == [.send(.subscribe(view: FeedScript.view, resume: resume))])
+        #expect(m.handle(.connected, now: 10.2) == [.send(.subscribe(view: FeedScript.view, resume: resume, protocolVersion: 2))])
     }
 
     @Test func aDigestMismatchDropsTheCopyAndThePositionAndSubscribesAfresh() throws {
@@ -69,13 +69,13 @@ import FeedProtocol
         _ = m.handle(.line(try FeedScript.snapshot(one, seq: 1)), now: 1)
         let wrong = try FeedScript.diff(from: one, to: two, seq: 2, digest: String(repeating: "0", count: 64))
         #expect(m.handle(.line(wrong), now: 2) == [.line(wrong), .digestMismatch(seq: 2),
-                                                  .send(.subscribe(view: FeedScript.view, resume: nil))])
+                                                  .send(.subscribe(view: FeedScript.view, resume: nil, protocolVersion: 2))])
         #expect(m.state == nil)
         #expect(m.position == nil)
         // Lost before the fresh snapshot came: the next connection does not resume either.
         _ = m.handle(.disconnected("closed"), now: 3)
         _ = m.handle(.timer, now: 4)
-        #expect(m.handle(.connected, now: 4) == [.send(.subscribe(view: FeedScript.view, resume: nil))])
+        #expect(m.handle(.connected, now: 4) == [.send(.subscribe(view: FeedScript.view, resume: nil, protocolVersion: 2))])
     }
 
     @Test func aDiffThatDoesNotFollowOnCountsAsAMismatch() throws {
@@ -143,7 +143,7 @@ import FeedProtocol
     @Test func aPositionGivenByHandMovesWithTheDiffsThatFollowOn() throws {
         var m = machine { $0.resume = .init(epoch: FeedScript.epoch, seq: 1) }
         _ = m.handle(.start, now: 0)
-        #expect(m.handle(.connected, now: 0) == [.send(.subscribe(view: FeedScript.view, resume: .init(epoch: FeedScript.epoch, seq: 1)))])
+        #expect(m.handle(.connected, now: 0) == [.send(.subscribe(view: FeedScript.view, resume: .init(epoch: FeedScript.epoch, seq: 1), protocolVersion: 2))])
         _ = m.handle(.line(FeedScript.line(.hello(.init(epoch: FeedScript.epoch)))), now: 0)
         _ = m.handle(.line(try FeedScript.diff(from: one, to: two, seq: 2)), now: 1)
         #expect(m.position == Request.Resume(epoch: FeedScript.epoch, seq: 2))

@@ -49,7 +49,7 @@ struct PublishEndToEndTests {
     static func socketSnapshotLine(_ daemon: DaemonHarness) async throws -> [UInt8] {
         let client = try await daemon.connect()
         defer { client.close() }
-        try await client.send(["op": "subscribe", "view": DaemonHarness.weekView])
+        try await client.send(["op": "subscribe", "view": DaemonHarness.weekView, "protocol": 2])
         _ = try await client.next("snapshot")
         return client.lastLine
     }
@@ -57,7 +57,7 @@ struct PublishEndToEndTests {
     @Test func theStreamHoldsTheSocketsLines() async throws {
         let redis = try await RedisServerProcess()
         try await DaemonHarness.with(running: Self.base, arguments: ["--publish", redis.url(), "--publish-view", "tz=UTC&days=7"]) { daemon in
-            let (client, first) = try await daemon.subscribe()
+            let (client, first) = try await daemon.subscribe(protocolVersion: 2)
             var socketLines: [Int64: [UInt8]] = [first.seq: client.lastLine]
             // Until the publisher has connected, only the latest state would be written
             // (as a snapshot): the changes start once the first one is in Redis.
@@ -92,7 +92,7 @@ struct PublishEndToEndTests {
     @Test func redisFaultsNeverReachTheSocket() async throws {
         let redis = try await RedisServerProcess()
         try await DaemonHarness.with(running: Self.base, arguments: ["--publish", redis.url(), "--publish-view", "tz=UTC&days=7"]) { daemon in
-            let (client, _) = try await daemon.subscribe()
+            let (client, _) = try await daemon.subscribe(protocolVersion: 2)
             var store = try Self.connect(redis)
             #expect(try await eventually(timeout: 10) { try Self.snapshotKey(store) != nil })
 
@@ -131,7 +131,7 @@ struct PublishEndToEndTests {
     @Test func refusedWritesAreLoggedOnceAndRepaired() async throws {
         let redis = try await RedisServerProcess()
         try await DaemonHarness.with(running: Self.base, arguments: ["--publish", redis.url(), "--publish-view", "tz=UTC&days=7"]) { daemon in
-            let (client, _) = try await daemon.subscribe()
+            let (client, _) = try await daemon.subscribe(protocolVersion: 2)
             let store = try Self.connect(redis)
             #expect(try await eventually(timeout: 10) { try Self.snapshotKey(store) != nil })
             try store.call(RedisCommand(["CONFIG", "SET", "maxmemory-policy", "noeviction"]))

@@ -86,7 +86,7 @@ import Testing
         #expect(snapshot[0].1.map(Self.words) == [
             ["MULTI"],
             ["XADD", "t:view:\(Self.week.key)", "MAXLEN", "~", "1024", "*", "epoch", "e1", "seq", "1", "type", "snapshot",
-             "line", #"{"type":"snapshot","seq":1}"#],
+             "protocol", "1", "line", #"{"type":"snapshot","seq":1}"#],
             ["SET", "t:view:\(Self.week.key):snapshot", #"{"type":"snapshot","seq":1}"#],
             ["EXEC"]])
         #expect(h.handle(.answered(snapshot[0].0, Self.committed)).isEmpty)
@@ -94,7 +94,7 @@ import Testing
         let diff = Self.sends(h.handle(.line(Self.week, Self.line("diff", seq: 2))))
         #expect(diff.count == 1)
         #expect(diff[0].0 == .publish(Self.week, seq: 2, republish: false))
-        #expect(Self.words(diff[0].1[1]).suffix(6) == ["seq", "2", "type", "diff", "line", #"{"type":"diff","seq":2}"#])
+        #expect(Self.words(diff[0].1[1]).suffix(8) == ["seq", "2", "type", "diff", "protocol", "1", "line", #"{"type":"diff","seq":2}"#])
         #expect(Self.words(diff[0].1[2]) == ["SET", "t:view:\(Self.week.key):snapshot", #"{"type":"snapshot","seq":2}"#])
         _ = h.handle(.answered(diff[0].0, Self.committed))
 
@@ -142,7 +142,7 @@ import Testing
         #expect(Self.logs(back)[0].contains("reachable again"))
         let requests = Self.sends(back)
         #expect(requests.map(\.0) == [.readWanted(checked: [Self.week]), .publish(Self.week, seq: 4, republish: true)])
-        #expect(Self.words(requests[1].1[1]).suffix(4) == ["type", "snapshot", "line", #"{"type":"snapshot","seq":4}"#])
+        #expect(Self.words(requests[1].1[1]).suffix(6) == ["type", "snapshot", "protocol", "1", "line", #"{"type":"snapshot","seq":4}"#])
         _ = h.handle(.answered(requests[1].0, Self.committed))
         // Owed no more: the next diff goes as a diff.
         #expect(Self.sends(h.handle(.line(Self.week, Self.line("diff", seq: 5))))[0].0 == .publish(Self.week, seq: 5, republish: false))
@@ -211,6 +211,25 @@ import Testing
         let accepted = h.handle(.answered(owed[0].0, Self.committed))
         #expect(Self.logs(accepted) == ["Redis accepts the feed's writes again"])
         #expect(Self.sends(h.handle(.line(Self.week, Self.line("diff", seq: 3))))[0].0 == .publish(Self.week, seq: 3, republish: false))
+    }
+
+    /// A stream entry says which digest its line carries: the relay's lines are of
+    /// protocol 2, and the entry read back says so (absent, as before: 1).
+    @Test func streamEntriesNameTheirProtocol() throws {
+        var h = Harness()
+        _ = h.start()
+        _ = h.handle(.connected)
+        var line = Self.line("snapshot", seq: 1)
+        line.protocolVersion = 2
+        let sent = Self.sends(h.handle(.line(Self.week, line)))
+        let xadd = try #require(sent.first?.1.map(Self.words).first { $0.first == "XADD" })
+        let at = try #require(xadd.firstIndex(of: "protocol"))
+        #expect(xadd[at + 1] == "2")
+        let fields = ["epoch", "e1", "seq", "2", "type", "diff", "protocol", "2", "line", "x"].map { RedisReply.string(Array($0.utf8)) }
+        let entry = StreamEntry.entries(.array([.array([.string(Array("5-0".utf8)), .array(fields)])]))
+        #expect(entry.map(\.protocolVersion) == [2])
+        let old = StreamEntry.entries(.array([.array([.string(Array("5-0".utf8)), .array(Array(fields[..<6] + fields[8...]))])]))
+        #expect(old.map(\.protocolVersion) == [1])
     }
 }
 

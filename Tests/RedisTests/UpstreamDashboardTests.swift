@@ -12,7 +12,7 @@ struct UpstreamDashboardTests {
         let redis = try await RedisServerProcess()
         try await DaemonHarness.with(running: PublishEndToEndTests.base, arguments: ["--publish", redis.url()]) { daemon in
             let web = try await WebGatewayHarness.start(for: daemon, arguments: ["--upstream", redis.url()])
-            let (socket, state) = try await daemon.subscribe()
+            let (socket, state) = try await daemon.subscribe(protocolVersion: 2)
             defer { socket.close() }
             try await WebDriverSession.with(daemon) { browser in
                 try await browser.open(web.pageURL + "&" + UpstreamEndToEndTests.query)

@@ -19,7 +19,7 @@ struct UpstreamEndToEndTests {
         let users = try await ReadmeRedisUsers.start()
         defer { users.remove() }
         try await DaemonHarness.with(running: PublishEndToEndTests.base, arguments: users.eventdArguments) { daemon in
-            let (socket, _) = try await daemon.subscribe()
+            let (socket, _) = try await daemon.subscribe(protocolVersion: 2)
             let upstream = users.gatewayArguments
             let web1 = try await WebGatewayHarness.start(for: daemon, arguments: upstream, name: "web1")
             let web2 = try await WebGatewayHarness.start(for: daemon, arguments: upstream, name: "web2")
@@ -71,7 +71,7 @@ struct UpstreamEndToEndTests {
     @Test func browsersAreToldOfAnOutageAndCatchUp() async throws {
         let redis = try await RedisServerProcess()
         try await DaemonHarness.with(running: PublishEndToEndTests.base, arguments: ["--publish", redis.url()]) { daemon in
-            let (socket, _) = try await daemon.subscribe()
+            let (socket, _) = try await daemon.subscribe(protocolVersion: 2)
             let web = try await WebGatewayHarness.start(for: daemon, arguments: ["--upstream", redis.url()])
             let browser = try await web.stream(query: Self.query)
             let snapshot = try await browser.next("snapshot", timeout: 30)
@@ -128,7 +128,7 @@ struct UpstreamEndToEndTests {
             let resync = try await browser.next("resync", timeout: 30)
             #expect(try resync.json()["reason"]?.stringValue == "epoch")
             let after = try await browser.next("snapshot", timeout: 10)
-            let (socket, state) = try await daemon.subscribe()
+            let (socket, state) = try await daemon.subscribe(protocolVersion: 2)
             #expect(try after.json()["epoch"]?.stringValue == state.epoch)
             #expect(try after.json()["epoch"]?.stringValue != before.json()["epoch"]?.stringValue)
             #expect(try after.json()["digest"]?.stringValue == state.digest)

@@ -20,7 +20,7 @@ struct UpstreamFaultTests {
     @Test func redisRestartedWithItsDataLeavesEveryBrowserConsistent() async throws {
         let redis = try await RedisServerProcess()
         try await DaemonHarness.with(running: PublishEndToEndTests.base, arguments: ["--publish", redis.url()]) { daemon in
-            let (socket, state) = try await daemon.subscribe()
+            let (socket, state) = try await daemon.subscribe(protocolVersion: 2)
             defer { socket.close() }
             let web1 = try await WebGatewayHarness.start(for: daemon, arguments: ["--upstream", redis.url()], name: "web1")
             let web2 = try await WebGatewayHarness.start(for: daemon, arguments: ["--upstream", redis.url()], name: "web2")
@@ -71,7 +71,7 @@ struct UpstreamFaultTests {
         try await DaemonHarness.with(arguments: ["--publish", redis.url()]) { daemon in
             try await daemon.importCalendar(Self.calendar, file: "big.ics", calendar: "big")
             try await daemon.start()
-            let (socket, _) = try await daemon.subscribe(["tz": "UTC", "days": 30], timeout: 30)
+            let (socket, _) = try await daemon.subscribe(["tz": "UTC", "days": 30], protocolVersion: 2, timeout: 30)
             defer { socket.close() }
             let web = try await WebGatewayHarness.start(for: daemon, arguments: ["--upstream", redis.url()])
             let readers = [try await web.stream(query: Self.bigQuery), try await web.stream(query: Self.bigQuery)]
@@ -96,7 +96,8 @@ struct UpstreamFaultTests {
 
             var worst = 0.0
             for round in 1...5 { worst = max(worst, try await change(round)) }
-            let digest = try await daemon.oneShotSnapshot(["tz": "UTC", "days": 30]).digest
+            // A one-shot carries protocol 1's digest; the stream's lines carry protocol 2's.
+            let digest = FeedState.digest(of: try await daemon.oneShotSnapshot(["tz": "UTC", "days": 30]).sections, protocolVersion: 2)
             let rssAfter = processResidentKiB(web.pid) ?? 0
             print("UpstreamFaultTests: diffs reached the other browsers \(Int(baseline * 1000)) ms after the socket subscriber without a stalled browser, at most \(Int(worst * 1000)) ms with one; eventd-web RSS \(rssBefore) -> \(rssAfter) KiB")
             #expect(worst < 10)

@@ -33,9 +33,11 @@ extension DaemonHarness {
     }
 
     /// Connects and subscribes; returns the client and the state of its first snapshot.
-    public func subscribe(_ view: JSONValue = DaemonHarness.weekView, timeout: Double = 5) async throws -> (FeedClient, FeedState) {
+    public func subscribe(_ view: JSONValue = DaemonHarness.weekView, protocolVersion: Int64 = 1,
+                          timeout: Double = 5) async throws -> (FeedClient, FeedState) {
         let client = try await connect()
-        try await client.send(["op": "subscribe", "view": view])
+        try await client.send(protocolVersion == 1 ? ["op": "subscribe", "view": view]
+                                                   : ["op": "subscribe", "view": view, "protocol": .int(protocolVersion)])
         let snapshot = try await client.next("snapshot", timeout: timeout)
         return (client, try FeedState(snapshot: snapshot))
     }

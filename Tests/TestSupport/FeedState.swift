@@ -30,9 +30,15 @@ public struct FeedState: Sendable {
     /// The normalised view the snapshot carried.
     public private(set) var view: JSONValue
 
-    /// Digest of a `sections` array: SHA-256 of its canonical JSON.
-    public static func digest(of sections: [JSONValue]) -> String {
-        SHA256.hexDigest(JSONValue.array(sections).canonicalBytes())
+    /// The protocol whose digest the messages carry (their `protocol`, absent: 1).
+    public private(set) var protocolVersion: Int64
+
+    /// Digest of a `sections` array: protocol 1's SHA-256 of its canonical JSON, or
+    /// protocol 2's SHA-256 of its sections' digests (computed here from scratch, the
+    /// oracle for the clients that keep them).
+    public static func digest(of sections: [JSONValue], protocolVersion: Int64 = 1) -> String {
+        guard protocolVersion == 2 else { return SHA256.hexDigest(JSONValue.array(sections).canonicalBytes()) }
+        return SHA256.hexDigest(sections.map { SHA256.hexDigest($0.canonicalBytes()) }.joined())
     }
 
     /// Starts from a `snapshot` message; checks its digest.
@@ -44,7 +50,8 @@ public struct FeedState: Sendable {
               let digest = message["digest"]?.stringValue, let epoch = message["epoch"]?.stringValue else {
             throw ApplyError("snapshot without sections/seq/digest/epoch: \(FeedClient.brief(message))")
         }
-        let computed = Self.digest(of: sections)
+        protocolVersion = message["protocol"]?.intValue ?? 1
+        let computed = Self.digest(of: sections, protocolVersion: protocolVersion)
         guard computed == digest else {
             throw ApplyError("snapshot seq \(seq): digest \(digest) but its sections hash to \(computed)", digestMismatch: true)
         }
@@ -54,6 +61,10 @@ public struct FeedState: Sendable {
         self.epoch = epoch
         self.view = message["view"] ?? .null
     }
+
+    /// Protocol 2's digest of the state: what the dashboard, which asks for protocol 2,
+    /// verifies (`window.eventdDashboard.verified`).
+    public var protocol2Digest: String { Self.digest(of: sections, protocolVersion: 2) }
 
     // MARK: - Queries
 
@@ -279,7 +290,7 @@ public struct FeedState: Sendable {
             }
         }
         let newSections = result.map(\.json)
-        let computed = Self.digest(of: newSections)
+        let computed = Self.digest(of: newSections, protocolVersion: diff["protocol"]?.intValue ?? 1)
         guard computed == expectedDigest else {
             throw ApplyError("after applying diff seq \(seq) the state hashes to \(computed), the diff says \(expectedDigest)",
                              digestMismatch: true)

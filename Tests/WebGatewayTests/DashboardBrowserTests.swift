@@ -57,7 +57,7 @@ struct DashboardBrowserTests {
                 // The agenda: every item of the daemon's snapshot, its digest verified in the page.
                 let before = try await daemon.oneShotSnapshot(Self.view)
                 try await browser.open(web.pageURL + "&" + Self.query)
-                try await waitForDigest(browser, before.digest, "the first snapshot")
+                try await waitForDigest(browser, before.protocol2Digest, "the first snapshot")
                 // The page took the token out of its address (and keeps it in its own storage).
                 let loaded = try await browser.run("return location.href").stringValue ?? ""
                 #expect(!loaded.contains("token") && loaded.contains("tz="), "\(loaded)")
@@ -74,7 +74,7 @@ struct DashboardBrowserTests {
                 try await browser.run("document.querySelector('[data-id=\"\(movedID)\"]').dataset.mark = 'same-node'; window.notReloaded = true;")
                 try await daemon.importCalendar(icsCalendar(Self.workChanged))
                 let after = try await daemon.oneShotSnapshot(Self.view)
-                try await waitForDigest(browser, after.digest, "the diff of the import")
+                try await waitForDigest(browser, after.protocol2Digest, "the diff of the import")
                 page = try await state(browser)
                 #expect(try await browser.run("return window.notReloaded === true") == true)
                 #expect(page["stats"]?["diffs"]?.intValue ?? 0 >= 1)
@@ -106,7 +106,7 @@ struct DashboardBrowserTests {
                 let still = try await state(browser)["animations"]
                 try await daemon.importCalendar(icsCalendar(Self.workChanged + [TestEvent("q@x", "20261130T120000Z", "20261130T130000Z", "Quiet")]))
                 let quiet = try await daemon.oneShotSnapshot(Self.view)
-                try await waitForDigest(browser, quiet.digest, "the diff without motion")
+                try await waitForDigest(browser, quiet.protocol2Digest, "the diff without motion")
                 #expect(try await state(browser)["animations"] == still)
                 #expect(try await browser.run("return document.querySelector('main').innerText.includes('Quiet')") == true)
                 try await browser.emulateMedia(["prefers-reduced-motion": "no-preference"])
@@ -119,18 +119,19 @@ struct DashboardBrowserTests {
                 #expect(shown.hasPrefix("Reconnecting"))
                 try await daemon.start()
                 let restarted = try await daemon.oneShotSnapshot(Self.view)
-                try await waitForDigest(browser, restarted.digest, "the agenda after the restart")
+                try await waitForDigest(browser, restarted.protocol2Digest, "the agenda after the restart")
                 page = try await state(browser)
                 #expect(page["epoch"]?.stringValue != epoch)
                 #expect(page["stats"]?["mismatches"] == 0)
 
-                // A state out of step with the daemon (an item changed behind the page's back):
+                // A state out of step with the daemon (an item changed behind the page's back,
+                // in the section the next diff touches: protocol 2 hashes again only those):
                 // the next diff's digest does not match, and the page reconnects for a snapshot.
-                try await browser.run("window.eventdDashboard.sections[0].items[0].summary = 'tampered';")
-                try await daemon.importCalendar(icsCalendar(Self.workChanged + [TestEvent("late@x", "20261202T170000Z", "20261202T180000Z", "Late")]))
+                try await browser.run("window.eventdDashboard.sections.flatMap((s) => s.items).find((i) => i.uid === 's@x').summary = 'tampered';")
+                try await daemon.importCalendar(icsCalendar(Self.workChanged + [TestEvent("late@x", "20261201T170000Z", "20261201T180000Z", "Late")]))
                 let tampered = try await daemon.oneShotSnapshot(Self.view)
                 try await browser.waitFor("the reconnect after the mismatch", """
-                    const d = window.eventdDashboard; return d.stats.mismatches === 1 && d.connection === 'live' && d.verified === '\(tampered.digest)';
+                    const d = window.eventdDashboard; return d.stats.mismatches === 1 && d.connection === 'live' && d.verified === '\(tampered.protocol2Digest)';
                     """)
                 #expect(try await browser.run("return JSON.stringify(window.eventdDashboard.sections).includes('tampered')") == false)
 
@@ -142,7 +143,7 @@ struct DashboardBrowserTests {
                     form.dispatchEvent(new Event('change'));
                     """)
                 let narrowed = try await daemon.oneShotSnapshot(["tz": "UTC", "days": 3, "calendars": ["work"]])
-                try await waitForDigest(browser, narrowed.digest, "the view the controls chose")
+                try await waitForDigest(browser, narrowed.protocol2Digest, "the view the controls chose")
                 let address = try await browser.run("return location.search").stringValue ?? ""
                 #expect(address.contains("days=3") && address.contains("calendar=work") && address.contains("tz=UTC"), "\(address)")
 

@@ -32,7 +32,7 @@ struct DashboardControlsTests {
     }
 
     func waitForView(_ browser: WebDriverSession, _ daemon: DaemonHarness, _ view: JSONValue, _ what: String) async throws {
-        let digest = try await daemon.oneShotSnapshot(view).digest
+        let digest = try await daemon.oneShotSnapshot(view).protocol2Digest
         try await browser.waitFor(what, """
             const d = window.eventdDashboard; return d.connection === 'live' && d.verified === '\(digest)';
             """)

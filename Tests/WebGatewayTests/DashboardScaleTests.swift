@@ -34,7 +34,7 @@ struct DashboardScaleTests {
                     let expected = try await daemon.oneShotSnapshot(view)
                     try await browser.open(web.pageURL + "&tz=\(zone)&days=\(days)")
                     try await browser.waitFor("the digest in \(zone)", """
-                        const d = window.eventdDashboard; return d.connection === 'live' && d.verified === '\(expected.digest)';
+                        const d = window.eventdDashboard; return d.connection === 'live' && d.verified === '\(expected.protocol2Digest)';
                         """)
                     #expect(try await pageState(browser)["stats"]?["mismatches"] == 0)
                 }
@@ -44,7 +44,7 @@ struct DashboardScaleTests {
                 let large = try await daemon.oneShotSnapshot(view)
                 try await browser.open(web.pageURL + "&tz=UTC&days=14")
                 try await browser.waitFor("the large view", timeout: 30, """
-                    const d = window.eventdDashboard; return d.connection === 'live' && d.verified === '\(large.digest)';
+                    const d = window.eventdDashboard; return d.connection === 'live' && d.verified === '\(large.protocol2Digest)';
                     """)
                 let first = try await pageState(browser)
                 #expect(first["items"]?.intValue == Int64(large.itemCount))
@@ -57,7 +57,7 @@ struct DashboardScaleTests {
                 try await daemon.importCalendar(icsCalendar(bulk), file: "bulk.ics", calendar: "bulk")
                 let after = try await daemon.oneShotSnapshot(view)
                 try await browser.waitFor("the 200-change diff", timeout: 30, """
-                    const d = window.eventdDashboard; return d.connection === 'live' && d.verified === '\(after.digest)';
+                    const d = window.eventdDashboard; return d.connection === 'live' && d.verified === '\(after.protocol2Digest)';
                     """)
                 let second = try await pageState(browser)
                 #expect(second["stats"]?["mismatches"] == 0)

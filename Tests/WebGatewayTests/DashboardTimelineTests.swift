@@ -46,7 +46,7 @@ struct DashboardTimelineTests {
     }
 
     func load(_ browser: WebDriverSession, _ web: WebGatewayHarness, _ daemon: DaemonHarness) async throws {
-        let digest = try await daemon.oneShotSnapshot(Self.view).digest
+        let digest = try await daemon.oneShotSnapshot(Self.view).protocol2Digest
         try await browser.open(web.pageURL + "&tz=UTC&days=7")
         try await browser.waitFor("the view", "const d = window.eventdDashboard; return d.connection === 'live' && d.verified === '\(digest)';")
     }

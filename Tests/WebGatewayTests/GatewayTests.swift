@@ -180,6 +180,16 @@ import CanonicalJSON
         #expect(h.status(h.request("/api/events?color=red")) == 400)
     }
 
+    /// `protocol=2` goes into the subscribe line (which digest the stream carries).
+    @Test func aStreamAsksForTheProtocolItsQueryNames() throws {
+        var h = GatewayHarness()
+        let id = h.request("/api/events?days=3&protocol=2")
+        guard case .sendUpstream(_, let line) = h.handle(.upstreamConnected(id)).first else { Issue.record("no request"); return }
+        #expect(try JSONValue.parse(line.dropLast()) == ["op": "subscribe", "view": ["days": 3], "protocol": 2])
+        #expect(h.status(h.request("/api/events?protocol=3")) == 400)
+        #expect(h.status(h.request("/api/events?protocol=two")) == 400)
+    }
+
     @Test func keepAliveCommentsGoAfterFifteenQuietSeconds() {
         var h = GatewayHarness()
         let id = h.request("/api/events")
