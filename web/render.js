@@ -33,7 +33,7 @@ function sameItem(a, b) {
 /** Today's date in `tz`, as YYYY-MM-DD. */
 export function todayIn(tz) {
   const parts = new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' })
-    .formatToParts(new Date());
+    .formatToParts(new Date(Date.now()));
   const get = (t) => parts.find((p) => p.type === t).value;
   return `${get('year')}-${get('month')}-${get('day')}`;
 }
@@ -112,8 +112,9 @@ export class AgendaView {
       + (item.continues_to_next_day ? ', continues the next day' : ''));
   }
 
-  /** Draws `sections`; with `animate`, every change since the last draw is animated
-   *  (motion.js): measured before, applied, measured after, one batch. */
+  /** Draws `sections`: builds the final DOM, then (with `animate`) motion.js animates
+   *  the difference between the layout measured before and the one the browser lays
+   *  out after. Data flows one way: snapshot -> DOM -> motion. */
   render(sections, tz, animate) {
     this.tz = tz;
     const today = sections.find((s) => s.label === 'today')?.date ?? todayIn(tz);
@@ -122,7 +123,7 @@ export class AgendaView {
     // Every read of the old layout happens here, before anything is written.
     const before = motion ? this.mover.measure(this.sectionNodes) : null;
     const t1 = performance.now();
-    const entering = new Set(), fresh = new Set(), updated = [];
+    const change = { entering: new Set(), fresh: new Set(), updated: [], crossing: new Map(), leaving: [], gone: [] };
 
     const seen = new Set();
     const keptSections = new Set();
@@ -135,7 +136,7 @@ export class AgendaView {
         node = el('li', 'section');
         node.append(el('h2', 'heading'), el('ol', 'items'));
         this.sectionNodes.set(section.id, node);
-        fresh.add(node);
+        change.fresh.add(node);
       }
       const kind = sectionKind(section, today);
       // (Attributes and text are written only when they change: each write costs style work.)
@@ -157,30 +158,32 @@ export class AgendaView {
           itemNode = el('li');
           this.fill(itemNode, item);
           this.itemNodes.set(item.id, itemNode);
-          entering.add(itemNode);
-        } else if (this.itemObjects.get(item.id) !== item && !sameItem(this.itemObjects.get(item.id), item)) {
+          change.entering.add(itemNode);
+        } else {
+          // Into another section: a copy as it was drawn, for the cross-fade.
+          if (before?.items.has(item.id) && itemNode.parentNode !== list) change.crossing.set(itemNode, itemNode.cloneNode(true));
           // applyChanges keeps the object of an unchanged item: most items stop at `!==`.
-          this.fill(itemNode, item);
-          updated.push(itemNode);
+          if (this.itemObjects.get(item.id) !== item && !sameItem(this.itemObjects.get(item.id), item)) {
+            this.fill(itemNode, item);
+            change.updated.push(itemNode);
+          }
         }
         this.itemObjects.set(item.id, item);
         this.place(list, itemNode, prevItem);
         prevItem = itemNode;
       }
-      // Whatever is left after the items of this section (items that leave, the now
-      // line) is dealt with below.
     }
-    // Leaving items and sections: out of the flow, fading where they were.
+    // Leaving items and sections: out of the flow (motion.js fades them where they were).
     for (const [id, node] of this.itemNodes) {
       if (seen.has(id)) continue;
       this.itemNodes.delete(id);
       this.itemObjects.delete(id);
-      if (before) this.mover.leaveItem(node, id, before); else node.remove();
+      if (before) change.leaving.push([node, id]); else node.remove();
     }
     for (const [id, node] of this.sectionNodes) {
       if (keptSections.has(id)) continue;
       this.sectionNodes.delete(id);
-      if (before) this.mover.leaveSection(node, id, before); else node.remove();
+      if (before) change.gone.push([node, id]); else node.remove();
     }
     // The week row has as many columns as it has days: it fills the width.
     const columns = String(Math.max(1, weekDays));
@@ -189,7 +192,7 @@ export class AgendaView {
     this.placeNowLine();
     this.keys.update();
     const t2 = performance.now();
-    if (before) this.mover.play(before, this.sectionNodes, entering, fresh, updated);
+    if (before) this.mover.play(before, this.sectionNodes, change);
     this.timings = { measure: t1 - t0, reconcile: t2 - t1, animate: performance.now() - t2 };
   }
 

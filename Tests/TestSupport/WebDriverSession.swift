@@ -119,6 +119,13 @@ public final class WebDriverSession: @unchecked Sendable {
         _ = try await call("POST", "goog/cdp/execute", ["cmd": "Emulation.setLocaleOverride", "params": ["locale": .string(locale)]])
     }
 
+    /// Makes `Date.now()` of pages opened from now on start at `iso` (the daemon
+    /// harness's fake clock, so that the page's "now" is the daemon's).
+    public func setClock(_ iso: String) async throws {
+        let source = "{ const shift = Date.parse('\(iso)') - Date.now(), real = Date.now; Date.now = () => real() + shift; }"
+        _ = try await call("POST", "goog/cdp/execute", ["cmd": "Page.addScriptToEvaluateOnNewDocument", "params": ["source": .string(source)]])
+    }
+
     /// Ends the session (the browser exits; chromedriver goes with the harness).
     public func quit() async {
         _ = try? await Self.request(port: port, "DELETE", "/session/\(session)")
