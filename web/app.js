@@ -29,7 +29,10 @@ state.animations = view.animations;
 function setConnection(name, text) {
   state.connection = name;
   connection.dataset.state = name;
-  connection.textContent = text;
+  // Not live: the short word and when the page last heard from eventd (the reason in
+  // the title), so the pill is never cut off.
+  const short = name === 'reconnecting' ? ui.reconnecting : name === 'offline' ? ui.offline.split(' — ')[0] : null;
+  connection.textContent = short && state.heard ? `${short} · ${ui.updatedAt(view.times.time(new Date(state.heard)))}` : text;
   connection.title = text;
   document.body.dataset.connection = name;
 }
@@ -69,7 +72,11 @@ function streamURL() {
 async function loadCalendars() {
   try {
     const answer = await fetch('api/status', { cache: 'no-store' });
-    if (answer.ok) controls.addCalendars((await answer.json()).calendar_names ?? []);
+    if (!answer.ok) return;
+    const status = await answer.json();
+    state.calendarCount = status.calendar_names?.length ?? null;
+    controls.setCalendars(status.calendar_names ?? [], status.calendar_colors);
+    if (state.sections.length === 0) show([], state.tz, false);
   } catch { /* the filter keeps the calendars seen in items */ }
 }
 
@@ -97,7 +104,7 @@ function connect(fresh) {
   es.addEventListener('snapshot', handle(onSnapshot));
   es.addEventListener('diff', handle(onDiff));
   es.addEventListener('resync', handle((m) => view.announce(ui.resync(m.reason))));
-  es.addEventListener('heartbeat', handle(() => { if (state.connection !== 'live') setConnection('live', ui.live); }));
+  es.addEventListener('heartbeat', handle(() => { state.heard = Date.now(); if (state.connection !== 'live') setConnection('live', ui.live); }));
   es.addEventListener('offline', handle(() => setConnection('reconnecting', ui.notAnswering)));
   es.addEventListener('error', (event) => {
     if (event.data) { queue = queue.then(() => (source === es ? refused(es, JSON.parse(event.data)) : null)); return; }
@@ -143,6 +150,8 @@ function refused(es, message) {
 function show(sections, tz, animate) {
   state.sections = sections;
   state.tz = tz;
+  state.heard = Date.now();
+  view.why = chosenCalendars(params)?.length === 0 ? 'noneTicked' : state.calendarCount === 0 ? 'noCalendarsYet' : 'nothingInRange';
   view.render(sections, tz, animate);
   controls.addCalendars(sections.flatMap((s) => s.items.map((i) => i.calendar)));
 }

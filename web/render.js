@@ -1,6 +1,7 @@
 import { Motion } from './motion.js';
-import { TimeFormat, calendarHue, heading, words } from './format.js';
+import { TimeFormat, heading, ui, words } from './format.js';
 import { RovingFocus } from './keyboard.js';
+import { openSheet } from './sheet.js';
 
 // Draws the sections and keeps each item's DOM node by its id across diffs; motion.js
 // animates every change (FLIP), render.js only says what changed.
@@ -61,6 +62,8 @@ export class AgendaView {
     this.itemObjects = new Map();
     this.tz = 'UTC';
     this.empty = null;
+    /** Why the view is empty (a key of `ui`), set by app.js. */
+    this.why = 'nothingInRange';
     this.mover = new Motion();
     this.keys = new RovingFocus(root);
     /** How many of each animation ran (read by the browser tests). */
@@ -70,6 +73,15 @@ export class AgendaView {
     this.nowLine = el('li', 'now-line');
     this.nowLine.dataset.key = 'now';
     this.nowLine.setAttribute('aria-hidden', 'true');
+    // Click or Enter on an event: its detail sheet.
+    const open = (event) => {
+      const node = event.target.closest?.('.item[data-id]'), item = node && this.itemObjects.get(node.dataset.id);
+      if (item?.kind !== 'event' || (event.type === 'keydown' && event.key !== 'Enter')) return;
+      event.preventDefault();
+      openSheet(item, node, this.times.full(item), this.tz);
+    };
+    root.addEventListener('click', open);
+    root.addEventListener('keydown', open);
   }
 
   get motion() { return !reducedMotion.matches; }
@@ -80,14 +92,14 @@ export class AgendaView {
     return this.timeFormat;
   }
 
-  /** The item's content (its node is kept; only the inside is replaced on update). */
-  fill(node, item) {
+  /** The item's content on `date` (its node is kept; only the inside is replaced on update). */
+  fill(node, item, date) {
     node.replaceChildren();
     node.dataset.id = item.id;
     node.dataset.kind = item.kind;
     if (item.kind === 'placeholder') {
       node.className = 'item placeholder';
-      node.append(el('span', 'summary', words.nothingPlanned));
+      node.append(el('span', 'summary', ui.nothingPlanned));
       return;
     }
     // Reachable by the arrow keys within its section (keyboard.js).
@@ -95,21 +107,29 @@ export class AgendaView {
     // A banner: all day, or the whole day through; a shorter item that crosses
     // midnight keeps its place in time order on both days.
     const long = Date.parse(item.end) - Date.parse(item.start) >= 86_400_000;
-    const banner = item.all_day || long || (item.continues_from_previous_day && item.continues_to_next_day);
-    node.className = 'item' + (banner ? ' banner' : '') + (item.status === 'tentative' ? ' tentative' : '');
-    node.style.setProperty('--hue', calendarHue(item.calendar || ''));
-    if (item.continues_from_previous_day) node.append(el('span', 'cont from', '◀'));
-    const when = el('span', 'when', item.all_day ? words.allDay : this.times.range(item.start, item.end));
-    const what = el('span', 'summary', item.summary || '(no title)');
-    node.append(when, what);
+    const from = item.continues_from_previous_day, to = item.continues_to_next_day;
+    const banner = item.all_day || long || (from && to);
+    // A long banner says which of its days this is ("day 3 of 16"), short after the first.
+    const day = (iso) => Date.parse(iso.slice(0, 10)) / 86_400_000;
+    const days = day(item.end) - day(item.start) + (item.all_day || item.end.slice(11, 19) === '00:00:00' ? 0 : 1);
+    const nth = day(date) - day(item.start) + 1;
+    node.className = 'item' + (banner ? ' banner' : '') + (banner && nth > 1 ? ' later-day' : '') + (item.status ? ' ' + item.status : '');
+    node.dataset.calendar = item.calendar || '';
+    if (from) node.append(el('span', 'cont from', '◀'));
+    const time = banner && days > 1 && (nth > 1 || item.all_day) ? ui.dayOf(nth, days)
+      : item.all_day ? words.allDay
+      : from && !to ? ui.until(this.times.time(new Date(item.end)))
+      : this.times.range(item.start, item.end);
+    const when = el('span', 'when', time);
+    node.append(when, el('span', 'summary', item.summary || ui.noTitle));
+    if (item.status === 'tentative') node.append(el('span', 'status', ui.tentative));
     if (item.location) node.append(el('span', 'location', item.location));
     node.append(el('span', 'calendar', item.calendar));
-    if (item.continues_to_next_day) node.append(el('span', 'cont to', '▶'));
-    const text = [item.summary, item.location, item.calendar].filter(Boolean).join(' · ');
+    if (to) node.append(el('span', 'cont to', '▶'));
+    const text = [item.summary || ui.noTitle, item.location, item.calendar].filter(Boolean).join(' · ');
     node.title = text;
-    node.setAttribute('aria-label', `${when.textContent}, ${text}`
-      + (item.continues_from_previous_day ? ', continued from the day before' : '')
-      + (item.continues_to_next_day ? ', continues the next day' : ''));
+    node.setAttribute('aria-label', [time, text, item.status === 'tentative' && ui.tentative, from && ui.from, to && ui.to]
+      .filter(Boolean).join(', '));
   }
 
   /** Draws `sections`: builds the final DOM, then (with `animate`) motion.js animates
@@ -156,7 +176,7 @@ export class AgendaView {
         let itemNode = this.itemNodes.get(item.id);
         if (!itemNode) {
           itemNode = el('li');
-          this.fill(itemNode, item);
+          this.fill(itemNode, item, section.date);
           this.itemNodes.set(item.id, itemNode);
           change.entering.add(itemNode);
         } else {
@@ -164,7 +184,7 @@ export class AgendaView {
           if (before?.items.has(item.id) && itemNode.parentNode !== list) change.crossing.set(itemNode, itemNode.cloneNode(true));
           // applyChanges keeps the object of an unchanged item: most items stop at `!==`.
           if (this.itemObjects.get(item.id) !== item && !sameItem(this.itemObjects.get(item.id), item)) {
-            this.fill(itemNode, item);
+            this.fill(itemNode, item, section.date);
             change.updated.push(itemNode);
           }
         }
@@ -202,23 +222,24 @@ export class AgendaView {
     if (want !== node || node.parentNode !== parent) parent.insertBefore(node, want);
   }
 
-  /** An empty view is its own cell, not a blank page. */
+  /** An empty view is its own cell, in words that say why (`this.why`: no calendar
+   *  at all, none ticked, or nothing in these days). */
   showEmpty(isEmpty, motion) {
-    if (isEmpty && !this.empty) {
-      this.empty = el('li', 'section');
-      this.empty.dataset.kind = 'placeholder';
-      this.empty.id = 'empty-view';
-      const list = el('ol', 'items');
-      const cell = el('li', 'item placeholder');
-      cell.append(el('span', 'summary', words.nothingPlanned));
-      list.append(cell);
-      this.empty.append(el('h2', 'heading', 'No events in this view'), list);
-      this.root.append(this.empty);
-      if (motion) this.mover.enter(this.empty);
-    } else if (!isEmpty && this.empty) {
-      this.empty.remove();
-      this.empty = null;
-    }
+    const why = isEmpty ? this.why : undefined;
+    if (this.empty?.dataset.why === why) return;
+    this.empty?.remove();
+    this.empty = null;
+    if (!why) return;
+    this.empty = el('li', 'section');
+    Object.assign(this.empty.dataset, { kind: 'placeholder', why });
+    this.empty.id = 'empty-view';
+    const list = el('ol', 'items'), cell = el('li', 'item placeholder');
+    cell.append(el('span', 'summary', ui[why]));
+    if (why === 'noCalendarsYet') cell.append(el('code', null, 'eventctl import FILE.ics --calendar NAME'));
+    list.append(cell);
+    this.empty.append(el('h2', 'heading', ui.emptyView), list);
+    this.root.append(this.empty);
+    if (motion) this.mover.enter(this.empty);
   }
 
   /** The "now" line in today's grid: a vertical line in the gap before the first
