@@ -93,14 +93,27 @@ const contrast = (a, b) => { const [x, y] = [luminance(a), luminance(b)].sort((p
 /** Cards and banners of each scheme (style.css), and the ink the colour is mixed toward. */
 const GROUNDS = [[[255, 255, 255], [231, 238, 252], 0], [[27, 32, 39], [35, 48, 74], 255]];
 
-/** `hex` as ink of at least 4.5:1 on the cards and banners of light and dark mode:
+/** `rgb` as ink of at least 4.5:1 on the cards and banners of light and dark mode:
  *  mixed toward black (light) or white (dark) only as far as needed. */
-export function inks(hex) {
+export function inks(rgb) {
   return GROUNDS.map(([card, banner, toward]) => {
-    let c = channels(hex);
+    let c = rgb;
     for (let i = 0; i < 20 && Math.min(contrast(c, card), contrast(c, banner)) < 4.5; i++) c = c.map((v) => Math.round(v + (toward - v) * 0.1));
     return `rgb(${c.join(' ')})`;
   });
+}
+
+/** A colour eventd keeps (`#rrggbb` or a CSS name) as [r, g, b]; null when the browser
+ *  knows no such colour. */
+function rgbOf(colour) {
+  if (/^#[0-9a-f]{6}$/i.test(colour)) return channels(colour);
+  const probe = document.createElement('i');
+  probe.style.color = colour;
+  if (!probe.style.color) return null;
+  document.body.append(probe);
+  const rgb = getComputedStyle(probe).color.match(/[\d.]+/g).slice(0, 3).map(Number);
+  probe.remove();
+  return rgb;
 }
 
 /** Each calendar's colour for every node that names it (`data-calendar`): its own
@@ -108,8 +121,7 @@ export function inks(hex) {
 export function paintCalendars(names, chosen = {}) {
   let next = 0;
   const rules = names.map((name) => {
-    const own = /^#[0-9a-f]{6}$/i.test(chosen[name] ?? '') ? chosen[name] : PALETTE[next++ % PALETTE.length];
-    const [light, dark] = inks(own);
+    const [light, dark] = inks((chosen[name] && rgbOf(chosen[name])) || channels(PALETTE[next++ % PALETTE.length]));
     return `[data-calendar="${CSS.escape(name)}"]{--cal-l:${light};--cal-d:${dark}}`;
   });
   // A constructed sheet (CSSOM): the page's CSP allows no inline <style>.
