@@ -6,6 +6,9 @@ import { Controls, chosenCalendars } from './controls.js';
 import { localisePage, ui } from './format.js';
 
 localisePage();
+// A wall screen (?wall=1): no controls, larger type, the page fits the screen.
+const wall = new URLSearchParams(location.search).get('wall') === '1';
+document.documentElement.classList.toggle('wall', wall);
 
 let params = new URLSearchParams(location.search);
 const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
@@ -23,14 +26,14 @@ const state = {
 };
 window.eventdDashboard = state;
 state.animations = view.animations;
+view.wall = wall;
 
 /** The connection's state, shown in a pill of fixed size (no reflow) and on the body
  *  (stale content is dimmed while not live). */
 function setConnection(name, text) {
   state.connection = name;
   connection.dataset.state = name;
-  // Not live: the short word and when the page last heard from eventd (the reason in
-  // the title), so the pill is never cut off.
+  // Not live: a short word and when eventd was last heard (the reason in the title).
   const short = name === 'reconnecting' ? ui.reconnecting : name === 'offline' ? ui.offline.split(' — ')[0] : null;
   connection.textContent = short && state.heard ? `${short} · ${ui.updatedAt(view.times.time(new Date(state.heard)))}` : text;
   connection.title = text;

@@ -1,10 +1,7 @@
-// Motion after layout, as a collection view does it: render.js builds the final DOM;
-// this measures every visible item, heading and the "now" line before the change, lets
-// the browser lay out the final state (new sections at their real size), measures
-// again and animates each displaced element from its old box to its new one (FLIP),
-// one batch, one curve. Leaving items fade where they were, in a copy of their
-// section under the page; an item that crosses sections flies above the others and
-// cross-fades from a copy in its old styling to its new one.
+// Motion after layout, as a collection view's: boxes measured before a change and in the
+// final layout (new sections at their real size), each displaced element animated from
+// its old box to its new one (FLIP). Leaving items fade where they were; an item that
+// crosses sections flies on top, cross-fading from a copy in its old styling.
 
 /** The one duration and curve of every motion (Web Animations). */
 export const DURATION = 250;
@@ -61,8 +58,9 @@ export class Motion {
       layout.headings.set(id, section.firstChild.getBoundingClientRect());
       const attrs = { kind: section.dataset.kind, range: section.dataset.range, date: section.dataset.date };
       for (const node of section.lastChild.children) {
-        if (!key(node)) continue;
-        layout.items.set(key(node), node.getBoundingClientRect());
+        const r = node.getBoundingClientRect();
+        if (!key(node) || !r.width) continue; // (an item a wall left out)
+        layout.items.set(key(node), r);
         layout.itemSection.set(key(node), attrs);
       }
     }

@@ -3,10 +3,8 @@ import { TimeFormat, heading, ui, words } from './format.js';
 import { RovingFocus } from './keyboard.js';
 import { openSheet } from './sheet.js';
 
-// Draws the sections and keeps each item's DOM node by its id across diffs; motion.js
-// animates every change (FLIP), render.js only says what changed.
-// One ordered list of sections; each section's kind (today, tomorrow, week, later,
-// past, placeholder) picks its layout in style.css.
+// Builds the final DOM of the sections (each item's node kept by its id; each section's
+// kind picks its layout in layout.css); motion.js then animates the difference.
 
 const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
 
@@ -82,6 +80,7 @@ export class AgendaView {
     };
     root.addEventListener('click', open);
     root.addEventListener('keydown', open);
+    addEventListener('resize', () => { if (this.wall) { this.fit(); this.placeNowLine(); } });
   }
 
   get motion() { return !reducedMotion.matches; }
@@ -209,11 +208,32 @@ export class AgendaView {
     const columns = String(Math.max(1, weekDays));
     if (this.root.style.getPropertyValue('--week-columns') !== columns) this.root.style.setProperty('--week-columns', columns);
     this.showEmpty(sections.length === 0, motion);
+    if (this.wall) this.fit();
     this.placeNowLine();
     this.keys.update();
     const t2 = performance.now();
     if (before) this.mover.play(before, this.sectionNodes, change);
     this.timings = { measure: t1 - t0, reconcile: t2 - t1, animate: performance.now() - t2 };
+  }
+
+  /** Wall mode: the page fits the screen. Items below its foot give way to "+N more"
+   *  (in their own section or day), sections wholly below it are left out. */
+  fit() {
+    for (const n of this.root.querySelectorAll('.more')) n.remove();
+    for (const n of this.root.querySelectorAll('[hidden]')) n.hidden = false;
+    const foot = innerHeight - 12, cuts = [];
+    for (const section of this.sectionNodes.values()) {
+      if (section.getBoundingClientRect().top > foot - 40) { cuts.push([section]); continue; }
+      const items = [...section.lastChild.children].filter((n) => n.dataset.id);
+      const over = items.findIndex((n) => n.getBoundingClientRect().bottom > foot);
+      // The marker takes the place of the last item that fits.
+      if (over >= 0) cuts.push([section, items.slice(Math.max(0, over - 1))]);
+    }
+    for (const [section, hide] of cuts) {
+      if (!hide) { section.hidden = true; continue; }
+      for (const n of hide) n.hidden = true;
+      hide.at(-1).after(el('li', 'more', ui.more(hide.length)));
+    }
   }
 
   /** Puts `node` right after `previous` (first when null), moving it only if needed. */
@@ -248,8 +268,7 @@ export class AgendaView {
   placeNowLine() {
     const list = this.root.querySelector('.section[data-kind="today"] .items');
     if (list !== this.nowList) {
-      // Placed again whenever the grid's size changes (a scroll bar that comes or goes,
-      // the window, the first real layout of the section): its offsets change with it.
+      // Placed again whenever the grid's size changes: its offsets change with it.
       this.nowObserver ??= new ResizeObserver(() => this.placeNowLine());
       this.nowObserver.disconnect();
       if (list) this.nowObserver.observe(list);
@@ -263,7 +282,9 @@ export class AgendaView {
     let next = null, last = null;
     for (const node of list.children) {
       const item = this.itemObjects.get(node.dataset.id);
-      if (!item) continue;
+      if (!item || node.hidden) continue;
+      // Over: dimmed on a wall.
+      node.classList.toggle('done', item.kind === 'event' && Date.parse(item.end) <= now);
       last = node;
       if (!next && item.kind === 'event' && !item.all_day && !node.classList.contains('banner') && Date.parse(item.start) > now) next = node;
     }
