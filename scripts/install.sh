@@ -19,7 +19,7 @@
 #   lib/systemd/user/eventctl-remind.service
 #   lib/sysusers.d/eventd.conf
 #   share/man/man1/eventd.1, share/man/man1/eventctl.1, share/man/man1/eventd-web.1
-#   share/eventd/web/ (the dashboard: index.html, *.js, words.json, style.css, layout.css, favicon.svg)
+#   share/eventd/web/ (the dashboard: index.html, *.js, style.css, layout.css, favicon.svg)
 #   share/bash-completion/completions/eventctl
 #   share/zsh/site-functions/_eventctl
 #   share/fish/vendor_completions.d/eventctl.fish
@@ -86,7 +86,6 @@ web/controls.js share/eventd/web/controls.js 0644
 web/format.js share/eventd/web/format.js 0644
 web/keyboard.js share/eventd/web/keyboard.js 0644
 web/sheet.js share/eventd/web/sheet.js 0644
-web/words.json share/eventd/web/words.json 0644
 web/style.css share/eventd/web/style.css 0644
 web/layout.css share/eventd/web/layout.css 0644
 web/favicon.svg share/eventd/web/favicon.svg 0644

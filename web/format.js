@@ -10,10 +10,10 @@ const SHORT_DATE = new Intl.DateTimeFormat(locale, { weekday: 'short', day: 'num
 const capitalised = (s) => s.charAt(0).toLocaleUpperCase() + s.slice(1);
 const language = new Intl.DateTimeFormat().resolvedOptions().locale.split('-')[0];
 
-/** The page's own words (words.json: a catalogue, data rather than script): Intl names
- *  what it can ("today", "now", the "time zone" field), the catalogue the rest, English
- *  where a language lacks a word. "{0}" and "{name}" take a function's arguments. */
-const catalogue = await (await fetch('words.json')).json();
+/** The page's own words (index.html's #words: a catalogue, data rather than script):
+ *  Intl names what it can ("today", "now", the "time zone" field), the catalogue the
+ *  rest, English where a language lacks a word. "{0}", "{name}" take arguments. */
+const catalogue = JSON.parse(document.getElementById('words').textContent);
 const say = (text) => (text.includes('{') ? (...args) => text.replace(/\{(\w+)\}/g, (_, k) => (typeof args[0] === 'object' ? args[0] : args)[k]) : text);
 export const ui = Object.fromEntries(Object.entries({ ...catalogue.en, ...catalogue[language] }).map(([k, v]) => [k, say(v)]));
 ui.timeZone = capitalised(new Intl.DisplayNames(locale, { type: 'dateTimeField' }).of('timeZoneName'));

@@ -56,6 +56,7 @@ struct DashboardBrowserTests {
 
                 // The agenda: every item of the daemon's snapshot, its digest verified in the page.
                 let before = try await daemon.oneShotSnapshot(Self.view)
+                try await browser.setClock(DaemonHarness.defaultNow)
                 try await browser.open(web.pageURL + "&" + Self.query)
                 try await waitForDigest(browser, before.digest, "the first snapshot")
                 // eventd-web traded the token for a cookie and redirected: the page never saw it.

@@ -194,7 +194,7 @@ struct DashboardReadableTests {
                 // No calendar at all: the command that adds one.
                 try await browser.open(web.pageURL + "&tz=UTC&days=7")
                 try await browser.waitFor("no calendars yet", "return document.getElementById('empty-view')?.dataset.why === 'noCalendarsYet';")
-                #expect(try await browser.run("return document.getElementById('empty-view').innerText.includes('eventctl import');") == true)
+                #expect(try await browser.run("return document.getElementById('empty-view').textContent.includes('eventctl import');") == true)
                 try await picture(browser, "empty-no-calendars")
                 _ = try await daemon.importCalendar(Self.agenda, file: "work.ics", calendar: "work")
                 // None ticked; nothing in these days: each its own words.
@@ -203,7 +203,7 @@ struct DashboardReadableTests {
                 try await picture(browser, "empty-none-ticked")
                 try await browser.open(web.pageURL + "&tz=UTC&days=3&from=2031-01-01")
                 try await browser.waitFor("nothing in range", "return document.getElementById('empty-view')?.dataset.why === 'nothingInRange';")
-                let texts = try await browser.run("return document.getElementById('empty-view').innerText;").stringValue ?? ""
+                let texts = try await browser.run("return document.getElementById('empty-view').textContent;").stringValue ?? ""
                 #expect(texts.contains("Nothing planned in these days"), "\(texts)")
                 try await picture(browser, "empty-nothing")
             }

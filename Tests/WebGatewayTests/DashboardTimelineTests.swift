@@ -59,6 +59,7 @@ struct DashboardTimelineTests {
             let web = try await WebGatewayHarness.start(for: daemon)
             try await WebDriverSession.with(daemon) { browser in
                 try await browser.emulateLocale("en-US")
+                try await browser.setClock(DaemonHarness.defaultNow)
                 try await load(browser, web, daemon)
 
                 // Time order: the overnight event after the day's morning, not as a banner.
@@ -161,6 +162,7 @@ struct DashboardTimelineTests {
             // German: 24-hour times, Intl's words for today, tomorrow and now.
             try await WebDriverSession.with(daemon) { browser in
                 try await browser.emulateLocale("de-DE")
+                try await browser.setClock(DaemonHarness.defaultNow)
                 try await load(browser, web, daemon)
                 let german = try await page(browser, """
                     return [when('Morning run'), when('Night shift'), when('Holiday'),
