@@ -106,8 +106,8 @@ export class Motion {
       else if (before.headings.has(id)) moves.push([heading, before.headings.get(id), heading.getBoundingClientRect()]);
       for (const node of section.lastChild.children) {
         const first = before.items.get(key(node));
-        if (change.entering.has(node) || !first) fades.push(node);
-        else moves.push([node, first, node.getBoundingClientRect()]);
+        if (first) moves.push([node, first, node.getBoundingClientRect()]);
+        else fades.push(node);
       }
     }
     // Everything was read above; only writes from here on.
@@ -135,7 +135,8 @@ export class Motion {
     // A new item grows from its top-left corner as it fades in: neighbours pushed aside
     // move away from that corner on the same curve, so the two never overlap.
     for (const node of fades) {
-      const item = node.tagName === 'LI';
+      // (A kept item not seen before, off screen then, only fades: it was nowhere to come from.)
+      const item = node.tagName === 'LI' && (change.entering.has(node) || !key(node));
       if (item && node.dataset.id) this.counts.entered += 1;
       const from = item ? { opacity: 0, transform: 'scale(.01)', transformOrigin: '0 0' } : { opacity: 0 };
       running.push(node.animate([from, { opacity: 1, transform: 'none', transformOrigin: '0 0' }], TIMING).finished.catch(() => {}));

@@ -5,7 +5,8 @@ import TestSupport
 
 /// Layout first, then motion, in Debian's headless Chromium: across a new section
 /// above, an insert before the "now" line that wraps today's row, a move across
-/// sections and a removed section above, every animation frame is recorded, and every
+/// sections, a removed section above, a rename that makes a row taller and a move
+/// across the "now" line, every animation frame is recorded, and every
 /// item kept across the change and the "now" line must lie between its old and new
 /// boxes on each one; the item crossing sections must be on top at its centre for the
 /// whole flight; nothing may move once the animations have ended.
@@ -33,8 +34,11 @@ struct DashboardLayoutFirstTests {
         let before = tomorrow + [TestEvent("i@x", "20261129T103000Z", "20261129T110000Z", "India, before now")]
         let across = before.map { $0.uid == "f@x" ? TestEvent("f@x", "20261130T120000Z", "20261130T130000Z", "Foxtrot") : $0 }
         let removed = across.filter { $0.uid != "t@x" && $0.uid != "f@x" }
+        let renamed = removed.map { $0.uid == "b@x" ? TestEvent("b@x", $0.start, $0.end, "Bravo, renamed to a title long enough to wrap") : $0 }
+        let past = renamed.map { $0.uid == "d@x" ? TestEvent("d@x", "20261129T093000Z", "20261129T094500Z", "Delta") : $0 }
         return [("a new section above", tomorrow, nil), ("an insert before the now line, a wrapped row", before, nil),
-                ("a move across sections", across, "f@x"), ("a removed section above", removed, nil)]
+                ("a move across sections", across, "f@x"), ("a removed section above", removed, nil),
+                ("a rename that makes a row taller", renamed, nil), ("a move across the now line", past, nil)]
     }
 
     /// Records every frame of the next diff's transition in `window.flipProbe`.
