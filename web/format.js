@@ -10,9 +10,8 @@ const SHORT_DATE = new Intl.DateTimeFormat(locale, { weekday: 'short', day: 'num
 const capitalised = (s) => s.charAt(0).toLocaleUpperCase() + s.slice(1);
 const language = new Intl.DateTimeFormat().resolvedOptions().locale.split('-')[0];
 
-/** The page's own words (index.html's #words: a catalogue, data rather than script):
- *  Intl names what it can ("today", "now", the "time zone" field), the catalogue the
- *  rest, English where a language lacks a word. "{0}", "{name}" take arguments. */
+/** The page's words: Intl's where it has them, else index.html's catalogue (#words, data),
+ *  else English. "{0}", "{name}" take arguments. */
 const catalogue = JSON.parse(document.getElementById('words').textContent);
 const say = (text) => (text.includes('{') ? (...args) => text.replace(/\{(\w+)\}/g, (_, k) => (typeof args[0] === 'object' ? args[0] : args)[k]) : text);
 export const ui = Object.fromEntries(Object.entries({ ...catalogue.en, ...catalogue[language] }).map(([k, v]) => [k, say(v)]));
@@ -103,8 +102,7 @@ export function inks(rgb) {
   });
 }
 
-/** A colour eventd keeps (`#rrggbb` or a CSS name) as [r, g, b]; null when the browser
- *  knows no such colour. */
+/** `#rrggbb` or a CSS colour name as [r, g, b] (null: no such colour). */
 function rgbOf(colour) {
   if (/^#[0-9a-f]{6}$/i.test(colour)) return channels(colour);
   const probe = document.createElement('i');
@@ -116,16 +114,16 @@ function rgbOf(colour) {
   return rgb;
 }
 
-/** Each calendar's colour for every node that names it (`data-calendar`): its own
- *  (`chosen`, from eventd's status) or the palette's, by the order of `names`. */
+/** Each calendar's colour for nodes naming it (`data-calendar`): `chosen`'s, else the palette's. */
 export function paintCalendars(names, chosen = {}) {
   let next = 0;
   const rules = names.map((name) => {
     const [light, dark] = inks((chosen[name] && rgbOf(chosen[name])) || channels(PALETTE[next++ % PALETTE.length]));
     return `[data-calendar="${CSS.escape(name)}"]{--cal-l:${light};--cal-d:${dark}}`;
   });
-  // A constructed sheet (CSSOM): the page's CSP allows no inline <style>.
-  colourSheet.replaceSync(rules.join('\n'));
+  // A constructed sheet (the CSP allows no inline style), replaced only when it changes.
+  const text = rules.join('\n');
+  if (colourSheet.text !== text) colourSheet.replaceSync(colourSheet.text = text);
 }
 const colourSheet = new CSSStyleSheet();
 document.adoptedStyleSheets = [...document.adoptedStyleSheets, colourSheet];

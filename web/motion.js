@@ -73,8 +73,8 @@ export class Motion {
    *  ([node, key] of items that go) and `gone` ([node, id] of sections that go). */
   play(before, sectionNodes, change) {
     // Writes first: glides still running stop (their "before" was read mid-flight: the
-    // new glide starts there), what leaves goes out of the flow, and the sections seen
-    // before or new are laid out for real (not at a guessed intrinsic size).
+    // new glide starts there), what leaves goes out of the flow, and new sections are
+    // laid out for real (not at a guessed intrinsic size).
     for (const section of sectionNodes.values()) {
       for (const node of section.lastChild.children) this.glides.get(node)?.cancel();
       this.glides.get(section.firstChild)?.cancel();
@@ -83,9 +83,9 @@ export class Motion {
     for (const [node, id] of change.gone) this.leaveSection(node, id, before);
     const batch = ++this.batch;
     const open = (s) => { s.style.contentVisibility = 'visible'; this.opened.add(s); };
-    for (const [id, s] of sectionNodes) if (change.fresh.has(s) || before.sections.has(id)) open(s);
-    // Reads: the final layout. A section that only now comes into view is opened too,
-    // and everything read again (rare: one more layout).
+    for (const s of change.fresh) open(s);
+    // Reads: the final layout. A section skipped before that only now comes into view is
+    // opened too, and everything read again (rare: one more layout).
     let rects;
     for (let pass = 0; pass < 3; pass++) {
       rects = new Map();
@@ -93,7 +93,7 @@ export class Motion {
       for (const [id, s] of sectionNodes) {
         const r = s.getBoundingClientRect();
         rects.set(id, r);
-        if (visible(r) && !this.opened.has(s)) closed.push(s);
+        if (visible(r) && !this.opened.has(s) && !before.sections.has(id)) closed.push(s);
       }
       if (closed.length === 0) break;
       closed.forEach(open);
@@ -110,7 +110,9 @@ export class Motion {
         else fades.push(node);
       }
     }
-    // Everything was read above; only writes from here on.
+    // Everything was read above; only writes from here on. Sections seen before were
+    // laid out already; opened now, moving cards paint over their edges.
+    for (const id of before.sections.keys()) if (sectionNodes.has(id)) open(sectionNodes.get(id));
     const running = [];
     for (const [node, first, last] of moves) {
       const copy = change.crossing.get(node);

@@ -1,7 +1,5 @@
-// The detail sheet of an item (click or Enter): its whole text, the time with the zone,
-// the place, the calendar and the status. Addresses in the text become links only for
-// http, https and mailto (never javascript:). Escape closes it (the dialog's own); the
-// focus goes back to the item.
+// An item's detail sheet (a modal dialog; Escape closes it, the focus goes back to the
+// item). Addresses become links only for http, https and mailto, never javascript:.
 import { ui } from './format.js';
 
 const sheet = document.getElementById('sheet');
