@@ -194,6 +194,9 @@ async function onDiff(message) {
   state.stats.renderPhases = view.timings;
   document.body.dataset.digest = digest ?? '';
   if (state.connection !== 'live') setConnection('live', ui.live);
+  // A calendar removed or added comes as a diff: the filter asks eventd's status again.
+  clearTimeout(statusTimer);
+  statusTimer = setTimeout(loadCalendars, 300);
   const c = countChanges(message.changes);
   view.announce(ui.updated(c));
 }
@@ -201,4 +204,6 @@ async function onDiff(message) {
 controls.show(params);
 loadCalendars(); // also when no calendar is chosen, and so no snapshot comes to ask after
 connect(true);
-setInterval(() => view.placeNowLine(), 60_000);
+let statusTimer = null;
+// Each minute: the "now" line, and the calendars' colours (a new one brings no diff).
+setInterval(() => { view.placeNowLine(); loadCalendars(); }, 60_000);

@@ -70,6 +70,12 @@ struct DashboardReadableTests {
                     return [edge('work'), edge('work') === swatch('work'), edge('plain'), edge('home')];
                     """)
                 #expect(drawn == ["rgb(28, 107, 162)", true, "rgb(70, 109, 150)", "rgb(34, 120, 110)"], "\(drawn)")
+                // A removed calendar leaves the filter.
+                #expect(try await daemon.eventctl(["remove", "--calendar", "plain"]).succeeded)
+                try await browser.waitFor("the filter without plain", """
+                    const boxes = [...document.querySelectorAll('input[name="calendar"]')].map((b) => b.value);
+                    return boxes.length === 2 && !boxes.includes('plain');
+                    """)
             }
             #expect(try await daemon.eventctl(["calendars", "--calendar", "work", "--color", ""]).succeeded)
             let restored = try await daemon.eventctl(["calendars", "--json"])
@@ -153,6 +159,19 @@ struct DashboardReadableTests {
                 try await browser.press(" ", code: "Space", keyCode: 32)
                 try await waitForView(browser, daemon, ["tz": "UTC", "days": 7, "calendars": ["work"]])
                 #expect(try await browser.run("return document.activeElement.value;") == "home")
+
+                // eventd gone: the pill says since when, whole, on a desk and on a phone.
+                _ = await daemon.stop()
+                try await browser.waitFor("reconnecting", "return window.eventdDashboard.connection === 'reconnecting';")
+                for (width, height) in [(1280, 1000), (390, 844)] {
+                    try await browser.emulateDevice(width: width, height: height)
+                    let pill = try await page(browser, """
+                        const p = document.getElementById('connection');
+                        return [/^Reconnecting… · as of 12:0\\d PM$/.test(p.textContent), p.scrollWidth <= p.clientWidth];
+                        """)
+                    #expect(pill == [true, true], "\(width) px: \(pill)")
+                    try await picture(browser, "reconnecting-\(width)")
+                }
             }
         }
     }
