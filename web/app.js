@@ -6,7 +6,7 @@ import { Controls, chosenCalendars } from './controls.js';
 import { localisePage, ui } from './format.js';
 
 localisePage();
-// A wall screen (?wall=1): no controls, larger type, the page fits the screen.
+// ?wall=1: a wall screen (layout.css, render.js's fit).
 const wall = new URLSearchParams(location.search).get('wall') === '1';
 document.documentElement.classList.toggle('wall', wall);
 
@@ -33,7 +33,7 @@ view.wall = wall;
 function setConnection(name, text) {
   state.connection = name;
   connection.dataset.state = name;
-  // Not live: a short word and when eventd was last heard (the reason in the title).
+  // Not live: since when (the reason in the title).
   const short = name === 'reconnecting' ? ui.reconnecting : name === 'offline' ? ui.offline.split(' — ')[0] : null;
   connection.textContent = short && state.heard ? `${short} · ${ui.updatedAt(view.times.time(new Date(state.heard)))}` : text;
   connection.title = text;
@@ -194,7 +194,7 @@ async function onDiff(message) {
   state.stats.renderPhases = view.timings;
   document.body.dataset.digest = digest ?? '';
   if (state.connection !== 'live') setConnection('live', ui.live);
-  // A calendar removed or added comes as a diff: the filter asks eventd's status again.
+  // A calendar removed or added: the filter reads the status again.
   clearTimeout(statusTimer);
   statusTimer = setTimeout(loadCalendars, 300);
   const c = countChanges(message.changes);
@@ -205,5 +205,5 @@ controls.show(params);
 loadCalendars(); // also when no calendar is chosen, and so no snapshot comes to ask after
 connect(true);
 let statusTimer = null;
-// Each minute: the "now" line, and the calendars' colours (a new one brings no diff).
+// Each minute: the "now" line and the colours (a new one brings no diff).
 setInterval(() => { view.placeNowLine(); loadCalendars(); }, 60_000);

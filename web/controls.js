@@ -1,7 +1,5 @@
-// The view's controls (days, time zone, empty days, calendars), kept in the URL and
-// changed in place: a change hands the new parameters to the page, which switches
-// its stream; nothing reloads. "All calendars" is no `calendar` parameter at all, so
-// calendars added later are shown too; none chosen is `calendar=` (empty).
+// The view's controls, kept in the URL and changed in place (nothing reloads). All
+// calendars is no `calendar` parameter (later ones too); none is `calendar=`.
 import { paintCalendars } from './format.js';
 
 /** The calendars a view's parameters choose: null for all, [] for none. */
@@ -59,8 +57,7 @@ export class Controls {
     if (this.known.size !== before) this.drawCalendars();
   }
 
-  /** The calendars eventd has (its status: names and the colours they carry or were
-   *  given): a removed one leaves the list. */
+  /** eventd's calendars and colours (its status): a removed one leaves the list. */
   setCalendars(names, colours) {
     this.known = new Set(names);
     this.colours = colours ?? {};

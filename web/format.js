@@ -1,6 +1,4 @@
-// Words and colours of the page, in the browser's locale: times and date headings with
-// Intl.DateTimeFormat (12- or 24-hour as the locale has it), "today" and "tomorrow"
-// with Intl.RelativeTimeFormat, and one colour per calendar name.
+// The page's words, times and dates in the browser's locale (Intl), and calendar colours.
 
 const locale = undefined; // the browser's
 const relative = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
@@ -17,8 +15,7 @@ const say = (text) => (text.includes('{') ? (...args) => text.replace(/\{(\w+)\}
 export const ui = Object.fromEntries(Object.entries({ ...catalogue.en, ...catalogue[language] }).map(([k, v]) => [k, say(v)]));
 ui.timeZone = capitalised(new Intl.DisplayNames(locale, { type: 'dateTimeField' }).of('timeZoneName'));
 
-/** Puts the page's words in place: `data-word` names the text, `data-word-label` the
- *  accessible name; `lang` says which language the page is in. */
+/** Puts the words in place (`data-word`: text, `data-word-label`: name) and `lang`. */
 export function localisePage(root = document) {
   root.documentElement.lang = catalogue[language]?.agenda ? language : 'en';
   for (const node of root.querySelectorAll('[data-word]')) node.textContent = ui[node.dataset.word];
@@ -67,9 +64,8 @@ export class TimeFormat {
     return FULL_DATE.formatRange(a, Math.max(a, Date.parse(item.end) - 86_400_000));
   }
 
-  /** "9:00 – 10:30 AM" (en-US), "09:00–10:30 Uhr" (de): the locale's own range; times
-   *  only also when the item ends the next day (its marks say so); weekday and day for
-   *  longer ones ("Tue 10:00 AM – Thu 6:00 PM", "Di. 10:00 – Do. 18:00 Uhr"). */
+  /** "9:00 – 10:30 AM", "09:00–10:30 Uhr": the locale's range; times only for a night;
+   *  with weekdays for longer ("Tue 10:00 AM – Thu 6:00 PM"). */
   range(start, end) {
     const a = new Date(start), b = new Date(end);
     if (!(b > a)) return this.time(a);
@@ -82,17 +78,16 @@ export class TimeFormat {
   time(date) { return this.format.format(date) + this.tail; }
 }
 
-/** Distinct colours given to calendars in the order of their names (Tableau 10),
- *  for those that bring none (RFC 7986 COLOR) and that nobody chose one for. */
+/** Distinct colours (Tableau 10) for calendars with none of their own, by name order. */
 const PALETTE = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948', '#b07aa1', '#ff9da7', '#9c755f', '#bab0ac'];
 const channels = (hex) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
 const luminance = (c) => c.map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
   .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
 const contrast = (a, b) => { const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
-/** Cards and banners of each scheme (style.css), and the ink the colour is mixed toward. */
+/** Each scheme's card and banner (style.css), and what a colour is mixed toward. */
 const GROUNDS = [[[255, 255, 255], [231, 238, 252], 0], [[27, 32, 39], [35, 48, 74], 255]];
 
-/** `rgb` as ink of at least 4.5:1 on the cards and banners of light and dark mode:
+/** `rgb` as ink of 4.5:1 on cards and banners of light and dark mode:
  *  mixed toward black (light) or white (dark) only as far as needed. */
 export function inks(rgb) {
   return GROUNDS.map(([card, banner, toward]) => {

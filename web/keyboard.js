@@ -1,7 +1,5 @@
-// The keyboard in the agenda: one tab stop per section (a roving tabindex: the item
-// last focused there, else its first); the arrow keys move by what is drawn, to the
-// nearest item in that direction, across the grid and into other sections; Home and
-// End go to the section's first and last.
+// One tab stop per section (a roving tabindex); arrows go to the nearest item drawn that
+// way, across the grid and sections; Home and End to the section's first and last.
 
 const DIRECTIONS = { ArrowDown: [0, 1], ArrowUp: [0, -1], ArrowRight: [1, 0], ArrowLeft: [-1, 0] };
 const focusable = (list) => [...list.children].filter((n) => n.classList.contains('item') && n.dataset.id);
@@ -51,7 +49,7 @@ export class RovingFocus {
     for (const n of this.root.querySelectorAll('.section > .items > .item[data-id]')) {
       const q = n.getBoundingClientRect();
       if (n === item || !q.width) continue;
-      // How far ahead its facing edge is, and how far aside (0 when they overlap).
+      // How far ahead its near edge is, how far aside (0: overlapping).
       const ahead = dx ? (dx > 0 ? q.left - r.right : r.left - q.right) : (dy > 0 ? q.top - r.bottom : r.top - q.bottom);
       const aside = dx ? Math.max(0, q.top - r.bottom, r.top - q.bottom) : Math.max(0, q.left - r.right, r.left - q.right);
       const centre = dx ? Math.abs(q.top - r.top) : Math.abs(q.left - r.left);

@@ -17,8 +17,7 @@ const flip = (a, b, scale) => `translate(${a.left - b.left}px, ${a.top - b.top}p
   + (scale ? ` scale(${b.width > 0 ? a.width / b.width : 1}, ${b.height > 0 ? a.height / b.height : 1})` : '');
 const key = (node) => node.dataset.id ?? node.dataset.key;
 
-/** Where things were: rects in viewport coordinates, keyed by item id or section id,
- *  and the section attributes each item was drawn with (for its copies). */
+/** Where things were (viewport rects by id), and each item's section attributes. */
 class Layout {
   items = new Map();
   headings = new Map();
@@ -30,9 +29,9 @@ export class Motion {
   constructor() {
     this.under = this.layer('ghosts');
     this.over = this.layer('ghosts over');
-    /** How to stop each gliding node's animations (a new change starts from where it is). */
+    /** How to stop each gliding node's animations. */
     this.glides = new WeakMap();
-    /** Sections laid out and painted for real while a batch runs (no containment). */
+    /** Sections without containment while a batch runs. */
     this.opened = new Set();
     this.batch = 0;
     /** How many of each animation ran (read by the browser tests). */
@@ -48,7 +47,7 @@ export class Motion {
     return layer;
   }
 
-  /** Reads where every visible section, heading and item is (reads only: one layout). */
+  /** Reads every visible section, heading and item (reads only: one layout). */
   measure(sectionNodes) {
     const layout = new Layout();
     for (const [id, section] of sectionNodes) {
@@ -67,14 +66,10 @@ export class Motion {
     return layout;
   }
 
-  /** Animates from `before` to the DOM render.js built. `change` holds: `entering` (new
-   *  item nodes), `fresh` (new section nodes), `updated` (items whose content changed),
-   *  `crossing` (item node -> a copy of it before it changed section), `leaving`
-   *  ([node, key] of items that go) and `gone` ([node, id] of sections that go). */
+  /** Animates from `before` to the DOM render.js built (`change`: see render). */
   play(before, sectionNodes, change) {
-    // Writes first: glides still running stop (their "before" was read mid-flight: the
-    // new glide starts there), what leaves goes out of the flow, and new sections are
-    // laid out for real (not at a guessed intrinsic size).
+    // Writes first: running glides stop (the new one starts where they were), leaving
+    // nodes go out of the flow, new sections get their real size (not a guessed one).
     for (const section of sectionNodes.values()) {
       for (const node of section.lastChild.children) this.glides.get(node)?.cancel();
       this.glides.get(section.firstChild)?.cancel();
@@ -84,8 +79,7 @@ export class Motion {
     const batch = ++this.batch;
     const open = (s) => { s.style.contentVisibility = 'visible'; this.opened.add(s); };
     for (const s of change.fresh) open(s);
-    // Reads: the final layout. A section skipped before that only now comes into view is
-    // opened too, and everything read again (rare: one more layout).
+    // Reads: the final layout (a skipped section now in view is opened and all read again).
     let rects;
     for (let pass = 0; pass < 3; pass++) {
       rects = new Map();
@@ -110,8 +104,7 @@ export class Motion {
         else fades.push(node);
       }
     }
-    // Everything was read above; only writes from here on. Sections seen before were
-    // laid out already; opened now, moving cards paint over their edges.
+    // Only writes from here on; sections seen before open so cards paint over their edges.
     for (const id of before.sections.keys()) if (sectionNodes.has(id)) open(sectionNodes.get(id));
     const running = [];
     for (const [node, first, last] of moves) {
@@ -120,8 +113,7 @@ export class Motion {
       const item = node.tagName === 'LI';
       const a = node.animate([{ transform: flip(first, last, item), transformOrigin: '0 0' },
                               { transform: 'none', transformOrigin: '0 0' }], TIMING);
-      // The content is drawn at its final size at once (as a collection view's cell
-      // is): counter-scaled, text does not stretch while the box does.
+      // Content counter-scaled: drawn at its final size, text never stretches.
       const sx = item && last.width > 0 ? first.width / last.width : 1, sy = item && last.height > 0 ? first.height / last.height : 1;
       const counters = sx === 1 && sy === 1 ? [] : [...node.children].map((child) =>
         child.animate([{ transform: `scale(${1 / sx}, ${1 / sy})`, transformOrigin: '0 0' },
@@ -134,17 +126,16 @@ export class Motion {
       const done = () => node.classList.remove(mark);
       running.push(a.finished.then(done, done));
     }
-    // A new item grows from its top-left corner as it fades in: neighbours pushed aside
-    // move away from that corner on the same curve, so the two never overlap.
+    // A new item grows from its corner (neighbours move away from it, never overlap).
     for (const node of fades) {
-      // (A kept item not seen before, off screen then, only fades: it was nowhere to come from.)
+      // (A kept item unseen before, off screen, only fades: it comes from nowhere.)
       const item = node.tagName === 'LI' && (change.entering.has(node) || !key(node));
       if (item && node.dataset.id) this.counts.entered += 1;
       const from = item ? { opacity: 0, transform: 'scale(.01)', transformOrigin: '0 0' } : { opacity: 0 };
       running.push(node.animate([from, { opacity: 1, transform: 'none', transformOrigin: '0 0' }], TIMING).finished.catch(() => {}));
     }
     for (const node of change.updated) if (!change.crossing.has(node)) this.highlight(node);
-    // Sections go back to skipping their layout off screen once the last batch is done.
+    // Sections skip their layout off screen again after the last batch.
     Promise.all(running).then(() => {
       if (batch !== this.batch) return;
       for (const section of this.opened) section.style.contentVisibility = '';
@@ -152,8 +143,7 @@ export class Motion {
     });
   }
 
-  /** An item crossing sections: a copy in its old section's styling rides its path
-   *  above the page and fades out while the item (on top of the others) fades in. */
+  /** A copy in the old styling rides the crossing item's path, fading out as it fades in. */
   crossFade(node, copy, first, last, before) {
     this.counts.crossed += 1;
     const host = this.copyAt(this.over, copy, first, before.itemSection.get(key(node)));
@@ -188,8 +178,7 @@ export class Motion {
     this.fadeOut(this.copyAt(this.under, node, rect, before.itemSection.get(id)));
   }
 
-  /** A leaving section: its heading stays where it was and fades out (its items went
-   *  their own ways: moved, or leaving as items). */
+  /** A leaving section: its heading fades where it was (its items went their own ways). */
   leaveSection(node, id, before) {
     const rect = before.sections.get(id);
     if (!rect) { node.remove(); return; }
@@ -216,8 +205,7 @@ export class Motion {
       .finished.finally(() => node.remove());
   }
 
-  /** The ghost layers are fixed to the viewport: a ghost stays exactly where it was
-   *  seen, whatever scroll anchoring does to the page under it. */
+  /** Ghost layers are fixed: a ghost stays where it was seen, whatever the scroll does. */
   place(node, rect) {
     Object.assign(node.style, { left: `${rect.left}px`, top: `${rect.top}px`, width: `${rect.width}px`, height: `${rect.height}px` });
   }

@@ -3,8 +3,7 @@ import { TimeFormat, heading, ui, words } from './format.js';
 import { RovingFocus } from './keyboard.js';
 import { openSheet } from './sheet.js';
 
-// Builds the final DOM of the sections (each item's node kept by its id; each section's
-// kind picks its layout in layout.css); motion.js then animates the difference.
+// The sections' DOM, each item's node kept by its id; motion.js animates the difference.
 
 const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
 
@@ -101,14 +100,13 @@ export class AgendaView {
       node.append(el('span', 'summary', ui.nothingPlanned));
       return;
     }
-    // Reachable by the arrow keys within its section (keyboard.js).
+    // Reachable by the arrow keys (keyboard.js).
     node.tabIndex = -1;
-    // A banner: all day, or the whole day through; a shorter item that crosses
-    // midnight keeps its place in time order on both days.
+    // A banner: all day or the whole day through (a night stays in time order).
     const long = Date.parse(item.end) - Date.parse(item.start) >= 86_400_000;
     const from = item.continues_from_previous_day, to = item.continues_to_next_day;
     const banner = item.all_day || long || (from && to);
-    // A long banner says which of its days this is ("day 3 of 16"), short after the first.
+    // A long banner says which of its days this is ("day 3 of 16").
     const day = (iso) => Date.parse(iso.slice(0, 10)) / 86_400_000;
     const days = day(item.end) - day(item.start) + (item.all_day || item.end.slice(11, 19) === '00:00:00' ? 0 : 1);
     const nth = day(date) - day(item.start) + 1;
@@ -131,9 +129,8 @@ export class AgendaView {
       .filter(Boolean).join(', '));
   }
 
-  /** Draws `sections`: builds the final DOM, then (with `animate`) motion.js animates
-   *  the difference between the layout measured before and the one the browser lays
-   *  out after. Data flows one way: snapshot -> DOM -> motion. */
+  /** Builds the final DOM of `sections`; with `animate`, motion.js animates from the
+   *  layout measured before (one way: snapshot -> DOM -> motion). */
   render(sections, tz, animate) {
     this.tz = tz;
     const today = sections.find((s) => s.label === 'today')?.date ?? todayIn(tz);
@@ -158,7 +155,7 @@ export class AgendaView {
         change.fresh.add(node);
       }
       const kind = sectionKind(section, today);
-      // (Attributes and text are written only when they change: each write costs style work.)
+      // (Written only when changed: each write costs style work.)
       if (node.dataset.kind !== kind) node.dataset.kind = kind;
       if (node.dataset.date !== section.date) node.dataset.date = section.date;
       const range = dateRange(section, today); // a placeholder cell sits where its date would
@@ -181,7 +178,7 @@ export class AgendaView {
         } else {
           // Into another section: a copy as it was drawn, for the cross-fade.
           if (before?.items.has(item.id) && itemNode.parentNode !== list) change.crossing.set(itemNode, itemNode.cloneNode(true));
-          // applyChanges keeps the object of an unchanged item: most items stop at `!==`.
+          // (An unchanged item keeps its object: most stop at `!==`.)
           if (this.itemObjects.get(item.id) !== item && !sameItem(this.itemObjects.get(item.id), item)) {
             this.fill(itemNode, item, section.date);
             change.updated.push(itemNode);
@@ -192,7 +189,7 @@ export class AgendaView {
         prevItem = itemNode;
       }
     }
-    // Leaving items and sections: out of the flow (motion.js fades them where they were).
+    // Leaving items and sections: motion.js fades them where they were.
     for (const [id, node] of this.itemNodes) {
       if (seen.has(id)) continue;
       this.itemNodes.delete(id);
@@ -216,8 +213,7 @@ export class AgendaView {
     this.timings = { measure: t1 - t0, reconcile: t2 - t1, animate: performance.now() - t2 };
   }
 
-  /** Wall mode: the page fits the screen. Items below its foot give way to "+N more"
-   *  (in their own section or day), sections wholly below it are left out. */
+  /** Wall mode: what falls below the screen gives way to "+N more" (sections: left out). */
   fit() {
     for (const n of this.root.querySelectorAll('.more')) n.remove();
     for (const n of this.root.querySelectorAll('[hidden]')) n.hidden = false;
@@ -242,8 +238,7 @@ export class AgendaView {
     if (want !== node || node.parentNode !== parent) parent.insertBefore(node, want);
   }
 
-  /** An empty view is its own cell, in words that say why (`this.why`: no calendar
-   *  at all, none ticked, or nothing in these days). */
+  /** An empty view is its own cell, saying why (`this.why`). */
   showEmpty(isEmpty, motion) {
     const why = isEmpty ? this.why : undefined;
     if (this.empty?.dataset.why === why) return;
@@ -262,9 +257,8 @@ export class AgendaView {
     if (motion) this.mover.enter(this.empty);
   }
 
-  /** The "now" line in today's grid: a vertical line in the gap before the first
-   *  timed item not yet started (after the last item when all have), drawn over the
-   *  grid rather than in it, so it takes no cell and leaves no hole. */
+  /** The "now" line in today's grid, before the first timed item not yet started:
+   *  absolutely placed over the grid, it takes no cell. */
   placeNowLine() {
     const list = this.root.querySelector('.section[data-kind="today"] .items');
     if (list !== this.nowList) {
@@ -288,8 +282,7 @@ export class AgendaView {
       last = node;
       if (!next && item.kind === 'event' && !item.all_day && !node.classList.contains('banner') && Date.parse(item.start) > now) next = node;
     }
-    // In the gap before the next card, upright; across the row gap when that card
-    // starts a row (or the last card ends one): then "now" is between two rows.
+    // Upright in the gap before the next card; across the row gap when it starts a row.
     const style = getComputedStyle(list);
     const gap = parseFloat(style.columnGap) || 0, rowGap = parseFloat(style.rowGap) || 0;
     const line = this.nowLine.style;

@@ -7,7 +7,7 @@ let opener = null;
 sheet.addEventListener('close', () => opener?.isConnected && opener.focus());
 sheet.addEventListener('click', (event) => { if (event.target === sheet || event.target.closest('.close')) sheet.close(); });
 
-/** `text` with its http(s) and mailto addresses as links (others stay text). */
+/** `text` with http(s) and mailto addresses as links. */
 export function linked(text) {
   const out = document.createDocumentFragment();
   for (const part of text.split(/((?:https?:\/\/|mailto:)[^\s<>"]+)/i)) {
