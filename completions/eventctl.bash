@@ -48,7 +48,7 @@ _eventctl()
             mapfile -t COMPREPLY < <(compgen -W "$(_eventctl_calendars)" -- "$cur")
             return
             ;;
-        --from | --days | --past-days | --resume | --template | --soon | --before | --every)
+        --from | --days | --past-days | --color | --resume | --template | --soon | --before | --every)
             return
             ;;
         --tz)
@@ -107,7 +107,7 @@ _eventctl()
     case $subcommand in
         import) options="--calendar --replace --strict --json --db --socket --help" ;;
         agenda) options="--from --days --past-days --tz --calendar --empty-days --json --db --socket --help" ;;
-        calendars) options="--json --db --socket --help" ;;
+        calendars) options="--json --calendar --color --db --socket --help" ;;
         remove) options="--calendar --db --socket --help" ;;
         export) options="--calendar --db --socket --help" ;;
         subscribe) options="--from --days --past-days --tz --calendar --empty-days --resume --format --template --soon --all-day --db --socket --help" ;;

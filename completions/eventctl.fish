@@ -68,8 +68,10 @@ complete -c eventctl -n '__fish_seen_subcommand_from agenda' -l calendar -x -a '
 complete -c eventctl -n '__fish_seen_subcommand_from agenda' -l empty-days -x -a 'omit placeholder' -d 'omit or placeholder'
 complete -c eventctl -n '__fish_seen_subcommand_from agenda' -l json -d 'Print the snapshot as JSON'
 
-# eventctl calendars [--json]
+# eventctl calendars [--json] [--calendar NAME] [--color COLOUR]
 complete -c eventctl -n '__fish_seen_subcommand_from calendars' -l json -d 'Print JSON'
+complete -c eventctl -n '__fish_seen_subcommand_from calendars' -l calendar -x -a '(__eventctl_calendars)' -d 'With --color: the calendar to colour'
+complete -c eventctl -n '__fish_seen_subcommand_from calendars' -l color -x -d 'Give the calendar this colour'
 
 # eventctl remove --calendar NAME
 complete -c eventctl -n '__fish_seen_subcommand_from remove' -l calendar -x -a '(__eventctl_calendars)' -d 'The calendar to delete'

@@ -85,6 +85,7 @@ web/motion.js share/eventd/web/motion.js 0644
 web/controls.js share/eventd/web/controls.js 0644
 web/format.js share/eventd/web/format.js 0644
 web/keyboard.js share/eventd/web/keyboard.js 0644
+web/sheet.js share/eventd/web/sheet.js 0644
 web/style.css share/eventd/web/style.css 0644
 web/layout.css share/eventd/web/layout.css 0644
 web/favicon.svg share/eventd/web/favicon.svg 0644

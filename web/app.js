@@ -6,6 +6,9 @@ import { Controls, chosenCalendars } from './controls.js';
 import { localisePage, ui } from './format.js';
 
 localisePage();
+// ?wall=1: a wall screen (layout.css, render.js's fit).
+const wall = new URLSearchParams(location.search).get('wall') === '1';
+document.documentElement.classList.toggle('wall', wall);
 
 // Before anything reads the address: a `?token=` there is kept and taken out.
 const token = takeToken();
@@ -25,13 +28,16 @@ const state = {
 };
 window.eventdDashboard = state;
 state.animations = view.animations;
+view.wall = wall;
 
 /** The connection's state, shown in a pill of fixed size (no reflow) and on the body
  *  (stale content is dimmed while not live). */
 function setConnection(name, text) {
   state.connection = name;
   connection.dataset.state = name;
-  connection.textContent = text;
+  // Not live: since when (the reason in the title).
+  const short = name === 'reconnecting' ? ui.reconnecting : name === 'offline' ? ui.offline.split(' — ')[0] : null;
+  connection.textContent = short && state.heard ? `${short} · ${ui.updatedAt(view.times.time(new Date(state.heard)))}` : text;
   connection.title = text;
   document.body.dataset.connection = name;
 }
@@ -72,7 +78,11 @@ function streamURL() {
 async function loadCalendars() {
   try {
     const answer = await fetch('api/status', { cache: 'no-store', headers: authorization(token) });
-    if (answer.ok) controls.addCalendars((await answer.json()).calendar_names ?? []);
+    if (!answer.ok) return;
+    const status = await answer.json();
+    state.calendarCount = status.calendar_names?.length ?? null;
+    controls.setCalendars(status.calendar_names ?? [], status.calendar_colors);
+    if (state.sections.length === 0) show([], state.tz, false);
   } catch { /* the filter keeps the calendars seen in items */ }
 }
 
@@ -100,7 +110,7 @@ function connect(fresh) {
   es.addEventListener('snapshot', handle(onSnapshot));
   es.addEventListener('diff', handle(onDiff));
   es.addEventListener('resync', handle((m) => view.announce(ui.resync(m.reason))));
-  es.addEventListener('heartbeat', handle(() => { if (state.connection !== 'live') setConnection('live', ui.live); }));
+  es.addEventListener('heartbeat', handle(() => { state.heard = Date.now(); if (state.connection !== 'live') setConnection('live', ui.live); }));
   es.addEventListener('offline', handle(() => setConnection('reconnecting', ui.notAnswering)));
   es.addEventListener('error', (event) => {
     if (event.data) { queue = queue.then(() => (source === es ? refused(es, JSON.parse(event.data)) : null)); return; }
@@ -146,6 +156,8 @@ function refused(es, message) {
 function show(sections, tz, animate) {
   state.sections = sections;
   state.tz = tz;
+  state.heard = Date.now();
+  view.why = chosenCalendars(params)?.length === 0 ? 'noneTicked' : state.calendarCount === 0 ? 'noCalendarsYet' : 'nothingInRange';
   view.render(sections, tz, animate);
   controls.addCalendars(sections.flatMap((s) => s.items.map((i) => i.calendar)));
 }
@@ -185,6 +197,9 @@ async function onDiff(message) {
   state.stats.renderPhases = view.timings;
   document.body.dataset.digest = digest ?? '';
   if (state.connection !== 'live') setConnection('live', ui.live);
+  // A calendar removed or added: the filter reads the status again.
+  clearTimeout(statusTimer);
+  statusTimer = setTimeout(loadCalendars, 300);
   const c = countChanges(message.changes);
   view.announce(ui.updated(c));
 }
@@ -192,4 +207,6 @@ async function onDiff(message) {
 controls.show(params);
 loadCalendars(); // also when no calendar is chosen, and so no snapshot comes to ask after
 connect(true);
-setInterval(() => view.placeNowLine(), 60_000);
+let statusTimer = null;
+// Each minute: the "now" line and the colours (a new one brings no diff).
+setInterval(() => { view.placeNowLine(); loadCalendars(); }, 60_000);

@@ -1,8 +1,6 @@
-// The view's controls (days, time zone, empty days, calendars), kept in the URL and
-// changed in place: a change hands the new parameters to the page, which switches
-// its stream; nothing reloads. "All calendars" is no `calendar` parameter at all, so
-// calendars added later are shown too; none chosen is `calendar=` (empty).
-import { calendarHue } from './format.js';
+// The view's controls, kept in the URL and changed in place (nothing reloads). All
+// calendars is no `calendar` parameter (later ones too); none is `calendar=`.
+import { paintCalendars } from './format.js';
 
 /** The calendars a view's parameters choose: null for all, [] for none. */
 export function chosenCalendars(params) {
@@ -52,16 +50,30 @@ export class Controls {
     this.drawCalendars();
   }
 
-  /** Adds calendars eventd knows (its status) or that items name. */
+  /** Adds calendars that items name. */
   addCalendars(names) {
     const before = this.known.size;
     for (const n of names) if (n) this.known.add(n);
     if (this.known.size !== before) this.drawCalendars();
   }
 
+  /** eventd's calendars and colours (its status): a removed one leaves the list. */
+  setCalendars(names, colours) {
+    this.known = new Set(names);
+    this.colours = colours ?? {};
+    this.drawCalendars();
+  }
+
   drawCalendars() {
-    const chosen = chosenCalendars(this.params);
-    const boxes = [...this.known].sort().map((name) => {
+    const chosen = chosenCalendars(this.params), names = [...this.known].sort();
+    paintCalendars(names, this.colours);
+    // Drawn again only when the list changed; a box keeps its node (and the focus).
+    if (this.box.dataset.names === JSON.stringify(names)) {
+      for (const box of this.box.querySelectorAll('input')) box.checked = chosen === null || chosen.includes(box.value);
+      return;
+    }
+    this.box.dataset.names = JSON.stringify(names);
+    const boxes = names.map((name) => {
       const label = document.createElement('label');
       const input = document.createElement('input');
       input.type = 'checkbox';
@@ -70,7 +82,7 @@ export class Controls {
       input.checked = chosen === null || chosen.includes(name);
       const swatch = document.createElement('span');
       swatch.className = 'swatch';
-      swatch.style.setProperty('--hue', calendarHue(name));
+      swatch.dataset.calendar = name;
       swatch.setAttribute('aria-hidden', 'true');
       label.append(input, swatch, name);
       return label;

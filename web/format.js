@@ -1,60 +1,23 @@
-// Words and colours of the page, in the browser's locale: times and date headings with
-// Intl.DateTimeFormat (12- or 24-hour as the locale has it), "today" and "tomorrow"
-// with Intl.RelativeTimeFormat, and one colour per calendar name.
+// The page's words, times and dates in the browser's locale (Intl), and calendar colours.
 
 const locale = undefined; // the browser's
 const relative = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
 const LONG_DATE = new Intl.DateTimeFormat(locale, { weekday: 'long', month: 'long', day: 'numeric', timeZone: 'UTC' });
+const FULL_DATE = new Intl.DateTimeFormat(locale, { dateStyle: 'full', timeZone: 'UTC' });
 const SHORT_DATE = new Intl.DateTimeFormat(locale, { weekday: 'short', day: 'numeric', timeZone: 'UTC' });
 const capitalised = (s) => s.charAt(0).toLocaleUpperCase() + s.slice(1);
 const language = new Intl.DateTimeFormat().resolvedOptions().locale.split('-')[0];
 
-/** "All day" has no Intl name: the words of a few languages, English otherwise. */
-const ALL_DAY = { en: 'All day', de: 'Ganztägig', fr: 'Toute la journée', es: 'Todo el día', it: 'Tutto il giorno',
-                  nl: 'Hele dag', pt: 'Dia inteiro', sv: 'Heldag', da: 'Hele dagen', nb: 'Hele dagen', pl: 'Cały dzień',
-                  cs: 'Celý den', ja: '終日', zh: '全天', ko: '종일', ru: 'Весь день', uk: 'Весь день' };
-const NOTHING = { en: 'Nothing planned', de: 'Nichts geplant', fr: 'Rien de prévu', es: 'Nada previsto' };
+/** The page's words: Intl's where it has them, else index.html's catalogue (#words, data),
+ *  else English. "{0}", "{name}" take arguments. */
+const catalogue = JSON.parse(document.getElementById('words').textContent);
+const say = (text) => (text.includes('{') ? (...args) => text.replace(/\{(\w+)\}/g, (_, k) => (typeof args[0] === 'object' ? args[0] : args)[k]) : text);
+export const ui = Object.fromEntries(Object.entries({ ...catalogue.en, ...catalogue[language] }).map(([k, v]) => [k, say(v)]));
+ui.timeZone = capitalised(new Intl.DisplayNames(locale, { type: 'dateTimeField' }).of('timeZoneName'));
 
-/** The page's own words (controls, connection states, announcements): Intl names what it
- *  can (the "time zone" field), this table the rest, English for other languages. */
-const UI = {
-  en: { agenda: 'Agenda', skip: 'Skip to the agenda', view: 'View', days: 'Days', emptyDays: 'Empty days',
-        calendars: 'Calendars', dismiss: 'Dismiss', byDate: 'Agenda by date', connecting: 'Connecting…', live: 'Live',
-        reconnecting: 'Reconnecting…', notAnswering: 'Reconnecting… (eventd is not answering)',
-        offline: 'Offline — retrying in 5 s', outOfStep: 'Reconnecting… (state out of step: fresh snapshot)',
-        unchecked: 'Live (digests unchecked: no WebCrypto)', noCalendars: 'No calendars chosen',
-        loaded: (n) => `Agenda loaded: ${n} items`, resync: (why) => `Resynchronising (${why})`,
-        updated: (c) => `Agenda updated: ${c.added} added, ${c.removed} removed, ${c.moved} moved, ${c.changed} changed` },
-  de: { agenda: 'Termine', skip: 'Zu den Terminen springen', view: 'Ansicht', days: 'Tage', emptyDays: 'Leere Tage',
-        calendars: 'Kalender', dismiss: 'Schließen', byDate: 'Termine nach Datum', connecting: 'Verbinde…', live: 'Live',
-        reconnecting: 'Verbinde neu…', notAnswering: 'Verbinde neu… (eventd antwortet nicht)',
-        offline: 'Offline — neuer Versuch in 5 s', outOfStep: 'Verbinde neu… (Stand abweichend: neuer Schnappschuss)',
-        unchecked: 'Live (Prüfsummen ungeprüft: kein WebCrypto)', noCalendars: 'Kein Kalender gewählt',
-        loaded: (n) => `Termine geladen: ${n}`, resync: (why) => `Neu abgeglichen (${why})`,
-        updated: (c) => `Termine geändert: ${c.added} neu, ${c.removed} entfernt, ${c.moved} verschoben, ${c.changed} geändert` },
-  fr: { agenda: 'Agenda', skip: 'Aller à l’agenda', view: 'Affichage', days: 'Jours', emptyDays: 'Jours vides',
-        calendars: 'Calendriers', dismiss: 'Fermer', byDate: 'Agenda par date', connecting: 'Connexion…', live: 'En direct',
-        reconnecting: 'Reconnexion…', notAnswering: 'Reconnexion… (eventd ne répond pas)',
-        offline: 'Hors ligne — nouvel essai dans 5 s', outOfStep: 'Reconnexion… (état décalé : nouvel instantané)',
-        unchecked: 'En direct (empreintes non vérifiées : pas de WebCrypto)', noCalendars: 'Aucun calendrier choisi',
-        loaded: (n) => `Agenda chargé : ${n} éléments`, resync: (why) => `Resynchronisation (${why})`,
-        updated: (c) => `Agenda mis à jour : ${c.added} ajoutés, ${c.removed} retirés, ${c.moved} déplacés, ${c.changed} modifiés` },
-  es: { agenda: 'Agenda', skip: 'Ir a la agenda', view: 'Vista', days: 'Días', emptyDays: 'Días vacíos',
-        calendars: 'Calendarios', dismiss: 'Cerrar', byDate: 'Agenda por fecha', connecting: 'Conectando…', live: 'En vivo',
-        reconnecting: 'Reconectando…', notAnswering: 'Reconectando… (eventd no responde)',
-        offline: 'Sin conexión — reintento en 5 s', outOfStep: 'Reconectando… (estado desfasado: instantánea nueva)',
-        unchecked: 'En vivo (resúmenes sin comprobar: sin WebCrypto)', noCalendars: 'Ningún calendario elegido',
-        loaded: (n) => `Agenda cargada: ${n} elementos`, resync: (why) => `Resincronizando (${why})`,
-        updated: (c) => `Agenda actualizada: ${c.added} añadidos, ${c.removed} quitados, ${c.moved} movidos, ${c.changed} cambiados` },
-};
-const fieldNames = new Intl.DisplayNames(locale, { type: 'dateTimeField' });
-
-export const ui = { ...UI.en, ...(UI[language] ?? {}), timeZone: capitalised(fieldNames.of('timeZoneName')) };
-
-/** Puts the page's words in place: `data-word` names the text, `data-word-label` the
- *  accessible name; `lang` says which language the page is in. */
+/** Puts the words in place (`data-word`: text, `data-word-label`: name) and `lang`. */
 export function localisePage(root = document) {
-  root.documentElement.lang = UI[language] ? language : 'en';
+  root.documentElement.lang = catalogue[language]?.agenda ? language : 'en';
   for (const node of root.querySelectorAll('[data-word]')) node.textContent = ui[node.dataset.word];
   for (const node of root.querySelectorAll('[data-word-label]')) node.setAttribute('aria-label', ui[node.dataset.wordLabel]);
 }
@@ -62,8 +25,7 @@ export function localisePage(root = document) {
 export const words = {
   /** "now", "jetzt", "maintenant"... */
   now: relative.format(0, 'second'),
-  allDay: ALL_DAY[language] ?? ALL_DAY.en,
-  nothingPlanned: NOTHING[language] ?? NOTHING.en,
+  allDay: ui.allDay,
 };
 
 
@@ -73,7 +35,10 @@ export function heading(section, kind) {
   const long = LONG_DATE.format(date);
   const offset = { today: 0, tomorrow: 1 }[section.label];
   if (offset !== undefined) return `${capitalised(relative.format(offset, 'day'))} · ${long}`;
-  return kind === 'week' ? SHORT_DATE.format(date) : long;
+  if (kind !== 'week') return long;
+  // "Mon 7", not "7 Mon": the weekday first, as a column's heading reads.
+  const parts = SHORT_DATE.formatToParts(date), part = (t) => parts.find((p) => p.type === t)?.value;
+  return parts[0].type === 'day' ? `${part('weekday')} ${part('day')}` : SHORT_DATE.format(date);
 }
 
 /** Times in one zone (one formatter per zone: making one costs far more than using it). */
@@ -85,26 +50,75 @@ export class TimeFormat {
     const hour = cycle === 'h23' || cycle === 'h24' ? '2-digit' : 'numeric';
     this.format = new Intl.DateTimeFormat(locale, { hour, minute: '2-digit', timeZone: tz });
     this.day = new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' });
+    // What the locale writes after a range's times ("Uhr") but not after one time.
+    const t = Date.UTC(2026, 0, 1, 9), tail = this.format.formatRange(t, t + 3_600_000).match(/\D*$/)[0];
+    this.tail = /\d$/.test(this.format.format(t)) && tail.trim() ? tail : '';
+    this.weekday = new Intl.DateTimeFormat(locale, { weekday: 'short', timeZone: tz });
+    this.long = new Intl.DateTimeFormat(locale, { dateStyle: 'full', timeStyle: 'short', timeZone: tz });
   }
 
-  /** "9:00 – 10:30 AM" (en-US), "09:00–10:30" (de): the locale's own range; times
-   *  only also when the item ends the next day (its marks say so). */
+  /** An item's whole time, dates included (the detail sheet). */
+  full(item) {
+    if (!item.all_day) return this.long.formatRange(new Date(item.start), new Date(item.end));
+    const a = Date.parse(item.start);
+    return FULL_DATE.formatRange(a, Math.max(a, Date.parse(item.end) - 86_400_000));
+  }
+
+  /** "9:00 – 10:30 AM", "09:00–10:30 Uhr": the locale's range; times only for a night;
+   *  with weekdays for longer ("Tue 10:00 AM – Thu 6:00 PM"). */
   range(start, end) {
     const a = new Date(start), b = new Date(end);
-    if (!(b > a)) return this.format.format(a);
-    if (b - a < 86_400_000 && this.day.format(a) !== this.day.format(b)) return `${this.format.format(a)} – ${this.format.format(b)}`;
+    if (!(b > a)) return this.time(a);
+    const long = b - a >= 86_400_000, at = (d) => (long ? this.weekday.format(d) + ' ' : '') + this.format.format(d);
+    if (long || this.day.format(a) !== this.day.format(b)) return `${at(a)} – ${at(b)}${this.tail}`;
     return this.format.formatRange(a, b);
   }
 
-  time(date) { return this.format.format(date); }
+  /** One time, with the locale's "Uhr". */
+  time(date) { return this.format.format(date) + this.tail; }
 }
 
-/** A hue (0–359) of a calendar's name, the same for the same name on every page:
- *  FNV-1a over its UTF-16 units, then mixed (murmur3's finaliser) so that names that
- *  differ by a letter land far apart. */
-export function calendarHue(name) {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193);
-  h ^= h >>> 16; h = Math.imul(h, 0x85ebca6b); h ^= h >>> 13; h = Math.imul(h, 0xc2b2ae35); h ^= h >>> 16;
-  return (h >>> 0) % 360;
+/** Distinct colours (Tableau 10) for calendars with none of their own, by name order. */
+const PALETTE = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948', '#b07aa1', '#ff9da7', '#9c755f', '#bab0ac'];
+const channels = (hex) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+const luminance = (c) => c.map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+  .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+const contrast = (a, b) => { const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+/** Each scheme's card and banner (style.css), and what a colour is mixed toward. */
+const GROUNDS = [[[255, 255, 255], [231, 238, 252], 0], [[27, 32, 39], [35, 48, 74], 255]];
+
+/** `rgb` as ink of 4.5:1 on cards and banners of light and dark mode:
+ *  mixed toward black (light) or white (dark) only as far as needed. */
+export function inks(rgb) {
+  return GROUNDS.map(([card, banner, toward]) => {
+    let c = rgb;
+    for (let i = 0; i < 20 && Math.min(contrast(c, card), contrast(c, banner)) < 4.5; i++) c = c.map((v) => Math.round(v + (toward - v) * 0.1));
+    return `rgb(${c.join(' ')})`;
+  });
 }
+
+/** `#rrggbb` or a CSS colour name as [r, g, b] (null: no such colour). */
+function rgbOf(colour) {
+  if (/^#[0-9a-f]{6}$/i.test(colour)) return channels(colour);
+  const probe = document.createElement('i');
+  probe.style.color = colour;
+  if (!probe.style.color) return null;
+  document.body.append(probe);
+  const rgb = getComputedStyle(probe).color.match(/[\d.]+/g).slice(0, 3).map(Number);
+  probe.remove();
+  return rgb;
+}
+
+/** Each calendar's colour for nodes naming it (`data-calendar`): `chosen`'s, else the palette's. */
+export function paintCalendars(names, chosen = {}) {
+  let next = 0;
+  const rules = names.map((name) => {
+    const [light, dark] = inks((chosen[name] && rgbOf(chosen[name])) || channels(PALETTE[next++ % PALETTE.length]));
+    return `[data-calendar="${CSS.escape(name)}"]{--cal-l:${light};--cal-d:${dark}}`;
+  });
+  // A constructed sheet (the CSP allows no inline style), replaced only when it changes.
+  const text = rules.join('\n');
+  if (colourSheet.text !== text) colourSheet.replaceSync(colourSheet.text = text);
+}
+const colourSheet = new CSSStyleSheet();
+document.adoptedStyleSheets = [...document.adoptedStyleSheets, colourSheet];

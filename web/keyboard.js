@@ -1,7 +1,7 @@
-// The keyboard in the agenda: one tab stop per section (a roving tabindex: the item
-// last focused there, else its first), the arrow keys between the items of a section,
-// Home and End to its first and last.
+// One tab stop per section (a roving tabindex); arrows go to the nearest item drawn that
+// way, across the grid and sections; Home and End to the section's first and last.
 
+const DIRECTIONS = { ArrowDown: [0, 1], ArrowUp: [0, -1], ArrowRight: [1, 0], ArrowLeft: [-1, 0] };
 const focusable = (list) => [...list.children].filter((n) => n.classList.contains('item') && n.dataset.id);
 
 export class RovingFocus {
@@ -33,12 +33,29 @@ export class RovingFocus {
     const item = event.target.closest?.('.item');
     if (!item || !item.parentNode || event.altKey || event.ctrlKey || event.metaKey) return;
     const items = focusable(item.parentNode);
-    const at = items.indexOf(item);
-    const to = { ArrowDown: at + 1, ArrowRight: at + 1, ArrowUp: at - 1, ArrowLeft: at - 1, Home: 0, End: items.length - 1 }[event.key];
-    if (to === undefined) return;
+    const next = { Home: items[0], End: items.at(-1) }[event.key] ?? this.toward(item, DIRECTIONS[event.key]);
+    if (next === undefined) return;
     event.preventDefault();
-    const next = items[Math.max(0, Math.min(items.length - 1, to))];
-    this.settle(item.parentNode, next);
+    if (!next) return;
+    this.settle(next.parentNode, next);
     next.focus();
+  }
+
+  /** The item drawn nearest `item` in direction [dx, dy], in any section (null: none). */
+  toward(item, direction) {
+    if (!direction) return undefined;
+    const [dx, dy] = direction, r = item.getBoundingClientRect();
+    let best = null, score = Infinity;
+    for (const n of this.root.querySelectorAll('.section > .items > .item[data-id]')) {
+      const q = n.getBoundingClientRect();
+      if (n === item || !q.width) continue;
+      // How far ahead its near edge is, how far aside (0: overlapping).
+      const ahead = dx ? (dx > 0 ? q.left - r.right : r.left - q.right) : (dy > 0 ? q.top - r.bottom : r.top - q.bottom);
+      const aside = dx ? Math.max(0, q.top - r.bottom, r.top - q.bottom) : Math.max(0, q.left - r.right, r.left - q.right);
+      const centre = dx ? Math.abs(q.top - r.top) : Math.abs(q.left - r.left);
+      const s = ahead + 3 * aside + centre / 100;
+      if (ahead > -2 && s < score) { score = s; best = n; }
+    }
+    return best;
   }
 }

@@ -1,9 +1,7 @@
-// Motion as a collection view does it: measure every visible item, heading and the
-// "now" line before a change, let render.js apply it, measure again, and animate every
-// node whose place changed (FLIP), all in one batch with one curve and one duration.
-// Leaving items and sections are taken out of the flow but stay where they were, in
-// their section's styling, while they fade; a moved item keeps its node and glides,
-// also into a new section or out of one that goes.
+// Motion after layout, as a collection view's: boxes measured before a change and in the
+// final layout (new sections at their real size), each displaced element animated from
+// its old box to its new one (FLIP). Leaving items fade where they were; an item that
+// crosses sections flies on top, cross-fading from a copy in its old styling.
 
 /** The one duration and curve of every motion (Web Animations). */
 export const DURATION = 250;
@@ -15,34 +13,41 @@ const MARGIN = 200;
 const visible = (r) => r.bottom > -MARGIN && r.top < innerHeight + MARGIN && r.width > 0;
 const moved = (a, b) => Math.abs(a.left - b.left) >= 1 || Math.abs(a.top - b.top) >= 1
   || Math.abs(a.width - b.width) >= 1 || Math.abs(a.height - b.height) >= 1;
+const flip = (a, b, scale) => `translate(${a.left - b.left}px, ${a.top - b.top}px)`
+  + (scale ? ` scale(${b.width > 0 ? a.width / b.width : 1}, ${b.height > 0 ? a.height / b.height : 1})` : '');
+const key = (node) => node.dataset.id ?? node.dataset.key;
 
-/** Where things were: rects in viewport coordinates, keyed by item id or section id. */
+/** Where things were (viewport rects by id), and each item's section attributes. */
 class Layout {
-  constructor() {
-    this.items = new Map();
-    this.headings = new Map();
-    this.sections = new Map();
-    /** The section attributes each measured item was drawn with (for its ghost). */
-    this.itemSection = new Map();
-  }
+  items = new Map();
+  headings = new Map();
+  sections = new Map();
+  itemSection = new Map();
 }
 
 export class Motion {
   constructor() {
-    this.layer = document.createElement('div');
-    this.layer.className = 'ghosts';
-    this.layer.setAttribute('aria-hidden', 'true');
-    document.body.append(this.layer);
-    /** How to stop each gliding node's animations (a new change starts from where it is). */
+    this.under = this.layer('ghosts');
+    this.over = this.layer('ghosts over');
+    /** How to stop each gliding node's animations. */
     this.glides = new WeakMap();
-    /** Sections painted outside their box while a batch runs (no paint containment). */
+    /** Sections without containment while a batch runs. */
     this.opened = new Set();
     this.batch = 0;
     /** How many of each animation ran (read by the browser tests). */
-    this.counts = { entered: 0, left: 0, moved: 0, flashed: 0 };
+    this.counts = { entered: 0, left: 0, moved: 0, flashed: 0, crossed: 0 };
   }
 
-  /** Reads where every visible section, heading and item is (reads only: one layout). */
+  layer(className) {
+    const layer = document.createElement('div');
+    layer.className = className;
+    layer.setAttribute('aria-hidden', 'true');
+    layer.inert = true;
+    document.body.append(layer);
+    return layer;
+  }
+
+  /** Reads every visible section, heading and item (reads only: one layout). */
   measure(sectionNodes) {
     const layout = new Layout();
     for (const [id, section] of sectionNodes) {
@@ -52,101 +57,85 @@ export class Motion {
       layout.headings.set(id, section.firstChild.getBoundingClientRect());
       const attrs = { kind: section.dataset.kind, range: section.dataset.range, date: section.dataset.date };
       for (const node of section.lastChild.children) {
-        const key = node.dataset.id ?? node.dataset.key;
-        if (!key) continue;
-        layout.items.set(key, node.getBoundingClientRect());
-        layout.itemSection.set(key, attrs);
+        const r = node.getBoundingClientRect();
+        if (!key(node) || !r.width) continue; // (an item a wall left out)
+        layout.items.set(key(node), r);
+        layout.itemSection.set(key(node), attrs);
       }
     }
     return layout;
   }
 
-  /** A leaving item: out of the flow, kept at its old place inside a copy of its old
-   *  section (same kind, so the same styling), fading out; removed when done. */
-  leaveItem(node, key, before) {
-    const rect = before.items.get(key);
-    this.glides.get(node)?.cancel();
-    node.classList.remove('moving');
-    if (!rect) { node.remove(); return; }
-    const host = this.ghost('li', 'section ghost', rect, before.itemSection.get(key));
-    const list = document.createElement('ol');
-    list.className = 'items';
-    list.append(node);
-    host.append(list);
-    this.counts.left += 1;
-    this.fadeOut(host);
-  }
-
-  /** A leaving section: its heading stays where it was and fades out (its items went
-   *  their own ways: moved, or leaving as items). */
-  leaveSection(node, id, before) {
-    const rect = before.sections.get(id);
-    if (!rect) { node.remove(); return; }
-    node.lastChild.replaceChildren();
-    node.classList.add('ghost');
-    this.place(node, rect);
-    this.layer.append(node);
-    this.fadeOut(node);
-  }
-
-  /** Animates from `before` to the current layout: every kept node whose place changed
-   *  glides, new ones fade in. `entering` holds new item nodes, `fresh` new section
-   *  nodes, `updated` item nodes whose content changed. */
-  play(before, sectionNodes, entering, fresh, updated) {
-    // A glide still running is dropped first, so that "after" is the node's own place;
-    // its "before" was read with the glide's transform: the new glide starts from there.
+  /** Animates from `before` to the DOM render.js built (`change`: see render). */
+  play(before, sectionNodes, change) {
+    // Writes first: running glides stop (the new one starts where they were), leaving
+    // nodes go out of the flow, new sections get their real size (not a guessed one).
     for (const section of sectionNodes.values()) {
       for (const node of section.lastChild.children) this.glides.get(node)?.cancel();
       this.glides.get(section.firstChild)?.cancel();
     }
-    const moves = [], fades = [], shown = [];
+    for (const [node, id] of change.leaving) this.leaveItem(node, id, before);
+    for (const [node, id] of change.gone) this.leaveSection(node, id, before);
+    const batch = ++this.batch;
+    const open = (s) => { s.style.contentVisibility = 'visible'; this.opened.add(s); };
+    for (const s of change.fresh) open(s);
+    // Reads: the final layout (a skipped section now in view is opened and all read again).
+    let rects;
+    for (let pass = 0; pass < 3; pass++) {
+      rects = new Map();
+      const closed = [];
+      for (const [id, s] of sectionNodes) {
+        const r = s.getBoundingClientRect();
+        rects.set(id, r);
+        if (visible(r) && !this.opened.has(s) && !before.sections.has(id)) closed.push(s);
+      }
+      if (closed.length === 0) break;
+      closed.forEach(open);
+    }
+    const moves = [], fades = [];
     for (const [id, section] of sectionNodes) {
-      const r = section.getBoundingClientRect();
-      const wasVisible = before.sections.has(id);
-      if (!visible(r) && !wasVisible) continue;
-      shown.push(section);
+      if (!visible(rects.get(id)) && !before.sections.has(id)) continue;
       const heading = section.firstChild;
-      if (fresh.has(section)) fades.push(heading);
-      else if (before.headings.has(id)) moves.push([heading, before.headings.get(id), heading.getBoundingClientRect(), false]);
+      if (change.fresh.has(section)) fades.push(heading);
+      else if (before.headings.has(id)) moves.push([heading, before.headings.get(id), heading.getBoundingClientRect()]);
       for (const node of section.lastChild.children) {
-        const key = node.dataset.id ?? node.dataset.key;
-        const first = before.items.get(key);
-        if (entering.has(node) || !first) { fades.push(node); continue; }
-        moves.push([node, first, node.getBoundingClientRect(), true]);
+        const first = before.items.get(key(node));
+        if (first) moves.push([node, first, node.getBoundingClientRect()]);
+        else fades.push(node);
       }
     }
-    // Everything was read above; only writes from here on.
-    const batch = ++this.batch;
-    for (const section of shown) { section.style.contentVisibility = 'visible'; this.opened.add(section); }
+    // Only writes from here on; sections seen before open so cards paint over their edges.
+    for (const id of before.sections.keys()) if (sectionNodes.has(id)) open(sectionNodes.get(id));
     const running = [];
-    for (const [node, first, last, scale] of moves) {
-      if (!moved(first, last)) continue;
-      const dx = first.left - last.left, dy = first.top - last.top;
-      const sx = scale && last.width > 0 ? first.width / last.width : 1;
-      const sy = scale && last.height > 0 ? first.height / last.height : 1;
-      const a = node.animate([{ transform: `translate(${dx}px, ${dy}px) scale(${sx}, ${sy})`, transformOrigin: '0 0' },
+    for (const [node, first, last] of moves) {
+      const copy = change.crossing.get(node);
+      if (!copy && !moved(first, last)) continue;
+      const item = node.tagName === 'LI';
+      const a = node.animate([{ transform: flip(first, last, item), transformOrigin: '0 0' },
                               { transform: 'none', transformOrigin: '0 0' }], TIMING);
-      // The content is drawn at its new size at once (as a collection view's cell lays
-      // out at its final size): counter-scaled, text does not stretch while the box does.
+      // Content counter-scaled: drawn at its final size, text never stretches.
+      const sx = item && last.width > 0 ? first.width / last.width : 1, sy = item && last.height > 0 ? first.height / last.height : 1;
       const counters = sx === 1 && sy === 1 ? [] : [...node.children].map((child) =>
         child.animate([{ transform: `scale(${1 / sx}, ${1 / sy})`, transformOrigin: '0 0' },
                        { transform: 'none', transformOrigin: '0 0' }], TIMING));
-      node.classList.add('moving');
+      const mark = copy ? 'crossing' : 'moving';
+      if (copy) counters.push(this.crossFade(node, copy, first, last, before));
+      node.classList.add(mark);
       this.glides.set(node, { cancel: () => { a.cancel(); for (const c of counters) c.cancel(); } });
-      if (scale) this.counts.moved += 1;
-      running.push(a.finished.then(() => node.classList.remove('moving'), () => node.classList.remove('moving')));
+      if (item && key(node) !== 'now') this.counts.moved += 1;
+      const done = () => node.classList.remove(mark);
+      running.push(a.finished.then(done, done));
     }
-    // A new item grows from its top-left corner as it fades in: neighbours pushed aside
-    // move away from that corner on the same curve, so the two never overlap.
+    // A new item grows from its corner (neighbours move away from it, never overlap).
     for (const node of fades) {
-      const item = node.tagName === 'LI';
+      // (A kept item unseen before, off screen, only fades: it comes from nowhere.)
+      const item = node.tagName === 'LI' && (change.entering.has(node) || !key(node));
       if (item && node.dataset.id) this.counts.entered += 1;
       const from = item ? { opacity: 0, transform: 'scale(.01)', transformOrigin: '0 0' } : { opacity: 0 };
-      const to = item ? { opacity: 1, transform: 'none', transformOrigin: '0 0' } : { opacity: 1 };
-      running.push(node.animate([from, to], TIMING).finished.catch(() => {}));
+      running.push(node.animate([from, { opacity: 1, transform: 'none', transformOrigin: '0 0' }], TIMING).finished.catch(() => {}));
     }
-    for (const node of updated) this.flash(node);
-    // Sections go back to skipping their paint off screen once the last batch is done.
+    for (const node of change.updated) if (!change.crossing.has(node)) this.highlight(node);
+    // Sections skip their layout off screen again after the last batch.
     Promise.all(running).then(() => {
       if (batch !== this.batch) return;
       for (const section of this.opened) section.style.contentVisibility = '';
@@ -154,17 +143,61 @@ export class Motion {
     });
   }
 
+  /** A copy in the old styling rides the crossing item's path, fading out as it fades in. */
+  crossFade(node, copy, first, last, before) {
+    this.counts.crossed += 1;
+    const host = this.copyAt(this.over, copy, first, before.itemSection.get(key(node)));
+    const ride = host.animate([{ transform: 'none', opacity: 1, transformOrigin: '0 0' },
+                               { transform: flip(last, first, true), opacity: 0, transformOrigin: '0 0' }], TIMING);
+    ride.finished.finally(() => host.remove());
+    const show = node.animate([{ opacity: 0 }, { opacity: 1 }], TIMING);
+    return { cancel: () => { ride.cancel(); show.cancel(); } };
+  }
+
+  /** `node` in a copy of a section (same kind, so the same styling), at `rect`. */
+  copyAt(layer, node, rect, attrs = {}) {
+    const host = document.createElement('li');
+    host.className = 'section ghost';
+    for (const [k, v] of Object.entries(attrs)) if (v !== undefined) host.dataset[k] = v;
+    this.place(host, rect);
+    const list = document.createElement('ol');
+    list.className = 'items';
+    list.append(node);
+    host.append(list);
+    layer.append(host);
+    return host;
+  }
+
+  /** A leaving item: out of the flow, kept at its old place under the page, fading. */
+  leaveItem(node, id, before) {
+    const rect = before.items.get(id);
+    this.glides.get(node)?.cancel();
+    node.classList.remove('moving', 'crossing');
+    if (!rect) { node.remove(); return; }
+    this.counts.left += 1;
+    this.fadeOut(this.copyAt(this.under, node, rect, before.itemSection.get(id)));
+  }
+
+  /** A leaving section: its heading fades where it was (its items went their own ways). */
+  leaveSection(node, id, before) {
+    const rect = before.sections.get(id);
+    if (!rect) { node.remove(); return; }
+    node.lastChild.replaceChildren();
+    node.classList.add('ghost');
+    this.place(node, rect);
+    this.under.append(node);
+    this.fadeOut(node);
+  }
+
   /** Fades a new node in where no layout was measured (the empty view's cell). */
   enter(node) {
     node.animate([{ opacity: 0 }, { opacity: 1 }], TIMING);
   }
 
-  /** Flashes an updated item once (its background, the same curve, a longer time: a
-   *  colour to notice, not a motion). */
-  flash(node) {
+  /** A changed item: a short, subtle tint of its background (a colour, not a motion). */
+  highlight(node) {
     this.counts.flashed += 1;
-    node.animate([{ backgroundColor: 'var(--flash)' }, { backgroundColor: 'var(--flash)', offset: 0.3 }, {}],
-      { duration: DURATION * 4, easing: EASING });
+    node.animate([{ backgroundColor: 'var(--flash)' }, {}], { duration: DURATION * 2, easing: 'ease-out' });
   }
 
   fadeOut(node) {
@@ -172,22 +205,8 @@ export class Motion {
       .finished.finally(() => node.remove());
   }
 
-  /** A node for the ghost layer, at `rect`. */
-  ghost(tag, className, rect, attrs = {}) {
-    const node = document.createElement(tag);
-    node.className = className;
-    for (const [k, v] of Object.entries(attrs)) if (v !== undefined) node.dataset[k] = v;
-    this.place(node, rect);
-    this.layer.append(node);
-    return node;
-  }
-
-  /** The ghost layer is fixed to the viewport: a ghost stays exactly where it was seen,
-   *  whatever scroll anchoring does to the page under it. */
+  /** Ghost layers are fixed: a ghost stays where it was seen, whatever the scroll does. */
   place(node, rect) {
-    node.style.left = `${rect.left}px`;
-    node.style.top = `${rect.top}px`;
-    node.style.width = `${rect.width}px`;
-    node.style.height = `${rect.height}px`;
+    Object.assign(node.style, { left: `${rect.left}px`, top: `${rect.top}px`, width: `${rect.width}px`, height: `${rect.height}px` });
   }
 }

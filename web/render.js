@@ -1,11 +1,9 @@
 import { Motion } from './motion.js';
-import { TimeFormat, calendarHue, heading, words } from './format.js';
+import { TimeFormat, heading, ui, words } from './format.js';
 import { RovingFocus } from './keyboard.js';
+import { openSheet } from './sheet.js';
 
-// Draws the sections and keeps each item's DOM node by its id across diffs; motion.js
-// animates every change (FLIP), render.js only says what changed.
-// One ordered list of sections; each section's kind (today, tomorrow, week, later,
-// past, placeholder) picks its layout in style.css.
+// The sections' DOM, each item's node kept by its id; motion.js animates the difference.
 
 const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
 
@@ -33,7 +31,7 @@ function sameItem(a, b) {
 /** Today's date in `tz`, as YYYY-MM-DD. */
 export function todayIn(tz) {
   const parts = new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' })
-    .formatToParts(new Date());
+    .formatToParts(new Date(Date.now()));
   const get = (t) => parts.find((p) => p.type === t).value;
   return `${get('year')}-${get('month')}-${get('day')}`;
 }
@@ -61,6 +59,8 @@ export class AgendaView {
     this.itemObjects = new Map();
     this.tz = 'UTC';
     this.empty = null;
+    /** Why the view is empty (a key of `ui`), set by app.js. */
+    this.why = 'nothingInRange';
     this.mover = new Motion();
     this.keys = new RovingFocus(root);
     /** How many of each animation ran (read by the browser tests). */
@@ -70,6 +70,16 @@ export class AgendaView {
     this.nowLine = el('li', 'now-line');
     this.nowLine.dataset.key = 'now';
     this.nowLine.setAttribute('aria-hidden', 'true');
+    // Click or Enter on an event: its detail sheet.
+    const open = (event) => {
+      const node = event.target.closest?.('.item[data-id]'), item = node && this.itemObjects.get(node.dataset.id);
+      if (item?.kind !== 'event' || (event.type === 'keydown' && event.key !== 'Enter')) return;
+      event.preventDefault();
+      openSheet(item, node, this.times.full(item), this.tz);
+    };
+    root.addEventListener('click', open);
+    root.addEventListener('keydown', open);
+    addEventListener('resize', () => { if (this.wall) { this.fit(); this.placeNowLine(); } });
   }
 
   get motion() { return !reducedMotion.matches; }
@@ -80,40 +90,47 @@ export class AgendaView {
     return this.timeFormat;
   }
 
-  /** The item's content (its node is kept; only the inside is replaced on update). */
-  fill(node, item) {
+  /** The item's content on `date` (its node is kept; only the inside is replaced on update). */
+  fill(node, item, date) {
     node.replaceChildren();
     node.dataset.id = item.id;
     node.dataset.kind = item.kind;
     if (item.kind === 'placeholder') {
       node.className = 'item placeholder';
-      node.append(el('span', 'summary', words.nothingPlanned));
+      node.append(el('span', 'summary', ui.nothingPlanned));
       return;
     }
-    // Reachable by the arrow keys within its section (keyboard.js).
+    // Reachable by the arrow keys (keyboard.js).
     node.tabIndex = -1;
-    // A banner: all day, or the whole day through; a shorter item that crosses
-    // midnight keeps its place in time order on both days.
+    // A banner: all day or the whole day through (a night stays in time order).
     const long = Date.parse(item.end) - Date.parse(item.start) >= 86_400_000;
-    const banner = item.all_day || long || (item.continues_from_previous_day && item.continues_to_next_day);
-    node.className = 'item' + (banner ? ' banner' : '') + (item.status === 'tentative' ? ' tentative' : '');
-    node.style.setProperty('--hue', calendarHue(item.calendar || ''));
-    if (item.continues_from_previous_day) node.append(el('span', 'cont from', '◀'));
-    const when = el('span', 'when', item.all_day ? words.allDay : this.times.range(item.start, item.end));
-    const what = el('span', 'summary', item.summary || '(no title)');
-    node.append(when, what);
+    const from = item.continues_from_previous_day, to = item.continues_to_next_day;
+    const banner = item.all_day || long || (from && to);
+    // A long banner says which of its days this is ("day 3 of 16").
+    const day = (iso) => Date.parse(iso.slice(0, 10)) / 86_400_000;
+    const days = day(item.end) - day(item.start) + (item.all_day || item.end.slice(11, 19) === '00:00:00' ? 0 : 1);
+    const nth = day(date) - day(item.start) + 1;
+    node.className = 'item' + (banner ? ' banner' : '') + (banner && nth > 1 ? ' later-day' : '') + (item.status ? ' ' + item.status : '');
+    node.dataset.calendar = item.calendar || '';
+    if (from) node.append(el('span', 'cont from', '◀'));
+    const time = banner && days > 1 && (nth > 1 || item.all_day) ? ui.dayOf(nth, days)
+      : item.all_day ? words.allDay
+      : from && !to ? ui.until(this.times.time(new Date(item.end)))
+      : this.times.range(item.start, item.end);
+    const when = el('span', 'when', time);
+    node.append(when, el('span', 'summary', item.summary || ui.noTitle));
+    if (item.status === 'tentative') node.append(el('span', 'status', ui.tentative));
     if (item.location) node.append(el('span', 'location', item.location));
     node.append(el('span', 'calendar', item.calendar));
-    if (item.continues_to_next_day) node.append(el('span', 'cont to', '▶'));
-    const text = [item.summary, item.location, item.calendar].filter(Boolean).join(' · ');
+    if (to) node.append(el('span', 'cont to', '▶'));
+    const text = [item.summary || ui.noTitle, item.location, item.calendar].filter(Boolean).join(' · ');
     node.title = text;
-    node.setAttribute('aria-label', `${when.textContent}, ${text}`
-      + (item.continues_from_previous_day ? ', continued from the day before' : '')
-      + (item.continues_to_next_day ? ', continues the next day' : ''));
+    node.setAttribute('aria-label', [time, text, item.status === 'tentative' && ui.tentative, from && ui.from, to && ui.to]
+      .filter(Boolean).join(', '));
   }
 
-  /** Draws `sections`; with `animate`, every change since the last draw is animated
-   *  (motion.js): measured before, applied, measured after, one batch. */
+  /** Builds the final DOM of `sections`; with `animate`, motion.js animates from the
+   *  layout measured before (one way: snapshot -> DOM -> motion). */
   render(sections, tz, animate) {
     this.tz = tz;
     const today = sections.find((s) => s.label === 'today')?.date ?? todayIn(tz);
@@ -122,7 +139,7 @@ export class AgendaView {
     // Every read of the old layout happens here, before anything is written.
     const before = motion ? this.mover.measure(this.sectionNodes) : null;
     const t1 = performance.now();
-    const entering = new Set(), fresh = new Set(), updated = [];
+    const change = { entering: new Set(), fresh: new Set(), updated: [], crossing: new Map(), leaving: [], gone: [] };
 
     const seen = new Set();
     const keptSections = new Set();
@@ -135,10 +152,10 @@ export class AgendaView {
         node = el('li', 'section');
         node.append(el('h2', 'heading'), el('ol', 'items'));
         this.sectionNodes.set(section.id, node);
-        fresh.add(node);
+        change.fresh.add(node);
       }
       const kind = sectionKind(section, today);
-      // (Attributes and text are written only when they change: each write costs style work.)
+      // (Written only when changed: each write costs style work.)
       if (node.dataset.kind !== kind) node.dataset.kind = kind;
       if (node.dataset.date !== section.date) node.dataset.date = section.date;
       const range = dateRange(section, today); // a placeholder cell sits where its date would
@@ -155,42 +172,64 @@ export class AgendaView {
         let itemNode = this.itemNodes.get(item.id);
         if (!itemNode) {
           itemNode = el('li');
-          this.fill(itemNode, item);
+          this.fill(itemNode, item, section.date);
           this.itemNodes.set(item.id, itemNode);
-          entering.add(itemNode);
-        } else if (this.itemObjects.get(item.id) !== item && !sameItem(this.itemObjects.get(item.id), item)) {
-          // applyChanges keeps the object of an unchanged item: most items stop at `!==`.
-          this.fill(itemNode, item);
-          updated.push(itemNode);
+          change.entering.add(itemNode);
+        } else {
+          // Into another section: a copy as it was drawn, for the cross-fade.
+          if (before?.items.has(item.id) && itemNode.parentNode !== list) change.crossing.set(itemNode, itemNode.cloneNode(true));
+          // (An unchanged item keeps its object: most stop at `!==`.)
+          if (this.itemObjects.get(item.id) !== item && !sameItem(this.itemObjects.get(item.id), item)) {
+            this.fill(itemNode, item, section.date);
+            change.updated.push(itemNode);
+          }
         }
         this.itemObjects.set(item.id, item);
         this.place(list, itemNode, prevItem);
         prevItem = itemNode;
       }
-      // Whatever is left after the items of this section (items that leave, the now
-      // line) is dealt with below.
     }
-    // Leaving items and sections: out of the flow, fading where they were.
+    // Leaving items and sections: motion.js fades them where they were.
     for (const [id, node] of this.itemNodes) {
       if (seen.has(id)) continue;
       this.itemNodes.delete(id);
       this.itemObjects.delete(id);
-      if (before) this.mover.leaveItem(node, id, before); else node.remove();
+      if (before) change.leaving.push([node, id]); else node.remove();
     }
     for (const [id, node] of this.sectionNodes) {
       if (keptSections.has(id)) continue;
       this.sectionNodes.delete(id);
-      if (before) this.mover.leaveSection(node, id, before); else node.remove();
+      if (before) change.gone.push([node, id]); else node.remove();
     }
     // The week row has as many columns as it has days: it fills the width.
     const columns = String(Math.max(1, weekDays));
     if (this.root.style.getPropertyValue('--week-columns') !== columns) this.root.style.setProperty('--week-columns', columns);
     this.showEmpty(sections.length === 0, motion);
+    if (this.wall) this.fit();
     this.placeNowLine();
     this.keys.update();
     const t2 = performance.now();
-    if (before) this.mover.play(before, this.sectionNodes, entering, fresh, updated);
+    if (before) this.mover.play(before, this.sectionNodes, change);
     this.timings = { measure: t1 - t0, reconcile: t2 - t1, animate: performance.now() - t2 };
+  }
+
+  /** Wall mode: what falls below the screen gives way to "+N more" (sections: left out). */
+  fit() {
+    for (const n of this.root.querySelectorAll('.more')) n.remove();
+    for (const n of this.root.querySelectorAll('[hidden]')) n.hidden = false;
+    const foot = innerHeight - 12, cuts = [];
+    for (const section of this.sectionNodes.values()) {
+      if (section.getBoundingClientRect().top > foot - 40) { cuts.push([section]); continue; }
+      const items = [...section.lastChild.children].filter((n) => n.dataset.id);
+      const over = items.findIndex((n) => n.getBoundingClientRect().bottom > foot);
+      // The marker takes the place of the last item that fits.
+      if (over >= 0) cuts.push([section, items.slice(Math.max(0, over - 1))]);
+    }
+    for (const [section, hide] of cuts) {
+      if (!hide) { section.hidden = true; continue; }
+      for (const n of hide) n.hidden = true;
+      hide.at(-1).after(el('li', 'more', ui.more(hide.length)));
+    }
   }
 
   /** Puts `node` right after `previous` (first when null), moving it only if needed. */
@@ -199,33 +238,31 @@ export class AgendaView {
     if (want !== node || node.parentNode !== parent) parent.insertBefore(node, want);
   }
 
-  /** An empty view is its own cell, not a blank page. */
+  /** An empty view is its own cell, saying why (`this.why`). */
   showEmpty(isEmpty, motion) {
-    if (isEmpty && !this.empty) {
-      this.empty = el('li', 'section');
-      this.empty.dataset.kind = 'placeholder';
-      this.empty.id = 'empty-view';
-      const list = el('ol', 'items');
-      const cell = el('li', 'item placeholder');
-      cell.append(el('span', 'summary', words.nothingPlanned));
-      list.append(cell);
-      this.empty.append(el('h2', 'heading', 'No events in this view'), list);
-      this.root.append(this.empty);
-      if (motion) this.mover.enter(this.empty);
-    } else if (!isEmpty && this.empty) {
-      this.empty.remove();
-      this.empty = null;
-    }
+    const why = isEmpty ? this.why : undefined;
+    if (this.empty?.dataset.why === why) return;
+    this.empty?.remove();
+    this.empty = null;
+    if (!why) return;
+    this.empty = el('li', 'section');
+    Object.assign(this.empty.dataset, { kind: 'placeholder', why });
+    this.empty.id = 'empty-view';
+    const list = el('ol', 'items'), cell = el('li', 'item placeholder');
+    cell.append(el('span', 'summary', ui[why]));
+    if (why === 'noCalendarsYet') cell.append(el('code', null, 'eventctl import FILE.ics --calendar NAME'));
+    list.append(cell);
+    this.empty.append(el('h2', 'heading', ui.emptyView), list);
+    this.root.append(this.empty);
+    if (motion) this.mover.enter(this.empty);
   }
 
-  /** The "now" line in today's grid: a vertical line in the gap before the first
-   *  timed item not yet started (after the last item when all have), drawn over the
-   *  grid rather than in it, so it takes no cell and leaves no hole. */
+  /** The "now" line in today's grid, before the first timed item not yet started:
+   *  absolutely placed over the grid, it takes no cell. */
   placeNowLine() {
     const list = this.root.querySelector('.section[data-kind="today"] .items');
     if (list !== this.nowList) {
-      // Placed again whenever the grid's size changes (a scroll bar that comes or goes,
-      // the window, the first real layout of the section): its offsets change with it.
+      // Placed again whenever the grid's size changes: its offsets change with it.
       this.nowObserver ??= new ResizeObserver(() => this.placeNowLine());
       this.nowObserver.disconnect();
       if (list) this.nowObserver.observe(list);
@@ -239,12 +276,13 @@ export class AgendaView {
     let next = null, last = null;
     for (const node of list.children) {
       const item = this.itemObjects.get(node.dataset.id);
-      if (!item) continue;
+      if (!item || node.hidden) continue;
+      // Over: dimmed on a wall.
+      node.classList.toggle('done', item.kind === 'event' && Date.parse(item.end) <= now);
       last = node;
       if (!next && item.kind === 'event' && !item.all_day && !node.classList.contains('banner') && Date.parse(item.start) > now) next = node;
     }
-    // In the gap before the next card, upright; across the row gap when that card
-    // starts a row (or the last card ends one): then "now" is between two rows.
+    // Upright in the gap before the next card; across the row gap when it starts a row.
     const style = getComputedStyle(list);
     const gap = parseFloat(style.columnGap) || 0, rowGap = parseFloat(style.rowGap) || 0;
     const line = this.nowLine.style;

@@ -26,8 +26,10 @@ public enum ErrorTable {
         case is ICalendarSyntaxError: return .dataError
         // A bad calendar name comes from the command line (64); the rest is the data (65).
         case let error as StoreError:
-            if case .invalidCalendarName = error { return .usage }
-            return .dataError
+            switch error {
+            case .invalidCalendarName, .invalidColor: return .usage
+            default: return .dataError
+            }
         case let error as ImportError:
             if case .invalidCalendarName = error { return .usage }
             return .dataError

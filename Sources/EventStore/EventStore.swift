@@ -9,6 +9,8 @@ public struct CalendarInfo: Sendable, Equatable {
     public var events: Int
     /// The paths of the files imported into it, sorted.
     public var sources: [String]
+    /// Its colour: the one a user chose, else its own from its files; nil for none.
+    public var color: String? = nil
 }
 
 /// The SQLite event store: calendars, sources, events and in-file time zones.
@@ -125,11 +127,30 @@ public final class EventStore {
             sources[row.int(0), default: []].append(row.text(1))
         }
         return try db.statement("""
-            SELECT c.id, c.name, (SELECT count(*) FROM event e WHERE e.calendar_id = c.id)
+            SELECT c.id, c.name, (SELECT count(*) FROM event e WHERE e.calendar_id = c.id), coalesce(c.chosen_color, c.color)
             FROM calendar c ORDER BY c.name
             """).map { row in
-            CalendarInfo(name: row.text(1), events: Int(row.int(2)), sources: sources[row.int(0)] ?? [])
+            CalendarInfo(name: row.text(1), events: Int(row.int(2)), sources: sources[row.int(0)] ?? [],
+                         color: row.isNull(3) ? nil : row.text(3))
         }
+    }
+
+    /// Each calendar's colour that has one (chosen, else its own), by name.
+    public func calendarColors() throws -> [String: String] {
+        var colors: [String: String] = [:]
+        try db.statement("SELECT name, coalesce(chosen_color, color) FROM calendar WHERE coalesce(chosen_color, color) IS NOT NULL")
+            .forEachRow { colors[$0.text(0)] = $0.text(1) }
+        return colors
+    }
+
+    /// Gives calendar `name` the colour `color` (`#rgb` or `#rrggbb`; nil: back to its own).
+    public func setCalendarColor(_ name: String, _ color: String?) throws {
+        let value: SQLValue = color.flatMap { $0.hasPrefix("#") ? CalendarColor.normalized($0) : nil }.map { .text($0) } ?? .null
+        if let color, case .null = value { throw StoreError.invalidColor(color) }
+        guard try db.scalarInt("SELECT id FROM calendar WHERE name = ?", [.text(name)]) != nil else {
+            throw StoreError.unknownCalendar(name)
+        }
+        try db.statement("UPDATE calendar SET chosen_color = ? WHERE name = ?").run([value, .text(name)])
     }
 
     /// The names of all calendars.

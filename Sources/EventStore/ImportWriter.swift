@@ -64,6 +64,9 @@ struct ImportWriter {
 
     mutating func begin(_ input: ImportInput, _ header: ParsedCalendar, fileHash: String) throws -> FileState {
         let calendarID = try calendarID(named: input.calendar)
+        if let color = header.calendarColor {
+            try db.statement("UPDATE calendar SET color = ? WHERE id = ?").run([.text(color), .int(calendarID)])
+        }
         fileIndexByCalendar[calendarID] = fileIndexByCalendar[calendarID] ?? 0
         try considerBulkLoad(blockCount: header.blockCount, calendarID: calendarID, minimumBlocks: bulkLoadFromBlocks)
         for (key, zone) in header.timezones {

@@ -122,6 +122,12 @@ public enum Schema {
         CREATE INDEX event_overrides ON event(calendar_id, uid, recurrence_id, content_hash)
             WHERE recurrence_id <> '';
         """,
+        // 7 -> 8: each calendar's colour: its own, read at import (`color`), and the one
+        // a user chose (`chosen_color`, `eventctl calendars --color`), which wins.
+        """
+        ALTER TABLE calendar ADD COLUMN color TEXT;
+        ALTER TABLE calendar ADD COLUMN chosen_color TEXT;
+        """,
     ]
 
     /// The version a fully migrated database has.

@@ -6,6 +6,8 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
     case unknownCalendar(String)
     /// A calendar name outside `A-Z a-z 0-9 . _ -`, or longer than 64 characters.
     case invalidCalendarName(String)
+    /// A colour that is not `#rgb` or `#rrggbb`.
+    case invalidColor(String)
 
     /// The failure as one message.
     public var description: String {
@@ -16,6 +18,8 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
             return "no calendar named \"\(name)\""
         case .invalidCalendarName(let name):
             return "invalid calendar name \"\(name)\": use 1-64 characters of A-Z a-z 0-9 . _ -"
+        case .invalidColor(let color):
+            return "invalid colour \"\(color)\": use #rgb or #rrggbb"
         }
     }
 }

@@ -109,6 +109,8 @@ extension FeedHub {
             // The names too, so a client (the dashboard's filter) can list calendars
             // that have no event in its window.
             "calendar_names": .array(info.calendars.sorted().map { .string($0) }),
+            // Their colours, so that every dashboard draws a calendar alike.
+            "calendar_colors": .object(info.colors.filter { info.calendars.contains($0.key) }.mapValues { .string($0) }),
             "healthy": .bool(info.healthy),
             "last_recompute": info.lastRecompute > 0
                 ? .object(["time": .string(Self.utcStamp(info.lastRecompute)),

@@ -44,6 +44,8 @@ struct ViewPublication: Sendable {
 /// Store facts the loop keeps for `status` and for validating views.
 struct StoreInfo: Sendable, Equatable {
     var calendars: Set<String>
+    /// The colours calendars have (chosen or their own), by name.
+    var colors: [String: String] = [:]
     var eventCount: Int
     /// Wall-clock time of the last recompute (seconds since the epoch; 0: none yet).
     var lastRecompute: Double
@@ -204,8 +206,10 @@ final class RecomputeWorker {
 
     func publishInfo() {
         var calendars = Set<String>()
+        var colors: [String: String] = [:]
         var events = 0
         if let store {
+            colors = (try? store.calendarColors()) ?? [:]
             do {
                 try counts.update(store)
                 calendars = Set(counts.byCalendar.keys)
@@ -218,7 +222,7 @@ final class RecomputeWorker {
             }
         }
         publishedProblem = fileProblem ?? problem
-        output(.info(StoreInfo(calendars: calendars, eventCount: events, lastRecompute: lastRecompute,
+        output(.info(StoreInfo(calendars: calendars, colors: colors, eventCount: events, lastRecompute: lastRecompute,
                                lastDurationMS: lastDuration * 1000, healthy: problem == nil && fileProblem == nil,
                                problem: fileProblem ?? problem)))
     }

@@ -132,6 +132,8 @@ public enum CalendarParser {
                 switch property.name {
                 case "X-WR-CALNAME": result.calendarName = result.calendarName ?? unescapeText(property.value)
                 case "X-WR-TIMEZONE": defaultZone = property.value.trimmingSpaces()
+                case "COLOR": result.calendarColor = CalendarColor.normalized(property.value) ?? result.calendarColor
+                case "X-APPLE-CALENDAR-COLOR": result.calendarColor = result.calendarColor ?? CalendarColor.normalized(property.value)
                 default: break
                 }
             }

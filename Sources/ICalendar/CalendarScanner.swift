@@ -147,12 +147,16 @@ enum CalendarScanner {
             // Most lines have no parameters: the ':' comes right after the name.
             let colon = i < contentEnd && bytes[i] == 58 ? i : ByteSearch.firstIndex(of: 58, in: bytes, from: i, to: contentEnd)
             pendingColon = colon != nil
-            // Only BEGIN, END and calendar-level X-WR-* lines matter here; compare bytes
+            // Only BEGIN, END and calendar-level X-WR-* and colour lines matter here; compare bytes
             // rather than building a String for every line's name.
             let nameLength = i - lineStart
             let isBegin = nameLength == 5 && matchesUpper(bytes, lineStart, "BEGIN")
             let isEnd = nameLength == 3 && matchesUpper(bytes, lineStart, "END")
-            let isCalendarX = stack.count == 1 && nameLength > 5 && matchesUpper(bytes, lineStart, "X-WR-")
+            // The calendar's own properties eventd reads: X-WR-*, and its colour (RFC 7986
+            // COLOR, Apple's X-APPLE-CALENDAR-COLOR).
+            let isCalendarX = stack.count == 1 && ((nameLength > 5 && matchesUpper(bytes, lineStart, "X-WR-"))
+                || (nameLength == 5 && matchesUpper(bytes, lineStart, "COLOR"))
+                || (nameLength == 22 && matchesUpper(bytes, lineStart, "X-APPLE-CALENDAR-COLOR")))
             let name = isBegin ? "BEGIN" : isEnd ? "END" : isCalendarX ? upperASCII(bytes, lineStart..<i) : ""
 
             if isBegin || isEnd {

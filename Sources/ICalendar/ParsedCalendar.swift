@@ -24,10 +24,33 @@ public struct ParsedCalendar: Sendable {
     public var calendarName: String?
     /// `X-WR-TIMEZONE`, if present.
     public var defaultTimeZone: String?
+    /// The calendar's own colour (RFC 7986 `COLOR`, else Apple's `X-APPLE-CALENDAR-COLOR`,
+    /// which Apple, Nextcloud and Google exports carry): `#rrggbb` or a CSS colour name.
+    public var calendarColor: String?
     /// The number of VEVENT blocks in the file (set in a streamed parse's header, so a
     /// consumer can size its tables once).
     public var blockCount: Int = 0
 
     /// An empty result.
     public init() {}
+}
+
+/// A calendar's colour as eventd keeps it: `#rrggbb`, or a CSS colour name (RFC 7986
+/// allows only those; the page resolves them).
+public enum CalendarColor {
+    /// `value` as `#rrggbb` (from `#rgb`, `#rrggbb` or Apple's `#rrggbbaa`) or a
+    /// lowercase colour name; nil for anything else.
+    public static func normalized(_ value: String) -> String? {
+        let text = value.trimmingSpaces().lowercased()
+        guard text.hasPrefix("#") else {
+            return (3...20).contains(text.count) && text.allSatisfy({ $0 >= "a" && $0 <= "z" }) ? text : nil
+        }
+        let digits = Array(text.dropFirst())
+        guard digits.allSatisfy(\.isHexDigit) else { return nil }
+        switch digits.count {
+        case 3: return "#" + String(digits.flatMap { [$0, $0] })
+        case 6, 8: return "#" + String(digits.prefix(6))
+        default: return nil
+        }
+    }
 }

@@ -48,6 +48,31 @@ import Testing
         #expect(try store.db.scalarInt("PRAGMA user_version") == Int64(Schema.currentVersion))
     }
 
+    /// 7 -> 8: a calendar of an older database gets no colour until a file or a user
+    /// gives it one; the user's wins over the file's, and "" gives the file's back.
+    @Test func calendarsOfAnOlderDatabaseGetColours() throws {
+        let path = temporaryPath()
+        defer { remove(path) }
+        do {
+            let store = try EventStore(path: path)
+            _ = try store.importCalendars([StoreICS.input("a.ics", StoreICS.calendar([StoreICS.event("a@x")]))])
+            try store.db.execute("ALTER TABLE calendar DROP COLUMN color; ALTER TABLE calendar DROP COLUMN chosen_color; PRAGMA user_version = 7;")
+        }
+        let store = try EventStore(path: path)
+        #expect(try store.db.scalarInt("PRAGMA user_version") == Int64(Schema.currentVersion))
+        let name = try #require(try store.calendarNames().first)
+        #expect(try store.calendarColors().isEmpty)
+        let colored = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nX-APPLE-CALENDAR-COLOR:#0082C9FF\r\n"
+            + "BEGIN:VEVENT\r\nUID:a@x\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260601T090000Z\r\nSUMMARY:a\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        _ = try store.importCalendars([StoreICS.input("a.ics", colored, calendar: name)])
+        #expect(try store.calendarColors() == [name: "#0082c9"])
+        try store.setCalendarColor(name, "#abc")
+        #expect(try store.calendars().first?.color == "#aabbcc")
+        #expect(throws: StoreError.invalidColor("teal")) { try store.setCalendarColor(name, "teal") }
+        try store.setCalendarColor(name, nil)
+        #expect(try store.calendarColors() == [name: "#0082c9"])
+    }
+
     @Test func reopeningAMigratedDatabaseChangesNothing() throws {
         let path = temporaryPath()
         defer { remove(path) }

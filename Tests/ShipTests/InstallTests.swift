@@ -25,6 +25,7 @@ import Testing
         "share/eventd/web/controls.js": "web/controls.js",
         "share/eventd/web/format.js": "web/format.js",
         "share/eventd/web/keyboard.js": "web/keyboard.js",
+        "share/eventd/web/sheet.js": "web/sheet.js",
         "share/eventd/web/style.css": "web/style.css",
         "share/eventd/web/layout.css": "web/layout.css",
         "share/eventd/web/favicon.svg": "web/favicon.svg",

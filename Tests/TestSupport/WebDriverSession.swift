@@ -129,6 +129,25 @@ public final class WebDriverSession: @unchecked Sendable {
         _ = try await call("POST", "goog/cdp/execute", ["cmd": "Emulation.setLocaleOverride", "params": ["locale": .string(locale)]])
     }
 
+    /// Makes `Date.now()` of pages opened from now on start at `iso` (the daemon
+    /// harness's fake clock, so that the page's "now" is the daemon's).
+    public func setClock(_ iso: String) async throws {
+        let source = "{ const shift = Date.parse('\(iso)') - Date.now(), real = Date.now; Date.now = () => real() + shift; }"
+        _ = try await call("POST", "goog/cdp/execute", ["cmd": "Page.addScriptToEvaluateOnNewDocument", "params": ["source": .string(source)]])
+    }
+
+    /// Presses and releases `key` (a DOM key name: "Escape", " ", "Enter") as the user
+    /// would: trusted events, with the browser's default actions (a dialog closes, a
+    /// checkbox toggles).
+    public func press(_ key: String, code: String, keyCode: Int) async throws {
+        for type in ["keyDown", "keyUp"] {
+            var params: [String: JSONValue] = ["type": .string(type), "key": .string(key), "code": .string(code),
+                                               "windowsVirtualKeyCode": .int(Int64(keyCode))]
+            if type == "keyDown", key.count == 1 { params["text"] = .string(key) }
+            _ = try await call("POST", "goog/cdp/execute", ["cmd": "Input.dispatchKeyEvent", "params": .object(params)])
+        }
+    }
+
     /// Ends the session (the browser exits; chromedriver goes with the harness).
     public func quit() async {
         _ = try? await Self.request(port: port, "DELETE", "/session/\(session)")

@@ -56,6 +56,7 @@ struct DashboardBrowserTests {
 
                 // The agenda: every item of the daemon's snapshot, its digest verified in the page.
                 let before = try await daemon.oneShotSnapshot(Self.view)
+                try await browser.setClock(DaemonHarness.defaultNow)
                 try await browser.open(web.pageURL + "&" + Self.query)
                 try await waitForDigest(browser, before.protocol2Digest, "the first snapshot")
                 // The page took the token out of its address (and keeps it in its own storage).

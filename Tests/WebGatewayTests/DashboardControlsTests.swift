@@ -55,6 +55,7 @@ struct DashboardControlsTests {
             try await daemon.start()
             let web = try await WebGatewayHarness.start(for: daemon)
             try await WebDriverSession.with(daemon) { browser in
+                try await browser.setClock(DaemonHarness.defaultNow)
                 try await browser.open(web.pageURL + "&tz=UTC&days=5")
                 try await waitForView(browser, daemon, ["tz": "UTC", "days": 5], "the first view")
                 try await browser.run("window.notReloaded = true;")

@@ -61,6 +61,7 @@ struct DashboardMotionTests {
             try await daemon.start()
             let web = try await WebGatewayHarness.start(for: daemon)
             try await WebDriverSession.with(daemon) { browser in
+                try await browser.setClock(DaemonHarness.defaultNow)
                 try await browser.open(web.pageURL + "&" + Self.query)
                 try await waitForDigest(browser, daemon)
                 for (name, events, mustChange) in Self.steps {
@@ -91,6 +92,7 @@ struct DashboardMotionTests {
             try await daemon.start()
             let web = try await WebGatewayHarness.start(for: daemon)
             try await WebDriverSession.with(daemon) { browser in
+                try await browser.setClock(DaemonHarness.defaultNow)
                 try await browser.open(web.pageURL + "&" + Self.query)
                 try await waitForDigest(browser, daemon)
                 try await pause(0.4)
