@@ -13,14 +13,25 @@ struct FeedPrinter {
     /// Whether anything came since the connection was (re)made: a lost connection is
     /// reported once, not at every attempt while the daemon is down.
     var heard = false
+    /// Every item of the last state by id, with its section: a deletion is shown with what
+    /// it deleted (the diff names only the id, and the new state no longer has it).
+    var lastKnown: [String: (item: JSONValue, section: String)] = [:]
 
     func raw(_ line: [UInt8]) {
         guard format == .ndjson else { return }
         FileHandle.standardOutput.write(Data(line + [10]))
     }
 
-    func snapshot(_ state: FeedClientState) {
+    mutating func remember(_ state: FeedClientState) {
+        lastKnown = [:]
+        for section in state.model.sections {
+            for item in section.items { lastKnown[item.id] = (item.content, section.id) }
+        }
+    }
+
+    mutating func snapshot(_ state: FeedClientState) {
         guard format == .pretty else { return }
+        defer { remember(state) }
         let count = state.model.itemCount
         emit("= snapshot seq \(state.seq): \(state.model.sections.count) day(s), \(count) item(s)")
         for section in state.model.sections {
@@ -28,8 +39,9 @@ struct FeedPrinter {
         }
     }
 
-    func diff(_ message: FeedMessage.Diff, state: FeedClientState) {
+    mutating func diff(_ message: FeedMessage.Diff, state: FeedClientState) {
         guard format == .pretty else { return }
+        defer { remember(state) }
         let changes: JSONValue? = message.changes
         emit("= diff seq \(message.seq)")
         for id in changes?["sections"]?["deleted"]?.arrayValue ?? [] { emit(style("- day \(day(id.stringValue ?? ""))", "31")) }
@@ -43,7 +55,8 @@ struct FeedPrinter {
             emit("~ day \(day(id)) is now \((x["section"]?["label"]?.stringValue ?? "unlabelled").terminalSafe)")
         }
         for x in changes?["items"]?["deleted"]?.arrayValue ?? [] {
-            emit(style("- \((x["id"]?.stringValue ?? "").terminalSafe) (\(day(x["section"]?.stringValue ?? "")))", "31"))
+            let id = x["id"]?.stringValue ?? "", section = x["section"]?.stringValue ?? ""
+            emit(style("- " + (lastKnown[id].map { describe($0.item, section: section) } ?? "\(id.terminalSafe) (\(day(section)))"), "31"))
         }
         for x in changes?["items"]?["inserted"]?.arrayValue ?? [] {
             emit(style("+ " + describe(x["item"] ?? .null, section: x["section"]?.stringValue ?? ""), "32"))
@@ -59,20 +72,34 @@ struct FeedPrinter {
         }
     }
 
-    /// `09:00 Standup (Mon 30 Nov)`.
+    /// `09:00 Standup (Mon 30 Nov)`; a day an event continues into as `agenda` shows it:
+    /// `…–01:00 Maintenance ← (Sun 6 Dec)`, `22:00–… Maintenance → (Sat 5 Dec)`.
     func describe(_ item: JSONValue, section: String) -> String {
         if item["kind"]?.stringValue == "placeholder" { return "(nothing) (\(day(section)))" }
         let summary = (item["summary"]?.stringValue ?? "(no title)").terminalSafe
+        let from = item["continues_from_previous_day"]?.boolValue ?? false
+        let to = item["continues_to_next_day"]?.boolValue ?? false
         let time: String
         if item["all_day"]?.boolValue == true {
             time = "all day"
-        } else if let start = item["start"]?.stringValue, start.count >= 16 {
-            let i = start.index(start.startIndex, offsetBy: 11)
-            time = String(start[i..<start.index(i, offsetBy: 5)])
+        } else if from && to {
+            time = "…"
+        } else if from {
+            time = "…–" + clock(item["end"])
+        } else if to {
+            time = clock(item["start"]) + "–…"
         } else {
-            time = "?"
+            time = clock(item["start"])
         }
-        return "\(time) \(summary) (\(day(section)))"
+        let mark = from && to ? " ↔" : from ? " ←" : to ? " →" : ""
+        return "\(time) \(summary)\(mark) (\(day(section)))"
+    }
+
+    /// `HH:MM` of an RFC 3339 time, `?` when there is none.
+    func clock(_ value: JSONValue?) -> String {
+        guard let text = value?.stringValue, text.count >= 16 else { return "?" }
+        let i = text.index(text.startIndex, offsetBy: 11)
+        return String(text[i..<text.index(i, offsetBy: 5)])
     }
 
     func day(_ iso: String) -> String {
