@@ -11,9 +11,10 @@ DEB_PACKAGES := libical-dev libsqlite3-dev libssl-dev libcurl4-openssl-dev pkg-c
 RELEASE_BIN  := .build/release
 # Debian's packaging tools: installed by `make deb` only, so `make run` does not wait for them.
 DEB_BUILD_PACKAGES := debhelper dpkg-dev fakeroot lintian
-# The shipped binaries: the Swift runtime and Foundation linked in, in a scratch path of
-# their own so that they never invalidate .build/release.
-STATIC_BIN   := .build-static/release
+# The shipped binary: eventd, eventctl and eventd-web as one multi-call program (links
+# named eventctl and eventd-web) with the Swift runtime and Foundation linked in once,
+# built in a scratch path of its own so that it never invalidates .build/release.
+STATIC_BIN   := .build-static/multicall
 
 .PHONY: all deps venv build release release-static deb test run bench clean install uninstall stress fuzz completions man version
 
@@ -51,11 +52,14 @@ STATIC_FLAGS := -c release --static-swift-stdlib --scratch-path .build-static \
 	-Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now
 
 ## release-static: build eventd, eventctl and eventd-web (release) with the Swift runtime and
-## Foundation linked in statically, into .build-static/release: they run without /opt/swift.
+## Foundation linked in statically, then link them as one multi-call binary into
+## .build-static/multicall (eventd, and eventctl and eventd-web linking to it): it runs
+## without /opt/swift.
 release-static: deps
 	for p in eventd eventctl eventd-web; do \
 	  $(SWIFT) build $(STATIC_FLAGS) --product $$p || exit 1; \
 	done
+	$(PYTHON) scripts/link-multicall.py .build-static $(STATIC_BIN)
 
 # The suites that start daemons and load the machine run one after another, each in its
 # own test process, so their timing checks (watchdog, midnight) never share the CPU with

@@ -60,10 +60,10 @@ complete -c eventctl -n '__fish_seen_subcommand_from import' -l strict -d 'Treat
 complete -c eventctl -n '__fish_seen_subcommand_from import' -l json -d 'Print the per-file counts as JSON'
 
 # eventctl agenda [--from DATE] [--days N] [--past-days N] [--tz ZONE] [--calendar NAME]... [--empty-days omit|placeholder] [--json]
-complete -c eventctl -n '__fish_seen_subcommand_from agenda' -l from -x -d 'First date, YYYY-MM-DD'
+complete -c eventctl -n '__fish_seen_subcommand_from agenda' -l from -x -d 'First date'
 complete -c eventctl -n '__fish_seen_subcommand_from agenda' -l days -x -d 'Number of dates, 1-3660'
 complete -c eventctl -n '__fish_seen_subcommand_from agenda' -l past-days -x -d 'Start N days before today, 0-366'
-complete -c eventctl -n '__fish_seen_subcommand_from agenda' -l tz -x -a '(__eventctl_zones)' -d 'IANA time zone'
+complete -c eventctl -n '__fish_seen_subcommand_from agenda' -l tz -x -a '(__eventctl_zones)' -d 'IANA time zone, any case'
 complete -c eventctl -n '__fish_seen_subcommand_from agenda' -l calendar -x -a '(__eventctl_calendars)' -d 'Only this calendar'
 complete -c eventctl -n '__fish_seen_subcommand_from agenda' -l empty-days -x -a 'omit placeholder' -d 'omit or placeholder'
 complete -c eventctl -n '__fish_seen_subcommand_from agenda' -l json -d 'Print the snapshot as JSON'
@@ -80,10 +80,10 @@ complete -c eventctl -n '__fish_seen_subcommand_from remove' -l calendar -x -a '
 complete -c eventctl -n '__fish_seen_subcommand_from export' -l calendar -x -a '(__eventctl_calendars)' -d 'Export this calendar'
 
 # eventctl subscribe [--from DATE] [--days N] [--past-days N] [--tz ZONE] [--calendar NAME]... [--empty-days omit|placeholder] [--resume EPOCH:SEQ] [--format FORMAT] [--template TEMPLATE] [--soon DURATION] [--all-day when-free|always]
-complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l from -x -d 'First date, YYYY-MM-DD'
+complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l from -x -d 'First date'
 complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l days -x -d 'Number of dates, 1-3660'
 complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l past-days -x -d 'Start N days before today, 0-366'
-complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l tz -x -a '(__eventctl_zones)' -d 'IANA time zone'
+complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l tz -x -a '(__eventctl_zones)' -d 'IANA time zone, any case'
 complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l calendar -x -a '(__eventctl_calendars)' -d 'Only this calendar'
 complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l empty-days -x -a 'omit placeholder' -d 'omit or placeholder'
 complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l resume -x -d 'Resume from a state seen before'

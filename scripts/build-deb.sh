@@ -3,8 +3,8 @@
 #
 #   scripts/build-deb.sh VERSION BUILD_DIR OUT_DIR
 #
-# BUILD_DIR holds the eventd, eventctl and eventd-web to ship (the static build,
-# .build-static/release); VERSION is the package's version (make's VERSION, from
+# BUILD_DIR holds the eventd, eventctl and eventd-web to ship (the static multi-call
+# build, .build-static/multicall, where eventctl and eventd-web are links to eventd); VERSION is the package's version (make's VERSION, from
 # Sources/Diagnostics/ProductVersion.swift, unless DEB_VERSION says otherwise). The
 # package is built by dpkg-buildpackage and debhelper from debian/ in a staging tree,
 # OUT_DIR/eventd-VERSION/ (so that dpkg-buildpackage's output, which goes to the tree's
@@ -33,9 +33,12 @@ stage=$out_dir/eventd-$version
 rm -rf "$stage"
 mkdir -p "$stage/bin" "$stage/scripts"
 cp -R "$root/debian" "$root/systemd" "$root/man" "$root/completions" "$root/web" "$stage/"
+mkdir -p "$stage/docs/statusbar"
+cp "$root/docs/protocol.md" "$root/docs/feed_client.py" "$stage/docs/"
+cp "$root/docs/statusbar/waybar-config.jsonc" "$root/docs/statusbar/waybar-style.css" "$root/docs/statusbar/i3bar.md" "$stage/docs/statusbar/"
 cp "$root/scripts/install.sh" "$stage/scripts/"
 for program in eventd eventctl eventd-web; do
-    cp "$build_dir/$program" "$stage/bin/"
+    cp -P "$build_dir/$program" "$stage/bin/"
 done
 
 # The changelog's one entry says which version this is; its date is the last commit's

@@ -23,6 +23,8 @@
 #   share/bash-completion/completions/eventctl
 #   share/zsh/site-functions/_eventctl
 #   share/fish/vendor_completions.d/eventctl.fish
+#   share/doc/eventd/statusbar/ (waybar-config.jsonc, waybar-style.css, i3bar.md),
+#   share/doc/eventd/protocol.md, share/doc/eventd/feed_client.py
 # `uninstall` removes exactly these files (directories are left in place).
 set -eu
 
@@ -92,6 +94,11 @@ web/favicon.svg share/eventd/web/favicon.svg 0644
 completions/eventctl.bash share/bash-completion/completions/eventctl 0644
 completions/_eventctl share/zsh/site-functions/_eventctl 0644
 completions/eventctl.fish share/fish/vendor_completions.d/eventctl.fish 0644
+docs/statusbar/waybar-config.jsonc share/doc/eventd/statusbar/waybar-config.jsonc 0644
+docs/statusbar/waybar-style.css share/doc/eventd/statusbar/waybar-style.css 0644
+docs/statusbar/i3bar.md share/doc/eventd/statusbar/i3bar.md 0644
+docs/protocol.md share/doc/eventd/protocol.md 0644
+docs/feed_client.py share/doc/eventd/feed_client.py 0644
 "
 
 do_install() {
@@ -107,7 +114,14 @@ do_install() {
         install -d -m 0755 "$(dirname -- "$dest")"
         case $source in
             -)
-                install -m "$mode" "$build_dir/$(basename -- "$target")" "$dest" ;;
+                binary=$build_dir/$(basename -- "$target")
+                # A multi-call build (make release-static): eventctl and eventd-web are
+                # links to eventd, and stay links.
+                if [ -L "$binary" ]; then
+                    ln -sfn "$(readlink -- "$binary")" "$dest"
+                else
+                    install -m "$mode" "$binary" "$dest"
+                fi ;;
             *.service)
                 tmp=$dest.tmp.$$
                 program=$(sed -n 's|^ExecStart=/usr/local/bin/\([a-z-]*\)\( .*\)\{0,1\}$|\1|p' "$root/$source")

@@ -29,10 +29,11 @@ public struct AgendaFormatter: Sendable {
 
     /// The agenda text of `snapshot`, one line per header and item.
     public func render(_ snapshot: AgendaSnapshot) -> String {
-        var lines: [String] = []
+        // The zone first: the times below are wall-clock times there, not necessarily here.
+        var lines = [style("Times in \(snapshot.view.timeZone.terminalSafe)", "\u{1B}[2m")]
         var calendarColors: [String: String] = [:]
         for section in snapshot.sections {
-            if !lines.isEmpty { lines.append("") }
+            lines.append("")
             lines.append(style(Self.dayHeader(section.date, label: section.label, today: snapshot.today), "\u{1B}[1m"))
             for item in section.items {
                 lines.append(line(item.value, calendarColors: &calendarColors))
@@ -57,7 +58,9 @@ public struct AgendaFormatter: Sendable {
         } else {
             let start = from ? "…    " : clock(item["start"]?.stringValue)
             let end = to ? "…" : clock(item["end"]?.stringValue)
-            time = start + "–" + end
+            // A zero-length event (a deadline, a reminder) is a moment: `18:00`.
+            let instant = !from && !to && item["start"]?.stringValue == item["end"]?.stringValue
+            time = instant ? start : start + "–" + end
             time += String(repeating: " ", count: max(0, 11 - time.count))
         }
         var text = "  " + time + " " + style("●", calendarColors[calendar]!) + " " + (item["summary"]?.stringValue ?? "(no title)").terminalSafe

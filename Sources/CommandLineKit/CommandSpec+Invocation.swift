@@ -37,7 +37,8 @@ extension CommandSpec {
                 try record(given, inline: inline, among: options, from: &scanner, into: &global)
             case .positional(let word):
                 guard let command = subcommand(word) else {
-                    throw UsageError("unknown subcommand '\(word)'", hint: helpHint)
+                    let nearest = Self.nearest(word, among: subcommands.map(\.commandName))
+                    throw UsageError("unknown subcommand '\(word)'", hint: nearest.map { "did you mean '\($0)'?" } ?? helpHint)
                 }
                 switch try command.resolveLeaf(scanner.remaining, inherited: inheritedOptions) {
                 case .run(let command, var parsed):

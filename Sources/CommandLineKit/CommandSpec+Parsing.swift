@@ -31,6 +31,9 @@ extension CommandSpec {
     func record(_ given: String, inline: String?, among known: [Option], from scanner: inout ArgumentScanner,
                 into parsed: inout ParsedArguments) throws(UsageError) {
         guard let option = known.first(where: { $0.name == given || $0.short == given }) else {
+            if let nearest = Self.nearest(given, among: known.map(\.name) + [Option.help.name]) {
+                throw UsageError("unknown option '\(given)'", hint: "did you mean '\(nearest)'?")
+            }
             throw scanner.unknown(given)
         }
         guard option.takesValue else {
@@ -69,6 +72,35 @@ extension CommandSpec {
         case .custom(let check):
             if let message = check(text) { throw UsageError(message) }
         }
+    }
+
+    /// The word of `candidates` nearest `word`, as git suggests a command: the fewest
+    /// edits (a swap of neighbours counts one), at most a third of the word's length (at
+    /// least 1), and no other candidate as near. Nil when nothing is near enough.
+    public static func nearest(_ word: String, among candidates: [String]) -> String? {
+        let limit = max(1, word.count / 3)
+        let scored = candidates.map { ($0, editDistance(word.lowercased(), $0.lowercased())) }.filter { $0.1 <= limit }
+        guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
+        return scored.filter { $0.1 == best.1 && $0.0 != best.0 }.isEmpty ? best.0 : nil
+    }
+
+    /// Optimal string alignment distance: insertions, deletions, substitutions and swaps
+    /// of neighbours (`improt` is one from `import`).
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let x = Array(a), y = Array(b)
+        guard !x.isEmpty else { return y.count }
+        guard !y.isEmpty else { return x.count }
+        var d = [[Int]](repeating: [Int](repeating: 0, count: y.count + 1), count: x.count + 1)
+        for i in 0...x.count { d[i][0] = i }
+        for j in 0...y.count { d[0][j] = j }
+        for i in 1...x.count {
+            for j in 1...y.count {
+                let cost = x[i - 1] == y[j - 1] ? 0 : 1
+                d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
+                if i > 1, j > 1, x[i - 1] == y[j - 2], x[i - 2] == y[j - 1] { d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1) }
+            }
+        }
+        return d[x.count][y.count]
     }
 
     /// `a`, `a or b`, `a, b or c`.

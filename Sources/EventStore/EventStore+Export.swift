@@ -2,19 +2,19 @@ import ICalendar
 import Diagnostics
 
 extension EventStore {
-    /// The events of `calendars` (all when empty) as one iCalendar document: the
-    /// original VEVENT texts and the in-file VTIMEZONEs they use, so that importing the
-    /// export into the same calendar changes nothing.
+    /// The events of `calendars` (all when empty) as one iCalendar document
+    /// (`ExportDocument`): the original VEVENT texts after a VTIMEZONE for every TZID
+    /// they use, so that other programs read them as eventd did and importing the
+    /// export into the same calendars changes nothing.
     public func exportICalendar(calendars: [String] = []) throws -> String {
         let known = try calendarNames()
         for name in calendars where !known.contains(name) { throw StoreError.unknownCalendar(name) }
         let selected = calendars.isEmpty ? known : calendars.sorted()
-        // One VCALENDAR per calendar, source and X-WR-TIMEZONE: each carries the
-        // VTIMEZONEs its events use, so two files that define one TZID differently, or
-        // that read floating times differently, keep their meaning.
-        struct Block { var calendar: String; var defaultZone: String?; var events: [String] = []; var zoneKeys = Set<String>() }
-        var blocks: [Block] = []
+        // The events by calendar, source and X-WR-TIMEZONE, with the in-file VTIMEZONEs
+        // each group's events were read with (two files may define one TZID differently).
+        var blocks: [ExportDocument.Block] = []
         var index: [String: Int] = [:]
+        var zoneKeys: [Set<String>] = []
         for name in selected {
             typealias Column = EventColumns.Export
             try db.statement("""
@@ -26,30 +26,31 @@ extension EventStore {
                 let key = "\(name)\u{0}\(row.int(Column.sourceID))\u{0}\(zone ?? "")"
                 if index[key] == nil {
                     index[key] = blocks.count
-                    blocks.append(Block(calendar: name, defaultZone: zone))
+                    blocks.append(ExportDocument.Block(calendar: name, defaultZone: zone))
+                    zoneKeys.append([])
                 }
                 let b = index[key]!
                 blocks[b].events.append(row.text(Column.vevent))
                 for column in [Column.dtstart, .rdates, .exdates] where !row.isNull(column) {
-                    for k in Self.zoneKeys(in: row.text(column)) { blocks[b].zoneKeys.insert(k) }
+                    for k in Self.zoneKeys(in: row.text(column)) { zoneKeys[b].insert(k) }
                 }
             }
         }
-        if blocks.isEmpty { blocks.append(Block(calendar: selected.first ?? "eventd", defaultZone: nil)) }
-        var out = ""
-        for block in blocks {
-            out += "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//eventd//eventd \(ProductVersion.number)//EN\r\n"
-            out += "X-WR-CALNAME:\(block.calendar)\r\n"
-            if let tz = block.defaultZone { out += "X-WR-TIMEZONE:\(tz)\r\n" }
-            for key in block.zoneKeys.sorted() {
-                if let text = try db.scalarText("SELECT definition FROM timezone WHERE key = ?", [.text(key)]) {
-                    out += text.withCRLFLineEndings()
-                }
+        for b in blocks.indices {
+            for key in zoneKeys[b].sorted() {
+                guard let text = try db.scalarText("SELECT definition FROM timezone WHERE key = ?", [.text(key)]),
+                      let tzid = Self.tzid(ofDefinition: text) else { continue }
+                blocks[b].definitions[tzid] = text
             }
-            for text in block.events { out += text.withCRLFLineEndings() }
-            out += "END:VCALENDAR\r\n"
         }
-        return out
+        return ExportDocument.text(blocks, name: selected.count == 1 ? selected[0] : nil,
+                                   prodID: "-//eventd//eventd \(ProductVersion.number)//EN")
+    }
+
+    /// The TZID property of a VTIMEZONE text.
+    static func tzid(ofDefinition text: String) -> String? {
+        ExportDocument.contentLines(text.withCRLFLineEndings()).lazy.compactMap { ContentLine($0.logical) }
+            .first { $0.name == "TZID" }?.value
     }
 
     static func zoneKeys(in encoded: String) -> [String] {

@@ -69,7 +69,9 @@ struct ImportWriter {
         }
         fileIndexByCalendar[calendarID] = fileIndexByCalendar[calendarID] ?? 0
         try considerBulkLoad(blockCount: header.blockCount, calendarID: calendarID, minimumBlocks: bulkLoadFromBlocks)
-        for (key, zone) in header.timezones {
+        // A definition of a name the system knows is never read (the system's zone wins,
+        // docs/data-model.md): not stored, so re-importing an export writes nothing.
+        for (key, zone) in header.timezones where !Zone.isSystemName(zone.tzid) {
             try db.statement("INSERT OR IGNORE INTO timezone(key, tzid, definition) VALUES (?, ?, ?)")
                 .run([.text(key), .text(zone.tzid), .text(zone.text)])
         }

@@ -36,7 +36,7 @@ public struct LiveSource: Sendable, Equatable {
         self.state = state
     }
 
-    /// The location as it may be shown: `scheme://host/…` for a URL (its path, query and
+    /// The location as it may be shown: `scheme://host:port/…` for a URL (its path, query and
     /// user-info can carry a token), the path for files.
     public var redactedLocation: String {
         kind == .url ? Self.redact(url: location) : location
@@ -45,8 +45,9 @@ public struct LiveSource: Sendable, Equatable {
     /// The identity (`source.path`) of a URL source's one input: its name, never its URL.
     public var urlInputPath: String { "live:" + name }
 
-    /// `scheme://host/…`: what of a URL may be shown. The user-info and port are dropped
-    /// with the path; text that is not a URL shows as `…`.
+    /// `scheme://host:port/…`: what of a URL may be shown (two sources on one host
+    /// differ by port). The user-info, path, query and fragment can carry a token and are
+    /// dropped; text that is not a URL shows as `…`.
     public static func redact(url: String) -> String {
         guard let schemeEnd = url.range(of: "://") else { return "…" }
         let scheme = url[..<schemeEnd.lowerBound].lowercased()
@@ -55,13 +56,21 @@ public struct LiveSource: Sendable, Equatable {
         if let end = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) { rest = rest[..<end] }
         if let at = rest.lastIndex(of: "@") { rest = rest[rest.index(after: at)...] }
         var host = Substring(rest)
+        var port = Substring("")
         if host.hasPrefix("[") {
-            if let close = host.firstIndex(of: "]") { host = host[...close] }
+            if let close = host.firstIndex(of: "]") {
+                port = host[host.index(after: close)...]
+                host = host[...close]
+            }
         } else if let colon = host.firstIndex(of: ":") {
+            port = host[colon...]
             host = host[..<colon]
         }
         let safe = host.allSatisfy { $0.isLetter || $0.isNumber || "-.[]:".contains($0) }
-        return "\(scheme)://\(safe ? String(host) : "…")/…"
+        // Only `:digits` is a port; anything else after the host is dropped.
+        let digits = port.dropFirst()
+        let shownPort = port.first == ":" && !digits.isEmpty && digits.allSatisfy({ $0.isASCII && $0.isNumber }) ? String(port) : ""
+        return "\(scheme)://\(safe ? String(host) + shownPort : "…")/…"
     }
 }
 

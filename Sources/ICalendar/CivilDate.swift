@@ -55,6 +55,28 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
         guard isValid else { return nil }
     }
 
+    /// A date as people type it on a command line: `YYYY-MM-DD`, `today`, `tomorrow`,
+    /// `yesterday`, a weekday name or its first three letters (the next such day, today
+    /// included), or `+3d`, `-1w` (days or weeks from today). Any case.
+    public init?(words text: String, today: CivilDate) {
+        if let date = CivilDate(iso: text) { self = date; return }
+        let word = text.lowercased()
+        switch word {
+        case "today": self = today; return
+        case "tomorrow": self = today.adding(days: 1); return
+        case "yesterday": self = today.adding(days: -1); return
+        default: break
+        }
+        let weekdays = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
+        if word.count >= 3, let weekday = weekdays.firstIndex(where: { $0 == word || $0.prefix(3) == word }) {
+            self = today.adding(days: (weekday - today.weekday + 7) % 7)
+            return
+        }
+        guard let sign = word.first, sign == "+" || sign == "-", let unit = word.last, unit == "d" || unit == "w",
+              word.count >= 3, word.count <= 7, let n = Int(word.dropFirst().dropLast()), n >= 0 else { return nil }
+        self = today.adding(days: (sign == "-" ? -n : n) * (unit == "w" ? 7 : 1))
+    }
+
     /// Parses `YYYYMMDD`.
     public init?(basic text: Substring) {
         guard text.utf8.count == 8, text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }),

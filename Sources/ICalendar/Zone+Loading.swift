@@ -1,4 +1,5 @@
 import CLibical
+import Foundation
 import Threads
 
 /// Loading a system zone on a thread of its own.
@@ -30,5 +31,37 @@ extension Zone {
             _ = icaltimezone_get_utc_offset_of_utc_time(handle, &last, &isDaylight)
             return Zone(handle: handle, owned: false, identifier: name, key: name)
         }.join()
+    }
+}
+
+extension Zone {
+    /// The IANA name for a zone name as a person or a file writes it: an IANA name in any
+    /// case (`europe/berlin`), or any name the importer understands (a Windows name such
+    /// as `W. Europe Standard Time`, a display name, a vendor-prefixed name). Nil when
+    /// none matches, or the name is a fixed offset rather than a zone.
+    public static func ianaName(for text: String) -> String? {
+        var context = ReaderContext()
+        if let zone = context.zone(forTZID: text), zone === Zone.utc || Zone.system(zone.identifier) === zone {
+            return zone.identifier
+        }
+        let name = ReaderContext.normalise(text)
+        if let (_, iana) = WindowsZones.iana.first(where: { $0.key.caseInsensitiveCompare(name) == .orderedSame }) { return iana }
+        guard let path = caseInsensitiveZonePath(name), Zone.system(path) != nil else { return nil }
+        return path
+    }
+
+    /// `europe/berlin` as the zoneinfo directory spells it (`Europe/Berlin`), matched one
+    /// path component at a time; nil when a component matches nothing.
+    static func caseInsensitiveZonePath(_ name: String, root: String = "/usr/share/zoneinfo") -> String? {
+        guard isPlausibleName(name) else { return nil }
+        var directory = root
+        var found: [String] = []
+        for part in name.split(separator: "/") {
+            guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory),
+                  let match = entries.first(where: { $0.caseInsensitiveCompare(String(part)) == .orderedSame }) else { return nil }
+            found.append(match)
+            directory += "/" + match
+        }
+        return found.isEmpty ? nil : found.joined(separator: "/")
     }
 }

@@ -1,5 +1,5 @@
 /// Why a source could not be synchronised: one line, with no secret in it (a URL is
-/// only ever named as `scheme://host/…`). The source keeps its last good events.
+/// only ever named as `scheme://host:port/…`). The source keeps its last good events.
 public struct FetchFailure: Error, CustomStringConvertible, Sendable, Equatable {
     /// The class of failure, for tests and for deciding what to show.
     public enum Kind: String, Sendable {
@@ -8,6 +8,10 @@ public struct FetchFailure: Error, CustomStringConvertible, Sendable, Equatable 
     }
 
     /// What went wrong, as a class.
+    ///
+    /// `isTransient`: the server could not be reached (it may be later); the other kinds
+    /// are answers that are no calendar (a login page, an HTTP error, a cut-off body),
+    /// which `source add` refuses rather than keeps.
     public var kind: Kind
     /// The one-line message.
     public var message: String
@@ -27,4 +31,10 @@ public struct FetchFailure: Error, CustomStringConvertible, Sendable, Equatable 
         let line = String(flat)
         return line.count > 300 ? String(line.prefix(300)) + "…" : line
     }
+}
+
+extension FetchFailure.Kind {
+    /// Whether the server could not be reached (refused, DNS, timeout, TLS, network),
+    /// rather than answered with something that is not a calendar.
+    public var isTransient: Bool { [.refused, .dns, .timeout, .tls, .network].contains(self) }
 }

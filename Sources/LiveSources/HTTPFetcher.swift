@@ -28,7 +28,7 @@ public final class HTTPFetcher {
 
     /// GETs `url` (http or https), sending `If-None-Match`/`If-Modified-Since` when
     /// validators are given. Throws a `FetchFailure` whose message names the URL only
-    /// as `scheme://host/…`.
+    /// as `scheme://host:port/…`.
     public func fetch(_ url: String, etag: String?, lastModified: String?) throws(FetchFailure) -> FetchResult {
         let shown = LiveSource.redact(url: url)
         let transfer = Transfer(maxBody: limits.maxBodyBytes, maxHeaders: limits.maxHeaderBytes, shouldStop: shouldStop)

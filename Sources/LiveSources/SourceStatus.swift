@@ -8,7 +8,7 @@ public struct SourceStatus: Sendable, Equatable {
     public var name: String
     /// URL, vdir or file.
     public var kind: LiveSource.Kind
-    /// `scheme://host/…` for a URL; the path of a vdir or file.
+    /// `scheme://host:port/…` for a URL; the path of a vdir or file.
     public var location: String
     /// The calendar it fills.
     public var calendar: String

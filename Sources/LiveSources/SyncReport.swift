@@ -31,9 +31,12 @@ public struct SyncReport: Sendable, Equatable {
     public var succeeded: Bool { failure == nil }
 
     /// The object `synced` and `source sync --json` print: name, ok, changed, summary,
-    /// and the source's status (null for a name that is no source).
+    /// the failure's class when it failed, and the source's status (null for a name that
+    /// is no source).
     public var json: JSONValue {
-        .object(["name": .string(name), "ok": .bool(succeeded), "changed": .bool(changedEvents),
-                 "summary": .string(summary), "status": source.location.isEmpty ? .null : SourceStatus(source).json])
+        var object: [String: JSONValue] = ["name": .string(name), "ok": .bool(succeeded), "changed": .bool(changedEvents),
+                                           "summary": .string(summary), "status": source.location.isEmpty ? .null : SourceStatus(source).json]
+        if let failure { object["failure"] = .string(failure.kind.rawValue) }
+        return .object(object)
     }
 }

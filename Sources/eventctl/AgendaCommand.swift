@@ -31,10 +31,11 @@ struct AgendaCommand: Subcommand {
 
     func run(_ env: CommandEnvironment) throws {
         let store = try StoreAccess.openExisting(env)
+        let options = options.resolved(environment: env.environment)
         do {
-            let known = Set(try store.calendarNames())
-            // An invalid option (unknown calendar or zone) is a usage error: ViewError.
-            let view = try options.view(defaultZone: AgendaClock.systemZoneName(environment: env.environment), knownCalendars: known)
+            try StoreAccess.requireCalendars(options.calendars, in: store)
+            // An invalid zone is a usage error: ViewError.
+            let view = try options.view(defaultZone: AgendaClock.systemZoneName(environment: env.environment), knownCalendars: nil)
             let snapshot: AgendaSnapshot
             do {
                 snapshot = try SnapshotBuilder.build(view, store: store, now: AgendaClock(environment: env.environment).now())

@@ -61,8 +61,27 @@ struct CalendarsCommand: Subcommand {
                 print(c.name.terminalSafe.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
                       + String(repeating: " ", count: max(0, 6 - count.count)) + count + "  "
                       + (c.color ?? "-").terminalSafe.padding(toLength: 7, withPad: " ", startingAt: 0) + "  "
-                      + c.sources.joined(separator: ", ").terminalSafe)
+                      + Self.sourcesColumn(c.sources).terminalSafe)
             }
         }
+    }
+
+    /// More files than this from one directory (a vdir) show as the directory and a count.
+    static let filesListed = 3
+
+    /// The SOURCES column: files by name, but a directory's many files (a vdirsyncer
+    /// collection of hundreds) as `DIR/ (N files)`, in the order first seen.
+    static func sourcesColumn(_ sources: [String]) -> String {
+        var directories: [String] = []
+        var byDirectory: [String: [String]] = [:]
+        for path in sources {
+            let directory = path.hasPrefix("/") ? String(path[..<path.lastIndex(of: "/")!]) + "/" : ""
+            if byDirectory[directory] == nil { directories.append(directory) }
+            byDirectory[directory, default: []].append(path)
+        }
+        return directories.flatMap { directory -> [String] in
+            let files = byDirectory[directory]!
+            return directory.isEmpty || files.count <= filesListed ? files : ["\(directory) (\(files.count) files)"]
+        }.joined(separator: ", ")
     }
 }

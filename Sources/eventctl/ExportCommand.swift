@@ -9,10 +9,12 @@ struct ExportCommand: Subcommand {
         "eventctl export", abstract: "Write calendars as iCalendar to standard output.",
         overview: "Write calendars as one iCalendar document to standard output.",
         discussion: """
-        The events are written as they were imported, with the VTIMEZONEs they use, so
-        importing the export into the same calendar changes nothing. On a terminal, control
-        characters in calendar text are shown as `agenda` shows them (ESC as ^[), one
-        line per content line; to a file or a pipe, the exact iCalendar.
+        One VCALENDAR: the events as they were imported, after a VTIMEZONE for every TZID
+        they use (the file's own, or the tz database's rules for the zone eventd read the
+        name as), so other programs read the times as eventd does and importing the
+        export into the same calendars changes nothing.
+        On a terminal, control characters in calendar text are shown as `agenda` shows them
+        (ESC as ^[), one line per content line; to a file or a pipe, the exact iCalendar.
         """,
         options: [calendars],
         examples: ["eventctl export --calendar work > work.ics"])
@@ -34,7 +36,7 @@ struct ExportCommand: Subcommand {
             // sequence would retitle or clear it. A file or a pipe gets the exact bytes.
             FileHandle.standardOutput.write(Data((isatty(1) != 0 ? Self.forTerminal(text) : text).utf8))
         } catch StoreError.unknownCalendar(let name) {
-            throw CommandFailure.badData("no calendar named \"\(name)\"; see `eventctl calendars`")
+            throw StoreAccess.unknownCalendar(name, known: (try? store.calendarNames()) ?? [])
         } catch let e as SQLiteError {
             throw DatabaseFailure(path: store.path, underlying: e)
         }

@@ -37,6 +37,8 @@ struct FeedFollower {
         switch try driver.run(&consumer) {
         case .refused(let code, let message):
             let text = "daemon: \(code): \(message)"
+            // An unknown calendar is 65 in every command (the daemon's database named none such).
+            if code == ErrorCode.invalidView.rawValue, message.hasPrefix("unknown calendar") { throw CommandFailure.badData(text) }
             if code == ErrorCode.invalidView.rawValue { throw UsageError(text) }
             throw CommandFailure.daemonUnavailable(text)
         case .unreachable(let reason):

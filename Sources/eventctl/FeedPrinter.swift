@@ -13,14 +13,25 @@ struct FeedPrinter {
     /// Whether anything came since the connection was (re)made: a lost connection is
     /// reported once, not at every attempt while the daemon is down.
     var heard = false
+    /// Every item of the last state by id, with its section: a deletion is shown with what
+    /// it deleted (the diff names only the id, and the new state no longer has it).
+    var lastKnown: [String: (item: JSONValue, section: String)] = [:]
 
     func raw(_ line: [UInt8]) {
         guard format == .ndjson else { return }
         FileHandle.standardOutput.write(Data(line + [10]))
     }
 
-    func snapshot(_ state: FeedClientState) {
+    mutating func remember(_ state: FeedClientState) {
+        lastKnown = [:]
+        for section in state.model.sections {
+            for item in section.items { lastKnown[item.id] = (item.content, section.id) }
+        }
+    }
+
+    mutating func snapshot(_ state: FeedClientState) {
         guard format == .pretty else { return }
+        defer { remember(state) }
         let count = state.model.itemCount
         emit("= snapshot seq \(state.seq): \(state.model.sections.count) day(s), \(count) item(s)")
         for section in state.model.sections {
@@ -28,8 +39,9 @@ struct FeedPrinter {
         }
     }
 
-    func diff(_ message: FeedMessage.Diff, state: FeedClientState) {
+    mutating func diff(_ message: FeedMessage.Diff, state: FeedClientState) {
         guard format == .pretty else { return }
+        defer { remember(state) }
         emit("= diff seq \(message.seq)")
         // Typed, as the local copy read them (it applied them already).
         guard let changes = try? FeedChanges.read(message.changes) else { return }
@@ -41,7 +53,9 @@ struct FeedPrinter {
         for x in changes.sections.updated {
             emit("~ day \(day(x.id)) is now \((x.content["label"]?.stringValue ?? "unlabelled").terminalSafe)")
         }
-        for x in changes.items.deleted { emit(style("- \(x.id.terminalSafe) (\(day(x.section)))", "31")) }
+        for x in changes.items.deleted {
+            emit(style("- " + (lastKnown[x.id].map { describe($0.item, section: x.section) } ?? "\(x.id.terminalSafe) (\(day(x.section)))"), "31"))
+        }
         for x in changes.items.inserted { emit(style("+ " + describe(x.item.content, section: x.section), "32")) }
         for x in changes.items.moved {
             let item = state.model.item(withID: x.id)?.content
@@ -50,21 +64,34 @@ struct FeedPrinter {
         for x in changes.items.updated { emit(style("~ " + describe(x.item.content, section: x.section), "33")) }
     }
 
-    /// `09:00 Standup (Mon 30 Nov)`.
+    /// `09:00 Standup (Mon 30 Nov)`; a day an event continues into as `agenda` shows it:
+    /// `…–01:00 Maintenance ← (Sun 6 Dec)`, `22:00–… Maintenance → (Sat 5 Dec)`.
     func describe(_ json: JSONValue, section: String) -> String {
         let item = FeedItem(json)
         if item.kind == .placeholder { return "(nothing) (\(day(section)))" }
         let summary = (item.summary ?? "(no title)").terminalSafe
+        let from = item.continuesFromPreviousDay, to = item.continuesToNextDay
         let time: String
         if item.allDay {
             time = "all day"
-        } else if let start = item.start, start.count >= 16 {
-            let i = start.index(start.startIndex, offsetBy: 11)
-            time = String(start[i..<start.index(i, offsetBy: 5)])
+        } else if from && to {
+            time = "…"
+        } else if from {
+            time = "…–" + clock(item.end)
+        } else if to {
+            time = clock(item.start) + "–…"
         } else {
-            time = "?"
+            time = clock(item.start)
         }
-        return "\(time) \(summary) (\(day(section)))"
+        let mark = from && to ? " ↔" : from ? " ←" : to ? " →" : ""
+        return "\(time) \(summary)\(mark) (\(day(section)))"
+    }
+
+    /// `HH:MM` of an RFC 3339 time, `?` when there is none.
+    func clock(_ text: String?) -> String {
+        guard let text, text.count >= 16 else { return "?" }
+        let i = text.index(text.startIndex, offsetBy: 11)
+        return String(text[i..<text.index(i, offsetBy: 5)])
     }
 
     func day(_ iso: String) -> String {

@@ -122,8 +122,23 @@ struct ImportCommand: Subcommand {
                 print("\(r.displayName.terminalSafe): \(r.added) added, \(r.updated) updated, \(r.removed) removed, \(r.skipped) skipped")
             }
         }
+        if !replace { noticeOtherSources(store, imported: inputs) }
         if results.contains(where: \.changedAnything) {
             DaemonNotifier.requestRefresh(env)
+        }
+    }
+
+    /// A calendar fed by another file keeps that file's events beside these (an edited
+    /// copy under a new name adds, it does not replace): said once per calendar, on stderr.
+    func noticeOtherSources(_ store: EventStore, imported: [ImportInput]) {
+        guard let calendars = try? store.calendars() else { return }
+        for name in Set(imported.map(\.calendar)).sorted() {
+            let paths = Set(imported.filter { $0.calendar == name }.map(\.path))
+            guard let others = calendars.first(where: { $0.name == name })?.sources.filter({ !paths.contains($0) }),
+                  !others.isEmpty else { continue }
+            let shown = others.prefix(3).joined(separator: ", ") + (others.count > 3 ? " and \(others.count - 3) more" : "")
+            printError("notice: calendar \(name) also holds the events of \(shown); "
+                       + "to make it hold only what was imported now, import again with --replace")
         }
     }
 

@@ -62,7 +62,7 @@ struct RemindCommand: Subcommand {
 
     func run(_ env: CommandEnvironment) throws {
         var view: [String: JSONValue] = ["days": 2]
-        if let tz { view["tz"] = .string(tz) }
+        if let tz { view["tz"] = .string(Zone.ianaName(for: tz) ?? tz) }
         if !calendars.isEmpty { view["calendars"] = .array(calendars.map { .string($0) }) }
         // The events' own VALARMs are in the database, not in the feed: read them where
         // this user may (the system service's database may not be readable; then only
@@ -72,6 +72,7 @@ struct RemindCommand: Subcommand {
             printError("the events' own alarms are not used: \(error)")
             store = nil
         }
+        if let store { try StoreAccess.requireCalendars(calendars, in: store) }
         let handler = Run(planner: ReminderPlanner(befores: befores),
                           log: SentLog(path: state ?? Self.defaultState(env.environment)),
                           notifier: DesktopNotifier(way: way, environment: env.environment), store: store)

@@ -27,9 +27,7 @@ struct RemoveCommand: Subcommand {
             print("removed calendar \(calendar.terminalSafe) (\(removed) event\(removed == 1 ? "" : "s"))")
             DaemonNotifier.requestRefresh(env)
         } catch StoreError.unknownCalendar(let name) {
-            let known = (try? store.calendarNames()) ?? []
-            let hint = known.isEmpty ? "" : "; calendars: " + known.joined(separator: ", ")
-            throw CommandFailure.badData("no calendar named \"\(name)\"\(hint)")
+            throw StoreAccess.unknownCalendar(name, known: (try? store.calendarNames()) ?? [])
         } catch let e as SQLiteError {
             throw DatabaseFailure(path: store.path, underlying: e)
         }

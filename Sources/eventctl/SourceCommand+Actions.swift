@@ -14,17 +14,33 @@ extension SourceCommand {
                 throw DatabaseFailure(path: store.path, underlying: e)
             }
         }
+        // The first sync. A source that answers with no calendar (a login page, an HTTP
+        // error) is not kept: exit 65. One that cannot be reached now is kept and retried,
+        // with a warning. Either way the failure is said once, on stderr.
+        let outcomes = try syncOutcomes(env, store: store, names: planned.map(\.name))
+        let failing = outcomes.filter { $0["ok"]?.boolValue == false }
+        let failed = failing.filter { o in !(o["failure"]?.stringValue.flatMap(FetchFailure.Kind.init(rawValue:))?.isTransient ?? false) }
+        let failedNames = Set(failed.compactMap { $0["name"]?.stringValue })
         if !json {
-            for source in planned {
+            for source in planned where !failedNames.contains(source.name) {
                 print("added source \(source.name) (\(source.kind.rawValue), \(source.redactedLocation)) -> calendar \(source.calendar)")
             }
         }
-        // The first sync: a failure is reported, the source stays (it will be retried).
-        let outcomes = try syncOutcomes(env, store: store, names: planned.map(\.name))
-        report(outcomes)
-        for outcome in outcomes where outcome["ok"]?.boolValue == false {
+        report(json ? outcomes : outcomes.filter { $0["ok"]?.boolValue != false })
+        for outcome in failing where !failedNames.contains(outcome["name"]?.stringValue ?? "") {
             printError("warning: source \(outcome["name"]?.stringValue ?? "?"): \(outcome["summary"]?.stringValue ?? "failed") (kept; it will be retried)")
         }
+        guard !failed.isEmpty else { return }
+        for outcome in failed {
+            guard let name = outcome["name"]?.stringValue else { continue }
+            do { _ = try store.removeLiveSource(named: name) } catch let e as SQLiteError {
+                throw DatabaseFailure(path: store.path, underlying: e)
+            }
+        }
+        DaemonNotifier.requestRefresh(env)
+        throw CommandFailure.badData(failed.map { o in
+            "source \(o["name"]?.stringValue ?? "?"): \(o["summary"]?.stringValue ?? "failed"); not added"
+        }.joined(separator: "; "))
     }
 
     func list(_ env: CommandEnvironment) throws {

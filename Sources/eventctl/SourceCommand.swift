@@ -19,7 +19,7 @@ struct SourceCommand: Subcommand {
         The first sync runs at once (in the daemon when one runs, else here).
         list: every source with its state. remove NAME: the source and its events.
         sync [NAME]...: synchronise now (all when none named), backoff or not.
-        A URL is shown only as scheme://host/….
+        A URL is shown only as scheme://host:port/….
         """,
         usage: "eventctl source add|list|remove|sync [<target>...] [--calendar NAME] [--every DURATION] [--json]",
         arguments: [

@@ -2,6 +2,7 @@ import Foundation
 import CommandLineKit
 import EventStore
 import RuntimeDirectories
+import Diagnostics
 
 /// Opens the database for a command; failures become `CommandFailure`s and
 /// `DatabaseFailure`s (their exit statuses: `ExitStatus.for`).
@@ -32,6 +33,21 @@ enum StoreAccess {
         let paths = env.paths
         _ = try CheckedDirectory.open(RuntimePaths.directory(of: paths.database),
                                       policy: paths.databaseDirectoryPolicy(uid: getuid()), create: create)
+    }
+
+    /// Exit 65 for calendars the database does not hold, naming those it does: the one
+    /// answer every command gives (docs/data-model.md).
+    static func requireCalendars(_ names: [String], in store: EventStore) throws {
+        guard !names.isEmpty else { return }
+        let known: [String]
+        do { known = try store.calendarNames() } catch let e as SQLiteError { throw DatabaseFailure(path: store.path, underlying: e) }
+        if let missing = names.first(where: { !known.contains($0) }) { throw unknownCalendar(missing, known: known) }
+    }
+
+    /// `no calendar named "x" (calendars: a, b)`.
+    static func unknownCalendar(_ name: String, known: [String]) -> CommandFailure {
+        .badData("no calendar named \"\(name.terminalSafe)\" (calendars: "
+                 + (known.isEmpty ? "none yet" : known.joined(separator: ", ")) + "; see `eventctl calendars`)")
     }
 
     static func open(_ path: String) throws -> EventStore {

@@ -73,9 +73,12 @@ struct SubscribeCommand: Subcommand {
         return (String(parts[0]), seq)
     }
 
-    var viewJSON: JSONValue { options.json }
-
     func run(_ env: CommandEnvironment) throws {
+        // Checked here when this user can read the database (else the daemon answers).
+        if !options.calendars.isEmpty, let store = try? StoreAccess.openExisting(env) {
+            try StoreAccess.requireCalendars(options.calendars, in: store)
+        }
+        let options = options.resolved(environment: env.environment)
         let position = resume.map { Request.Resume(epoch: $0.epoch, seq: $0.seq) }
         if let barFormat = BarFormat(rawValue: format.rawValue) {
             // A status bar needs today and tomorrow whatever the default window.
@@ -84,6 +87,6 @@ struct SubscribeCommand: Subcommand {
             try BarSubscription(renderer: BarRenderer(format: barFormat, options: bar)).run(env, view: view.json, resume: position)
         }
         var printer = FeedPrinter(format: format, color: isatty(1) != 0 && (env.environment["NO_COLOR"] ?? "").isEmpty)
-        try FeedFollower(view: viewJSON, resume: position, waitForDaemon: false).run(env, &printer)
+        try FeedFollower(view: options.json, resume: position, waitForDaemon: false).run(env, &printer)
     }
 }

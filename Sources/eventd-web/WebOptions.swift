@@ -120,10 +120,15 @@ enum WebOptions {
         return (config, secret?.made == nil ? nil : secret?.token)
     }
 
-    /// What `make run` shows: the address that trades the token for a cookie.
-    static func dashboardLine(_ listen: ListenAddress, token: String) -> String {
-        if case .unix = listen { return "dashboard: open /?token=\(token) through the reverse proxy" }
-        return "dashboard: \(listen.url)?token=\(token)"
+    /// What `make run` shows: the address that trades the token for a cookie, and on a
+    /// line of its own the file that holds the token (for curl and scripts): the
+    /// directory `DefaultToken` chose from this process's environment.
+    static func dashboardLine(_ listen: ListenAddress, token: String,
+                              environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        let directory = DefaultToken.directory(environment: environment, uid: getuid()).path
+        let file = "token file: " + URL(fileURLWithPath: directory).resolvingSymlinksInPath().path + "/" + DefaultToken.fileName
+        if case .unix = listen { return "dashboard: open /?token=\(token) through the reverse proxy\n" + file }
+        return "dashboard: \(listen.url)?token=\(token)\n" + file
     }
 
     static func logLevel(_ arguments: ParsedArguments) -> LogLevel { arguments[Self.logLevel] ?? .info }

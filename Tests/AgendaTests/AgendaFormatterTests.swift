@@ -19,8 +19,9 @@ import TestSupport
         let text = try render(color: false)
         #expect(!text.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x9B || $0.value == 0x202E })
         #expect(text.contains("^[[31mRed^[]0;title^G\u{FFFD}2J\u{FFFD}txt.exe next line"))
-        // One line per item, still: the newline in the summary became a space.
-        #expect(text.split(separator: "\n").count == 2)
+        // One line per item, still: the newline in the summary became a space (after
+        // the zone's line and the day's header).
+        #expect(text.split(separator: "\n").count == 3)
     }
 
     @Test func colourAddsOnlyItsOwnSGRCodes() throws {
@@ -36,5 +37,16 @@ import TestSupport
             scalars = scalars[(i + 1)...]
         }
         #expect(text.contains("^[[31mRed"))
+    }
+
+    @Test func saysTheZoneAndShowsAMomentAsOneTime() throws {
+        let s = try ScratchStore()
+        try s.load([ICS.event("m@example.com", "DTSTART:20261129T170000Z", "DTEND:20261129T170000Z", "SUMMARY:Deadline"),
+                    ICS.event("n@example.com", "DTSTART:20261129T180000Z", "DTEND:20261129T190000Z", "SUMMARY:Talk")])
+        let lines = AgendaFormatter(color: false).render(try s.build(Fixture.view("Europe/Berlin"))).split(separator: "\n")
+        #expect(lines.first == "Times in Europe/Berlin")
+        let deadline = lines.first { $0.contains("Deadline") }.map(String.init) ?? ""
+        #expect(deadline.hasPrefix("  18:00 ") && !deadline.contains("–"), "\(deadline)")
+        #expect(lines.contains { $0.hasPrefix("  19:00–20:00") && $0.contains("Talk") })
     }
 }

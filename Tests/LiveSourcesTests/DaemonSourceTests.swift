@@ -18,7 +18,7 @@ import TestSupport
         try await DaemonHarness.with { daemon in
             let add = try await daemon.eventctl(["source", "add", server.url("/files/team.ics?token=s3cret"), "--calendar", "team"])
             #expect(add.succeeded, "\(add.stderr)")
-            #expect(add.stdout.contains("added source team (url, http://127.0.0.1/…)"))
+            #expect(add.stdout.contains("added source team (url, http://127.0.0.1:\(server.port)/…)"))
             #expect(!(add.stdout + add.stderr).contains("s3cret"))
             try await daemon.start()
             let (client, first) = try await daemon.subscribe()
@@ -45,11 +45,11 @@ import TestSupport
             let status = try await daemon.status()
             let sources = try #require(status["sources"]?.arrayValue)
             #expect(sources.count == 1)
-            #expect(sources[0]["location"]?.stringValue == "http://127.0.0.1/…")
+            #expect(sources[0]["location"]?.stringValue == "http://127.0.0.1:\(server.port)/…")
             #expect(sources[0]["events"]?.intValue == 3)
             #expect(!status.canonicalString().contains("s3cret"))
             let list = try await daemon.eventctl(["source", "list"])
-            #expect(list.stdout.contains("team: url http://127.0.0.1/… -> calendar team, 3 events"))
+            #expect(list.stdout.contains("team: url http://127.0.0.1:\(server.port)/… -> calendar team, 3 events"))
             #expect(!daemon.log.contains("s3cret"))
 
             // Removed: its events go, and the subscriber sees that too.
@@ -68,11 +68,23 @@ import TestSupport
             #expect(try await daemon.eventctl(["source", "frobnicate"]).status == 64)
             #expect(try await daemon.eventctl(["source", "list", "--every", "5m"]).status == 64)
             #expect(try await daemon.eventctl(["source", "add", "https://example.org/x.ics", "--every", "10s"]).status == 64)
-            // A URL failing on its first sync is added, with a warning, and exits 0.
+            // A URL nothing answers on its first sync is added, with one warning, and exits 0.
             let port = try freeLoopbackPort()
             let add = try await daemon.eventctl(["source", "add", "http://127.0.0.1:\(port)/cal.ics", "--calendar", "down"])
             #expect(add.status == 0)
-            #expect(add.stderr.contains("warning: source down"))
+            #expect(add.stderr.contains("warning: source down") && !add.stdout.contains("down: failed"), "\(add.stdout)\(add.stderr)")
+            // One that answers with no calendar (a login page, an HTTP error) is not kept: 65,
+            // said once, on stderr.
+            let server = try LocalHTTPServer()
+            try server.serve("login.html", "<!DOCTYPE html><html><body><form>Sign in</form></body></html>")
+            for (path, name) in [("/files/login.html", "login"), ("/status/403", "forbidden")] {
+                let refused = try await daemon.eventctl(["source", "add", server.url(path), "--calendar", name])
+                #expect(refused.status == 65, "\(refused.stdout)\(refused.stderr)")
+                #expect(refused.stdout.isEmpty, "\(refused.stdout)")
+                #expect(refused.stderr.split(separator: "\n").count == 1 && refused.stderr.contains("source \(name): ")
+                        && refused.stderr.contains("not added"), "\(refused.stderr)")
+                #expect(try await daemon.eventctl(["source", "list"]).stdout.contains("\(name):") == false)
+            }
             #expect(try await daemon.eventctl(["source", "add", "http://127.0.0.1:\(port)/cal.ics", "--calendar", "down"]).status == 65)
             #expect(try await daemon.eventctl(["source", "sync", "down"]).status == 74)
             #expect(try await daemon.eventctl(["source", "sync", "nonesuch"]).status == 65)

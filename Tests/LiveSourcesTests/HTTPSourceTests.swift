@@ -103,7 +103,7 @@ import TestSupport
         #expect(stored.state.failures == 1)
         #expect(stored.state.events == 3)
         #expect(stored.state.lastError?.contains("s3cret") == false)
-        #expect(stored.state.lastError?.hasPrefix("http://127.0.0.1/…") == true)
+        #expect(stored.state.lastError?.hasPrefix("http://127.0.0.1:\(server.port)/…") == true)
         #expect(stored.state.lastError?.contains("\n") == false)
         #expect(schedule.finished("web", .failure, at: 10) == 1810.0)
     }
@@ -136,7 +136,7 @@ import TestSupport
             _ = try fetcher.fetch(secure.url("/files/x.ics?token=s3cret"), etag: nil, lastModified: nil)
         } catch {
             #expect(error.kind == .tls, "\(error)")
-            #expect(error.message.hasPrefix("https://127.0.0.1/…: TLS failed"))
+            #expect(error.message.hasPrefix("https://127.0.0.1:\(secure.port)/…: TLS failed"))
         }
         #expect(secure.requests.isEmpty)
     }

@@ -53,11 +53,11 @@ import TestSupport
         #expect(reports.wait(timeout: 10) { $0.statuses.first?.lastError != nil })
         let failed = try #require(reports.statuses.first)
         #expect(failed.failures == 1)
-        #expect(failed.location == "http://127.0.0.1/…")
+        #expect(failed.location == "http://127.0.0.1:\(server.port)/…")
         // Backed off: twice the interval (±0 jitter here), from the attempt.
         let wait = (failed.nextAttempt ?? 0) - (failed.lastAttempt ?? 0)
         #expect((1799...1801).contains(wait))
-        #expect(logs.lines.contains { $0.contains("source web: http://127.0.0.1/…: HTTP 503") })
+        #expect(logs.lines.contains { $0.contains("source web: http://127.0.0.1:\(server.port)/…: HTTP 503") })
         #expect(!logs.lines.joined().contains("secret"))
     }
 

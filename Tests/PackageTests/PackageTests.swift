@@ -53,7 +53,7 @@ struct PackageTests {
         }
         // gzip -1 instead of xz: 4 s instead of a minute, and only this machine reads it.
         let repack = try DebianMachine.run(root.appendingPathComponent("scripts/build-deb.sh").path,
-                                           [next, root.appendingPathComponent(".build-static/release").path, scratch.path],
+                                           [next, root.appendingPathComponent(".build-static/multicall").path, scratch.path],
                                            environment: ["DPKG_DEB_COMPRESSOR_TYPE": "gzip", "DPKG_DEB_COMPRESSOR_LEVEL": "1"])
         try #require(repack.succeeded, "repacking as \(next) failed:\n\(repack.stderr.suffix(4000))")
         let second = scratch.appendingPathComponent("eventd_\(next)_\(arch).deb").path
@@ -77,8 +77,19 @@ struct PackageTests {
                      "/usr/lib/sysusers.d/eventd.conf", "/usr/lib/tmpfiles.d/eventd.conf",
                      "/usr/share/man/man1/eventctl.1.gz", "/usr/share/eventd/web/index.html",
                      "/usr/share/bash-completion/completions/eventctl", "/usr/share/zsh/vendor-completions/_eventctl",
-                     "/usr/share/fish/vendor_completions.d/eventctl.fish", "/usr/share/doc/eventd/copyright"] {
+                     "/usr/share/fish/vendor_completions.d/eventctl.fish", "/usr/share/doc/eventd/copyright",
+                     // What README points to: the status bars' files, the protocol and its client.
+                     "/usr/share/doc/eventd/statusbar/waybar-config.jsonc", "/usr/share/doc/eventd/statusbar/waybar-style.css",
+                     "/usr/share/doc/eventd/statusbar/i3bar.md", "/usr/share/doc/eventd/protocol.md",
+                     "/usr/share/doc/eventd/feed_client.py"] {
             #expect(DebianMachine.exists(path), "\(path) is not installed")
+        }
+        // One multi-call binary (the runtime, Foundation and ICU once): at most 64 MiB installed.
+        let size = try DebianMachine.run("/usr/bin/dpkg-query", ["-W", "-f=${Installed-Size}", "eventd"]).stdout
+        print("package test: Installed-Size \(size) KiB")
+        #expect((Int(size) ?? .max) <= 64 * 1024, "Installed-Size \(size) KiB")
+        for link in ["/usr/bin/eventctl", "/usr/bin/eventd-web"] {
+            #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link)) == "eventd", "\(link) is not a link to eventd")
         }
         let unit = try String(contentsOfFile: "/usr/lib/systemd/system/eventd.service", encoding: .utf8)
         #expect(unit.contains("\nExecStart=/usr/bin/eventd\n"))
