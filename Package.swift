@@ -30,6 +30,11 @@ let package = Package(
         // which SwiftPM refuses with a warning on every build (and which changes nothing
         // on 64-bit Linux); the shim includes <hiredis/hiredis.h> from /usr/include.
         .systemLibrary(name: "CHiredis", providers: [.apt(["libhiredis-dev"])]),
+        // The terminal for `eventctl watch`: terminfo, minimal updates, keys, the mouse.
+        // No pkgConfig: ncursesw.pc's cflags are -D_DEFAULT_SOURCE -D_XOPEN_SOURCE=600, which
+        // SwiftPM refuses with a warning on every build; the modulemap links ncursesw and
+        // tinfo, the shim sets NCURSES_WIDECHAR itself.
+        .systemLibrary(name: "CNcursesw", providers: [.apt(["libncurses-dev"])]),
         // Linux interfaces Glibc's module leaves out (timerfd, inotify).
         .systemLibrary(name: "CLinux"),
 
@@ -73,12 +78,15 @@ let package = Package(
         // eventd's --publish: a subscriber of the daemon's own socket per published view,
         // handing its lines to RedisFeed's publisher.
         .target(name: "RedisRelay", dependencies: ["Diagnostics", "FeedClientKit", "FeedProtocol", "RedisFeed", "Threads"]),
+        // `eventctl watch`: the live agenda laid out, animated and driven by keys (pure),
+        // and its thin curses screen and loop.
+        .target(name: "TerminalAgenda", dependencies: ["CNcursesw", "CanonicalJSON", "Diagnostics", "FeedClientKit", "FeedProtocol", "ICalendar", "SectionedDiff", "Threads", "UpcomingEvents"]),
         // Low on purpose: errors say their own exit status (`ExitStatusProviding`), so the
         // command-line layer needs no domain module.
         .target(name: "CommandLineKit", dependencies: ["Diagnostics"]),
 
         // MARK: - Executables
-        .executableTarget(name: "eventctl", dependencies: ["Agenda", "CLinux", "CanonicalJSON", "CommandLineKit", "Diagnostics", "Digests", "EventStore", "FeedClientKit", "FeedProtocol", "ICalendar", "LiveSources", "Reminders", "RuntimeDirectories", "SectionedDiff", "StatusBar", "UpcomingEvents"]),
+        .executableTarget(name: "eventctl", dependencies: ["Agenda", "CLinux", "CanonicalJSON", "CommandLineKit", "Diagnostics", "Digests", "EventStore", "FeedClientKit", "FeedProtocol", "ICalendar", "LiveSources", "Reminders", "RuntimeDirectories", "SectionedDiff", "StatusBar", "TerminalAgenda", "UpcomingEvents"]),
         .executableTarget(name: "eventd", dependencies: ["Agenda", "CommandLineKit", "Diagnostics", "Digests", "Feed", "FeedClientKit", "ICalendar", "RedisClient", "RedisFeed", "RedisRelay", "RuntimeDirectories"]),
         .executableTarget(name: "eventd-web", dependencies: ["CommandLineKit", "Diagnostics", "Digests", "RedisClient", "RedisFeed", "RuntimeDirectories", "WebGateway"]),
         .executableTarget(name: "eventd-bench",
@@ -102,6 +110,7 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "FeedTests", dependencies: ["Agenda", "CanonicalJSON", "Diagnostics", "EventStore", "Feed", "FeedProtocol", "ICalendar", "LiveSources", "TestSupport"]),
         .testTarget(name: "LiveSourcesTests", dependencies: ["CanonicalJSON", "EventStore", "LiveSources", "TestSupport"]),
+        .testTarget(name: "TerminalAgendaTests", dependencies: ["CanonicalJSON", "FeedProtocol", "ICalendar", "TerminalAgenda", "TestSupport"]),
         .testTarget(name: "StatusBarTests", dependencies: ["CanonicalJSON", "ICalendar", "Reminders", "StatusBar", "TestSupport", "UpcomingEvents"]),
         .testTarget(name: "DaemonTests", dependencies: ["CanonicalJSON", "SectionedDiff", "TestSupport"]),
         .testTarget(name: "ShipTests", dependencies: ["Diagnostics", "TestSupport"]),
