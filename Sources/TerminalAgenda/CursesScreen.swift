@@ -148,8 +148,13 @@ public final class CursesScreen {
         switch emphasis {
         case .none: break
         case .selected:
-            attributes ^= eventd_a_reverse()
-            if attributes & eventd_a_reverse() == 0 { attributes |= eventd_a_underline() }
+            if depth == .none {
+                attributes ^= eventd_a_reverse()
+                if attributes & eventd_a_reverse() == 0 { attributes |= eventd_a_underline() }
+            } else {
+                attributes |= eventd_a_bold()
+                background = CalendarPalette.RGB(40, 60, 110)
+            }
         case .fresh:
             attributes |= eventd_a_bold()
             if depth == .none { attributes |= eventd_a_underline() } else { background = CalendarPalette.RGB(90, 80, 0) }

@@ -49,8 +49,9 @@ public struct RowAnimator: Sendable {
     }
 
     /// Starts the animation from the current layout to `new` at `now`; one still under
-    /// way ends where it was going first.
-    public mutating func transition(to new: [AgendaRow], at now: Double) {
+    /// way ends where it was going first. `highlight`: whether rows new or changed stand
+    /// out (a change of the feed), or only slide (the clock moved the now rule, a filter).
+    public mutating func transition(to new: [AgendaRow], at now: Double, highlight: Bool = true) {
         let old = rows
         var oldLine: [String: Int] = [:]
         for (line, row) in old.enumerated() { oldLine[row.id] = line }
@@ -65,9 +66,9 @@ public struct RowAnimator: Sendable {
             let line = oldLine[row.id]!
             if kept[k] { origins[index] = line }
             let changed = !kept[k] || old[line].spans != row.spans
-            if changed && row.selectable { fresh[row.id] = now + Self.duration + Self.highlight }
+            if highlight && changed && row.selectable { fresh[row.id] = now + Self.duration + Self.highlight }
         }
-        for (index, row) in new.enumerated() where oldLine[row.id] == nil && row.selectable {
+        for row in new where highlight && oldLine[row.id] == nil && row.selectable {
             fresh[row.id] = now + Self.duration + Self.highlight
         }
         leaving = Set(old.map(\.id).filter { !newIDs.contains($0) })

@@ -119,10 +119,12 @@ public final class WatchSession {
                 layout.zone = zone
                 state.zoneName = tz
             }
+            // The first copy is painted as it is; later ones (diffs, a resync) animate.
+            let first = feed == nil
             feed = next
             lostReason = nil
             lastUpdate = wallClock()
-            relayout(animated: true)
+            relayout(animated: !first, highlight: true)
         case .heard:
             lostReason = nil
             lastUpdate = wallClock()
@@ -133,8 +135,9 @@ public final class WatchSession {
         }
     }
 
-    /// Lays the local copy out again, now, with the keys' filter and calendars.
-    func relayout(animated: Bool) {
+    /// Lays the local copy out again, now, with the keys' filter and calendars; rows the
+    /// feed changed are highlighted (`highlight`), not those the clock or a key changed.
+    func relayout(animated: Bool, highlight: Bool = false) {
         layout.now = Int64(wallClock())
         layout.filter = state.filter
         layout.hiddenCalendars = state.hiddenCalendars
@@ -145,7 +148,11 @@ public final class WatchSession {
         palette.learn(feed.model.sections.flatMap { $0.items.compactMap { $0.content["calendar"]?.stringValue } })
         state.calendars = palette.names
         let rows = layout.rows(feed.model)
-        if animated { animator.transition(to: rows, at: monotonic()) } else { animator = RowAnimator(rows: rows) }
+        if animated {
+            animator.transition(to: rows, at: monotonic(), highlight: highlight)
+        } else {
+            animator = RowAnimator(rows: rows)
+        }
         state.update(rows: rows)
     }
 

@@ -16,7 +16,7 @@ struct WatchCommand: Subcommand {
         of the last update, and the watch reconnects by itself. Keys: arrows or j/k select,
         Enter shows details, t jumps to today, + and - change the days, / filters by text, c
         shows or hides calendars, q or Ctrl-C quits. Needs a terminal: for pipes and scripts
-        use agenda or subscribe. NO_COLOR or TERM=dumb: no colours.
+        use agenda or subscribe. No colours under NO_COLOR.
         """,
         options: ViewOptions.declarations,
         examples: [

@@ -25,15 +25,28 @@ final class WatchCLITests: XCTestCase {
                                   environment: env, columns: columns, lines: lines)
     }
 
+    /// A second calendar (another colour), wide characters, a week day and a date past the week.
+    static let home: [TestEvent] = [
+        TestEvent("gym", "20261129T180000Z", "20261129T190000Z", "Gym", extra: ["LOCATION:Studio 2"]),
+        TestEvent("dinner", "20261130T190000Z", "20261130T213000Z", "Dinner with Sam", extra: ["LOCATION:Trattoria"]),
+        TestEvent("kaigi", "20261201T090000Z", "20261201T100000Z", "会議: 予算レビュー", extra: ["LOCATION:東京オフィス"]),
+        TestEvent("trip", "20261203", "20261206", "Trip to Lisbon"),
+        TestEvent("tax", "20261210T080000Z", "20261210T083000Z", "Tax return due"),
+    ]
+
     func testFirstPaintRenameResizeAndQuit() async throws {
-        try await DaemonHarness.with(running: Self.week) { daemon in
+        try await DaemonHarness.with { daemon in
+            try await daemon.importCalendar(icsCalendar(Self.week))
+            try await daemon.importCalendar(icsCalendar(Self.home), file: "home.ics", calendar: "home")
+            try await daemon.start()
             let terminal = try watch(daemon)
             defer { terminal.close() }
             let first = try terminal.wait(for: "● live")
             XCTAssertTrue(first.ok, first.text)
             let painted = try terminal.quiet(300)
             for text in ["Today, Sunday 29 November", "Tomorrow, Monday 30 November", "Later", "── now 12:00",
-                         "▶ 11:30–12:30", "← all day →", "Tue 8 Dec", "Room 4"] {
+                         "▶ 11:30–12:30", "← all day →", "Tue 8 Dec", "Room 4", "会議: 予算レビュー  東京オフィス",
+                         "Dinner with Sam  Trattoria", "Thursday 3 December"] {
                 XCTAssertTrue(painted.text.contains(text), "\(text) missing:\n\(painted.text)")
             }
             XCTAssertTrue(painted.alternateScreen)

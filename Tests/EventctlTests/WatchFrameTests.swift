@@ -37,13 +37,13 @@ final class WatchFrameTests: XCTestCase {
         }
     }
 
-    /// Imports `events`, then returns the frames of the change.
+    /// Imports `events`, then returns the screen before and the frames of the change.
     func change(to events: [TestEvent], _ daemon: DaemonHarness, _ terminal: PseudoTerminal) async throws -> [[String: Int]] {
-        _ = try terminal.send(["op": "frames"])
+        let before = try terminal.send(["op": "frames"])
         try await daemon.importCalendar(icsCalendar(events))
-        try terminal.quiet(1_500)
+        try terminal.quiet(1_500, after: before.bytes)
         let frames = try terminal.send(["op": "frames"]).frames
-        return positions(frames)
+        return positions([before.screen] + frames)
     }
 
     /// The distinct lines `name` passed through, in order.

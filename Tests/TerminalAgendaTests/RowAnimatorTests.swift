@@ -84,4 +84,14 @@ final class RowAnimatorTests: XCTestCase {
         XCTAssertEqual(frame[1].mark, .fresh)
         XCTAssertEqual(frame[2].mark, RowAnimator.Mark.none)
     }
+
+    func testClockDrivenChangesSlideWithoutHighlight() {
+        var animator = RowAnimator(rows: rows(["h1", "a", "now", "b"]))
+        var next = rows(["h1", "a", "b", "now"])
+        next[1].spans = [.init("a 50%")]
+        animator.transition(to: next, at: 0, highlight: false)
+        let end = animator.frame(at: RowAnimator.duration)
+        XCTAssertEqual(end.map(\.mark), Array(repeating: RowAnimator.Mark.none, count: 4))
+        XCTAssertNil(animator.nextChange(after: RowAnimator.duration), "nothing to redraw once the slide ends")
+    }
 }
