@@ -96,8 +96,28 @@ final class WatchCLITests: XCTestCase {
             let row = after.json["colors"]?.arrayValue?[after.screen.firstIndex { $0.contains("RED") }!]
             let colors = Set(row?.arrayValue?.compactMap(\.stringValue) ?? [])
             XCTAssertFalse(colors.contains("red"), "the summary coloured the terminal: \(colors)")
-            try terminal.type("q")
-            XCTAssertEqual(try terminal.send(["op": "exit"]).status, 0)
+            try terminal.type("\u{3}")
+            let end = try terminal.send(["op": "exit"])
+            XCTAssertEqual(end.status, 0, "Ctrl-C quits")
+            XCTAssertFalse(end.alternateScreen)
+            XCTAssertFalse(end.cursorHidden)
+        }
+    }
+
+    /// A crash (here SIGSEGV from outside) still leaves the alternate screen and shows the
+    /// cursor: the handler writes terminfo's strings, then the signal takes its course.
+    func testCrashAndHangupRestoreTheTerminal() async throws {
+        try await DaemonHarness.with(running: Self.week) { daemon in
+            for signal: Int64 in [11, 1] {
+                let terminal = try watch(daemon)
+                defer { terminal.close() }
+                XCTAssertTrue(try terminal.wait(for: "● live").ok)
+                try terminal.send(["op": "signal", "signal": .int(signal)])
+                let end = try terminal.send(["op": "exit", "timeout": 5])
+                XCTAssertEqual(end.status, -Int(signal), "died of signal \(signal)")
+                XCTAssertFalse(end.alternateScreen, "signal \(signal) left the alternate screen on")
+                XCTAssertFalse(end.cursorHidden, "signal \(signal) left the cursor hidden")
+            }
         }
     }
 
