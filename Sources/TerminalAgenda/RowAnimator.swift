@@ -40,6 +40,9 @@ public struct RowAnimator: Sendable {
     private var origins: [Int?] = []
     private var leaving: Set<String> = []
     private var started = -Double.infinity
+    /// The last step drawn: a late wake-up (a loaded machine) draws the next step, not
+    /// a later one, so every intermediate frame reaches the terminal.
+    private var drawn = Self.steps
     /// Highlighted ids and until when.
     private var fresh: [String: Double] = [:]
 
@@ -77,6 +80,13 @@ public struct RowAnimator: Sendable {
         rows = new
         // Nothing to slide and nothing to collapse: the new layout at once.
         started = slides || !leaving.isEmpty ? now : -Double.infinity
+        drawn = started == now ? 0 : Self.steps
+    }
+
+    /// The frame to draw at `now`, one step at most after the last one drawn.
+    public mutating func drawFrame(at now: Double) -> [Placed] {
+        drawn = min(step(at: now), drawn + 1)
+        return frame(step: drawn, at: now)
     }
 
     /// The step of the slide at `now`: 0 (the old layout) to `steps` (the new one).
@@ -89,8 +99,9 @@ public struct RowAnimator: Sendable {
     }
 
     /// The rows and their lines at `now`.
-    public func frame(at now: Double) -> [Placed] {
-        let step = step(at: now)
+    public func frame(at now: Double) -> [Placed] { frame(step: step(at: now), at: now) }
+
+    func frame(step: Int, at now: Double) -> [Placed] {
         if step == 0 {
             return before.enumerated().map { line, row in
                 Placed(row: row, line: line, mark: leaving.contains(row.id) ? .leaving : .none)
@@ -111,9 +122,10 @@ public struct RowAnimator: Sendable {
 
     /// When the next frame differs from the one at `now` (nil: nothing more to draw).
     public func nextChange(after now: Double) -> Double? {
-        let step = step(at: now)
+        let step = min(step(at: now), drawn)
         if step < Self.steps {
-            return started + Double(step + 1) * Self.duration / Double(Self.steps)
+            // Behind (the step due was not drawn yet): at once.
+            return max(now, started + Double(step + 1) * Self.duration / Double(Self.steps))
         }
         return fresh.values.filter { $0 > now }.min()
     }

@@ -122,12 +122,20 @@ public final class WatchSession {
             // The first copy is painted as it is; later ones (diffs, a resync) animate.
             let first = feed == nil
             feed = next
+            palette.learn(next.model.sections.flatMap { $0.items.compactMap { $0.content["calendar"]?.stringValue } })
+            state.calendars = palette.names
             lostReason = nil
             lastUpdate = wallClock()
             relayout(animated: !first, highlight: true)
         case .heard:
-            lostReason = nil
-            lastUpdate = wallClock()
+            // Back after a reconnect (the resume brings what changed); a first connection
+            // is live only once its snapshot is in.
+            if feed == nil {
+                lostReason = "waiting for the view"
+            } else {
+                lostReason = nil
+                lastUpdate = wallClock()
+            }
         case .lost(let reason):
             lostReason = reason
         case .ended(let error):
@@ -145,8 +153,6 @@ public final class WatchSession {
             state.update(rows: [])
             return
         }
-        palette.learn(feed.model.sections.flatMap { $0.items.compactMap { $0.content["calendar"]?.stringValue } })
-        state.calendars = palette.names
         let rows = layout.rows(feed.model)
         if animated {
             animator.transition(to: rows, at: monotonic(), highlight: highlight)
@@ -157,7 +163,7 @@ public final class WatchSession {
     }
 
     func compose() -> [ScreenLine] {
-        state.screen(title: title, frame: animator.frame(at: monotonic()))
+        state.screen(title: title, frame: animator.drawFrame(at: monotonic()))
     }
 
     /// The first line: the view, and live or stale since when.

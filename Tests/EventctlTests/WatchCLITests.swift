@@ -63,6 +63,7 @@ final class WatchCLITests: XCTestCase {
             XCTAssertLessThan(Date().timeIntervalSince(started), 1.5 + 1, "import and arrival")
             let settled = try terminal.quiet(1_500)
             let renameBytes = settled.bytes - painted.bytes
+            print("watch: first paint \(painted.bytes) bytes, the rename \(renameBytes) bytes (highlight on and off included)")
             XCTAssertLessThanOrEqual(renameBytes * 2, painted.bytes, "rename wrote \(renameBytes) bytes, first paint \(painted.bytes)")
 
             let resized = try terminal.send(["op": "resize", "cols": 60, "rows": 20])

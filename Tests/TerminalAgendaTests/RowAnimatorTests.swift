@@ -14,11 +14,11 @@ final class RowAnimatorTests: XCTestCase {
 
     /// Every frame from the change to the end: no two rows on one line, and every row
     /// that stays moves by whole lines one way only, never crossing another.
-    func frames(_ animator: RowAnimator, from start: Double) -> [[RowAnimator.Placed]] {
+    func frames(_ animator: inout RowAnimator, from start: Double) -> [[RowAnimator.Placed]] {
         var all: [[RowAnimator.Placed]] = []
         var t = start
         while true {
-            let frame = animator.frame(at: t)
+            let frame = animator.drawFrame(at: t)
             XCTAssertEqual(Set(frame.map(\.line)).count, frame.count, "two rows on one line at \(t)")
             all.append(frame)
             guard let next = animator.nextChange(after: t), next <= start + RowAnimator.duration + 1e-9 else { break }
@@ -30,7 +30,7 @@ final class RowAnimatorTests: XCTestCase {
     func testInsertSlidesRowsBelowDownAndHighlightsTheNewRow() {
         var animator = RowAnimator(rows: rows(["h1", "a", "b", "h2", "c"]))
         animator.transition(to: rows(["h1", "n1", "n2", "n3", "a", "b", "h2", "c"]), at: 10)
-        let all = frames(animator, from: 10)
+        let all = frames(&animator, from: 10)
         XCTAssertEqual(all.count, RowAnimator.steps + 1)
         XCTAssertEqual(lines(all[0]), ["h1": 0, "a": 1, "b": 2, "h2": 3, "c": 4])
         // The rows below slide 3 lines in steps of whole lines, in order, without a jump back.
@@ -53,7 +53,7 @@ final class RowAnimatorTests: XCTestCase {
     func testDeleteCollapses() {
         var animator = RowAnimator(rows: rows(["h1", "a", "b", "c", "d"]))
         animator.transition(to: rows(["h1", "a", "d"]), at: 0)
-        let all = frames(animator, from: 0)
+        let all = frames(&animator, from: 0)
         XCTAssertEqual(all[0].first { $0.row.id == "b" }?.mark, .leaving)
         XCTAssertEqual(all[0].first { $0.row.id == "c" }?.mark, .leaving)
         let path = all.map { lines($0)["d"]! }
@@ -66,7 +66,7 @@ final class RowAnimatorTests: XCTestCase {
     func testMoveLeavesAndArrivesHighlighted() {
         var animator = RowAnimator(rows: rows(["h1", "a", "b", "c", "h2", "d"]))
         animator.transition(to: rows(["h1", "b", "c", "h2", "d", "a"]), at: 0)
-        let all = frames(animator, from: 0)
+        let all = frames(&animator, from: 0)
         XCTAssertEqual(lines(all[0])["a"], 1)
         for frame in all.dropFirst().dropLast() { XCTAssertNil(lines(frame)["a"], "a moved row is not drawn over the others") }
         XCTAssertEqual(all.last!.first { $0.row.id == "a" }, RowAnimator.Placed(row: rows(["a"])[0], line: 5, mark: .fresh))
@@ -90,8 +90,23 @@ final class RowAnimatorTests: XCTestCase {
         var next = rows(["h1", "a", "b", "now"])
         next[1].spans = [.init("a 50%")]
         animator.transition(to: next, at: 0, highlight: false)
-        let end = animator.frame(at: RowAnimator.duration)
+        var end: [RowAnimator.Placed] = []
+        for _ in 0...RowAnimator.steps { end = animator.drawFrame(at: RowAnimator.duration) }
         XCTAssertEqual(end.map(\.mark), Array(repeating: RowAnimator.Mark.none, count: 4))
         XCTAssertNil(animator.nextChange(after: RowAnimator.duration), "nothing to redraw once the slide ends")
+    }
+
+    func testALateWakeUpDrawsTheNextStepNotALaterOne() {
+        var animator = RowAnimator(rows: rows(["h1", "a", "b", "c", "d"]))
+        animator.transition(to: rows(["h1", "d"]), at: 0)
+        XCTAssertEqual(animator.drawFrame(at: 0).first { $0.row.id == "d" }?.line, 4)
+        // Woken long after the whole slide was due: every step is still drawn, in turn.
+        var lines: [Int] = []
+        for _ in 0..<RowAnimator.steps {
+            XCTAssertEqual(animator.nextChange(after: 1), 1, "behind: the next frame at once")
+            lines.append(animator.drawFrame(at: 1).first { $0.row.id == "d" }!.line)
+        }
+        XCTAssertEqual(lines, [3, 3, 2, 1])
+        XCTAssertNil(animator.nextChange(after: 1))
     }
 }
