@@ -30,7 +30,25 @@ public struct AgendaLayout: Sendable {
 
     /// The rows of `model`.
     public func rows(_ model: FeedClientState.Model) -> [AgendaRow] {
+        var cache = Cache()
+        return rows(model, cache: &cache)
+    }
+
+    /// The rows of each date but today's, kept between layouts of one local copy: only
+    /// today's rows depend on the minute (past, under way, the now rule), so the minute's
+    /// relayout lays out one date. Empty it when the copy, the filter, the calendars
+    /// shown or the date change.
+    public struct Cache: Sendable {
+        var sections: [String: [AgendaRow]] = [:]
+        var today: CivilDate?
+        public init() {}
+    }
+
+    /// The rows of `model`, other dates than today's from `cache` (and kept there).
+    public func rows(_ model: FeedClientState.Model, cache: inout Cache) -> [AgendaRow] {
         let today = zone.local(atUTC: now).date
+        if cache.today != today { cache = Cache() }
+        cache.today = today
         var rows: [AgendaRow] = []
         var inLater = false
         for section in model.sections {
@@ -41,31 +59,14 @@ public struct AgendaLayout: Sendable {
                 rows.append(AgendaRow(id: "h:later", kind: .header, spans: [.init("Later", .bold)]))
                 inLater = true
             }
-            let items = section.items.map(\.content)
-            let events = items.filter { $0["kind"]?.stringValue == "event" }
-            let shown = events.filter(isShown)
-            if dense {
-                rows += shown.map { eventRow($0, date: date, dense: true, today: false) }
+            if !dense && !rows.isEmpty { rows.append(gap(section.id)) }
+            if date != today, let known = cache.sections[section.id] {
+                rows += known
                 continue
             }
-            if !rows.isEmpty { rows.append(gap(section.id)) }
-            let label = section.content["label"]?.stringValue
-            rows.append(AgendaRow(id: "h:" + section.id, kind: .header,
-                                  spans: [.init(Self.header(date, label: label, today: today), .bold)]))
-            if shown.isEmpty {
-                rows.append(placeholder("p:" + section.id, events.isEmpty ? "nothing on this day" : hiddenReason))
-                continue
-            }
-            var ruled = date != today
-            for item in shown {
-                let row = eventRow(item, date: date, dense: false, today: date == today)
-                if !ruled, row.kind == .event, let start = BarEvent(item: item)?.start, start > now {
-                    rows.append(nowRule())
-                    ruled = true
-                }
-                rows.append(row)
-            }
-            if !ruled { rows.append(nowRule()) }
+            let laid = sectionRows(section, date: date, today: today, dense: dense)
+            if date != today { cache.sections[section.id] = laid }
+            rows += laid
         }
         if model.sections.isEmpty {
             let why = calendarCount == 0 ? "no calendars yet: eventctl import FILE.ics, or eventctl source add"
@@ -74,6 +75,31 @@ public struct AgendaLayout: Sendable {
         } else if rows.allSatisfy({ !$0.selectable }) && inLater {
             rows.append(placeholder("p:later", hiddenReason))
         }
+        return rows
+    }
+
+    /// One date's rows: its header and events (with the now rule today), or for a date
+    /// past the week its events alone, dense.
+    func sectionRows(_ section: FeedClientState.Model.Section, date: CivilDate, today: CivilDate, dense: Bool) -> [AgendaRow] {
+        let events = section.items.map(\.content).filter { $0["kind"]?.stringValue == "event" }
+        let shown = events.filter(isShown)
+        if dense { return shown.map { eventRow($0, date: date, dense: true, today: false) } }
+        let label = section.content["label"]?.stringValue
+        var rows = [AgendaRow(id: "h:" + section.id, kind: .header,
+                              spans: [.init(Self.header(date, label: label, today: today), .bold)])]
+        if shown.isEmpty {
+            return rows + [placeholder("p:" + section.id, events.isEmpty ? "nothing on this day" : hiddenReason)]
+        }
+        var ruled = date != today
+        for item in shown {
+            let row = eventRow(item, date: date, dense: false, today: date == today)
+            if !ruled, row.kind == .event, let start = BarEvent(item: item)?.start, start > now {
+                rows.append(nowRule())
+                ruled = true
+            }
+            rows.append(row)
+        }
+        if !ruled { rows.append(nowRule()) }
         return rows
     }
 

@@ -35,6 +35,8 @@ public final class WatchSession {
     var lostReason: String? = "connecting to eventd"
     var lastUpdate: Double?
     var palette: CalendarPalette
+    /// Rows of the dates the minute does not change (see `AgendaLayout.Cache`).
+    var rowCache = AgendaLayout.Cache()
 
     public init(days: Int, zoneName: String, calendars: [String], calendarCount: Int?,
                 view: @escaping @Sendable (Int) -> JSONValue, open: @escaping @Sendable () throws -> FeedSocket,
@@ -122,6 +124,7 @@ public final class WatchSession {
             // The first copy is painted as it is; later ones (diffs, a resync) animate.
             let first = feed == nil
             feed = next
+            rowCache = AgendaLayout.Cache()
             palette.learn(next.model.sections.flatMap { $0.items.compactMap { $0.content["calendar"]?.stringValue } })
             state.calendars = palette.names
             lostReason = nil
@@ -147,13 +150,14 @@ public final class WatchSession {
     /// feed changed are highlighted (`highlight`), not those the clock or a key changed.
     func relayout(animated: Bool, highlight: Bool = false) {
         layout.now = Int64(wallClock())
+        if layout.filter != state.filter || layout.hiddenCalendars != state.hiddenCalendars { rowCache = AgendaLayout.Cache() }
         layout.filter = state.filter
         layout.hiddenCalendars = state.hiddenCalendars
         guard let feed else {
             state.update(rows: [])
             return
         }
-        let rows = layout.rows(feed.model)
+        let rows = layout.rows(feed.model, cache: &rowCache)
         if animated {
             animator.transition(to: rows, at: monotonic(), highlight: highlight)
         } else {

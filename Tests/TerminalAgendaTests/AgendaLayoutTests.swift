@@ -66,4 +66,18 @@ final class AgendaLayoutTests: XCTestCase {
         }
         XCTAssertTrue(row.plainText.contains("^[]0;pwned^G^[[2J^[[31mred�x"))
     }
+
+    func testTheCacheKeepsOtherDatesAndRedoesToday() {
+        var layout = AgendaFixture.layout
+        var cache = AgendaLayout.Cache()
+        XCTAssertEqual(layout.rows(AgendaFixture.week, cache: &cache), layout.rows(AgendaFixture.week))
+        layout.now += 3 * 3600 + 1800 // 15:30: Review is under way
+        let later = layout.rows(AgendaFixture.week, cache: &cache)
+        XCTAssertEqual(later, layout.rows(AgendaFixture.week), "cached dates are the same as laid out afresh")
+        XCTAssertTrue(later.first { $0.id == "next" }!.plainText.hasPrefix("▶ 15:00–16:00"))
+        XCTAssertEqual(later.first { $0.id == "now" }?.plainText, "  ── now 15:30 ")
+        layout.now += 86_400 // the next day: the cache starts over
+        let tomorrow = layout.rows(AgendaFixture.week, cache: &cache)
+        XCTAssertEqual(tomorrow, layout.rows(AgendaFixture.week))
+    }
 }
