@@ -140,7 +140,8 @@ public final class WatchSession {
                 lastUpdate = wallClock()
             }
         case .lost(let reason):
-            lostReason = reason
+            // The socket's error (a path, errno's words) says less than this at a glance.
+            lostReason = reason.contains("closed") ? "eventd closed the connection" : "eventd unreachable"
         case .ended(let error):
             throw error
         }
@@ -154,7 +155,10 @@ public final class WatchSession {
         layout.filter = state.filter
         layout.hiddenCalendars = state.hiddenCalendars
         guard let feed else {
-            state.update(rows: [])
+            let waiting = AgendaRow(id: "p:waiting", kind: .placeholder, spans: [
+                .init("  (no agenda yet: waiting for eventd; start it with `eventd` or `systemctl --user start eventd`)", .dim)])
+            animator = RowAnimator(rows: [waiting])
+            state.update(rows: [waiting])
             return
         }
         let rows = layout.rows(feed.model, cache: &rowCache)
