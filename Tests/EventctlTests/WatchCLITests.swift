@@ -145,6 +145,20 @@ final class WatchCLITests: XCTestCase {
         }
     }
 
+    func testARefusedViewEndsWithUsageErrorAndTheTerminalRestored() async throws {
+        try await DaemonHarness.with(running: Self.week) { daemon in
+            let env = daemon.daemonEnvironment(["TERM": "xterm-256color", "LANG": "C.UTF-8"])
+            let terminal = try PseudoTerminal(DaemonHarness.eventctl, ["--db", daemon.dbPath, "--socket", daemon.socketPath,
+                                                                       "watch", "--calendar", "nope"], environment: env)
+            defer { terminal.close() }
+            let end = try terminal.send(["op": "exit", "timeout": 5])
+            XCTAssertEqual(end.status, 64)
+            XCTAssertTrue(end.text.contains("unknown calendar \"nope\""), end.text)
+            XCTAssertFalse(end.alternateScreen)
+            XCTAssertFalse(end.cursorHidden)
+        }
+    }
+
     func testNotATerminalIsAUsageError() async throws {
         try await DaemonHarness.with { daemon in
             let result = try await daemon.eventctl(["watch"])
