@@ -29,8 +29,6 @@ static inline int eventd_key_home(void) { return KEY_HOME; }
 static inline int eventd_key_end(void) { return KEY_END; }
 static inline int eventd_key_enter(void) { return KEY_ENTER; }
 static inline int eventd_key_backspace(void) { return KEY_BACKSPACE; }
-static inline int eventd_key_left(void) { return KEY_LEFT; }
-static inline int eventd_key_right(void) { return KEY_RIGHT; }
 static inline attr_t eventd_a_bold(void) { return A_BOLD; }
 static inline attr_t eventd_a_dim(void) { return A_DIM; }
 static inline attr_t eventd_a_reverse(void) { return A_REVERSE; }

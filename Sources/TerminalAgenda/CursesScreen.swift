@@ -118,7 +118,7 @@ public final class CursesScreen {
         case eventd_key_home(): return .home
         case eventd_key_end(): return .end
         case eventd_key_enter(): return .enter
-        case eventd_key_backspace(), eventd_key_left(): return .backspace
+        case eventd_key_backspace(): return .backspace
         case eventd_key_mouse():
             var event = MEVENT()
             guard getmouse(&event) == OK else { return nil }
