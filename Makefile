@@ -7,7 +7,7 @@
 SWIFT        ?= swift
 PYTHON       ?= python3
 VENV         := .venv
-DEB_PACKAGES := libical-dev libsqlite3-dev libssl-dev libcurl4-openssl-dev pkg-config sqlite3 faketime chromium chromium-driver libsystemd-dev dbus-daemon libnotify-bin redis-server libhiredis-dev
+DEB_PACKAGES := libical-dev libsqlite3-dev libssl-dev libcurl4-openssl-dev pkg-config sqlite3 faketime chromium chromium-driver libsystemd-dev dbus-daemon libnotify-bin redis-server libhiredis-dev libncurses-dev fonts-wqy-microhei
 RELEASE_BIN  := .build/release
 # Debian's packaging tools: installed by `make deb` only, so `make run` does not wait for them.
 DEB_BUILD_PACKAGES := debhelper dpkg-dev fakeroot lintian
@@ -97,6 +97,8 @@ bench: release
 	$(RELEASE_BIN)/eventd-bench memory
 	$(RELEASE_BIN)/eventd-bench diff
 	$(RELEASE_BIN)/eventd-bench sources
+	# eventctl watch idle: a minute's turn and two heartbeats fall in the 60 s.
+	$(RELEASE_BIN)/eventd-bench watch-idle
 	# Issue 12's fan-out: 10,000 subscribers need 10,000 descriptors on each side; the
 	# 30-day view is the issue's RSS figure. Idle CPU is measured over one heartbeat
 	# period (30 s), so it includes every subscriber's heartbeat.

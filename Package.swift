@@ -29,6 +29,11 @@ let package = Package(
         // which SwiftPM refuses with a warning on every build (and which changes nothing
         // on 64-bit Linux); the shim includes <hiredis/hiredis.h> from /usr/include.
         .systemLibrary(name: "CHiredis", providers: [.apt(["libhiredis-dev"])]),
+        // The terminal for `eventctl watch`: terminfo, minimal updates, keys, the mouse.
+        // No pkgConfig: ncursesw.pc's cflags are -D_DEFAULT_SOURCE -D_XOPEN_SOURCE=600, which
+        // SwiftPM refuses with a warning on every build; the modulemap links ncursesw and
+        // tinfo, the shim sets NCURSES_WIDECHAR itself.
+        .systemLibrary(name: "CNcursesw", providers: [.apt(["libncurses-dev"])]),
         // Linux interfaces Glibc's module leaves out (timerfd, inotify).
         .systemLibrary(name: "CLinux"),
 
@@ -72,6 +77,9 @@ let package = Package(
         // eventd's --publish: a subscriber of the daemon's own socket per published view,
         // handing its lines to RedisFeed's publisher.
         .target(name: "RedisRelay", dependencies: ["Diagnostics", "FeedClientKit", "FeedProtocol", "RedisFeed", "Threads"]),
+        // `eventctl watch`: the live agenda laid out, animated and driven by keys (pure),
+        // and its thin curses screen and loop.
+        .target(name: "TerminalAgenda", dependencies: ["CNcursesw", "CanonicalJSON", "Diagnostics", "FeedClientKit", "FeedProtocol", "ICalendar", "SectionedDiff", "Threads", "UpcomingEvents"]),
         // The options eventd and eventd-web share (the Redis ones), declared once: the
         // executables' own, above the libraries they configure.
         .target(name: "ServerOptions", dependencies: ["CommandLineKit", "RedisClient", "RedisFeed"]),
@@ -83,7 +91,7 @@ let package = Package(
         .target(name: "CommandErrors", dependencies: ["Agenda", "CommandLineKit", "Diagnostics", "EventStore", "Feed", "FeedClientKit", "ICalendar", "LiveSources", "Reactor", "RedisClient", "RuntimeDirectories", "WebGateway"]),
 
         // MARK: - Executables
-        .executableTarget(name: "eventctl", dependencies: ["Agenda", "CLinux", "CanonicalJSON", "CommandErrors", "CommandLineKit", "Diagnostics", "Digests", "EventStore", "FeedClientKit", "FeedProtocol", "ICalendar", "LiveSources", "Reminders", "RuntimeDirectories", "StatusBar", "UpcomingEvents"]),
+        .executableTarget(name: "eventctl", dependencies: ["Agenda", "CLinux", "CanonicalJSON", "CommandErrors", "CommandLineKit", "Diagnostics", "Digests", "EventStore", "FeedClientKit", "FeedProtocol", "ICalendar", "LiveSources", "Reminders", "RuntimeDirectories", "StatusBar", "TerminalAgenda", "UpcomingEvents"]),
         .executableTarget(name: "eventd", dependencies: ["Agenda", "CommandErrors", "CommandLineKit", "Diagnostics", "Digests", "Feed", "FeedClientKit", "ICalendar", "RedisFeed", "RedisRelay", "RuntimeDirectories", "ServerOptions", "Threads"]),
         .executableTarget(name: "eventd-web", dependencies: ["CLinux", "CommandErrors", "CommandLineKit", "Diagnostics", "Digests", "RedisFeed", "RuntimeDirectories", "ServerOptions", "Threads", "WebGateway"]),
         .executableTarget(name: "eventd-bench",
@@ -107,6 +115,7 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "FeedTests", dependencies: ["Agenda", "CanonicalJSON", "Diagnostics", "EventStore", "Feed", "FeedProtocol", "ICalendar", "LiveSources", "TestSupport"]),
         .testTarget(name: "LiveSourcesTests", dependencies: ["CanonicalJSON", "EventStore", "LiveSources", "TestSupport"]),
+        .testTarget(name: "TerminalAgendaTests", dependencies: ["CanonicalJSON", "FeedProtocol", "ICalendar", "TerminalAgenda", "TestSupport"]),
         .testTarget(name: "StatusBarTests", dependencies: ["CanonicalJSON", "ICalendar", "Reminders", "StatusBar", "TestSupport", "UpcomingEvents"]),
         .testTarget(name: "DaemonTests", dependencies: ["CanonicalJSON", "SectionedDiff", "TestSupport"]),
         .testTarget(name: "ShipTests", dependencies: ["Diagnostics", "TestSupport"]),

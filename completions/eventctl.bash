@@ -98,7 +98,7 @@ _eventctl()
         if [[ $cur == -* ]]; then
             mapfile -t COMPREPLY < <(compgen -W "--db --socket --version --help" -- "$cur")
         else
-            mapfile -t COMPREPLY < <(compgen -W "import agenda calendars remove export subscribe remind status source completions" -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W "import agenda calendars remove export subscribe watch remind status source completions" -- "$cur")
         fi
         return
     fi
@@ -111,6 +111,7 @@ _eventctl()
         remove) options="--calendar --db --socket --help" ;;
         export) options="--calendar --db --socket --help" ;;
         subscribe) options="--from --days --past-days --tz --calendar --empty-days --resume --format --template --soon --all-day --db --socket --help" ;;
+        watch) options="--from --days --past-days --tz --calendar --empty-days --db --socket --help" ;;
         remind) options="--before --calendar --tz --notify --state --db --socket --help" ;;
         status) options="--json --db --socket --help" ;;
         source) options="--calendar --every --json --db --socket --help" ;;

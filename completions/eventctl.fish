@@ -29,7 +29,7 @@ function __eventctl_zones
     awk '!/^#/ { print $3 }' /usr/share/zoneinfo/zone1970.tab 2>/dev/null
 end
 
-set -l subcommands import agenda calendars remove export subscribe remind status source completions
+set -l subcommands import agenda calendars remove export subscribe watch remind status source completions
 set -l none "not __fish_seen_subcommand_from $subcommands"
 
 complete -c eventctl -f
@@ -47,6 +47,7 @@ complete -c eventctl -n $none -a calendars -d 'List calendars with their event c
 complete -c eventctl -n $none -a remove -d 'Delete a calendar and its events'
 complete -c eventctl -n $none -a export -d 'Write calendars as iCalendar to standard output'
 complete -c eventctl -n $none -a subscribe -d 'Follow the live agenda feed'
+complete -c eventctl -n $none -a watch -d 'Watch the live agenda in the terminal'
 complete -c eventctl -n $none -a remind -d 'Show desktop notifications before events'
 complete -c eventctl -n $none -a status -d 'Show the running daemon\'s status'
 complete -c eventctl -n $none -a source -d 'Follow calendars that update themselves (ICS URLs, vdirs, files)'
@@ -91,6 +92,14 @@ complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l format -x -a 
 complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l template -x -d 'Status bar text with fields {summary} {start} {end} {location} {calendar} {minutes_until} {minutes_left}'
 complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l soon -x -d 'Status bars: an event starting within this is \'soon\''
 complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l all-day -x -a 'when-free always' -d 'Status bars: when-free or always'
+
+# eventctl watch [--from DATE] [--days N] [--past-days N] [--tz ZONE] [--calendar NAME]... [--empty-days omit|placeholder]
+complete -c eventctl -n '__fish_seen_subcommand_from watch' -l from -x -d 'First date, YYYY-MM-DD'
+complete -c eventctl -n '__fish_seen_subcommand_from watch' -l days -x -d 'Number of dates, 1-3660'
+complete -c eventctl -n '__fish_seen_subcommand_from watch' -l past-days -x -d 'Start N days before today, 0-366'
+complete -c eventctl -n '__fish_seen_subcommand_from watch' -l tz -x -a '(__eventctl_zones)' -d 'IANA time zone'
+complete -c eventctl -n '__fish_seen_subcommand_from watch' -l calendar -x -a '(__eventctl_calendars)' -d 'Only this calendar'
+complete -c eventctl -n '__fish_seen_subcommand_from watch' -l empty-days -x -a 'omit placeholder' -d 'omit or placeholder'
 
 # eventctl remind [--before DURATION]... [--calendar NAME]... [--tz ZONE] [--notify auto|dbus|notify-send] [--state FILE]
 complete -c eventctl -n '__fish_seen_subcommand_from remind' -l before -x -d 'Remind this long before the start'

@@ -5,6 +5,8 @@
 #include <sys/timerfd.h>
 #include <time.h>
 #include <malloc.h>
+/* openpty: a pseudo-terminal for what tests a terminal program (eventd-bench watch-idle). */
+#include <pty.h>
 
 /// The timerfd flags are an anonymous enum in glibc; give Swift plain constants.
 static const int eventd_tfd_timer_abstime = TFD_TIMER_ABSTIME;

@@ -6,8 +6,7 @@
 /// The diff keeps in place the elements on a longest increasing subsequence of their base
 /// positions (taken in new order); every other surviving element is a move. That is the
 /// fewest moves that reorder the survivors.
-@usableFromInline
-internal enum LongestIncreasingSubsequence {
+public enum LongestIncreasingSubsequence {
 
     /// Marks the members of one longest strictly increasing subsequence of `values`.
     ///
@@ -19,7 +18,7 @@ internal enum LongestIncreasingSubsequence {
     /// - Complexity: O(*n*) when `values` is already increasing, O(*n* log *n*) otherwise.
     @inlinable
     @discardableResult
-    internal static func mark(_ values: [Int], into members: inout [Bool]) -> Int {
+    public static func mark(_ values: [Int], into members: inout [Bool]) -> Int {
         let count = values.count
         members.removeAll(keepingCapacity: true)
         if isIncreasing(values) {

@@ -7,7 +7,7 @@ import Diagnostics
 enum EventCTL {
     static let commands: [any Subcommand.Type] = [
         ImportCommand.self, AgendaCommand.self, CalendarsCommand.self,
-        RemoveCommand.self, ExportCommand.self, SubscribeCommand.self, RemindCommand.self, StatusCommand.self,
+        RemoveCommand.self, ExportCommand.self, SubscribeCommand.self, WatchCommand.self, RemindCommand.self, StatusCommand.self,
         SourceCommand.self, CompletionsCommand.self,
     ]
 

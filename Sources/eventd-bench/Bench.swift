@@ -58,6 +58,10 @@ enum Bench {
                                               views in turn (default 256 zones, 3,660
                                               days, 366 past days, of sample-calendars/):
                                               RSS at the peak and after they expire.
+      watch-idle [--events N] [--days D] [--idle-seconds S]
+                                              eventctl watch in a pseudo-terminal on a
+                                              14-day view of the 100,000-event store:
+                                              its CPU while nothing changes (over S, 60).
       generate --out FILE [--events N] [--seed S]
                                               Write the generated calendar to FILE.
     """
@@ -92,6 +96,7 @@ enum Bench {
             case "memory": try MemoryBench.run(&options)
             case "soak": try SoakBench.run(&options)
             case "views": try ViewsBench.run(&options)
+            case "watch-idle": try WatchIdleBench.run(&options)
             case "generate": try generate(&options)
             case "echo-feed": try EchoFeed.serve(&options)
             default: break

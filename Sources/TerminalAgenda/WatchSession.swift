@@ -1,0 +1,206 @@
+import CanonicalJSON
+import Diagnostics
+import FeedClientKit
+import FeedProtocol
+import ICalendar
+import Threads
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `eventctl watch`'s loop on the main thread: it sleeps in `poll` on the keyboard,
+/// the feed thread's wake-ups and signals until the next animation frame or the turn
+/// of the minute; lays the local copy out, animates the change and lets curses send
+/// the cells that differ. The terminal is restored however the loop ends.
+public final class WatchSession {
+    /// How the watch ended.
+    public enum Outcome: Sendable, Equatable {
+        case quit
+        /// SIGTERM or SIGHUP (the terminal is restored; the caller dies of it).
+        case signal(Int32)
+    }
+
+    /// The view for a number of days.
+    let view: @Sendable (Int) -> JSONValue
+    let open: @Sendable () throws -> FeedSocket
+    /// Seconds since the epoch (EVENTD_FAKE_NOW moves it, as the daemon's).
+    let wallClock: @Sendable () -> Double
+    let environment: [String: String]
+    var state: WatchState
+    var layout: AgendaLayout
+    var animator = RowAnimator()
+    var feed: FeedClientState?
+    var forwarder: FeedForwarder?
+    /// Live, or why not and since when.
+    var lostReason: String? = "connecting to eventd"
+    var lastUpdate: Double?
+    var palette: CalendarPalette
+    /// Rows of the dates the minute does not change (see `AgendaLayout.Cache`).
+    var rowCache = AgendaLayout.Cache()
+
+    public init(days: Int, zoneName: String, calendars: [String], calendarCount: Int?,
+                view: @escaping @Sendable (Int) -> JSONValue, open: @escaping @Sendable () throws -> FeedSocket,
+                wallClock: @escaping @Sendable () -> Double, environment: [String: String]) {
+        self.view = view
+        self.open = open
+        self.wallClock = wallClock
+        self.environment = environment
+        state = WatchState(days: days)
+        state.zoneName = zoneName
+        layout = AgendaLayout(now: Int64(wallClock()), zone: Zone.system(zoneName) ?? .utc)
+        layout.days = days
+        layout.calendarCount = calendarCount
+        palette = CalendarPalette(names: calendars)
+        state.calendars = palette.names
+    }
+
+    /// Runs until `q`, Ctrl-C or a signal; throws why the subscription ended otherwise
+    /// (the daemon refused the view, or its socket is not to be trusted).
+    public func run() throws -> Outcome {
+        let signals = TerminalRestore.watchSignals()
+        let wake = try WakePipe()
+        let mailbox = Mailbox<FeedNews>(wake: { wake.wake() })
+        let screen = try CursesScreen(environment: environment, palette: palette)
+        defer { screen.end() }
+        state.size = screen.size
+        forwarder = FeedForwarder(view: view(state.days), open: open, mailbox: mailbox)
+        relayout(animated: false)
+        screen.draw(compose())
+        while true {
+            var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: wake.readFD, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: signals, events: Int16(POLLIN), revents: 0)]
+            let due = animator.nextChange(after: monotonic())
+            _ = poll(&fds, nfds_t(fds.count), timeoutMilliseconds())
+            var dirty = due.map { monotonic() >= $0 } ?? false
+            for signal in TerminalRestore.take(from: signals) {
+                switch signal {
+                case SIGWINCH:
+                    screen.resize()
+                    state.size = screen.size
+                    dirty = true
+                case SIGINT: return .quit
+                default: return .signal(signal)
+                }
+            }
+            for key in screen.keys() {
+                switch state.handle(key) {
+                case .quit: return .quit
+                case .redraw: dirty = true
+                case .relayout:
+                    relayout(animated: true)
+                    dirty = true
+                case .changeDays(let days):
+                    forwarder?.retire()
+                    forwarder = FeedForwarder(view: view(days), open: open, mailbox: mailbox)
+                    layout.days = days
+                    lostReason = "subscribing to \(days) day\(days == 1 ? "" : "s")"
+                    dirty = true
+                }
+            }
+            wake.drain()
+            for news in mailbox.takeAll() {
+                try take(news)
+                dirty = true
+            }
+            if Int64(wallClock()) / 60 != layout.now / 60 {
+                relayout(animated: true)
+                dirty = true
+            }
+            if dirty {
+                screen.palette = palette
+                screen.draw(compose())
+            }
+        }
+    }
+
+    func take(_ news: FeedNews) throws {
+        switch news {
+        case .state(let next):
+            if let tz = next.view["tz"]?.stringValue, tz != state.zoneName, let zone = Zone.system(tz) {
+                layout.zone = zone
+                state.zoneName = tz
+            }
+            // The first copy is painted as it is; later ones (diffs, a resync) animate.
+            let first = feed == nil
+            feed = next
+            rowCache = AgendaLayout.Cache()
+            palette.learn(next.model.sections.flatMap { $0.items.compactMap { $0.content["calendar"]?.stringValue } })
+            state.calendars = palette.names
+            lostReason = nil
+            lastUpdate = wallClock()
+            relayout(animated: !first, highlight: true)
+        case .heard:
+            // Back after a reconnect (the resume brings what changed); a first connection
+            // is live only once its snapshot is in.
+            if feed == nil {
+                lostReason = "waiting for the view"
+            } else {
+                lostReason = nil
+                lastUpdate = wallClock()
+            }
+        case .lost(let reason):
+            // The socket's error (a path, errno's words) says less than this at a glance.
+            lostReason = reason.contains("closed") ? "eventd closed the connection" : "eventd unreachable"
+        case .ended(let error):
+            throw error
+        }
+    }
+
+    /// Lays the local copy out again, now, with the keys' filter and calendars; rows the
+    /// feed changed are highlighted (`highlight`), not those the clock or a key changed.
+    func relayout(animated: Bool, highlight: Bool = false) {
+        layout.now = Int64(wallClock())
+        if layout.filter != state.filter || layout.hiddenCalendars != state.hiddenCalendars { rowCache = AgendaLayout.Cache() }
+        layout.filter = state.filter
+        layout.hiddenCalendars = state.hiddenCalendars
+        guard let feed else {
+            let waiting = AgendaRow(id: "p:waiting", kind: .placeholder, spans: [
+                .init("  (no agenda yet: waiting for eventd; start it with `eventd` or `systemctl --user start eventd`)", .dim)])
+            animator = RowAnimator(rows: [waiting])
+            state.update(rows: [waiting])
+            return
+        }
+        let rows = layout.rows(feed.model, cache: &rowCache)
+        if animated {
+            animator.transition(to: rows, at: monotonic(), highlight: highlight)
+        } else {
+            animator = RowAnimator(rows: rows)
+        }
+        state.update(rows: rows)
+    }
+
+    func compose() -> [ScreenLine] {
+        state.screen(title: title, frame: animator.drawFrame(at: monotonic()))
+    }
+
+    /// The first line: the view, and live or stale since when.
+    var title: [AgendaRow.Span] {
+        var spans: [AgendaRow.Span] = [.init(" eventd watch", .bold),
+                                       .init("  \(state.days) day\(state.days == 1 ? "" : "s") · \(state.zoneName)  ")]
+        let updated = lastUpdate.map { clock(Int64($0)) } ?? "never"
+        if let lostReason {
+            let stale = feed == nil ? "" : "stale · last update " + updated + " · "
+            spans.append(.init("○ " + stale + lostReason.terminalSafe + " (retrying)", .warning))
+        } else {
+            spans.append(.init("● live · updated " + updated, .progress))
+        }
+        return spans
+    }
+
+    /// `HH:MM:SS` in the view's zone.
+    func clock(_ seconds: Int64) -> String {
+        let local = layout.zone.local(atUTC: seconds)
+        return [local.hour, local.minute, local.second].map(AgendaLayout.two).joined(separator: ":")
+    }
+
+    /// Until the next frame of an animation or the turn of the minute.
+    func timeoutMilliseconds() -> Int32 {
+        let now = wallClock()
+        var seconds = (now / 60).rounded(.down) * 60 + 60 - now
+        if let next = animator.nextChange(after: monotonic()) { seconds = min(seconds, next - monotonic()) }
+        return Int32(max(0, min(60_000, (seconds * 1000).rounded(.up))))
+    }
+
+    func monotonic() -> Double { SubscriptionDriver.monotonicNow() }
+}

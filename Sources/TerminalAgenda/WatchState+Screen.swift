@@ -1,0 +1,124 @@
+import CanonicalJSON
+import Diagnostics
+import ICalendar
+
+/// One terminal line as the screen draws it: spans exactly as wide as the terminal.
+public struct ScreenLine: Sendable, Equatable {
+    /// How the whole line stands out.
+    public enum Emphasis: Sendable, Equatable {
+        case none, selected, fresh, leaving, bar
+    }
+
+    public var spans: [AgendaRow.Span]
+    public var emphasis: Emphasis
+
+    public init(_ spans: [AgendaRow.Span], _ emphasis: Emphasis = .none) {
+        self.spans = spans
+        self.emphasis = emphasis
+    }
+
+    /// The line's text.
+    public var text: String { spans.map(\.text).joined() }
+}
+
+extension WatchState {
+    /// The whole screen: `title` on the first line, then the body (the animation's
+    /// `frame`, details or the calendar list), and the footer: what the keys do, or the
+    /// filter being typed. Every line is exactly `size.columns` wide.
+    public func screen(title: [AgendaRow.Span], frame: [RowAnimator.Placed]) -> [ScreenLine] {
+        let width = size.columns
+        var lines = [ScreenLine(AgendaRow(id: "", kind: .header, spans: title).fitted(to: width), .bar)]
+        var body = [ScreenLine](repeating: ScreenLine(AgendaRow(id: "", kind: .gap, spans: []).fitted(to: width)), count: bodyLines)
+        switch mode {
+        case .list, .filter:
+            for placed in frame where placed.line >= top && placed.line < top + bodyLines {
+                let emphasis: ScreenLine.Emphasis = placed.row.id == selected && placed.row.selectable ? .selected
+                    : placed.mark == .fresh ? .fresh : placed.mark == .leaving ? .leaving : .none
+                body[placed.line - top] = ScreenLine(placed.row.fitted(to: width), emphasis)
+            }
+        case .details(let id):
+            let item = rows.first { $0.id == id }?.item ?? .null
+            for (k, row) in detailRows(item).prefix(bodyLines).enumerated() {
+                body[k] = ScreenLine(row.fitted(to: width))
+            }
+        case .calendars(let cursor):
+            body[0] = ScreenLine(AgendaRow(id: "", kind: .header, spans: [.init("Calendars", .bold),
+                                 .init("   space: show/hide  a: show all  c: back", .dim)]).fitted(to: width))
+            let visible = bodyLines - 1
+            let first = max(0, cursor - visible + 1)
+            for (k, name) in calendars.dropFirst(first).prefix(visible).enumerated() {
+                let mark = hiddenCalendars.contains(name) ? "[ ] " : "[x] "
+                let row = AgendaRow(id: "", kind: .event, spans: [.init("  " + mark), .init("● ", .calendar(name)), AgendaRow.text(name)])
+                body[k + 1] = ScreenLine(row.fitted(to: width), first + k == cursor ? .selected : .none)
+            }
+            if calendars.isEmpty && visible > 0 {
+                body[1] = ScreenLine(AgendaRow(id: "", kind: .placeholder, spans: [.init("  (no calendars)", .dim)]).fitted(to: width))
+            }
+        }
+        lines += body
+        lines.append(ScreenLine(AgendaRow(id: "", kind: .header, spans: footer).fitted(to: width), .bar))
+        return lines
+    }
+
+    var footer: [AgendaRow.Span] {
+        switch mode {
+        case .filter:
+            return [.init(" /", .bold), .init(filter.terminalSafe), .init("▏  Enter: keep  Esc: clear", .dim)]
+        case .details:
+            return [.init(" Esc: back  ↑↓: previous/next  q: quit", .dim)]
+        case .calendars:
+            return [.init(" ↑↓: choose  space: show/hide  c: back", .dim)]
+        case .list:
+            var spans: [AgendaRow.Span] = [.init(" ↑↓ select  Enter details  t today  +/- days  / filter  c calendars  q quit", .dim)]
+            if !filter.isEmpty { spans.insert(.init(" filter: " + filter.terminalSafe + " ", .warning), at: 0) }
+            return spans
+        }
+    }
+
+    /// An event's details: time with its zone, location, description, URL, calendar.
+    func detailRows(_ item: JSONValue) -> [AgendaRow] {
+        func row(_ label: String, _ value: String?, _ style: AgendaRow.Style = .plain) -> AgendaRow? {
+            guard let value, !value.isEmpty else { return nil }
+            return AgendaRow(id: "", kind: .event, spans: [.init("  " + label.padding(10), .dim), AgendaRow.text(value, style)])
+        }
+        let calendar = item["calendar"]?.stringValue ?? ""
+        let allDay = item["all_day"]?.boolValue ?? false
+        let start = item["start"]?.stringValue ?? ""
+        let end = item["end"]?.stringValue ?? ""
+        let when = allDay ? Self.span(start, end, allDay: true) : Self.span(start, end, allDay: false) + " (\(zoneName))"
+        var rows = [AgendaRow(id: "", kind: .header, spans: [.init("  "), AgendaRow.text(item["summary"]?.stringValue ?? "(no title)", .bold)])]
+        rows.append(AgendaRow(id: "", kind: .gap, spans: []))
+        rows += [row("When", when), row("Location", item["location"]?.stringValue),
+                 row("Status", item["status"]?.stringValue), row("Calendar", calendar, .calendar(calendar)),
+                 row("About", item["description"]?.stringValue), row("URL", item["url"]?.stringValue),
+                 row("UID", item["uid"]?.stringValue, .dim)].compactMap { $0 }
+        return rows
+    }
+}
+
+extension WatchState {
+    /// `Sun 29 Nov 15:00 – 16:00`, the end's date only when it differs; all-day events
+    /// by dates (the feed's end is exclusive).
+    static func span(_ start: String, _ end: String, allDay: Bool) -> String {
+        func date(_ text: String) -> String {
+            CivilDate(iso: String(text.prefix(10))).map { AgendaLayout.shortDate($0).trimmingTrailingSpaces } ?? text
+        }
+        if allDay {
+            let last = CivilDate(iso: end).map { $0.adding(days: -1).iso } ?? end
+            return last == start ? date(start) + ", all day" : date(start) + " – " + date(last) + ", all day"
+        }
+        let sameDay = start.prefix(10) == end.prefix(10)
+        return date(start) + " " + AgendaLayout.clock(start) + " – " + (sameDay ? "" : date(end) + " ") + AgendaLayout.clock(end)
+    }
+}
+
+extension String {
+    var trimmingTrailingSpaces: String {
+        var text = self
+        while text.last == " " { text.removeLast() }
+        return text
+    }
+
+    /// Padded with spaces to `columns` (labels are ASCII).
+    func padding(_ columns: Int) -> String { self + String(repeating: " ", count: max(1, columns - count)) }
+}

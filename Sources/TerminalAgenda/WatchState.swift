@@ -1,0 +1,222 @@
+/// A key as the watch understands it, decoded from the terminal by the screen.
+public enum WatchKey: Sendable, Equatable {
+    case up, down, pageUp, pageDown, home, end, enter, escape, backspace
+    case character(Character)
+    /// The mouse wheel (where the terminal reports it).
+    case wheelUp, wheelDown
+    /// Ctrl-C as a key (the terminal in raw mode).
+    case interrupt
+}
+
+/// What the keys do to the watch, as a pure state machine: the selection (kept on the
+/// same item while rows come and go), scrolling, details, the text filter, calendars
+/// shown or hidden, the number of days. The session turns its `Action`s into effects.
+public struct WatchState: Sendable {
+    /// What the body shows.
+    public enum Mode: Sendable, Equatable {
+        case list
+        /// One event's details (by row id).
+        case details(String)
+        /// Typing the text filter.
+        case filter
+        /// Choosing calendars; the cursor's index.
+        case calendars(Int)
+    }
+
+    /// What the session must do after a key.
+    public enum Action: Sendable, Equatable {
+        case redraw
+        /// Lay the rows out again (filter or calendars changed).
+        case relayout
+        /// Subscribe again with this many days.
+        case changeDays(Int)
+        case quit
+    }
+
+    public var mode = Mode.list
+    /// The selected row's id.
+    public private(set) var selected: String?
+    /// The first content line shown.
+    public private(set) var top = 0
+    public var filter = ""
+    public var hiddenCalendars: Set<String> = []
+    public var days: Int
+    /// Every calendar known (eventd's status, and the items seen), in name order.
+    public var calendars: [String] = []
+    /// The view's zone, named in details.
+    public var zoneName = "UTC"
+    /// Terminal lines and columns.
+    public var size: (lines: Int, columns: Int) = (24, 80) {
+        didSet {
+            clampTop()
+            reveal()
+        }
+    }
+    /// The rows the keys act on (the layout the animation ends at).
+    public private(set) var rows: [AgendaRow] = []
+    private var selectedLine = 0
+
+    public static let dayRange = 1...3660
+
+    public init(days: Int) { self.days = days }
+
+    /// Lines for rows: all but the title and the footer.
+    public var bodyLines: Int { max(1, size.lines - 2) }
+
+    /// Takes a new layout: the selection stays on its item, or goes to the nearest
+    /// selectable row where it was; the selection stays in sight.
+    public mutating func update(rows new: [AgendaRow]) {
+        rows = new
+        if let id = selected, let line = new.firstIndex(where: { $0.id == id }) {
+            selectedLine = line
+        } else if selected == nil, let now = new.firstIndex(where: { $0.kind == .nowRule }),
+                  let next = new[now...].firstIndex(where: \.selectable) {
+            select(next)
+        } else {
+            let candidates = new.indices.filter { new[$0].selectable }
+            if let nearest = candidates.min(by: { abs($0 - selectedLine) < abs($1 - selectedLine) }) {
+                select(nearest)
+            } else {
+                selected = nil
+            }
+        }
+        if case .details(let id) = mode, !new.contains(where: { $0.id == id }) { mode = .list }
+        clampTop()
+        reveal()
+    }
+
+    /// Handles one key.
+    public mutating func handle(_ key: WatchKey) -> Action {
+        if key == .interrupt { return .quit }
+        switch mode {
+        case .list: return list(key)
+        case .details: return details(key)
+        case .filter: return typing(key)
+        case .calendars(let cursor): return choosing(key, cursor: cursor)
+        }
+    }
+
+    mutating func list(_ key: WatchKey) -> Action {
+        switch key {
+        case .up, .character("k"): move(by: -1)
+        case .down, .character("j"): move(by: 1)
+        case .pageUp: move(by: -bodyLines)
+        case .pageDown: move(by: bodyLines)
+        case .home, .character("g"): move(by: -rows.count)
+        case .end, .character("G"): move(by: rows.count)
+        case .wheelUp: scroll(by: -3)
+        case .wheelDown: scroll(by: 3)
+        case .enter: if let selected { mode = .details(selected) }
+        case .character("t"): today()
+        case .character("+"), .character("="): return changeDays(by: 1)
+        case .character("-"): return changeDays(by: -1)
+        case .character("/"): mode = .filter
+        case .character("c"): mode = .calendars(0)
+        case .character("q"): return .quit
+        case .escape:
+            if !filter.isEmpty {
+                filter = ""
+                return .relayout
+            }
+        default: break
+        }
+        return .redraw
+    }
+
+    mutating func details(_ key: WatchKey) -> Action {
+        switch key {
+        case .character("q"): return .quit
+        case .escape, .enter, .backspace, .character("h"): mode = .list
+        case .up, .character("k"):
+            move(by: -1)
+            if let selected { mode = .details(selected) }
+        case .down, .character("j"):
+            move(by: 1)
+            if let selected { mode = .details(selected) }
+        default: break
+        }
+        return .redraw
+    }
+
+    mutating func typing(_ key: WatchKey) -> Action {
+        switch key {
+        case .enter: mode = .list
+        case .escape:
+            mode = .list
+            filter = ""
+        case .backspace:
+            if filter.isEmpty { mode = .list } else { filter.removeLast() }
+        case .character(let c) where !c.isNewline && c.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }):
+            if filter.count < 200 { filter.append(c) }
+        default: return .redraw
+        }
+        return .relayout
+    }
+
+    mutating func choosing(_ key: WatchKey, cursor: Int) -> Action {
+        switch key {
+        case .up, .character("k"): mode = .calendars(max(0, cursor - 1))
+        case .down, .character("j"): mode = .calendars(min(max(0, calendars.count - 1), cursor + 1))
+        case .enter, .character(" "), .character("x"):
+            guard calendars.indices.contains(cursor) else { return .redraw }
+            let name = calendars[cursor]
+            if hiddenCalendars.remove(name) == nil { hiddenCalendars.insert(name) }
+            return .relayout
+        case .character("a"):
+            hiddenCalendars = []
+            return .relayout
+        case .character("q"): return .quit
+        case .escape, .character("c"): mode = .list
+        default: break
+        }
+        return .redraw
+    }
+
+    mutating func changeDays(by delta: Int) -> Action {
+        let next = min(Self.dayRange.upperBound, max(Self.dayRange.lowerBound, days + delta))
+        guard next != days else { return .redraw }
+        days = next
+        return .changeDays(next)
+    }
+
+    /// Moves the selection `delta` selectable rows (clamped at the ends).
+    mutating func move(by delta: Int) {
+        let selectable = rows.indices.filter { rows[$0].selectable }
+        guard !selectable.isEmpty else { return }
+        let current = selectable.firstIndex(of: selectedLine) ?? selectable.firstIndex { $0 >= selectedLine } ?? 0
+        select(selectable[min(selectable.count - 1, max(0, current + delta))])
+        reveal()
+    }
+
+    /// Selects today's first event, with today's header in sight.
+    mutating func today() {
+        guard let header = rows.firstIndex(where: { $0.kind == .header && $0.plainText.hasPrefix("Today") })
+                ?? rows.firstIndex(where: { $0.kind == .header }) else { return }
+        top = header
+        if let first = rows[header...].firstIndex(where: \.selectable) { select(first) }
+        clampTop()
+        reveal()
+    }
+
+    mutating func scroll(by delta: Int) {
+        top += delta
+        clampTop()
+    }
+
+    mutating func select(_ line: Int) {
+        selectedLine = line
+        selected = rows[line].id
+    }
+
+    mutating func clampTop() {
+        top = max(0, min(top, rows.count - bodyLines))
+    }
+
+    /// Scrolls so that the selected row is in sight.
+    mutating func reveal() {
+        guard selected != nil else { return }
+        if selectedLine < top { top = selectedLine }
+        if selectedLine >= top + bodyLines { top = selectedLine - bodyLines + 1 }
+        clampTop()
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import Agenda
+import CommandLineKit
+import FeedClientKit
+import FeedProtocol
+import TerminalAgenda
+
+/// `eventctl watch [view options]`: the live agenda, full screen (TerminalAgenda).
+struct WatchCommand: Subcommand {
+    static let spec = CommandSpec(
+        "eventctl watch", abstract: "Watch the live agenda in the terminal.",
+        overview: "Show the agenda full screen and follow the daemon's feed as it changes.",
+        discussion: """
+        Sections by date as in agenda; changes arrive from eventd's feed and are animated in
+        place. While eventd is down the last state stays on screen, marked stale with the time
+        of the last update, and the watch reconnects by itself. Keys: arrows or j/k select,
+        Enter shows details, t jumps to today, + and - change the days, / filters by text, c
+        shows or hides calendars, q or Ctrl-C quits. Needs a terminal: for pipes and scripts
+        use agenda or subscribe. No colours under NO_COLOR.
+        """,
+        options: ViewOptions.declarations,
+        examples: [
+            "eventctl watch",
+            "eventctl watch --days 7 --calendar work --tz Europe/Berlin",
+        ])
+
+    var options: ViewOptions
+
+    init(_ arguments: ParsedArguments) {
+        options = ViewOptions(arguments)
+    }
+
+    func run(_ env: CommandEnvironment) throws {
+        guard isatty(0) != 0, isatty(1) != 0 else {
+            throw UsageError("watch needs a terminal on standard input and output",
+                             hint: "for pipes and scripts: eventctl agenda (once) or eventctl subscribe (the feed)")
+        }
+        let zone = options.tz ?? AgendaClock.systemZoneName(environment: env.environment)
+        let status = try? DaemonConnection.answer(to: .status, on: DaemonConnection.open(env), timeout: 2)?.json
+        let names = status?["calendar_names"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        let base = options
+        let session = WatchSession(
+            days: options.days ?? 14, zoneName: zone, calendars: names, calendarCount: status?["calendars"]?.intValue.map(Int.init),
+            view: { days in
+                var view = base
+                view.days = days
+                return view.json
+            },
+            open: { [env] in try DaemonConnection.open(env) },
+            wallClock: { [clock = AgendaClock(environment: env.environment)] in clock.preciseNow() },
+            environment: env.environment)
+        let outcome: WatchSession.Outcome
+        do {
+            outcome = try session.run()
+        } catch let failure as SubscriptionMachine.Failure {
+            if case .refused(let code, _) = failure, code == ErrorCode.invalidView.rawValue { throw UsageError(failure.description) }
+            throw CommandFailure.daemonUnavailable(failure.description)
+        } catch let unsupported as CursesScreen.Unsupported {
+            throw UsageError(unsupported.description, hint: "for pipes and scripts: eventctl agenda or eventctl subscribe")
+        }
+        if case .signal(let number) = outcome {
+            signal(number, SIG_DFL)
+            raise(number)
+        }
+    }
+}
