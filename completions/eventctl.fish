@@ -94,10 +94,10 @@ complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l soon -x -d 'S
 complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l all-day -x -a 'when-free always' -d 'Status bars: when-free or always'
 
 # eventctl watch [--from DATE] [--days N] [--past-days N] [--tz ZONE] [--calendar NAME]... [--empty-days omit|placeholder]
-complete -c eventctl -n '__fish_seen_subcommand_from watch' -l from -x -d 'First date, YYYY-MM-DD'
+complete -c eventctl -n '__fish_seen_subcommand_from watch' -l from -x -d 'First date'
 complete -c eventctl -n '__fish_seen_subcommand_from watch' -l days -x -d 'Number of dates, 1-3660'
 complete -c eventctl -n '__fish_seen_subcommand_from watch' -l past-days -x -d 'Start N days before today, 0-366'
-complete -c eventctl -n '__fish_seen_subcommand_from watch' -l tz -x -a '(__eventctl_zones)' -d 'IANA time zone'
+complete -c eventctl -n '__fish_seen_subcommand_from watch' -l tz -x -a '(__eventctl_zones)' -d 'IANA time zone, any case'
 complete -c eventctl -n '__fish_seen_subcommand_from watch' -l calendar -x -a '(__eventctl_calendars)' -d 'Only this calendar'
 complete -c eventctl -n '__fish_seen_subcommand_from watch' -l empty-days -x -a 'omit placeholder' -d 'omit or placeholder'
 
