@@ -101,7 +101,7 @@ struct DashboardLayoutFirstTests {
     }
 
     func waitForDigest(_ browser: WebDriverSession, _ daemon: DaemonHarness) async throws {
-        let digest = try await daemon.oneShotSnapshot(Self.view).digest
+        let digest = try await daemon.oneShotSnapshot(Self.view).protocol2Digest
         try await browser.waitFor("the digest \(digest)", """
             const d = window.eventdDashboard; return d.connection === 'live' && d.verified === '\(digest)';
             """)

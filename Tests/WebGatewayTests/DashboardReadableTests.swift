@@ -31,7 +31,7 @@ struct DashboardReadableTests {
     }
 
     func waitForView(_ browser: WebDriverSession, _ daemon: DaemonHarness, _ view: JSONValue) async throws {
-        let digest = try await daemon.oneShotSnapshot(view).digest
+        let digest = try await daemon.oneShotSnapshot(view).protocol2Digest
         try await browser.waitFor("the view", "const d = window.eventdDashboard; return d.connection === 'live' && d.verified === '\(digest)';")
     }
 

@@ -29,7 +29,7 @@ struct DashboardTokenTests {
                 <img src="/files/pixel.png"><img src="http://127.0.0.1:\(recorder.port)/redirect/1/pixel2.png">
                 <img src="http://localhost:\(recorder.port)/files/pixel3.png">
                 """)
-            let digest = try await daemon.oneShotSnapshot(Self.view).digest
+            let digest = try await daemon.oneShotSnapshot(Self.view).protocol2Digest
             try await WebDriverSession.with(daemon) { browser in
                 // The bookmarked address: live, and the token gone from the address bar.
                 try await browser.open(web.pageURL + "&tz=UTC&days=7")
