@@ -1,5 +1,4 @@
-// The dashboard: one event stream on /api/events, every diff applied by the reference
-// application and checked against its digest; the controls change the view in place.
+// The dashboard: one stream on /api/events, each diff applied and checked by its digest.
 import { applyChanges, authorization, countChanges, digestOf, FeedStream, takeToken } from './feed.js';
 import { AgendaView } from './render.js';
 import { Controls, chosenCalendars } from './controls.js';
@@ -10,7 +9,7 @@ localisePage();
 const wall = new URLSearchParams(location.search).get('wall') === '1';
 document.documentElement.classList.toggle('wall', wall);
 
-// Before anything reads the address: a `?token=` there is kept and taken out.
+// Before anything reads the address: a `?token=` is kept and taken out.
 const token = takeToken();
 let params = new URLSearchParams(location.search);
 const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
@@ -18,31 +17,29 @@ const connection = document.getElementById('connection');
 const problem = document.getElementById('problem');
 const view = new AgendaView(document.getElementById('agenda'), document.getElementById('announce'));
 
-/** What tests and curious people can read: the applied state and its timings. */
+/** The applied state and timings, for tests and the curious. */
 const state = {
   epoch: null, seq: 0, digest: null, verified: null, sections: [], tz: browserZone,
   stats: { snapshots: 0, diffs: 0, mismatches: 0, renderMs: 0, diffMs: 0, reconnects: 0 },
   connection: 'connecting', problem: null,
-  /** The parameters of the last view eventd accepted (an invalid one goes back to it). */
-  lastValid: null,
+  lastValid: null, // the last view eventd accepted
 };
 window.eventdDashboard = state;
 state.animations = view.animations;
 view.wall = wall;
 
-/** The connection's state, shown in a pill of fixed size (no reflow) and on the body
- *  (stale content is dimmed while not live). */
+/** The connection's state: a pill of fixed size (no reflow); on the body, dims stale content. */
 function setConnection(name, text) {
   state.connection = name;
   connection.dataset.state = name;
-  // Not live: since when (the reason in the title).
+  // Not live: since when (why in the title).
   const short = name === 'reconnecting' ? ui.reconnecting : name === 'offline' ? ui.offline.split(' — ')[0] : null;
   connection.textContent = short && state.heard ? `${short} · ${ui.updatedAt(view.times.time(new Date(state.heard)))}` : text;
   connection.title = text;
   document.body.dataset.connection = name;
 }
 
-/** eventd's words about a view it refused (shown over the page, not in its flow). */
+/** eventd's words about a refused view (over the page, not in its flow). */
 function showProblem(text) {
   state.problem = text;
   problem.querySelector('.text').textContent = text ?? '';
@@ -55,7 +52,7 @@ const controls = new Controls(document.getElementById('controls'), browserZone, 
   switchTo(next);
 });
 
-/** Shows the view `next` names: the address changes in place, the stream follows. */
+/** The view `next` names: the address changes in place, the stream follows. */
 function switchTo(next) {
   params = next;
   history.replaceState(null, '', '?' + params.toString());
@@ -66,15 +63,14 @@ function switchTo(next) {
 function streamURL() {
   const q = new URLSearchParams();
   q.set('tz', params.get('tz') || browserZone);
-  // No token here: it goes in the Authorization header, never in a URL.
+  // No token: it goes in the Authorization header, never in a URL.
   for (const key of ['days', 'from', 'past_days', 'empty_days']) if (params.get(key)) q.set(key, params.get(key));
   for (const c of chosenCalendars(params) ?? []) q.append('calendar', c);
   q.set('protocol', '2'); // per-section digests: a diff re-hashes only what it touched
   return 'api/events?' + q.toString();
 }
 
-/** Every calendar eventd knows (its status), for the filter: also those with no
- *  event in the window. */
+/** Every calendar eventd knows, for the filter (also those with no event shown). */
 async function loadCalendars() {
   try {
     const answer = await fetch('api/status', { cache: 'no-store', headers: authorization(token) });
@@ -97,7 +93,7 @@ function connect(fresh) {
   clearTimeout(retryTimer);
   if (fresh) { state.epoch = null; state.seq = 0; }
   if (chosenCalendars(params)?.length === 0) {
-    // No calendar chosen: nothing to ask eventd for, and nothing to show.
+    // No calendar chosen: nothing to ask for or show.
     queue = queue.then(() => show([], state.tz, true));
     setConnection('idle', ui.noCalendars);
     return;
@@ -116,7 +112,7 @@ function connect(fresh) {
     if (event.data) { queue = queue.then(() => (source === es ? refused(es, JSON.parse(event.data)) : null)); return; }
     if (source !== es) return;
     if (es.readyState === FeedStream.CLOSED) {
-      // Refused (503, 401...): the stream gives up; try again from scratch later.
+      // Refused (503, 401...): try again from scratch later.
       setConnection('offline', ui.offline);
       retryTimer = setTimeout(() => connect(true), 5000);
     } else if (state.connection !== 'reconnecting') {
@@ -125,8 +121,7 @@ function connect(fresh) {
   });
 }
 
-/** eventd answered: the stream is open again. A resume where nothing changed brings no
- *  other event until a heartbeat; a new epoch brings a snapshot, which says "live". */
+/** A resume with nothing changed brings nothing else until a heartbeat. */
 function onHello(message) {
   if (state.epoch && message.epoch === state.epoch) setConnection('live', ui.live);
 }
@@ -138,8 +133,7 @@ function fail(error) {
   connect(true);
 }
 
-/** eventd refused the view (an unknown calendar or zone...): its words stay shown, and
- *  the page goes back to the last view it accepted, whose content is still on screen. */
+/** eventd refused the view: its words stay shown; back to the last view accepted. */
 function refused(es, message) {
   es.close();
   const text = message.message || message.code;
@@ -162,13 +156,20 @@ function show(sections, tz, animate) {
   controls.addCalendars(sections.flatMap((s) => s.items.map((i) => i.calendar)));
 }
 
+/** Checks `sections` against `message`'s digest (null: no WebCrypto), then takes its seq. */
+async function verify(sections, message, what) {
+  const digest = await digestOf(sections, message.protocol);
+  if (digest !== null && digest !== message.digest) throw new Error(`${what} digest mismatch`);
+  state.seq = message.seq; state.digest = message.digest; state.verified = digest;
+  return digest;
+}
+
 async function onSnapshot(message) {
   const t0 = performance.now();
-  const digest = await digestOf(message.sections, message.protocol);
-  if (digest !== null && digest !== message.digest) throw new Error('snapshot digest mismatch');
-  state.epoch = message.epoch; state.seq = message.seq; state.digest = message.digest; state.verified = digest;
+  const digest = await verify(message.sections, message, 'snapshot');
+  state.epoch = message.epoch;
   state.lastValid = params.toString();
-  // A snapshot after the first (a new view, a resync) animates from what was shown.
+  // A snapshot after the first (a new view, a resync) animates.
   show(message.sections, message.view?.tz || browserZone, state.stats.snapshots > 0);
   state.stats.snapshots += 1;
   state.stats.renderMs = performance.now() - t0;
@@ -183,15 +184,13 @@ async function onDiff(message) {
   const t0 = performance.now();
   const next = applyChanges(state.sections, message.changes);
   const t1 = performance.now();
-  const digest = await digestOf(next, message.protocol);
-  if (digest !== null && digest !== message.digest) throw new Error('diff digest mismatch');
+  const digest = await verify(next, message, 'diff');
   const t2 = performance.now();
-  state.seq = message.seq; state.digest = message.digest; state.verified = digest;
   show(next, state.tz, true);
-  // For tests and curious people: the change is in the DOM, its animations started.
+  // For tests: the change is in the DOM, its animations started.
   dispatchEvent(new CustomEvent('eventd:applied', { detail: { seq: message.seq } }));
   state.stats.diffs += 1;
-  // Applying and drawing, without the hashing (which a client may skip).
+  // Without the hashing (which a client may skip).
   state.stats.diffMs = (t1 - t0) + (performance.now() - t2);
   state.stats.applyMs = t1 - t0;
   state.stats.renderPhases = view.timings;
@@ -200,13 +199,12 @@ async function onDiff(message) {
   // A calendar removed or added: the filter reads the status again.
   clearTimeout(statusTimer);
   statusTimer = setTimeout(loadCalendars, 300);
-  const c = countChanges(message.changes);
-  view.announce(ui.updated(c));
+  view.announce(ui.updated(countChanges(message.changes)));
 }
 
 controls.show(params);
-loadCalendars(); // also when no calendar is chosen, and so no snapshot comes to ask after
+loadCalendars(); // also when no calendar is chosen (no snapshot comes)
 connect(true);
 let statusTimer = null;
-// Each minute: the "now" line and the colours (a new one brings no diff).
+// Each minute: the "now" line and the colours (a new colour brings no diff).
 setInterval(() => { view.placeNowLine(); loadCalendars(); }, 60_000);

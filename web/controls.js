@@ -1,6 +1,5 @@
-// The view's controls, kept in the URL and changed in place (nothing reloads). All
-// calendars is no `calendar` parameter (later ones too); none is `calendar=`.
-import { paintCalendars } from './format.js';
+// The view's controls, kept in the URL, changed in place. All calendars: no `calendar`; none: `calendar=`.
+import { el, paintCalendars } from './format.js';
 
 /** The calendars a view's parameters choose: null for all, [] for none. */
 export function chosenCalendars(params) {
@@ -9,7 +8,7 @@ export function chosenCalendars(params) {
 }
 
 export class Controls {
-  /** `onChange(params)` gets the parameters the controls now say. */
+  /** `onChange(params)`: the controls' new parameters. */
   constructor(form, browserZone, onChange) {
     this.form = form;
     this.browserZone = browserZone;
@@ -18,8 +17,8 @@ export class Controls {
     this.box = form.querySelector('#calendars');
     const zones = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
     const list = document.getElementById('zones');
-    for (const z of zones) { const o = document.createElement('option'); o.value = z; list.append(o); }
-    // Enter in a field submits the form: that is a change of the view, not a page load.
+    for (const z of zones) list.append(Object.assign(el('option'), { value: z }));
+    // Enter in a field submits the form: a change of the view, not a page load.
     form.addEventListener('submit', (event) => { event.preventDefault(); this.changed(); });
     form.addEventListener('change', (event) => { if (event.target.name !== 'tz') this.changed(); });
     form.tz.addEventListener('change', () => this.changed());
@@ -31,17 +30,14 @@ export class Controls {
     });
   }
 
-  /** Shows `params` in the controls. */
   show(params) {
     this.params = new URLSearchParams(params);
     const days = params.get('days') || '14';
     const select = this.form.days;
     if (![...select.options].some((o) => o.value === days)) {
-      // A number the list lacks (?days=5 from an address): offered as it is.
-      const option = document.createElement('option');
-      option.textContent = days;
+      // A number the list lacks (?days=5): offered as it is.
       const after = [...select.options].find((o) => Number(o.value) > Number(days));
-      select.insertBefore(option, after ?? null);
+      select.insertBefore(el('option', null, days), after ?? null);
     }
     select.value = days;
     this.form.tz.value = params.get('tz') || this.browserZone;
@@ -50,14 +46,13 @@ export class Controls {
     this.drawCalendars();
   }
 
-  /** Adds calendars that items name. */
   addCalendars(names) {
     const before = this.known.size;
     for (const n of names) if (n) this.known.add(n);
     if (this.known.size !== before) this.drawCalendars();
   }
 
-  /** eventd's calendars and colours (its status): a removed one leaves the list. */
+  /** eventd's calendars and colours: a removed one leaves the list. */
   setCalendars(names, colours) {
     this.known = new Set(names);
     this.colours = colours ?? {};
@@ -66,22 +61,17 @@ export class Controls {
 
   drawCalendars() {
     const chosen = chosenCalendars(this.params), names = [...this.known].sort();
+    const ticked = (name) => chosen === null || chosen.includes(name);
     paintCalendars(names, this.colours);
-    // Drawn again only when the list changed; a box keeps its node (and the focus).
+    // Drawn again only for a new list: a box keeps its node (and the focus).
     if (this.box.dataset.names === JSON.stringify(names)) {
-      for (const box of this.box.querySelectorAll('input')) box.checked = chosen === null || chosen.includes(box.value);
+      for (const box of this.box.querySelectorAll('input')) box.checked = ticked(box.value);
       return;
     }
     this.box.dataset.names = JSON.stringify(names);
     const boxes = names.map((name) => {
-      const label = document.createElement('label');
-      const input = document.createElement('input');
-      input.type = 'checkbox';
-      input.name = 'calendar';
-      input.value = name;
-      input.checked = chosen === null || chosen.includes(name);
-      const swatch = document.createElement('span');
-      swatch.className = 'swatch';
+      const label = el('label'), swatch = el('span', 'swatch');
+      const input = Object.assign(el('input'), { type: 'checkbox', name: 'calendar', value: name, checked: ticked(name) });
       swatch.dataset.calendar = name;
       swatch.setAttribute('aria-hidden', 'true');
       label.append(input, swatch, name);
@@ -91,7 +81,7 @@ export class Controls {
     this.box.append(...boxes);
   }
 
-  /** The parameters the controls say now; calls `onChange` when they differ. */
+  /** Calls `onChange` when the controls say other parameters. */
   changed() {
     const next = new URLSearchParams(this.params);
     next.set('days', this.form.days.value);

@@ -1,6 +1,4 @@
-// The feed's client model, framework-free: canonical JSON and its SHA-256 digest
-// (byte for byte what eventd hashes), and the reference application of a diff
-// (docs/protocol.md). No DOM here: render.js draws what this computes.
+// The feed's client model (docs/protocol.md): canonical JSON, its digest, diffs. No DOM.
 
 /** Compares two strings by Unicode code point (Python's str order, not UTF-16's). */
 export function compareCodePoints(a, b) {
@@ -13,21 +11,15 @@ export function compareCodePoints(a, b) {
   }
 }
 
-/** A string as Python's json.dumps(ensure_ascii=True) writes it: every UTF-16 unit
- *  outside printable ASCII as \uXXXX (lowercase hex), so emoji become surrogate pairs. */
+const ESCAPES = { '"': '\\"', '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f' };
+
+/** A string as Python's json.dumps(ensure_ascii=True) writes it: UTF-16 units outside
+ *  printable ASCII as \uXXXX (lowercase), so emoji become surrogate pairs. */
 function quote(s) {
   let out = '"';
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (c === 0x22) out += '\\"';
-    else if (c === 0x5c) out += '\\\\';
-    else if (c === 0x0a) out += '\\n';
-    else if (c === 0x0d) out += '\\r';
-    else if (c === 0x09) out += '\\t';
-    else if (c === 0x08) out += '\\b';
-    else if (c === 0x0c) out += '\\f';
-    else if (c < 0x20 || c > 0x7e) out += '\\u' + c.toString(16).padStart(4, '0');
-    else out += s[i];
+    out += ESCAPES[s[i]] ?? (c < 0x20 || c > 0x7e ? '\\u' + c.toString(16).padStart(4, '0') : s[i]);
   }
   return out + '"';
 }
@@ -54,12 +46,11 @@ async function sha256Hex(text) {
   return Array.from(hash, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-// Protocol 2: each section's digest by id, with its header and the very item objects it
-// was computed from. applyChanges keeps the objects of items a diff did not touch, so a
-// section whose header and items are the same objects is not hashed again.
+// Protocol 2: each section's digest by id, with its header and item objects (applyChanges
+// keeps untouched items' objects, so an unchanged section is not hashed again).
 const sectionDigests = new Map();
 
-/** Protocol 2's digest of one section: the SHA-256 of its canonical JSON. */
+/** Protocol 2's digest of a section: the SHA-256 of its canonical JSON. */
 export async function sectionDigestOf(section) {
   const header = canonicalJSON({ ...section, items: null });
   const kept = sectionDigests.get(section.id);
@@ -70,11 +61,9 @@ export async function sectionDigestOf(section) {
   return digest;
 }
 
-/** The view digest of docs/protocol.md, lowercase hex (WebCrypto); null where WebCrypto
- *  is missing (a page served over plain HTTP to another machine). Protocol 1 (the
- *  default, a message without `protocol`): the SHA-256 of the sections' canonical JSON.
- *  Protocol 2: the SHA-256 of the sections' own digests, in order; only sections that
- *  changed since the last call are hashed. */
+/** The view digest, lowercase hex; null without WebCrypto (plain HTTP to another host).
+ *  Protocol 1 (the default): the SHA-256 of the sections' canonical JSON; protocol 2:
+ *  the SHA-256 of the sections' own digests, in order. */
 export async function digestOf(sections, protocol = 1) {
   if (!globalThis.crypto || !crypto.subtle) return null;
   if (protocol !== 2) return sha256Hex(canonicalJSON(sections));
@@ -84,18 +73,20 @@ export async function digestOf(sections, protocol = 1) {
   return sha256Hex(digests.join(''));
 }
 
-/** Applies a diff's `changes` to `sections` by the reference application; returns the
- *  new sections (the old array and sections are not modified). Throws on a diff that
- *  does not fit the base, which the caller treats like a digest mismatch. */
+/** The reference application of a diff's `changes`: new sections (`sections` is not
+ *  modified). Throws on a diff that does not fit, like a digest mismatch. */
 export function applyChanges(sections, changes) {
   const si = changes.sections, it = changes.items;
   const byId = new Map();
   for (const s of sections) byId.set(s.id, { ...s, items: s.items.slice() });
+  const find = (sectionId, itemId, problem) => {
+    const s = byId.get(sectionId), i = s ? s.items.findIndex((x) => x.id === itemId) : -1;
+    if (i < 0) throw new Error(problem);
+    return [s.items, i];
+  };
   const take = (sectionId, itemId) => {
-    const s = byId.get(sectionId);
-    const i = s ? s.items.findIndex((x) => x.id === itemId) : -1;
-    if (i < 0) throw new Error(`no item ${itemId} in ${sectionId}`);
-    return s.items.splice(i, 1)[0];
+    const [items, i] = find(sectionId, itemId, `no item ${itemId} in ${sectionId}`);
+    return items.splice(i, 1)[0];
   };
   // 1. Remove deleted items and the sources of moves; deleted and moved sections.
   for (const d of it.deleted) { if (byId.has(d.section)) take(d.section, d.id); }
@@ -129,10 +120,8 @@ export function applyChanges(sections, changes) {
   }
   // 4. New content of updated items and section headers.
   for (const u of it.updated) {
-    const s = byId.get(u.section);
-    const i = s ? s.items.findIndex((x) => x.id === u.item.id) : -1;
-    if (i < 0) throw new Error(`updated item ${u.item.id} not in ${u.section}`);
-    s.items[i] = u.item;
+    const [items, i] = find(u.section, u.item.id, `updated item ${u.item.id} not in ${u.section}`);
+    items[i] = u.item;
   }
   for (const u of si.updated) {
     const s = byId.get(u.section.id);
@@ -142,7 +131,7 @@ export function applyChanges(sections, changes) {
   return order.map((id) => byId.get(id));
 }
 
-/** How many of each change a diff carries (for the screen-reader summary). */
+/** How many of each change a diff carries (for screen readers). */
 export function countChanges(changes) {
   const it = changes.items, si = changes.sections;
   return {
@@ -153,13 +142,12 @@ export function countChanges(changes) {
   };
 }
 
-// MARK: - Transport: the token stays on this origin (scheme, host and port)
+// MARK: - Transport: the token stays on this origin
 
 const KEY = 'eventd-web-token';
 
-/** The token: from `?token=` (a bookmarked address), which is then kept in this
- *  origin's Web Storage and taken out of the address bar, else from that storage
- *  (a reload, a second tab). Never a cookie: those go to every port of the host. */
+/** The token: from `?token=` (kept in Web Storage, taken out of the address), else that
+ *  storage. Never a cookie: those go to every port of the host. */
 export function takeToken() {
   const url = new URL(location.href);
   const given = url.searchParams.get('token');
@@ -174,12 +162,10 @@ export function takeToken() {
   return given;
 }
 
-/** Request headers carrying `token`. */
 export const authorization = (token) => (token ? { Authorization: 'Bearer ' + token } : {});
 
-/** EventSource's behaviour over fetch, which can send `Authorization`: the same
- *  events (`MessageEvent`s by type, `error` without data on a drop), the same
- *  reconnection with `Last-Event-ID` after `retry:`, and CLOSED on a refusal. */
+/** EventSource over fetch, which can send `Authorization`: the same events, reconnection
+ *  and CLOSED on a refusal. */
 export class FeedStream extends EventTarget {
   static CONNECTING = 0; static OPEN = 1; static CLOSED = 2;
 

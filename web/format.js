@@ -1,4 +1,4 @@
-// The page's words, times and dates in the browser's locale (Intl), and calendar colours.
+// Words, times and dates in the browser's locale; calendar colours; el().
 
 const locale = undefined; // the browser's
 const relative = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
@@ -8,44 +8,47 @@ const SHORT_DATE = new Intl.DateTimeFormat(locale, { weekday: 'short', day: 'num
 const capitalised = (s) => s.charAt(0).toLocaleUpperCase() + s.slice(1);
 const language = new Intl.DateTimeFormat().resolvedOptions().locale.split('-')[0];
 
-/** The page's words: Intl's where it has them, else index.html's catalogue (#words, data),
- *  else English. "{0}", "{name}" take arguments. */
+/** The page's words: index.html's catalogue (#words) in the language, else English.
+ *  "{0}", "{name}" take arguments. */
 const catalogue = JSON.parse(document.getElementById('words').textContent);
 const say = (text) => (text.includes('{') ? (...args) => text.replace(/\{(\w+)\}/g, (_, k) => (typeof args[0] === 'object' ? args[0] : args)[k]) : text);
 export const ui = Object.fromEntries(Object.entries({ ...catalogue.en, ...catalogue[language] }).map(([k, v]) => [k, say(v)]));
 ui.timeZone = capitalised(new Intl.DisplayNames(locale, { type: 'dateTimeField' }).of('timeZoneName'));
 
-/** Puts the words in place (`data-word`: text, `data-word-label`: name) and `lang`. */
+/** Puts the words in place (`data-word`: text, `data-word-label`: name), and `lang`. */
 export function localisePage(root = document) {
   root.documentElement.lang = catalogue[language]?.agenda ? language : 'en';
   for (const node of root.querySelectorAll('[data-word]')) node.textContent = ui[node.dataset.word];
   for (const node of root.querySelectorAll('[data-word-label]')) node.setAttribute('aria-label', ui[node.dataset.wordLabel]);
 }
 
-export const words = {
-  /** "now", "jetzt", "maintenant"... */
-  now: relative.format(0, 'second'),
-  allDay: ui.allDay,
-};
+/** "now", "jetzt", "maintenant"... */
+export const words = { now: relative.format(0, 'second') };
 
+export function el(tag, className, text) {
+  const e = document.createElement(tag);
+  if (className) e.className = className;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
 
-/** A section's heading: "Today · Sunday, November 29", a short one for week columns. */
+/** "Today · Sunday, November 29"; short for week columns. */
 export function heading(section, kind) {
   const date = new Date(section.date + 'T12:00:00Z');
   const long = LONG_DATE.format(date);
   const offset = { today: 0, tomorrow: 1 }[section.label];
   if (offset !== undefined) return `${capitalised(relative.format(offset, 'day'))} · ${long}`;
   if (kind !== 'week') return long;
-  // "Mon 7", not "7 Mon": the weekday first, as a column's heading reads.
+  // "Mon 7", not "7 Mon": the weekday first.
   const parts = SHORT_DATE.formatToParts(date), part = (t) => parts.find((p) => p.type === t)?.value;
   return parts[0].type === 'day' ? `${part('weekday')} ${part('day')}` : SHORT_DATE.format(date);
 }
 
-/** Times in one zone (one formatter per zone: making one costs far more than using it). */
+/** Times in one zone (one per zone: a formatter costs more to make than to use). */
 export class TimeFormat {
   constructor(tz) {
     this.tz = tz;
-    // Two-digit hours where the locale counts 24 of them ("01:00", as its ranges write).
+    // Two-digit hours where the locale counts 24 ("01:00", as its ranges write).
     const cycle = new Intl.DateTimeFormat(locale, { hour: 'numeric' }).resolvedOptions().hourCycle;
     const hour = cycle === 'h23' || cycle === 'h24' ? '2-digit' : 'numeric';
     this.format = new Intl.DateTimeFormat(locale, { hour, minute: '2-digit', timeZone: tz });
@@ -57,15 +60,20 @@ export class TimeFormat {
     this.long = new Intl.DateTimeFormat(locale, { dateStyle: 'full', timeStyle: 'short', timeZone: tz });
   }
 
-  /** An item's whole time, dates included (the detail sheet). */
+  /** Today here, YYYY-MM-DD. */
+  today() {
+    const parts = this.day.formatToParts(new Date(Date.now())), get = (t) => parts.find((p) => p.type === t).value;
+    return `${get('year')}-${get('month')}-${get('day')}`;
+  }
+
+  /** An item's whole time, with dates (the detail sheet). */
   full(item) {
     if (!item.all_day) return this.long.formatRange(new Date(item.start), new Date(item.end));
     const a = Date.parse(item.start);
     return FULL_DATE.formatRange(a, Math.max(a, Date.parse(item.end) - 86_400_000));
   }
 
-  /** "9:00 – 10:30 AM", "09:00–10:30 Uhr": the locale's range; times only for a night;
-   *  with weekdays for longer ("Tue 10:00 AM – Thu 6:00 PM"). */
+  /** The locale's range ("09:00–10:30 Uhr"); times only for a night; weekdays for longer. */
   range(start, end) {
     const a = new Date(start), b = new Date(end);
     if (!(b > a)) return this.time(a);
@@ -78,7 +86,7 @@ export class TimeFormat {
   time(date) { return this.format.format(date) + this.tail; }
 }
 
-/** Distinct colours (Tableau 10) for calendars with none of their own, by name order. */
+/** Colours (Tableau 10) for calendars with none, by name order. */
 const PALETTE = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948', '#b07aa1', '#ff9da7', '#9c755f', '#bab0ac'];
 const channels = (hex) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
 const luminance = (c) => c.map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
@@ -87,8 +95,7 @@ const contrast = (a, b) => { const [x, y] = [luminance(a), luminance(b)].sort((p
 /** Each scheme's card and banner (style.css), and what a colour is mixed toward. */
 const GROUNDS = [[[255, 255, 255], [231, 238, 252], 0], [[27, 32, 39], [35, 48, 74], 255]];
 
-/** `rgb` as ink of 4.5:1 on cards and banners of light and dark mode:
- *  mixed toward black (light) or white (dark) only as far as needed. */
+/** `rgb` as ink of 4.5:1 on light and dark cards and banners, mixed only as far as needed. */
 export function inks(rgb) {
   return GROUNDS.map(([card, banner, toward]) => {
     let c = rgb;
@@ -109,14 +116,14 @@ function rgbOf(colour) {
   return rgb;
 }
 
-/** Each calendar's colour for nodes naming it (`data-calendar`): `chosen`'s, else the palette's. */
+/** Each calendar's colour for `[data-calendar]`: `chosen`'s, else the palette's. */
 export function paintCalendars(names, chosen = {}) {
   let next = 0;
   const rules = names.map((name) => {
     const [light, dark] = inks((chosen[name] && rgbOf(chosen[name])) || channels(PALETTE[next++ % PALETTE.length]));
     return `[data-calendar="${CSS.escape(name)}"]{--cal-l:${light};--cal-d:${dark}}`;
   });
-  // A constructed sheet (the CSP allows no inline style), replaced only when it changes.
+  // A constructed sheet (the CSP allows no inline style), replaced only on a change.
   const text = rules.join('\n');
   if (colourSheet.text !== text) colourSheet.replaceSync(colourSheet.text = text);
 }

@@ -1,5 +1,4 @@
-// One tab stop per section (a roving tabindex); arrows go to the nearest item drawn that
-// way, across the grid and sections; Home and End to the section's first and last.
+// One tab stop per section (roving tabindex); arrows go to the nearest item drawn that way.
 
 const DIRECTIONS = { ArrowDown: [0, 1], ArrowUp: [0, -1], ArrowRight: [1, 0], ArrowLeft: [-1, 0] };
 const focusable = (list) => [...list.children].filter((n) => n.classList.contains('item') && n.dataset.id);
@@ -14,12 +13,12 @@ export class RovingFocus {
     });
   }
 
-  /** After a render: each section's list has exactly one item in the tab order. */
+  /** After a render: one item of each section's list in the tab order. */
   update() {
     for (const list of this.root.querySelectorAll('.section > .items')) this.settle(list, null);
   }
 
-  /** Gives `list`'s tab stop to `chosen`, or keeps the current one, or the first item. */
+  /** Gives `list`'s tab stop to `chosen`, else keeps it, else to the first item. */
   settle(list, chosen) {
     const items = focusable(list);
     const stop = chosen ?? items.find((n) => n.tabIndex === 0) ?? items[0];
@@ -41,7 +40,7 @@ export class RovingFocus {
     next.focus();
   }
 
-  /** The item drawn nearest `item` in direction [dx, dy], in any section (null: none). */
+  /** The item drawn nearest `item` in direction [dx, dy], in any section. */
   toward(item, direction) {
     if (!direction) return undefined;
     const [dx, dy] = direction, r = item.getBoundingClientRect();

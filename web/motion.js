@@ -1,21 +1,22 @@
-// Motion after layout, as a collection view's: boxes measured before a change and in the
-// final layout (new sections at their real size), each displaced element animated from
-// its old box to its new one (FLIP). Leaving items fade where they were; an item that
-// crosses sections flies on top, cross-fading from a copy in its old styling.
+// Motion after layout (FLIP): each displaced element animated from its box before a change
+// to its box in the final layout. Leaving items fade where they were.
+import { el } from './format.js';
 
-/** The one duration and curve of every motion (Web Animations). */
+/** Every motion's duration and curve. */
 export const DURATION = 250;
 export const EASING = 'cubic-bezier(.2, .7, .3, 1)';
 const TIMING = { duration: DURATION, easing: EASING };
-/** How far beyond the viewport a node still counts as visible (px). */
+/** How far beyond the viewport a node counts as visible (px). */
 const MARGIN = 200;
 
 const visible = (r) => r.bottom > -MARGIN && r.top < innerHeight + MARGIN && r.width > 0;
 const moved = (a, b) => Math.abs(a.left - b.left) >= 1 || Math.abs(a.top - b.top) >= 1
   || Math.abs(a.width - b.width) >= 1 || Math.abs(a.height - b.height) >= 1;
-const flip = (a, b, scale) => `translate(${a.left - b.left}px, ${a.top - b.top}px)`
-  + (scale ? ` scale(${b.width > 0 ? a.width / b.width : 1}, ${b.height > 0 ? a.height / b.height : 1})` : '');
+/** How much larger `a` is than `b`: [x, y]. */
+const ratio = (a, b) => [b.width > 0 ? a.width / b.width : 1, b.height > 0 ? a.height / b.height : 1];
+const flip = (a, b, scale) => `translate(${a.left - b.left}px, ${a.top - b.top}px)` + (scale ? ` scale(${ratio(a, b).join(', ')})` : '');
 const key = (node) => node.dataset.id ?? node.dataset.key;
+const glide = (transform) => [{ transform, transformOrigin: '0 0' }, { transform: 'none', transformOrigin: '0 0' }];
 
 /** Where things were (viewport rects by id), and each item's section attributes. */
 class Layout {
@@ -29,25 +30,22 @@ export class Motion {
   constructor() {
     this.under = this.layer('ghosts');
     this.over = this.layer('ghosts over');
-    /** How to stop each gliding node's animations. */
     this.glides = new WeakMap();
     /** Sections without containment while a batch runs. */
     this.opened = new Set();
     this.batch = 0;
-    /** How many of each animation ran (read by the browser tests). */
     this.counts = { entered: 0, left: 0, moved: 0, flashed: 0, crossed: 0 };
   }
 
   layer(className) {
-    const layer = document.createElement('div');
-    layer.className = className;
+    const layer = el('div', className);
     layer.setAttribute('aria-hidden', 'true');
     layer.inert = true;
     document.body.append(layer);
     return layer;
   }
 
-  /** Reads every visible section, heading and item (reads only: one layout). */
+  /** Reads every visible section, heading and item (one layout). */
   measure(sectionNodes) {
     const layout = new Layout();
     for (const [id, section] of sectionNodes) {
@@ -66,10 +64,9 @@ export class Motion {
     return layout;
   }
 
-  /** Animates from `before` to the DOM render.js built (`change`: see render). */
+  /** Animates from `before` to the DOM render.js built. */
   play(before, sectionNodes, change) {
-    // Writes first: running glides stop (the new one starts where they were), leaving
-    // nodes go out of the flow, new sections get their real size (not a guessed one).
+    // Writes first: glides stop, leaving nodes leave the flow, new sections get their size.
     for (const section of sectionNodes.values()) {
       for (const node of section.lastChild.children) this.glides.get(node)?.cancel();
       this.glides.get(section.firstChild)?.cancel();
@@ -79,7 +76,7 @@ export class Motion {
     const batch = ++this.batch;
     const open = (s) => { s.style.contentVisibility = 'visible'; this.opened.add(s); };
     for (const s of change.fresh) open(s);
-    // Reads: the final layout (a skipped section now in view is opened and all read again).
+    // Reads: the final layout (a skipped section now in view is opened, then all read again).
     let rects;
     for (let pass = 0; pass < 3; pass++) {
       rects = new Map();
@@ -104,20 +101,18 @@ export class Motion {
         else fades.push(node);
       }
     }
-    // Only writes from here on; sections seen before open so cards paint over their edges.
+    // Only writes from here on; sections open so cards paint over their edges.
     for (const id of before.sections.keys()) if (sectionNodes.has(id)) open(sectionNodes.get(id));
     const running = [];
     for (const [node, first, last] of moves) {
       const copy = change.crossing.get(node);
       if (!copy && !moved(first, last)) continue;
       const item = node.tagName === 'LI';
-      const a = node.animate([{ transform: flip(first, last, item), transformOrigin: '0 0' },
-                              { transform: 'none', transformOrigin: '0 0' }], TIMING);
+      const a = node.animate(glide(flip(first, last, item)), TIMING);
       // Content counter-scaled: drawn at its final size, text never stretches.
-      const sx = item && last.width > 0 ? first.width / last.width : 1, sy = item && last.height > 0 ? first.height / last.height : 1;
+      const [sx, sy] = item ? ratio(first, last) : [1, 1];
       const counters = sx === 1 && sy === 1 ? [] : [...node.children].map((child) =>
-        child.animate([{ transform: `scale(${1 / sx}, ${1 / sy})`, transformOrigin: '0 0' },
-                       { transform: 'none', transformOrigin: '0 0' }], TIMING));
+        child.animate(glide(`scale(${1 / sx}, ${1 / sy})`), TIMING));
       const mark = copy ? 'crossing' : 'moving';
       if (copy) counters.push(this.crossFade(node, copy, first, last, before));
       node.classList.add(mark);
@@ -126,9 +121,9 @@ export class Motion {
       const done = () => node.classList.remove(mark);
       running.push(a.finished.then(done, done));
     }
-    // A new item grows from its corner (neighbours move away from it, never overlap).
+    // A new item grows from its corner (neighbours move away, never overlap).
     for (const node of fades) {
-      // (A kept item unseen before, off screen, only fades: it comes from nowhere.)
+      // (A kept item unseen before only fades.)
       const item = node.tagName === 'LI' && (change.entering.has(node) || !key(node));
       if (item && node.dataset.id) this.counts.entered += 1;
       const from = item ? { opacity: 0, transform: 'scale(.01)', transformOrigin: '0 0' } : { opacity: 0 };
@@ -143,32 +138,30 @@ export class Motion {
     });
   }
 
-  /** A copy in the old styling rides the crossing item's path, fading out as it fades in. */
+  /** An item crossing sections: a copy in the old styling rides its path, fading out. */
   crossFade(node, copy, first, last, before) {
     this.counts.crossed += 1;
     const host = this.copyAt(this.over, copy, first, before.itemSection.get(key(node)));
     const ride = host.animate([{ transform: 'none', opacity: 1, transformOrigin: '0 0' },
                                { transform: flip(last, first, true), opacity: 0, transformOrigin: '0 0' }], TIMING);
     ride.finished.finally(() => host.remove());
-    const show = node.animate([{ opacity: 0 }, { opacity: 1 }], TIMING);
+    const show = this.enter(node);
     return { cancel: () => { ride.cancel(); show.cancel(); } };
   }
 
-  /** `node` in a copy of a section (same kind, so the same styling), at `rect`. */
+  /** `node` in a copy of its section (same styling), at `rect`. */
   copyAt(layer, node, rect, attrs = {}) {
-    const host = document.createElement('li');
-    host.className = 'section ghost';
+    const host = el('li', 'section ghost');
     for (const [k, v] of Object.entries(attrs)) if (v !== undefined) host.dataset[k] = v;
     this.place(host, rect);
-    const list = document.createElement('ol');
-    list.className = 'items';
+    const list = el('ol', 'items');
     list.append(node);
     host.append(list);
     layer.append(host);
     return host;
   }
 
-  /** A leaving item: out of the flow, kept at its old place under the page, fading. */
+  /** A leaving item: out of the flow, fading at its old place under the page. */
   leaveItem(node, id, before) {
     const rect = before.items.get(id);
     this.glides.get(node)?.cancel();
@@ -178,7 +171,7 @@ export class Motion {
     this.fadeOut(this.copyAt(this.under, node, rect, before.itemSection.get(id)));
   }
 
-  /** A leaving section: its heading fades where it was (its items went their own ways). */
+  /** A leaving section: its heading fades where it was. */
   leaveSection(node, id, before) {
     const rect = before.sections.get(id);
     if (!rect) { node.remove(); return; }
@@ -189,12 +182,12 @@ export class Motion {
     this.fadeOut(node);
   }
 
-  /** Fades a new node in where no layout was measured (the empty view's cell). */
+  /** Fades a node in (where no layout was measured). */
   enter(node) {
-    node.animate([{ opacity: 0 }, { opacity: 1 }], TIMING);
+    return node.animate([{ opacity: 0 }, { opacity: 1 }], TIMING);
   }
 
-  /** A changed item: a short, subtle tint of its background (a colour, not a motion). */
+  /** A changed item: a short tint of its background (a colour, not a motion). */
   highlight(node) {
     this.counts.flashed += 1;
     node.animate([{ backgroundColor: 'var(--flash)' }, {}], { duration: DURATION * 2, easing: 'ease-out' });
@@ -205,7 +198,7 @@ export class Motion {
       .finished.finally(() => node.remove());
   }
 
-  /** Ghost layers are fixed: a ghost stays where it was seen, whatever the scroll does. */
+  /** Ghost layers are fixed: a ghost stays where it was seen, whatever the scroll. */
   place(node, rect) {
     Object.assign(node.style, { left: `${rect.left}px`, top: `${rect.top}px`, width: `${rect.width}px`, height: `${rect.height}px` });
   }

@@ -1,18 +1,10 @@
 import { Motion } from './motion.js';
-import { TimeFormat, heading, ui, words } from './format.js';
+import { TimeFormat, el, heading, ui, words } from './format.js';
 import { RovingFocus } from './keyboard.js';
 import { openSheet } from './sheet.js';
 
 // The sections' DOM, each item's node kept by its id; motion.js animates the difference.
-
 const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
-
-function el(tag, className, text) {
-  const e = document.createElement(tag);
-  if (className) e.className = className;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
 
 /** The date `days` after the ISO date `iso`. */
 function addDays(iso, days) {
@@ -21,22 +13,17 @@ function addDays(iso, days) {
   return d.toISOString().slice(0, 10);
 }
 
-/** Whether two items have the same content (fields are flat: strings, booleans, null). */
+/** Writes `value` only if it changed: each write costs style work. */
+const update = (object, key, value) => { if (object[key] !== value) object[key] = value; };
+
+/** Whether two items (flat) have the same content. */
 function sameItem(a, b) {
   if (!a) return false;
   const keys = Object.keys(b);
   return keys.length === Object.keys(a).length && keys.every((k) => a[k] === b[k]);
 }
 
-/** Today's date in `tz`, as YYYY-MM-DD. */
-export function todayIn(tz) {
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' })
-    .formatToParts(new Date(Date.now()));
-  const get = (t) => parts.find((p) => p.type === t).value;
-  return `${get('year')}-${get('month')}-${get('day')}`;
-}
-
-/** A section's kind, which decides its layout; an empty date is a kind of its own. */
+/** A section's kind, its layout; an empty date is a kind of its own. */
 export function sectionKind(section, today) {
   if (section.items.length > 0 && section.items.every((i) => i.kind === 'placeholder')) return 'placeholder';
   return dateRange(section, today);
@@ -44,8 +31,7 @@ export function sectionKind(section, today) {
 
 /** Where a date falls: today, tomorrow, the rest of the week, later or past. */
 function dateRange(section, today) {
-  if (section.label === 'today') return 'today';
-  if (section.label === 'tomorrow') return 'tomorrow';
+  if (section.label === 'today' || section.label === 'tomorrow') return section.label;
   if (section.date < today) return 'past';
   return section.date <= addDays(today, 6) ? 'week' : 'later';
 }
@@ -59,14 +45,11 @@ export class AgendaView {
     this.itemObjects = new Map();
     this.tz = 'UTC';
     this.empty = null;
-    /** Why the view is empty (a key of `ui`), set by app.js. */
-    this.why = 'nothingInRange';
+    this.why = 'nothingInRange'; // why the view is empty (a key of ui), set by app.js
     this.mover = new Motion();
     this.keys = new RovingFocus(root);
-    /** How many of each animation ran (read by the browser tests). */
-    this.animations = this.mover.counts;
-    /** Where the last render's time went (ms). */
-    this.timings = {};
+    this.animations = this.mover.counts; // (read by the browser tests)
+    this.timings = {}; // the last render's, ms
     this.nowLine = el('li', 'now-line');
     this.nowLine.dataset.key = 'now';
     this.nowLine.setAttribute('aria-hidden', 'true');
@@ -84,13 +67,13 @@ export class AgendaView {
 
   get motion() { return !reducedMotion.matches; }
 
-  /** The view's time formatter (made again only when the zone changes). */
+  /** The view's time formatter (new only for a new zone). */
   get times() {
     if (this.timeFormat?.tz !== this.tz) this.timeFormat = new TimeFormat(this.tz);
     return this.timeFormat;
   }
 
-  /** The item's content on `date` (its node is kept; only the inside is replaced on update). */
+  /** The item's content on `date` (only the inside of a kept node is replaced). */
   fill(node, item, date) {
     node.replaceChildren();
     node.dataset.id = item.id;
@@ -100,9 +83,8 @@ export class AgendaView {
       node.append(el('span', 'summary', ui.nothingPlanned));
       return;
     }
-    // Reachable by the arrow keys (keyboard.js).
-    node.tabIndex = -1;
-    // A banner: all day or the whole day through (a night stays in time order).
+    node.tabIndex = -1; // (keyboard.js)
+    // A banner: all day or the whole day (a night stays in time order).
     const long = Date.parse(item.end) - Date.parse(item.start) >= 86_400_000;
     const from = item.continues_from_previous_day, to = item.continues_to_next_day;
     const banner = item.all_day || long || (from && to);
@@ -114,11 +96,10 @@ export class AgendaView {
     node.dataset.calendar = item.calendar || '';
     if (from) node.append(el('span', 'cont from', '◀'));
     const time = banner && days > 1 && (nth > 1 || item.all_day) ? ui.dayOf(nth, days)
-      : item.all_day ? words.allDay
+      : item.all_day ? ui.allDay
       : from && !to ? ui.until(this.times.time(new Date(item.end)))
       : this.times.range(item.start, item.end);
-    const when = el('span', 'when', time);
-    node.append(when, el('span', 'summary', item.summary || ui.noTitle));
+    node.append(el('span', 'when', time), el('span', 'summary', item.summary || ui.noTitle));
     if (item.status === 'tentative') node.append(el('span', 'status', ui.tentative));
     if (item.location) node.append(el('span', 'location', item.location));
     node.append(el('span', 'calendar', item.calendar));
@@ -129,14 +110,13 @@ export class AgendaView {
       .filter(Boolean).join(', '));
   }
 
-  /** Builds the final DOM of `sections`; with `animate`, motion.js animates from the
-   *  layout measured before (one way: snapshot -> DOM -> motion). */
+  /** Builds the final DOM; with `animate`, motion.js animates from the layout before. */
   render(sections, tz, animate) {
     this.tz = tz;
-    const today = sections.find((s) => s.label === 'today')?.date ?? todayIn(tz);
+    const today = sections.find((s) => s.label === 'today')?.date ?? this.times.today();
     const motion = animate && this.motion;
     const t0 = performance.now();
-    // Every read of the old layout happens here, before anything is written.
+    // Every read of the old layout, before anything is written.
     const before = motion ? this.mover.measure(this.sectionNodes) : null;
     const t1 = performance.now();
     const change = { entering: new Set(), fresh: new Set(), updated: [], crossing: new Map(), leaving: [], gone: [] };
@@ -155,14 +135,12 @@ export class AgendaView {
         change.fresh.add(node);
       }
       const kind = sectionKind(section, today);
-      // (Written only when changed: each write costs style work.)
-      if (node.dataset.kind !== kind) node.dataset.kind = kind;
-      if (node.dataset.date !== section.date) node.dataset.date = section.date;
-      const range = dateRange(section, today); // a placeholder cell sits where its date would
-      if (node.dataset.range !== range) node.dataset.range = range;
+      update(node.dataset, 'kind', kind);
+      update(node.dataset, 'date', section.date);
+      const range = dateRange(section, today); // a placeholder sits where its date would
+      update(node.dataset, 'range', range);
       if (range === 'week') weekDays += 1;
-      const title = heading(section, kind);
-      if (node.firstChild.textContent !== title) node.firstChild.textContent = title;
+      update(node.firstChild, 'textContent', heading(section, kind));
       this.place(this.root, node, previous);
       previous = node;
       const list = node.lastChild;
@@ -176,7 +154,7 @@ export class AgendaView {
           this.itemNodes.set(item.id, itemNode);
           change.entering.add(itemNode);
         } else {
-          // Into another section: a copy as it was drawn, for the cross-fade.
+          // Into another section: a copy as drawn, for the cross-fade.
           if (before?.items.has(item.id) && itemNode.parentNode !== list) change.crossing.set(itemNode, itemNode.cloneNode(true));
           // (An unchanged item keeps its object: most stop at `!==`.)
           if (this.itemObjects.get(item.id) !== item && !sameItem(this.itemObjects.get(item.id), item)) {
@@ -189,7 +167,6 @@ export class AgendaView {
         prevItem = itemNode;
       }
     }
-    // Leaving items and sections: motion.js fades them where they were.
     for (const [id, node] of this.itemNodes) {
       if (seen.has(id)) continue;
       this.itemNodes.delete(id);
@@ -201,7 +178,7 @@ export class AgendaView {
       this.sectionNodes.delete(id);
       if (before) change.gone.push([node, id]); else node.remove();
     }
-    // The week row has as many columns as it has days: it fills the width.
+    // As many columns as the week has days: it fills the width.
     const columns = String(Math.max(1, weekDays));
     if (this.root.style.getPropertyValue('--week-columns') !== columns) this.root.style.setProperty('--week-columns', columns);
     this.showEmpty(sections.length === 0, motion);
@@ -213,7 +190,7 @@ export class AgendaView {
     this.timings = { measure: t1 - t0, reconcile: t2 - t1, animate: performance.now() - t2 };
   }
 
-  /** Wall mode: what falls below the screen gives way to "+N more" (sections: left out). */
+  /** Wall mode: what falls below the screen gives way to "+N more". */
   fit() {
     for (const n of this.root.querySelectorAll('.more')) n.remove();
     for (const n of this.root.querySelectorAll('[hidden]')) n.hidden = false;
@@ -232,13 +209,13 @@ export class AgendaView {
     }
   }
 
-  /** Puts `node` right after `previous` (first when null), moving it only if needed. */
+  /** Puts `node` after `previous` (first when null), moving it only if needed. */
   place(parent, node, previous) {
     const want = previous ? previous.nextSibling : parent.firstChild;
     if (want !== node || node.parentNode !== parent) parent.insertBefore(node, want);
   }
 
-  /** An empty view is its own cell, saying why (`this.why`). */
+  /** An empty view is its own cell, saying why. */
   showEmpty(isEmpty, motion) {
     const why = isEmpty ? this.why : undefined;
     if (this.empty?.dataset.why === why) return;
@@ -257,12 +234,11 @@ export class AgendaView {
     if (motion) this.mover.enter(this.empty);
   }
 
-  /** The "now" line in today's grid, before the first timed item not yet started:
-   *  absolutely placed over the grid, it takes no cell. */
+  /** The "now" line before today's first timed item not yet started (absolute: no cell). */
   placeNowLine() {
     const list = this.root.querySelector('.section[data-kind="today"] .items');
     if (list !== this.nowList) {
-      // Placed again whenever the grid's size changes: its offsets change with it.
+      // Placed again when the grid's size changes (its offsets change).
       this.nowObserver ??= new ResizeObserver(() => this.placeNowLine());
       this.nowObserver.disconnect();
       if (list) this.nowObserver.observe(list);
@@ -277,7 +253,6 @@ export class AgendaView {
     for (const node of list.children) {
       const item = this.itemObjects.get(node.dataset.id);
       if (!item || node.hidden) continue;
-      // Over: dimmed on a wall.
       node.classList.toggle('done', item.kind === 'event' && Date.parse(item.end) <= now);
       last = node;
       if (!next && item.kind === 'event' && !item.all_day && !node.classList.contains('banner') && Date.parse(item.start) > now) next = node;

@@ -1,6 +1,5 @@
-// An item's detail sheet (a modal dialog; Escape closes it, the focus goes back to the
-// item). Addresses become links only for http, https and mailto, never javascript:.
-import { ui } from './format.js';
+// An item's detail sheet (a modal dialog). Links only for http, https and mailto, never javascript:.
+import { el, ui } from './format.js';
 
 const sheet = document.getElementById('sheet');
 let opener = null;
@@ -14,9 +13,7 @@ export function linked(text) {
     let url = null;
     try { url = new URL(part); } catch { /* plain text */ }
     if (url && /^(https?|mailto):$/.test(url.protocol)) {
-      const a = document.createElement('a');
-      Object.assign(a, { href: url.href, textContent: part, rel: 'noopener noreferrer', target: '_blank' });
-      out.append(a);
+      out.append(Object.assign(el('a'), { href: url.href, textContent: part, rel: 'noopener noreferrer', target: '_blank' }));
     } else if (part) out.append(part);
   }
   return out;
@@ -32,10 +29,9 @@ export function openSheet(item, node, when, zone) {
   list.replaceChildren();
   for (const [term, value] of rows) {
     if (!value) continue;
-    const dt = document.createElement('dt'), dd = document.createElement('dd');
-    dt.textContent = term;
+    const dd = el('dd');
     dd.append(linked(value));
-    list.append(dt, dd);
+    list.append(el('dt', null, term), dd);
   }
   sheet.showModal();
   sheet.querySelector('.close').focus();
