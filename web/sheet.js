@@ -23,8 +23,8 @@ export function linked(text) {
 export function openSheet(item, node, when, zone) {
   opener = node;
   sheet.querySelector('h2').replaceChildren(linked(item.summary || ui.noTitle));
-  const rows = [[ui.when, `${when} (${zone})`], [ui.where, item.location], [ui.calendar, item.calendar],
-                [ui.status, item.status && ui[item.status]]];
+  const rows = [[ui.when, `${when} (${zone})`], [ui.where, item.location], [ui.about, item.description],
+                [ui.link, item.url], [ui.calendar, item.calendar], [ui.status, item.status && ui[item.status]]];
   const list = sheet.querySelector('dl');
   list.replaceChildren();
   for (const [term, value] of rows) {

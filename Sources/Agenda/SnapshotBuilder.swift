@@ -236,24 +236,27 @@ public enum SnapshotBuilder {
         w.key("calendar"); w.string(calendar)
         w.key("continues_from_previous_day"); w.bool(fromPrevious)
         w.key("continues_to_next_day"); w.bool(toNext)
+        // Only when the event has one: items without keep their bytes and digests.
+        if let description = record.description { w.key("description"); w.string(capped(description, to: maxDescriptionBytes)) }
         w.key("end"); w.string(end)
         w.key("id")
         let idStart = w.bytes.count + 1
         w.string(id)
         let idRange = idStart..<(w.bytes.count - 1)
         w.key("kind"); w.string("event")
-        w.key("location"); optional(&w, record.location.map(capped))
+        w.key("location"); optional(&w, record.location.map { capped($0) })
         w.key("recurrence_id"); optional(&w, rid)
         w.key("start"); w.string(start)
         w.key("status"); optional(&w, record.status.map { $0 == .cancelled ? "cancelled" : $0.rawValue })
         w.key("summary")
         let summaryStart = w.bytes.count + 1
-        let summary = record.summary.map(capped)
+        let summary = record.summary.map { capped($0) }
         optional(&w, summary)
         // Escaping only lengthens: the same length means the JSON form is the bytes.
         let verbatim = summary.map { w.bytes.count - 1 - summaryStart == $0.utf8.count } ?? true
         let summaryRange = summary == nil || !verbatim ? 0..<0 : summaryStart..<(w.bytes.count - 1)
         w.key("uid"); w.string(capped(record.uid))
+        if let url = record.url.flatMap(linkable) { w.key("url"); w.string(url) }
         w.endObject()
         // (The item keeps a compact copy of exactly its length, not the writer's buffer.)
         return AgendaItem(json: w.takeBytes(), idRange: idRange, summaryRange: summaryRange,
@@ -266,17 +269,33 @@ public enum SnapshotBuilder {
     /// count: the feed shows the text's start, the database and `export` keep it whole.
     public static let maxTextBytes = 2048
 
-    /// `text` cut to its first `maxTextBytes` bytes (whole characters' scalars) and `…`.
-    static func capped(_ text: String) -> String {
-        guard text.utf8.count > maxTextBytes else { return text }
+    /// The most UTF-8 bytes of an event's DESCRIPTION one item carries (the detail
+    /// views show its start; the database and `export` keep it whole).
+    public static let maxDescriptionBytes = 1024
+
+    /// The longest URL an item carries; a longer one is left out, not cut.
+    public static let maxURLBytes = 2048
+
+    /// `text` cut to its first `limit` bytes (whole characters' scalars) and `…`.
+    static func capped(_ text: String, to limit: Int = maxTextBytes) -> String {
+        guard text.utf8.count > limit else { return text }
         var out = String.UnicodeScalarView(), bytes = 0
         for scalar in text.unicodeScalars {
             bytes += UTF8.width(scalar)
-            if bytes > maxTextBytes - 3 { break }
+            if bytes > limit - 3 { break }
             out.append(scalar)
         }
         out.append("…")
         return String(out)
+    }
+
+    /// `url` when clients may link it: an `http:`, `https:` or `mailto:` address (the
+    /// scheme in any case) of at most `maxURLBytes` bytes; nil for any other
+    /// (`javascript:`, `data:`, …), which an item never carries.
+    static func linkable(_ url: String) -> String? {
+        guard url.utf8.count <= maxURLBytes, let colon = url.firstIndex(of: ":") else { return nil }
+        guard ["http", "https", "mailto"].contains(url[..<colon].lowercased()) else { return nil }
+        return url
     }
 
     static func optional(_ w: inout JSONWriter, _ value: String?) {

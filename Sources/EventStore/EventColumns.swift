@@ -4,9 +4,15 @@ enum EventColumns {
     /// What `EventStore.decode` reads to rebuild an `EventRecord` (without its text).
     enum Record: Int32, ResultColumns {
         case id, calendarID, uid, recurrenceID, thisAndFuture, dtstart, durationDays, durationSeconds
-        case rrule, rdates, exdates, status, summary, location, sequence, modified
+        case rrule, rdates, exdates, status, summary, location, sequence, modified, description, url
 
         static let selectList = makeSelectList()
+
+        /// The description's first 1,025 characters: items carry at most 1,024 bytes of
+        /// it (`SnapshotBuilder.maxDescriptionBytes`), and records are held for as long
+        /// as their views, so a long description is not read whole. 1,025 characters are
+        /// more than 1,024 bytes, so the feed cuts it exactly as the whole text.
+        var sql: String { self == .description ? "substr(description, 1, 1025)" : name }
     }
 
     /// What a series fingerprint is made of: identity, content hash, and whether the
@@ -41,7 +47,7 @@ enum EventColumns {
     enum Written: Int32, ResultColumns {
         case uid, recurrenceID, thisAndFuture, dtstart, allDay, durationDays, durationSeconds, rrule, rdates
         case exdates, status, summary, location, sequence, modified, importSerial, firstMinute, lastMinute
-        case spanClass, defaultTZ, contentHash, vevent, blockHash, alarms
+        case spanClass, defaultTZ, contentHash, vevent, blockHash, alarms, description, url
 
         static let selectList = makeSelectList()
         /// Every case, built once (the synthesized `allCases` builds an array per call).

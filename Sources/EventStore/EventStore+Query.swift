@@ -75,6 +75,8 @@ extension EventStore {
         r.status = row.optionalText(Column.status).flatMap(EventStatus.init(rawValue:))
         r.summary = row.optionalText(Column.summary)
         r.location = row.optionalText(Column.location)
+        r.description = row.optionalText(Column.description)
+        r.url = row.optionalText(Column.url)
         r.sequence = Int(row.int(Column.sequence))
         r.modified = row.optionalInt(Column.modified)
         return r

@@ -88,6 +88,8 @@ extension ImportWriter {
             case .vevent: try texts.add(r.text, at: at, of: st)
             case .blockHash: try texts.add(r.blockDigest, at: at, of: st)
             case .alarms: try texts.add(r.alarms.isEmpty ? nil : r.alarms.map(String.init).joined(separator: ","), at: at, of: st)
+            case .description: try texts.add(r.description, at: at, of: st)
+            case .url: try texts.add(r.url, at: at, of: st)
             }
         }
     }

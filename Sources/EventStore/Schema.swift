@@ -1,3 +1,5 @@
+import ICalendar
+
 /// The database schema as an ordered list of forward migrations; `PRAGMA user_version`
 /// records how many have run.
 public enum Schema {
@@ -128,7 +130,35 @@ public enum Schema {
         ALTER TABLE calendar ADD COLUMN color TEXT;
         ALTER TABLE calendar ADD COLUMN chosen_color TEXT;
         """,
+        // 8 -> 9: each event's DESCRIPTION and URL (`EventRecord.description`, `.url`:
+        // unfolded, the description unescaped; NULL for none), for the feed's items.
+        // Rows stored before are filled by `backfills[8]` from their stored VEVENT text,
+        // in the migration's transaction: an unchanged file is not parsed again, so
+        // they would otherwise stay empty.
+        """
+        ALTER TABLE event ADD COLUMN description TEXT;
+        ALTER TABLE event ADD COLUMN url TEXT;
+        """,
     ]
+
+    /// Work a migration does in Swift after its SQL, in its transaction, by index.
+    static let backfills: [Int: @Sendable (Connection) throws -> Void] = [8: backfillDescriptionsAndURLs]
+
+    /// Reads the DESCRIPTION and URL of every stored event whose text may have one
+    /// (`EventText`, as an import reads them). Only rows whose text names either are read
+    /// (LIKE is case-insensitive for ASCII); the parse is a scan of the text's lines.
+    static func backfillDescriptionsAndURLs(_ db: Connection) throws {
+        var found: [(id: Int64, description: String?, url: String?)] = []
+        try db.statement("SELECT id, vevent FROM event WHERE vevent LIKE '%DESCRIPTION%' OR vevent LIKE '%URL%'")
+            .forEachRow([]) { row in
+                let (description, url) = EventText.descriptionAndURL(row.text(1))
+                if description != nil || url != nil { found.append((row.int(0), description, url)) }
+            }
+        let update = try db.statement("UPDATE event SET description = ?, url = ? WHERE id = ?")
+        for row in found {
+            try update.run([row.description.map { .text($0) } ?? .null, row.url.map { .text($0) } ?? .null, .int(row.id)])
+        }
+    }
 
     /// The version a fully migrated database has.
     public static var currentVersion: Int { migrations.count }
@@ -146,6 +176,7 @@ public enum Schema {
                 // meanwhile ("table calendar already exists"). Look again under the lock.
                 guard Int(try db.scalarInt("PRAGMA user_version") ?? 0) == index else { return }
                 try db.execute(migrations[index])
+                try backfills[index]?(db)
                 try db.execute("PRAGMA user_version = \(index + 1)")
             }
         }

@@ -116,6 +116,10 @@ public struct FeedItem: Sendable, Equatable {
     public var recurrenceID: String?
     public var summary: String?
     public var location: String?
+    /// The event's DESCRIPTION, its first 1,024 bytes (`…` when cut); nil when none.
+    public var description: String?
+    /// The event's URL: http, https or mailto only (the feed carries no other); nil when none.
+    public var url: String?
     public var calendar: String?
     /// Local date-times (`YYYY-MM-DDTHH:MM:SS±HH:MM`), or dates for all-day events.
     public var start: String?
@@ -135,6 +139,8 @@ public struct FeedItem: Sendable, Equatable {
         recurrenceID = text("recurrence_id")
         summary = text("summary")
         location = text("location")
+        description = text("description")
+        url = text("url")
         calendar = text("calendar")
         start = text("start")
         end = text("end")

@@ -59,6 +59,11 @@ public struct EventRecord: Sendable, Equatable {
     public var summary: String?
     /// LOCATION, unescaped.
     public var location: String?
+    /// DESCRIPTION, unfolded and unescaped (`EventText`: read from `text`, not by libical).
+    /// A record read back from the store has its first 1,025 characters only.
+    public var description: String?
+    /// URL, as written (`EventText`); any scheme: clients choose which they link.
+    public var url: String?
     /// SEQUENCE (0 when absent).
     public var sequence: Int = 0
     /// LAST-MODIFIED, else DTSTAMP, as seconds since the epoch.

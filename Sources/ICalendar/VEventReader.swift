@@ -206,6 +206,7 @@ enum VEventReader {
         if let prop = icalcomponent_get_first_property(c, ICAL_LOCATION_PROPERTY) {
             record.location = LibICal.string(icalproperty_get_location(prop))
         }
+        (record.description, record.url) = EventText.descriptionAndURL(text)
         if let prop = icalcomponent_get_first_property(c, ICAL_SEQUENCE_PROPERTY) {
             record.sequence = Int(icalproperty_get_sequence(prop))
         }

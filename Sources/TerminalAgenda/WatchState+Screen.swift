@@ -90,13 +90,25 @@ extension WatchState {
         rows.append(AgendaRow(id: "", kind: .gap, spans: []))
         rows += [row("When", when), row("Location", item["location"]?.stringValue),
                  row("Status", item["status"]?.stringValue), row("Calendar", calendar, .calendar(calendar)),
-                 row("About", item["description"]?.stringValue), row("URL", item["url"]?.stringValue),
-                 row("UID", item["uid"]?.stringValue, .dim)].compactMap { $0 }
+                 row("URL", item["url"]?.stringValue)].compactMap { $0 }
+        // The description (at most 1,024 bytes in the feed) a row per line, its first
+        // `maxDescriptionLines`; each sanitised (`AgendaRow.text`), so no control reaches
+        // the terminal. Before the UID, after what is shorter, so it cannot push them out.
+        let lines = (item["description"]?.stringValue ?? "").split(whereSeparator: \.isNewline)
+            .map { String($0).trimmingTrailingSpaces }.filter { !$0.isEmpty }
+        for (k, line) in lines.prefix(Self.maxDescriptionLines).enumerated() {
+            let more = k == Self.maxDescriptionLines - 1 && lines.count > Self.maxDescriptionLines
+            rows += [row(k == 0 ? "About" : "", more ? line + " …" : line)].compactMap { $0 }
+        }
+        rows += [row("UID", item["uid"]?.stringValue, .dim)].compactMap { $0 }
         return rows
     }
 }
 
 extension WatchState {
+    /// The most lines of a description the details show.
+    static let maxDescriptionLines = 8
+
     /// `Sun 29 Nov 15:00 – 16:00`, the end's date only when it differs; all-day events
     /// by dates (the feed's end is exclusive).
     static func span(_ start: String, _ end: String, allDay: Bool) -> String {

@@ -50,6 +50,50 @@ import TestSupport
         #expect(exported.contains("SUMMARY:\(huge)\r\n") && exported.contains("LOCATION:\(huge)\r\n"))
     }
 
+    /// docs/data-model.md: `description` and `url` are there only when the event has
+    /// them (an item without keeps its bytes); the description is capped at 1,024 bytes
+    /// at a character, and only an http, https or mailto URL is carried.
+    @Test func descriptionAndURLOnlyWhenTheEventHasThem() throws {
+        let long = String(repeating: "é", count: 3_000) + "END" // read back as its first 1,025 characters
+        let s = try ScratchStore(loading: [
+            ICS.berlin("full", "20261129T090000", "20261129T100000", "DESCRIPTION:Bring\\, please\\nthe notes",
+                       "URL:https://example.com/meet?id=1"),
+            ICS.berlin("long", "20261129T100000", "20261129T110000", "DESCRIPTION:\(long)", "URL:MAILTO:team@example.com"),
+            ICS.berlin("plain", "20261129T110000", "20261129T120000",
+                       "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:Reminder", "TRIGGER:-PT10M", "END:VALARM"),
+            ICS.berlin("script", "20261129T120000", "20261129T130000", "URL:javascript:alert(1)"),
+            ICS.berlin("huge-url", "20261129T130000", "20261129T140000",
+                       "URL:https://example.com/" + String(repeating: "a", count: SnapshotBuilder.maxURLBytes)),
+        ])
+        let snapshot = try s.build(Fixture.view())
+        func item(_ uid: String) throws -> AgendaItem { try #require(snapshot.items(uid: uid).first?.item) }
+
+        let full = try item("full")
+        #expect(full.string("description") == "Bring, please\nthe notes")
+        #expect(full.string("url") == "https://example.com/meet?id=1")
+        #expect(Set(full.fields.keys) == Self.eventKeys.union(["description", "url"]))
+        #expect(full.text.contains(#""continues_to_next_day":false,"description":"Bring, please\nthe notes","end":"#))
+        #expect(full.text.hasSuffix(#","uid":"full","url":"https://example.com/meet?id=1"}"#))
+
+        let capped = try item("long")
+        let description = try #require(capped.string("description"))
+        #expect(description.utf8.count <= SnapshotBuilder.maxDescriptionBytes && description.utf8.count > 1_000)
+        #expect(description.hasPrefix("éé") && description.hasSuffix("é…"))
+        #expect(capped.string("url") == "MAILTO:team@example.com")
+        // The whole text stays in the database (and so in `export`).
+        #expect(try s.store.exportICalendar().replacingOccurrences(of: "\r\n ", with: "").contains("DESCRIPTION:\(long)\r\n"))
+
+        // Neither key (a VALARM's DESCRIPTION is not the event's): the item's bytes as before.
+        let plain = try item("plain")
+        #expect(Set(plain.fields.keys) == Self.eventKeys)
+        #expect(!plain.text.contains("description") && !plain.text.contains("url"))
+        for uid in ["script", "huge-url"] {
+            let item = try item(uid)
+            #expect(Set(item.fields.keys) == Self.eventKeys, "\(uid): \(item.text)")
+            #expect(!item.text.contains("javascript"))
+        }
+    }
+
     @Test func absentOptionalFieldsAreNull() throws {
         let s = try ScratchStore(loading: [ICS.event("bare@x", "DTSTART:20261129T150000Z")])
         let item = try #require(try s.build(Fixture.view()).allItems.first)

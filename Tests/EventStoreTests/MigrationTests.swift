@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import EventStore
+import ICalendar
 
 /// `Schema.migrate`: forward migrations recorded in `PRAGMA user_version`.
 @Suite struct MigrationTests {
@@ -56,7 +57,8 @@ import Testing
         do {
             let store = try EventStore(path: path)
             _ = try store.importCalendars([StoreICS.input("a.ics", StoreICS.calendar([StoreICS.event("a@x")]))])
-            try store.db.execute("ALTER TABLE calendar DROP COLUMN color; ALTER TABLE calendar DROP COLUMN chosen_color; PRAGMA user_version = 7;")
+            try store.db.execute("ALTER TABLE calendar DROP COLUMN color; ALTER TABLE calendar DROP COLUMN chosen_color; "
+                                 + "ALTER TABLE event DROP COLUMN description; ALTER TABLE event DROP COLUMN url; PRAGMA user_version = 7;")
         }
         let store = try EventStore(path: path)
         #expect(try store.db.scalarInt("PRAGMA user_version") == Int64(Schema.currentVersion))
@@ -71,6 +73,44 @@ import Testing
         #expect(throws: StoreError.invalidColor("teal")) { try store.setCalendarColor(name, "teal") }
         try store.setCalendarColor(name, nil)
         #expect(try store.calendarColors() == [name: "#0082c9"])
+    }
+
+    /// 8 -> 9: events stored before get their DESCRIPTION and URL from their stored
+    /// text in the migration (an unchanged file is not parsed again); a VALARM's
+    /// DESCRIPTION is not the event's, and an import fills both as well.
+    @Test func eventsOfAnOlderDatabaseGetDescriptionsAndURLs() throws {
+        let path = temporaryPath()
+        defer { remove(path) }
+        let events = [
+            StoreICS.event("a@x", extra: ["DESCRIPTION;LANGUAGE=en:Agenda: plans\\, budget\\;", "  and more\\nline two",
+                                          "URL;VALUE=URI:https://example.com/a", "BEGIN:VALARM", "ACTION:DISPLAY",
+                                          "DESCRIPTION:Reminder", "TRIGGER:-PT10M", "END:VALARM"]),
+            StoreICS.event("b@x", day: 2, extra: ["BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:Reminder",
+                                                  "TRIGGER:-PT10M", "END:VALARM"]),
+            StoreICS.event("c@x", day: 3, extra: ["url:javascript:alert(1)"]),
+        ]
+        func fields(_ db: Connection) throws -> [String: [String?]] {
+            let rows = try db.statement("SELECT uid, description, url FROM event").map {
+                ($0.text(0), [$0.optionalText(1), $0.optionalText(2)])
+            }
+            return Dictionary(uniqueKeysWithValues: rows)
+        }
+        let expected: [String: [String?]] = ["a@x": ["Agenda: plans, budget; and more\nline two", "https://example.com/a"],
+                                             "b@x": [nil, nil], "c@x": [nil, "javascript:alert(1)"]]
+        do {
+            let store = try EventStore(path: path)
+            _ = try store.importCalendars([StoreICS.input("a.ics", StoreICS.calendar(events))])
+            #expect(try fields(store.db) == expected)
+            try store.db.execute("ALTER TABLE event DROP COLUMN description; ALTER TABLE event DROP COLUMN url; PRAGMA user_version = 8;")
+        }
+        let store = try EventStore(path: path)
+        #expect(try store.db.scalarInt("PRAGMA user_version") == Int64(Schema.currentVersion))
+        #expect(try fields(store.db) == expected)
+        // The store keeps the URL whatever its scheme: the feed chooses (SnapshotBuilder.linkable).
+        let series = try store.series(fromMinute: 0, toMinute: EventRecord.openEndMinute)
+        let a = try #require(series.first { $0.uid == "a@x" }?.series.master)
+        #expect(a.description == "Agenda: plans, budget; and more\nline two" && a.url == "https://example.com/a")
+        #expect(series.first { $0.uid == "c@x" }?.series.master?.url == "javascript:alert(1)")
     }
 
     @Test func reopeningAMigratedDatabaseChangesNothing() throws {

@@ -8,11 +8,11 @@ import TestSupport
 struct StoreAPITests {
     @Test func columnListsAreTheTableColumns() {
         #expect(EventColumns.Record.selectList == "id, calendar_id, uid, recurrence_id, this_and_future, dtstart, "
-            + "duration_days, duration_seconds, rrule, rdates, exdates, status, summary, location, sequence, modified")
-        #expect(EventColumns.Written.selectList.hasSuffix("span_class, default_tz, content_hash, vevent, block_hash, alarms"))
+            + "duration_days, duration_seconds, rrule, rdates, exdates, status, summary, location, sequence, modified, substr(description, 1, 1025), url")
+        #expect(EventColumns.Written.selectList.hasSuffix("span_class, default_tz, content_hash, vevent, block_hash, alarms, description, url"))
         #expect(EventColumns.Export.selectList == "e.vevent, e.dtstart, e.rdates, e.exdates, e.default_tz, e.source_id")
         #expect(EventColumns.Fingerprint.selectList.hasPrefix("id, calendar_id, uid, content_hash, (recurrence_id"))
-        #expect(ImportWriter.updateSQL.hasSuffix("vevent = ?, block_hash = ?, alarms = ? WHERE id = ?"))
+        #expect(ImportWriter.updateSQL.hasSuffix("vevent = ?, block_hash = ?, alarms = ?, description = ?, url = ? WHERE id = ?"))
     }
 
     @Test func readRollsBackOnThrowAndCanBeUsedAgain() throws {

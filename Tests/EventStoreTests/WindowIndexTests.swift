@@ -42,6 +42,7 @@ import TestSupport
             DROP INDEX event_overrides; DROP INDEX event_recurring_window; DROP INDEX event_window;
             CREATE INDEX event_window ON event(span_class, first_minute);
             ALTER TABLE calendar DROP COLUMN color; ALTER TABLE calendar DROP COLUMN chosen_color;
+            ALTER TABLE event DROP COLUMN description; ALTER TABLE event DROP COLUMN url;
             PRAGMA user_version = 5;
             """)
         #expect(try found() == now)

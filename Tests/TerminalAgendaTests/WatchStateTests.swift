@@ -37,6 +37,31 @@ final class WatchStateTests: XCTestCase {
         XCTAssertEqual(s.selected, "tue", "the nearest event takes the selection of one that left")
     }
 
+    /// The details show the item's description (a row per line, controls made harmless)
+    /// and its URL; an item without them shows neither label.
+    func testDetailsShowTheDescriptionAndTheURL() {
+        var item = AgendaFixture.event("memo", "2026-11-29", "15:00", "16:00", "Review").objectValue!
+        item["description"] = .string("Bring the notes\nand \u{1B}[31mthe plan")
+        item["url"] = .string("https://wiki.example.org/review")
+        let model = AgendaFixture.model([AgendaFixture.section("2026-11-29", "today", [.object(item)])])
+        var s = WatchState(days: 14)
+        s.size = (14, 60)
+        s.update(rows: AgendaFixture.layout.rows(model))
+        XCTAssertEqual(s.selected, "memo")
+        XCTAssertEqual(s.handle(.enter), .redraw)
+        let details = s.screen(title: [], frame: []).map(\.text)
+        let all = details.joined(separator: "\n")
+        XCTAssertTrue(details.contains { $0.contains("About     Bring the notes") }, all)
+        XCTAssertTrue(details.contains { $0.contains("          and ^[[31mthe plan") }, all)
+        XCTAssertTrue(details.contains { $0.contains("URL       https://wiki.example.org/review") }, all)
+        XCTAssertFalse(all.contains("\u{1B}"), "no escape reaches the terminal")
+
+        var plain = state()
+        _ = plain.handle(.enter)
+        let without = plain.screen(title: [], frame: []).map(\.text).joined(separator: "\n")
+        XCTAssertFalse(without.contains("About") || without.contains("URL "), without)
+    }
+
     func testDetailsFilterCalendarsDaysQuit() {
         var s = state()
         XCTAssertEqual(s.handle(.enter), .redraw)

@@ -89,7 +89,8 @@ struct DashboardReadableTests {
     static var agenda: String {
         let events = Self.work.map(\.lines) + [
             TestEvent("t@x", "20261129T160000Z", "20261129T170000Z", "Planning",
-                      extra: ["STATUS:TENTATIVE", "LOCATION:https://meet.example.org/plan javascript:alert(1)"]).lines,
+                      extra: ["STATUS:TENTATIVE", "LOCATION:https://meet.example.org/plan javascript:alert(1)",
+                              "DESCRIPTION:<b>Bring</b> the notes\\nand the plan", "URL:https://wiki.example.org/plan"]).lines,
             TestEvent("v@x", "20261127", "20261213", "Holiday").lines,
             TestEvent("n@x", "20261130T210000Z", "20261201T001500Z", "Night").lines,
             ["BEGIN:VEVENT", "UID:u@x", "DTSTAMP:20261101T000000Z", "DTSTART:20261130T120000Z", "DTEND:20261130T130000Z", "END:VEVENT"],
@@ -124,16 +125,19 @@ struct DashboardReadableTests {
                     """)
                 #expect(words == [true, "day 3 of 16", true, true, "Tue 1"], "\(words)")
 
-                // Enter opens the sheet: the time with its zone, a link only for https.
+                // Enter opens the sheet: the time with its zone, a link only for https; the
+                // description as text (its markup shown, not made), the URL as a link.
                 try await browser.run("item = null; const n = [...document.querySelectorAll('.sections .item')].find((x) => x.title.startsWith('Planning')); n.focus();")
                 try await browser.press("Enter", code: "Enter", keyCode: 13)
                 try await browser.waitFor("the sheet", "return document.getElementById('sheet').open;")
                 let sheet = try await page(browser, """
                     const d = document.getElementById('sheet');
                     return [d.querySelector('h2').textContent, d.textContent.includes('(UTC)'), d.textContent.includes('Tentative'),
-                            [...d.querySelectorAll('a')].map((a) => a.href), d.textContent.includes('javascript:alert(1)')];
+                            [...d.querySelectorAll('a')].map((a) => a.href), d.textContent.includes('javascript:alert(1)'),
+                            [...d.querySelectorAll('dd')].some((n) => n.textContent === '<b>Bring</b> the notes\\nand the plan'), !d.querySelector('dd b')];
                     """)
-                #expect(sheet == ["Planning", true, true, ["https://meet.example.org/plan"], true], "\(sheet)")
+                #expect(sheet == ["Planning", true, true, ["https://meet.example.org/plan", "https://wiki.example.org/plan"], true, true, true],
+                        "\(sheet)")
                 try await picture(browser, "sheet")
                 try await browser.press("Escape", code: "Escape", keyCode: 27)
                 try await browser.waitFor("the sheet to close", "return !document.getElementById('sheet').open;")
