@@ -1,3 +1,5 @@
+import CanonicalJSON
+
 /// Calendar colours and how many colours the terminal has.
 public struct CalendarPalette: Sendable, Equatable {
     /// A colour as red, green, blue (0-255).
@@ -15,6 +17,18 @@ public struct CalendarPalette: Sendable, Equatable {
         public var basic: Int {
             let bits = (r > 127 ? 1 : 0) | (g > 127 ? 2 : 0) | (b > 127 ? 4 : 0)
             return bits == 7 || bits == 0 ? 7 : bits
+        }
+
+        /// `#rgb` or `#rrggbb` (either case); nil for anything else (a CSS colour name).
+        public init?(hex: String) {
+            let digits = hex.dropFirst()
+            guard hex.hasPrefix("#"), digits.count == 3 || digits.count == 6, digits.allSatisfy(\.isHexDigit),
+                  let value = Int(digits, radix: 16) else { return nil }
+            if digits.count == 3 {
+                self.init((value >> 8) * 17, (value >> 4 & 15) * 17, (value & 15) * 17)
+            } else {
+                self.init(value >> 16, value >> 8 & 255, value & 255)
+            }
         }
     }
 
@@ -36,6 +50,8 @@ public struct CalendarPalette: Sendable, Equatable {
 
     /// The calendars, sorted by name.
     public private(set) var names: [String]
+    /// The calendars' own colours, as eventd's status gives them (`calendar_colors`).
+    public var own: [String: RGB] = [:]
 
     public init(names: some Sequence<String>) {
         self.names = Array(Set(names)).sorted()
@@ -47,11 +63,19 @@ public struct CalendarPalette: Sendable, Equatable {
         if all.count != names.count { names = all.sorted() }
     }
 
-    /// The one place a calendar's colour is decided: the palette's, in name order. When
-    /// eventd's status carries a calendar's own colour, it belongs here, first.
+    /// The one place a calendar's colour is decided: its own where eventd knows it
+    /// (`own`), else the palette's, in name order.
     public func color(for calendar: String) -> RGB {
+        if let mine = own[calendar] { return mine }
         let index = names.firstIndex(of: calendar) ?? abs(calendar.unicodeScalars.reduce(0) { $0 &* 31 &+ Int($1.value) })
         return Self.colors[index % Self.colors.count]
+    }
+
+    /// Status's `calendar_colors` (name -> "#rrggbb"), typed; values that are not `#rgb`
+    /// or `#rrggbb` are left out (those calendars keep the palette's colour).
+    public static func colors(from json: JSONValue?) -> [String: RGB] {
+        guard case .object(let fields)? = json else { return [:] }
+        return fields.compactMapValues { $0.stringValue.flatMap(RGB.init(hex:)) }
     }
 
     /// The terminal's colour depth from its environment and what terminfo says it has.

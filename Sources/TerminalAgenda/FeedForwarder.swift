@@ -7,8 +7,11 @@ import Threads
 
 /// What the subscription thread tells the screen's loop.
 enum FeedNews: Sendable {
-    /// A fresh or advanced local copy (its digest checked by the machine).
-    case state(FeedClientState)
+    /// A fresh (`snapshot`: a (re)subscription's) or advanced local copy (its digest
+    /// checked by the machine).
+    case state(FeedClientState, snapshot: Bool)
+    /// The calendars' own colours from eventd's status (`CalendarColorReader`).
+    case colors([String: CalendarPalette.RGB])
     /// The connection is gone (or never came): the last copy is all there is.
     case lost(String)
     /// The daemon is heard again (the first line of a new connection).
@@ -58,9 +61,12 @@ final class FeedForwarder: Sendable {
         mutating func handle(_ effect: SubscriptionMachine.Effect) throws {
             if owner.isRetired { throw Retired() }
             switch effect {
-            case .snapshot(let state), .diff(_, let state):
+            case .snapshot(let state):
                 lost = false
-                mailbox.post(.state(state))
+                mailbox.post(.state(state, snapshot: true))
+            case .diff(_, let state):
+                lost = false
+                mailbox.post(.state(state, snapshot: false))
             case .line:
                 if lost {
                     lost = false

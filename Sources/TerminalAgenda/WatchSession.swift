@@ -23,6 +23,8 @@ public final class WatchSession {
     /// The view for a number of days.
     let view: @Sendable (Int) -> JSONValue
     let open: @Sendable () throws -> FeedSocket
+    /// One status request on a connection of its own (for `calendar_colors`).
+    let status: @Sendable () throws -> JSONValue?
     /// Seconds since the epoch (EVENTD_FAKE_NOW moves it, as the daemon's).
     let wallClock: @Sendable () -> Double
     let environment: [String: String]
@@ -31,6 +33,9 @@ public final class WatchSession {
     var animator = RowAnimator()
     var feed: FeedClientState?
     var forwarder: FeedForwarder?
+    var colorReader: CalendarColorReader?
+    /// Calendars whose colour was asked for since the last snapshot.
+    var colorsAsked: Set<String> = []
     /// Live, or why not and since when.
     var lostReason: String? = "connecting to eventd"
     var lastUpdate: Double?
@@ -38,11 +43,14 @@ public final class WatchSession {
     /// Rows of the dates the minute does not change (see `AgendaLayout.Cache`).
     var rowCache = AgendaLayout.Cache()
 
-    public init(days: Int, zoneName: String, calendars: [String], calendarCount: Int?,
+    /// `calendarColors`: status's `calendar_colors` when the caller has it already.
+    public init(days: Int, zoneName: String, calendars: [String], calendarCount: Int?, calendarColors: JSONValue? = nil,
                 view: @escaping @Sendable (Int) -> JSONValue, open: @escaping @Sendable () throws -> FeedSocket,
+                status: @escaping @Sendable () throws -> JSONValue?,
                 wallClock: @escaping @Sendable () -> Double, environment: [String: String]) {
         self.view = view
         self.open = open
+        self.status = status
         self.wallClock = wallClock
         self.environment = environment
         state = WatchState(days: days)
@@ -51,6 +59,7 @@ public final class WatchSession {
         layout.days = days
         layout.calendarCount = calendarCount
         palette = CalendarPalette(names: calendars)
+        palette.own = CalendarPalette.colors(from: calendarColors)
         state.calendars = palette.names
     }
 
@@ -64,6 +73,8 @@ public final class WatchSession {
         defer { screen.end() }
         state.size = screen.size
         forwarder = FeedForwarder(view: view(state.days), open: open, mailbox: mailbox)
+        colorReader = CalendarColorReader(status: status, mailbox: mailbox)
+        colorReader?.refresh()
         relayout(animated: false)
         screen.draw(compose())
         while true {
@@ -104,6 +115,8 @@ public final class WatchSession {
                 dirty = true
             }
             if Int64(wallClock()) / 60 != layout.now / 60 {
+                // As the dashboard: colours set meanwhile show within the minute.
+                colorReader?.refresh()
                 relayout(animated: true)
                 dirty = true
             }
@@ -116,7 +129,9 @@ public final class WatchSession {
 
     func take(_ news: FeedNews) throws {
         switch news {
-        case .state(let next):
+        case .colors(let colors):
+            palette.own = colors
+        case .state(let next, let snapshot):
             if let tz = next.view["tz"]?.stringValue, tz != state.zoneName, let zone = Zone.system(tz) {
                 layout.zone = zone
                 state.zoneName = tz
@@ -125,7 +140,15 @@ public final class WatchSession {
             let first = feed == nil
             feed = next
             rowCache = AgendaLayout.Cache()
-            palette.learn(next.model.sections.flatMap { $0.items.compactMap { $0.content["calendar"]?.stringValue } })
+            let shown = Set(next.model.sections.flatMap { $0.items.compactMap { $0.content["calendar"]?.stringValue } })
+            palette.learn(shown)
+            // Colours again after a (re)subscription, and for a calendar without one.
+            if snapshot { colorsAsked = [] }
+            let unasked = shown.filter { palette.own[$0] == nil && !colorsAsked.contains($0) }
+            if snapshot || !unasked.isEmpty {
+                colorsAsked.formUnion(shown)
+                colorReader?.refresh()
+            }
             state.calendars = palette.names
             lostReason = nil
             lastUpdate = wallClock()

@@ -16,7 +16,8 @@ struct WatchCommand: Subcommand {
         of the last update, and the watch reconnects by itself. Keys: arrows or j/k select,
         Enter shows details, t jumps to today, + and - change the days, / filters by text, c
         shows or hides calendars, q or Ctrl-C quits. Needs a terminal: for pipes and scripts
-        use agenda or subscribe. No colours under NO_COLOR.
+        use agenda or subscribe. Each calendar is drawn in its own colour where eventd knows it
+        (see calendars --color), else in one of a fixed palette; no colours under NO_COLOR.
         """,
         options: ViewOptions.declarations,
         examples: [
@@ -41,12 +42,14 @@ struct WatchCommand: Subcommand {
         let base = options
         let session = WatchSession(
             days: options.days ?? 14, zoneName: zone, calendars: names, calendarCount: status?["calendars"]?.intValue.map(Int.init),
+            calendarColors: status?["calendar_colors"],
             view: { days in
                 var view = base
                 view.days = days
                 return view.json
             },
             open: { [env] in try DaemonConnection.open(env) },
+            status: { [env] in try DaemonConnection.answer(to: .status, on: DaemonConnection.open(env), timeout: 2)?.json },
             wallClock: { [clock = AgendaClock(environment: env.environment)] in clock.preciseNow() },
             environment: env.environment)
         let outcome: WatchSession.Outcome

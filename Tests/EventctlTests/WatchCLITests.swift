@@ -38,6 +38,9 @@ final class WatchCLITests: XCTestCase {
         try await DaemonHarness.with { daemon in
             try await daemon.importCalendar(icsCalendar(Self.week))
             try await daemon.importCalendar(icsCalendar(Self.home), file: "home.ics", calendar: "home")
+            // The calendar's own colour (eventd's status), over the palette's: xterm's red.
+            let coloured = try await daemon.eventctl(["calendars", "--calendar", "home", "--color", "#ff0000"])
+            XCTAssertTrue(coloured.succeeded, coloured.stderr)
             try await daemon.start()
             let terminal = try watch(daemon)
             defer { terminal.close() }
@@ -51,6 +54,8 @@ final class WatchCLITests: XCTestCase {
             }
             XCTAssertTrue(painted.alternateScreen)
             XCTAssertTrue(painted.cursorHidden)
+            XCTAssertTrue(Self.colors(painted, "Dinner with Sam").contains("ff0000"), "home is not red: \(Self.colors(painted, "Dinner with Sam"))")
+            XCTAssertFalse(Self.colors(painted, "Planning").contains("ff0000"), "the palette's colour for the other calendar")
             try Self.screenshot(terminal, "watch-first-paint")
 
             // A rename: only the row's cells (and the title's time) are written again.
@@ -65,6 +70,20 @@ final class WatchCLITests: XCTestCase {
             let renameBytes = settled.bytes - painted.bytes
             print("watch: first paint \(painted.bytes) bytes, the rename \(renameBytes) bytes (highlight on and off included)")
             XCTAssertLessThanOrEqual(renameBytes * 2, painted.bytes, "rename wrote \(renameBytes) bytes, first paint \(painted.bytes)")
+
+            // A colour changed while watching shows after the next subscription's snapshot
+            // (here another number of days), the watch asking eventd's status by itself.
+            let recoloured = try await daemon.eventctl(["calendars", "--calendar", "home", "--color", "#0000ff"])
+            XCTAssertTrue(recoloured.succeeded, recoloured.stderr)
+            var tries = 0
+            while try await daemon.status()["calendar_colors"]?["home"]?.stringValue != "#0000ff", tries < 50 {
+                tries += 1
+                try await Task.sleep(nanoseconds: 100_000_000)
+            }
+            try terminal.type("+")
+            var blue = try terminal.quiet(300)
+            for _ in 0..<20 where !Self.colors(blue, "Dinner with Sam").contains("0000ff") { blue = try terminal.quiet(200) }
+            XCTAssertTrue(Self.colors(blue, "Dinner with Sam").contains("0000ff"), "home is not blue: \(Self.colors(blue, "Dinner with Sam"))")
 
             let resized = try terminal.send(["op": "resize", "cols": 60, "rows": 20])
             let small = try terminal.quiet(200, after: resized.bytes, timeout: 2)
@@ -165,6 +184,13 @@ final class WatchCLITests: XCTestCase {
             XCTAssertEqual(result.exit, .exited(64), result.stderr)
             XCTAssertTrue(result.stderr.contains("eventctl agenda") && result.stderr.contains("eventctl subscribe"), result.stderr)
         }
+    }
+
+    /// The foreground colours (pyte's: a name, or `rrggbb` for 256 and direct colours) of
+    /// the first line showing `text`.
+    static func colors(_ answer: PseudoTerminal.Answer, _ text: String) -> Set<String> {
+        guard let line = answer.screen.firstIndex(where: { $0.contains(text) }) else { return [] }
+        return Set(answer.json["colors"]?.arrayValue?[line].arrayValue?.compactMap(\.stringValue) ?? [])
     }
 
     /// Draws the emulator's screen to a PNG in the temporary directory (and, with

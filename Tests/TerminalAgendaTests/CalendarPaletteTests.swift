@@ -1,4 +1,5 @@
 import XCTest
+import CanonicalJSON
 @testable import TerminalAgenda
 
 final class CalendarPaletteTests: XCTestCase {
@@ -11,6 +12,32 @@ final class CalendarPaletteTests: XCTestCase {
         XCTAssertEqual(palette.color(for: "zoo"), CalendarPalette.colors[2])
         XCTAssertEqual(CalendarPalette.RGB(66, 133, 244).xterm256, 16 + 36 * 1 + 6 * 2 + 5)
         XCTAssertEqual(CalendarPalette.RGB(229, 57, 53).basic, 1, "red")
+    }
+
+    func testHexColours() {
+        XCTAssertEqual(CalendarPalette.RGB(hex: "#ff2968"), CalendarPalette.RGB(255, 41, 104))
+        XCTAssertEqual(CalendarPalette.RGB(hex: "#1F77B4"), CalendarPalette.RGB(31, 119, 180))
+        XCTAssertEqual(CalendarPalette.RGB(hex: "#f0a"), CalendarPalette.RGB(255, 0, 170))
+        for bad in ["", "#", "ff0000", "#ff00", "#ff00000", "#gg0000", "#+f0000", "#-f0000", "turquoise", "#ｆｆ0000", " #ff0000"] {
+            XCTAssertNil(CalendarPalette.RGB(hex: bad), bad)
+        }
+        let status: JSONValue = ["work": "#FF0000", "home": "#0f0", "named": "turquoise", "odd": 7]
+        XCTAssertEqual(CalendarPalette.colors(from: status), ["work": CalendarPalette.RGB(255, 0, 0), "home": CalendarPalette.RGB(0, 255, 0)])
+        XCTAssertEqual(CalendarPalette.colors(from: nil), [:])
+        XCTAssertEqual(CalendarPalette.colors(from: "#ff0000"), [:])
+    }
+
+    func testOwnColoursComeFirstThePaletteForTheRest() {
+        var palette = CalendarPalette(names: ["home", "named", "work"])
+        palette.own = CalendarPalette.colors(from: ["work": "#ff0000", "named": "turquoise"])
+        XCTAssertEqual(palette.color(for: "work"), CalendarPalette.RGB(255, 0, 0))
+        XCTAssertEqual(palette.color(for: "home"), CalendarPalette.colors[0], "no colour of its own: the palette's, by name")
+        XCTAssertEqual(palette.color(for: "named"), CalendarPalette.colors[1], "a colour name is not a hex colour: the palette's")
+        XCTAssertEqual(palette.color(for: "work").xterm256, 196, "xterm's red")
+        palette.learn(["zoo"])
+        XCTAssertEqual(palette.color(for: "zoo"), CalendarPalette.colors[3], "the palette's order still counts every name")
+        palette.own = [:]
+        XCTAssertEqual(palette.color(for: "work"), CalendarPalette.colors[2], "a colour taken back: the palette's again")
     }
 
     func testDepthFromEnvironmentAndTerminfo() {
