@@ -150,3 +150,16 @@ public struct FeedItem: Sendable, Equatable {
         continuesToNextDay = json["continues_to_next_day"]?.boolValue == true
     }
 }
+
+/// A section's own fields (docs/data-model.md: one section per date), typed.
+public struct FeedDay: Sendable, Equatable {
+    /// `YYYY-MM-DD`.
+    public var date: String?
+    /// `today`, `tomorrow`, or the date for people; nil when the section has none.
+    public var label: String?
+
+    /// The fields of `json` (a section's content; its `items` are not read).
+    public init(_ json: JSONValue) {
+        (date, label) = (json["date"]?.stringValue, json["label"]?.stringValue)
+    }
+}

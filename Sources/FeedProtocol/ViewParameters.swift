@@ -44,3 +44,55 @@ public struct ViewParameters: Sendable {
         return .object(object)
     }
 }
+
+/// A view object's fields (`subscribe`'s `view`, a snapshot's `view`), typed: clients
+/// build and read views here rather than by key. Nil (or empty) fields are left out of
+/// `json`, so eventd fills in its defaults; keys this client does not know are ignored.
+public struct ViewFields: Sendable, Equatable {
+    /// An IANA zone name.
+    public var tz: String?
+    /// The first date, `YYYY-MM-DD`.
+    public var from: String?
+    public var days: Int64?
+    public var pastDays: Int64?
+    public var calendars: [String]
+    /// `omit` or `placeholder`.
+    public var emptyDays: String?
+
+    /// A view with these fields (every default by default).
+    public init(tz: String? = nil, from: String? = nil, days: Int64? = nil, pastDays: Int64? = nil,
+                calendars: [String] = [], emptyDays: String? = nil) {
+        (self.tz, self.from, self.days, self.pastDays) = (tz, from, days, pastDays)
+        (self.calendars, self.emptyDays) = (calendars, emptyDays)
+    }
+
+    /// The fields of the view object `json`.
+    public init(_ json: JSONValue) {
+        self.init(tz: json["tz"]?.stringValue, from: json["from"]?.stringValue, days: json["days"]?.intValue,
+                  pastDays: json["past_days"]?.intValue, calendars: json["calendars"]?.arrayValue?.compactMap(\.stringValue) ?? [],
+                  emptyDays: json["empty_days"]?.stringValue)
+    }
+
+    /// The members of the view object `view` with its `calendars` as a set (sorted, each
+    /// once, left out when none); every other member as it came, a newer daemon's too.
+    public static func members(withCalendarSet view: JSONValue) -> [String: JSONValue] {
+        var members = view.objectValue ?? [:]
+        if let calendars = members["calendars"]?.arrayValue {
+            let names = Set(calendars.compactMap(\.stringValue)).sorted()
+            members["calendars"] = names.isEmpty ? nil : .array(names.map(JSONValue.string))
+        }
+        return members
+    }
+
+    /// The view object, as a `subscribe` request carries it.
+    public var json: JSONValue {
+        var object: [String: JSONValue] = [:]
+        if let tz { object["tz"] = .string(tz) }
+        if let from { object["from"] = .string(from) }
+        if let days { object["days"] = .int(days) }
+        if let pastDays { object["past_days"] = .int(pastDays) }
+        if !calendars.isEmpty { object["calendars"] = .array(calendars.map { .string($0) }) }
+        if let emptyDays { object["empty_days"] = .string(emptyDays) }
+        return .object(object)
+    }
+}

@@ -1,5 +1,6 @@
 import CanonicalJSON
 import Digests
+import FeedProtocol
 
 /// One view as every host names it: its canonical parameters (the `view` object of a
 /// `subscribe` request, calendars sorted and without repeats, in canonical JSON) and the
@@ -15,12 +16,7 @@ public struct PublishedView: Sendable, Hashable, CustomStringConvertible {
 
     /// The published view for a `subscribe` request's `view` object.
     public init(view: JSONValue) {
-        var members = view.objectValue ?? [:]
-        if let calendars = members["calendars"]?.arrayValue {
-            let names = Set(calendars.compactMap(\.stringValue)).sorted()
-            members["calendars"] = names.isEmpty ? nil : .array(names.map(JSONValue.string))
-        }
-        self.view = .object(members)
+        self.view = .object(ViewFields.members(withCalendarSet: view))
         canonical = self.view.canonicalString()
         key = String(SHA256.hexDigest(canonical).prefix(32))
     }

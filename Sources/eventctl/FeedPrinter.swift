@@ -51,7 +51,7 @@ struct FeedPrinter {
             for item in x.section.items { emit(style("+ " + describe(item.content, section: x.section.id), "32")) }
         }
         for x in changes.sections.updated {
-            emit("~ day \(day(x.id)) is now \((x.content["label"]?.stringValue ?? "unlabelled").terminalSafe)")
+            emit("~ day \(day(x.id)) is now \((FeedDay(x.content).label ?? "unlabelled").terminalSafe)")
         }
         for x in changes.items.deleted {
             emit(style("- " + (lastKnown[x.id].map { describe($0.item, section: x.section) } ?? "\(x.id.terminalSafe) (\(day(x.section)))"), "31"))

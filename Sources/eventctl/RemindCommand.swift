@@ -6,6 +6,7 @@ import Reminders
 import StatusBar
 import UpcomingEvents
 import CanonicalJSON
+import FeedProtocol
 import Diagnostics
 
 /// `eventctl remind [--before DURATION]... [--calendar NAME]... [--tz ZONE] [--notify WAY] [--state FILE]`
@@ -61,9 +62,7 @@ struct RemindCommand: Subcommand {
     }
 
     func run(_ env: CommandEnvironment) throws {
-        var view: [String: JSONValue] = ["days": 2]
-        if let tz { view["tz"] = .string(Zone.ianaName(for: tz) ?? tz) }
-        if !calendars.isEmpty { view["calendars"] = .array(calendars.map { .string($0) }) }
+        let view = ViewFields(tz: tz.map { Zone.ianaName(for: $0) ?? $0 }, days: 2, calendars: calendars)
         // The events' own VALARMs are in the database, not in the feed: read them where
         // this user may (the system service's database may not be readable; then only
         // --before offsets remind, and we say so once).
@@ -76,7 +75,7 @@ struct RemindCommand: Subcommand {
         let handler = Run(planner: ReminderPlanner(befores: befores),
                           log: SentLog(path: state ?? Self.defaultState(env.environment)),
                           notifier: DesktopNotifier(way: way, environment: env.environment), store: store)
-        try FeedFollower(view: .object(view), resume: nil, waitForDaemon: true).run(env, handler)
+        try FeedFollower(view: view.json, resume: nil, waitForDaemon: true).run(env, handler)
     }
 
     /// The follower's handler: plan, record, then show.

@@ -3,6 +3,7 @@ import CommandLineKit
 import EventStore
 import LiveSources
 import CanonicalJSON
+import FeedProtocol
 import Diagnostics
 
 extension SourceCommand {
@@ -18,41 +19,41 @@ extension SourceCommand {
         // error) is not kept: exit 65. One that cannot be reached now is kept and retried,
         // with a warning. Either way the failure is said once, on stderr.
         let outcomes = try syncOutcomes(env, store: store, names: planned.map(\.name))
-        let failing = outcomes.filter { $0["ok"]?.boolValue == false }
-        let failed = failing.filter { o in !(o["failure"]?.stringValue.flatMap(FetchFailure.Kind.init(rawValue:))?.isTransient ?? false) }
-        let failedNames = Set(failed.compactMap { $0["name"]?.stringValue })
+        let failing = outcomes.filter { $0.ok == false }
+        let failed = failing.filter { o in !(o.failure.flatMap(FetchFailure.Kind.init(rawValue:))?.isTransient ?? false) }
+        let failedNames = Set(failed.compactMap(\.name))
         if !json {
             for source in planned where !failedNames.contains(source.name) {
                 print("added source \(source.name) (\(source.kind.rawValue), \(source.redactedLocation)) -> calendar \(source.calendar)")
             }
         }
-        report(json ? outcomes : outcomes.filter { $0["ok"]?.boolValue != false })
-        for outcome in failing where !failedNames.contains(outcome["name"]?.stringValue ?? "") {
-            printError("warning: source \(outcome["name"]?.stringValue ?? "?"): \(outcome["summary"]?.stringValue ?? "failed") (kept; it will be retried)")
+        report(json ? outcomes : outcomes.filter { $0.ok != false })
+        for outcome in failing where !failedNames.contains(outcome.name ?? "") {
+            printError("warning: source \(outcome.name ?? "?"): \(outcome.summary ?? "failed") (kept; it will be retried)")
         }
         guard !failed.isEmpty else { return }
         for outcome in failed {
-            guard let name = outcome["name"]?.stringValue else { continue }
+            guard let name = outcome.name else { continue }
             do { _ = try store.removeLiveSource(named: name) } catch let e as SQLiteError {
                 throw DatabaseFailure(path: store.path, underlying: e)
             }
         }
         DaemonNotifier.requestRefresh(env)
         throw CommandFailure.badData(failed.map { o in
-            "source \(o["name"]?.stringValue ?? "?"): \(o["summary"]?.stringValue ?? "failed"); not added"
+            "source \(o.name ?? "?"): \(o.summary ?? "failed"); not added"
         }.joined(separator: "; "))
     }
 
     func list(_ env: CommandEnvironment) throws {
         let store = try StoreAccess.openExisting(env)
-        var statuses = try store.liveSources().map { SourceStatus($0).json }
+        var statuses = try store.liveSources().map { FeedStatus.Source(SourceStatus($0).json) }
         // The daemon knows the latest attempt times (a poll answered 304 writes nothing).
         if let live = SourceDaemon.statuses(env) {
-            let byName = Dictionary(live.compactMap { s in s["name"]?.stringValue.map { ($0, s) } }, uniquingKeysWith: { a, _ in a })
-            statuses = statuses.map { s in s["name"]?.stringValue.flatMap { byName[$0] } ?? s }
+            let byName = Dictionary(live.compactMap { s in s.name.map { ($0, s) } }, uniquingKeysWith: { a, _ in a })
+            statuses = statuses.map { s in s.name.flatMap { byName[$0] } ?? s }
         }
         if json {
-            print(JSONValue.array(statuses).canonicalString())
+            print(JSONValue.array(statuses.map(\.json)).canonicalString())
             return
         }
         if statuses.isEmpty { print("no sources; add one with `eventctl source add URL|DIR|FILE`") }
@@ -74,10 +75,10 @@ extension SourceCommand {
         let store = try StoreAccess.openExisting(env)
         let outcomes = try syncOutcomes(env, store: store, names: names)
         report(outcomes)
-        let failed = outcomes.filter { $0["ok"]?.boolValue == false }
-        if failed.contains(where: { $0["status"]?.isNull ?? true }) {
-            throw CommandFailure.badData("unknown source: " + failed.filter { $0["status"]?.isNull ?? true }
-                .compactMap { $0["name"]?.stringValue }.joined(separator: ", "))
+        let failed = outcomes.filter { $0.ok == false }
+        if failed.contains(where: { $0.status == nil }) {
+            throw CommandFailure.badData("unknown source: " + failed.filter { $0.status == nil }
+                .compactMap(\.name).joined(separator: ", "))
         }
         if !failed.isEmpty {
             throw CommandFailure.ioFailure("\(failed.count) of \(outcomes.count) source\(outcomes.count == 1 ? "" : "s") failed (events kept)")
@@ -85,38 +86,38 @@ extension SourceCommand {
     }
 
     /// Synchronises in the daemon when one runs, else here; one object per source.
-    private func syncOutcomes(_ env: CommandEnvironment, store: EventStore, names: [String]) throws -> [JSONValue] {
+    private func syncOutcomes(_ env: CommandEnvironment, store: EventStore, names: [String]) throws -> [SyncOutcome] {
         if let answer = try SourceDaemon.sync(env, names: names) { return answer }
         let all = try store.liveSources()
         let known = Dictionary(all.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         let chosen = names.isEmpty ? all : names.compactMap { known[$0] }
-        var outcomes = SourceSyncer(store: store).syncInProcess(chosen).map(\.json)
+        var outcomes = SourceSyncer(store: store).syncInProcess(chosen).map { SyncOutcome($0.json) }
         for name in names where known[name] == nil {
-            outcomes.append(.object(["name": .string(name), "ok": .bool(false), "changed": .bool(false),
-                                     "summary": .string("no source named \"\(name)\""), "status": .null]))
+            outcomes.append(SyncOutcome(.object(["name": .string(name), "ok": .bool(false), "changed": .bool(false),
+                                     "summary": .string("no source named \"\(name)\""), "status": .null])))
         }
-        return outcomes.sorted { ($0["name"]?.stringValue ?? "") < ($1["name"]?.stringValue ?? "") }
+        return outcomes.sorted { ($0.name ?? "") < ($1.name ?? "") }
     }
 
-    private func report(_ outcomes: [JSONValue]) {
+    private func report(_ outcomes: [SyncOutcome]) {
         if json {
-            print(JSONValue.array(outcomes).canonicalString())
+            print(JSONValue.array(outcomes.map(\.json)).canonicalString())
             return
         }
         for o in outcomes {
-            let ok = o["ok"]?.boolValue == true
-            print("\(o["name"]?.stringValue ?? "?"): \(ok ? "" : "failed: ")\(o["summary"]?.stringValue ?? "")")
+            let ok = o.ok == true
+            print("\(o.name ?? "?"): \(ok ? "" : "failed: ")\(o.summary ?? "")")
         }
     }
 
     /// One source for people: name, kind, location, calendar, events, then the times.
-    static func describe(_ s: JSONValue) -> String {
+    static func describe(_ s: FeedStatus.Source) -> String {
         // Names, locations and errors come from outside (a server's answer): made safe
         // for the terminal, field by field, so the layout's own line breaks stay.
-        func v(_ key: String) -> String { (s[key].map { $0.stringValue ?? ($0.isNull ? "-" : $0.description) } ?? "-").terminalSafe }
-        var text = "\(v("name")): \(v("kind")) \(v("location")) -> calendar \(v("calendar")), \(v("events")) events\n"
-        text += "  last attempt \(v("last_attempt")), last success \(v("last_success")), next attempt \(v("next_attempt"))"
-        if let error = s["last_error"]?.stringValue { text += "\n  last error: \(error.terminalSafe)" }
+        func v(_ value: String?) -> String { (value ?? "-").terminalSafe }
+        var text = "\(v(s.name)): \(v(s.kind)) \(v(s.location)) -> calendar \(v(s.calendar)), \(v(s.events.map(String.init))) events\n"
+        text += "  last attempt \(v(s.lastAttempt)), last success \(v(s.lastSuccess)), next attempt \(v(s.nextAttempt))"
+        if let error = s.lastError { text += "\n  last error: \(error.terminalSafe)" }
         return text
     }
 }

@@ -12,13 +12,13 @@ enum SourceDaemon {
 
     /// Asks the daemon to synchronise `names` (all when empty); the per-source objects
     /// of its `synced` answer, or nil when no daemon listens.
-    static func sync(_ env: CommandEnvironment, names: [String]) throws -> [JSONValue]? {
+    static func sync(_ env: CommandEnvironment, names: [String]) throws -> [SyncOutcome]? {
         let socketPath = env.paths.socket
         // Nothing listens: nil (synced in-process); a socket not to be trusted: 69.
         guard let socket = try connect(env) else { return nil }
         do {
             switch try DaemonConnection.answer(to: .sync(sources: names), on: socket, timeout: syncTimeout) {
-            case .synced(let sources)?: return sources
+            case .synced(let sources)?: return sources.map { SyncOutcome($0) }
             case .error(_, let message)?: throw CommandFailure.daemonUnavailable("the daemon refused the sync: \(message)")
             case let other?: throw CommandFailure.daemonUnavailable("the daemon answered the sync with \(other.type)")
             case nil: break
@@ -30,7 +30,7 @@ enum SourceDaemon {
     }
 
     /// The `sources` of the daemon's `status` answer, or nil when none answers.
-    static func statuses(_ env: CommandEnvironment) -> [JSONValue]? {
+    static func statuses(_ env: CommandEnvironment) -> [FeedStatus.Source]? {
         let socket: FeedSocket
         do {
             guard let connected = try connect(env) else { return nil }
@@ -40,8 +40,9 @@ enum SourceDaemon {
             printError("warning: not asking the daemon for the sources' live state: \(error)")
             return nil
         }
-        guard case .status(let fields)? = try? DaemonConnection.answer(to: .status, on: socket, timeout: 2) else { return nil }
-        return fields["sources"]?.arrayValue
+        guard let answer = try? DaemonConnection.answer(to: .status, on: socket, timeout: 2),
+              let status = FeedStatus(answer) else { return nil }
+        return status.sources
     }
 
     /// The daemon's socket, checked as every eventctl connection is (`DaemonConnection`);

@@ -15,31 +15,32 @@ struct StatusCommand: JSONOutputCommand {
 
     func run(_ env: CommandEnvironment) throws {
         let path = env.paths.socket
-        let status: JSONValue
+        let status: FeedStatus
         do {
             let socket = try DaemonConnection.open(env)
-            guard let reply = try DaemonConnection.answer(to: .status, on: socket, timeout: 5), case .status = reply else {
+            guard let reply = try DaemonConnection.answer(to: .status, on: socket, timeout: 5), let answer = FeedStatus(reply) else {
                 throw CommandFailure.daemonUnavailable("the daemon at \(path) did not answer the status request")
             }
-            status = reply.json
+            status = answer
         } catch let e as FeedSocket.Unavailable {
             throw CommandFailure.daemonUnavailable(DaemonHint.unavailable(path, e.description))
         }
         if json {
-            print(status.canonicalString())
+            print(status.json.canonicalString())
             return
         }
         // The daemon's text quotes paths and problems: made safe for the terminal.
-        func s(_ key: String) -> String { (status[key].map { $0.stringValue ?? $0.description } ?? "-").terminalSafe }
-        print("eventd \(s("version")), up \(s("uptime_seconds")) s, epoch \(s("epoch"))")
-        print("database:      \(s("database")) (\(s("events")) events, \(s("calendars")) calendars)")
+        func s(_ value: String?) -> String { (value ?? "-").terminalSafe }
+        func n(_ value: Int64?) -> String { value.map(String.init) ?? "-" }
+        print("eventd \(s(status.version)), up \(n(status.uptimeSeconds)) s, epoch \(s(status.epoch))")
+        print("database:      \(s(status.database)) (\(n(status.events)) events, \(n(status.calendars)) calendars)")
         print("socket:        \(path.terminalSafe)")
-        print("views:         \(s("views")), subscribers: \(s("subscribers")), connections: \(s("connections"))")
-        if let last = status["last_recompute"], !last.isNull {
-            print("last recompute: \((last["time"]?.stringValue ?? "-").terminalSafe) in \(last["duration_ms"]?.description ?? "-") ms")
+        print("views:         \(n(status.views)), subscribers: \(n(status.subscribers)), connections: \(n(status.connections))")
+        if let last = status.lastRecompute {
+            print("last recompute: \(s(last.time)) in \(last.durationMS.map { JSONValue.double($0).description } ?? "-") ms")
         }
-        if let problem = status["problem"]?.stringValue { print("problem:       \(problem.terminalSafe)") }
-        let sources = status["sources"]?.arrayValue ?? []
+        if let problem = status.problem { print("problem:       \(problem.terminalSafe)") }
+        let sources = status.sources
         if !sources.isEmpty { print("sources:") }
         for source in sources { print("  " + SourceCommand.describe(source).replacingOccurrences(of: "\n", with: "\n  ")) }
     }

@@ -2,6 +2,7 @@ import Agenda
 import CommandLineKit
 import ICalendar
 import CanonicalJSON
+import FeedProtocol
 
 /// The view options shared by `agenda` and `subscribe`.
 struct ViewOptions: Sendable {
@@ -63,14 +64,8 @@ struct ViewOptions: Sendable {
 
     /// The view as a request names it (`{"tz": ..., "days": ...}`), defaults left out.
     var json: JSONValue {
-        var object: [String: JSONValue] = [:]
-        if let tz { object["tz"] = .string(tz) }
-        if let from { object["from"] = .string(from.iso) }
-        if let days { object["days"] = .int(Int64(days)) }
-        if let pastDays { object["past_days"] = .int(Int64(pastDays)) }
-        if !calendars.isEmpty { object["calendars"] = .array(calendars.map { .string($0) }) }
-        if let emptyDays { object["empty_days"] = .string(emptyDays.rawValue) }
-        return .object(object)
+        ViewFields(tz: tz, from: from?.iso, days: days.map { Int64($0) }, pastDays: pastDays.map { Int64($0) },
+                   calendars: calendars, emptyDays: emptyDays?.rawValue).json
     }
 
     /// The view these options describe (defaults filled in by `View.parse`).

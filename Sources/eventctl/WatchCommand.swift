@@ -1,5 +1,6 @@
 import Foundation
 import Agenda
+import CanonicalJSON
 import CommandLineKit
 import FeedClientKit
 import FeedProtocol
@@ -37,12 +38,12 @@ struct WatchCommand: Subcommand {
                              hint: "for pipes and scripts: eventctl agenda (once) or eventctl subscribe (the feed)")
         }
         let zone = options.tz ?? AgendaClock.systemZoneName(environment: env.environment)
-        let status = try? DaemonConnection.answer(to: .status, on: DaemonConnection.open(env), timeout: 2)?.json
-        let names = status?["calendar_names"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        let status = (try? DaemonConnection.answer(to: .status, on: DaemonConnection.open(env), timeout: 2)).flatMap { FeedStatus($0) }
+        let names = status?.calendarNames ?? []
         let base = options
         let session = WatchSession(
-            days: options.days ?? 14, zoneName: zone, calendars: names, calendarCount: status?["calendars"]?.intValue.map(Int.init),
-            calendarColors: status?["calendar_colors"],
+            days: options.days ?? 14, zoneName: zone, calendars: names, calendarCount: status?.calendars.map(Int.init),
+            calendarColors: status?.calendarColors.map { .object($0.mapValues(JSONValue.string)) },
             view: { days in
                 var view = base
                 view.days = days
