@@ -88,6 +88,15 @@ public final class WebDriverSession: @unchecked Sendable {
         try await call("POST", "execute/sync", ["script": .string(script), "args": .array(arguments)]) ?? .null
     }
 
+    /// Waits until the dashboard is live and has verified the daemon's current state of
+    /// `view` (the page speaks protocol 2, so it checks protocol 2's digest).
+    public func waitForVerifiedState(of view: JSONValue, in daemon: DaemonHarness) async throws {
+        let digest = try await daemon.oneShotSnapshot(view).protocol2Digest
+        try await waitFor("the digest \(digest)", """
+            const d = window.eventdDashboard; return d.connection === 'live' && d.verified === '\(digest)';
+            """)
+    }
+
     /// Waits until `script` returns true in the page; throws after `timeout` with `what`.
     public func waitFor(_ what: String, timeout: Double = 15, _ script: String) async throws {
         let deadline = monotonicNow() + timeout

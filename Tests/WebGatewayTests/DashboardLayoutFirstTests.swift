@@ -100,13 +100,6 @@ struct DashboardLayoutFirstTests {
         """
     }
 
-    func waitForDigest(_ browser: WebDriverSession, _ daemon: DaemonHarness) async throws {
-        let digest = try await daemon.oneShotSnapshot(Self.view).protocol2Digest
-        try await browser.waitFor("the digest \(digest)", """
-            const d = window.eventdDashboard; return d.connection === 'live' && d.verified === '\(digest)';
-            """)
-    }
-
     @Test func keptItemsAndTheNowLineOnlyTravelFromTheirOldBoxToTheirNewOne() async throws {
         try await DaemonHarness.with { daemon in
             try await daemon.importCalendar(icsCalendar(Self.base))
@@ -115,7 +108,7 @@ struct DashboardLayoutFirstTests {
             try await WebDriverSession.with(daemon) { browser in
                 try await browser.setClock(DaemonHarness.defaultNow)
                 try await browser.open(web.pageURL + "&" + Self.query)
-                try await waitForDigest(browser, daemon)
+                try await browser.waitForVerifiedState(of: Self.view, in: daemon)
                 try await pause(0.3)
                 for (name, events, uid) in Self.steps {
                     let snapshot = try await daemon.oneShotSnapshot(Self.view)
@@ -133,7 +126,7 @@ struct DashboardLayoutFirstTests {
                     }
                     print("DashboardLayoutFirstTests: \(name): \(probe["frames"] ?? .null) frames, \(probe["kept"] ?? .null) kept, "
                           + "on top \(probe["onTop"] ?? .null)/\(probe["checkedOnTop"] ?? .null)")
-                    try await waitForDigest(browser, daemon)
+                    try await browser.waitForVerifiedState(of: Self.view, in: daemon)
                 }
             }
         }

@@ -48,13 +48,6 @@ struct DashboardMotionTests {
                 ("move back", back, ["d@x"]), ("rename", rename, ["e@x"])]
     }
 
-    func waitForDigest(_ browser: WebDriverSession, _ daemon: DaemonHarness) async throws {
-        let digest = try await daemon.oneShotSnapshot(Self.view).protocol2Digest
-        try await browser.waitFor("the digest \(digest)", """
-            const d = window.eventdDashboard; return d.connection === 'live' && d.verified === '\(digest)';
-            """)
-    }
-
     @Test func everyChangeAnimatesLikeACollectionView() async throws {
         try await DaemonHarness.with { daemon in
             try await daemon.importCalendar(icsCalendar(Self.base))
@@ -63,7 +56,7 @@ struct DashboardMotionTests {
             try await WebDriverSession.with(daemon) { browser in
                 try await browser.setClock(DaemonHarness.defaultNow)
                 try await browser.open(web.pageURL + "&" + Self.query)
-                try await waitForDigest(browser, daemon)
+                try await browser.waitForVerifiedState(of: Self.view, in: daemon)
                 for (name, events, mustChange) in Self.steps {
                     try await browser.run(DashboardMotionProbe.install)
                     try await daemon.importCalendar(icsCalendar(events))
@@ -77,7 +70,7 @@ struct DashboardMotionTests {
                         #expect(changed.contains(id), "\(name): \(uid) did not change place: \(changed)")
                     }
                     if name == "delete" { #expect(probe["ghosts"] == 1, "\(name): \(probe)") }
-                    try await waitForDigest(browser, daemon)
+                    try await browser.waitForVerifiedState(of: Self.view, in: daemon)
                 }
             }
         }
@@ -94,7 +87,7 @@ struct DashboardMotionTests {
             try await WebDriverSession.with(daemon) { browser in
                 try await browser.setClock(DaemonHarness.defaultNow)
                 try await browser.open(web.pageURL + "&" + Self.query)
-                try await waitForDigest(browser, daemon)
+                try await browser.waitForVerifiedState(of: Self.view, in: daemon)
                 try await pause(0.4)
                 try await browser.screenshot(to: Self.outputDirectory + "/motion-0-before.png")
                 try await browser.run(DashboardMotionProbe.hold)
@@ -108,7 +101,7 @@ struct DashboardMotionTests {
                     try await browser.screenshot(to: Self.outputDirectory + "/motion-\(name).png")
                 }
                 try await browser.run("for (const a of window.heldAnimations) a.finish();")
-                try await waitForDigest(browser, daemon)
+                try await browser.waitForVerifiedState(of: Self.view, in: daemon)
                 try await browser.screenshot(to: Self.outputDirectory + "/motion-3-after.png")
             }
         }
