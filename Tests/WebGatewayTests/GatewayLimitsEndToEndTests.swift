@@ -20,6 +20,20 @@ import Glibc
         return line
     }
 
+    /// A 1 MB snapshot answer, padded in the view so that eventd-web keeps it whole.
+    static let paddedSnapshot = Array((#"{"type":"snapshot","digest":"d1","epoch":"e1","sections":[],"seq":4,"view":{"pad":""#
+        + String(repeating: "x", count: 1_000_000) + "\"}}").utf8)
+
+    /// Asks `/api/snapshot` `count` times on new connections that never read, adding them to
+    /// `unread` (a small receive buffer, so the answers stay queued in eventd-web).
+    static func askWithoutReading(_ count: Int, of web: WebGatewayHarness, into unread: inout [HTTPConnection]) throws {
+        for _ in 0..<count {
+            let c = try HTTPConnection(port: web.port, receiveBuffer: 4096)
+            try c.send("GET /api/snapshot HTTP/1.1\r\nHost: 127.0.0.1:\(web.port)\r\n\(web.authorizationLines)\r\n")
+            unread.append(c)
+        }
+    }
+
     /// Reads `connection` (without keeping what it reads) until its last bytes contain
     /// `marker`; returns the bytes read.
     static func readThrough(_ connection: HTTPConnection, marker: String, timeout: Double) async throws -> Int {
@@ -113,8 +127,7 @@ import Glibc
         // 40 unread answers of 1 MB would queue 40 MB; the budget is 16 MiB here (256 MiB
         // by default: the same rule, but parsing that much takes long in a debug build).
         let budget = 16 << 20
-        let snapshot = Array((#"{"type":"snapshot","digest":"d1","epoch":"e1","sections":[],"seq":4,"view":{"pad":""#
-            + String(repeating: "x", count: 1_000_000) + "\"}}").utf8)
+        let snapshot = Self.paddedSnapshot
         try await DaemonHarness.with { daemon in
             let feed = try FakeFeed(path: daemon.socketPath) { _ in [snapshot] }
             defer { feed.stop() }
@@ -123,13 +136,7 @@ import Glibc
                                                         environment: ["EVENTD_WEB_OUTPUT_BUDGET": "\(budget)"])
             let before = processResidentKiB(web.pid) ?? 0
             var unread: [HTTPConnection] = []
-            func askWithoutReading(_ count: Int) throws {
-                for _ in 0..<count {
-                    let c = try HTTPConnection(port: web.port, receiveBuffer: 4096)
-                    try c.send("GET /api/snapshot HTTP/1.1\r\nHost: 127.0.0.1:\(web.port)\r\n\(web.authorizationLines)\r\n")
-                    unread.append(c)
-                }
-            }
+            func askWithoutReading(_ count: Int) throws { try Self.askWithoutReading(count, of: web, into: &unread) }
             try askWithoutReading(40)
             // Until the budget is used up: a late request (which reads its answer) is 503.
             // The kernel's send buffers take part of each answer, more as they grow, so
@@ -154,8 +161,7 @@ import Glibc
     /// `EVENTD_TEST_WEB_BUDGET_MIB=256` measures the shipped one, for docs/memory.md.)
     @Test func roundsOfUnreadAnswersGiveTheirMemoryBack() async throws {
         let budget = (Int(ProcessInfo.processInfo.environment["EVENTD_TEST_WEB_BUDGET_MIB"] ?? "") ?? 64) << 20
-        let snapshot = Array((#"{"type":"snapshot","digest":"d1","epoch":"e1","sections":[],"seq":4,"view":{"pad":""#
-            + String(repeating: "x", count: 1_000_000) + "\"}}").utf8)
+        let snapshot = Self.paddedSnapshot
         try await DaemonHarness.with { daemon in
             let feed = try FakeFeed(path: daemon.socketPath) { _ in [snapshot] }
             defer { feed.stop() }
@@ -169,11 +175,7 @@ import Glibc
                 #expect(try await eventually(timeout: 120, every: 0.2) {
                     late = try await web.get("/api/snapshot", timeout: 30)
                     if late?.status != 503, unread.count < (budget >> 20) * 4 {
-                        for _ in 0..<16 {
-                            let c = try HTTPConnection(port: web.port, receiveBuffer: 4096)
-                            try c.send("GET /api/snapshot HTTP/1.1\r\nHost: 127.0.0.1:\(web.port)\r\n\(web.authorizationLines)\r\n")
-                            unread.append(c)
-                        }
+                        try Self.askWithoutReading(16, of: web, into: &unread)
                     }
                     return late?.status == 503
                 })
