@@ -10,7 +10,11 @@ import Glibc
 /// SIGCONT) and `restart` are the fault tests' levers.
 public final class RedisServerProcess {
     /// The port it listens on (the same across restarts).
-    public let port: Int
+    public private(set) var port: Int
+    /// Ports given up at the first start because another test took them first.
+    private var portRetries = 0
+    /// Whether it ever listened: after that a restart keeps its port.
+    private var listened = false
     /// Its working directory (dump file, log).
     public let directory: String
     /// The arguments given at start, after the defaults (kept for `restart`).
@@ -57,11 +61,20 @@ public final class RedisServerProcess {
             if let exit = ChildProcess.poll(pid) {
                 pid = 0
                 let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+                // freePort checks before redis binds: a test running beside this one may
+                // take the port in between. Another port, a few times, then the failure.
+                if !listened, log.contains("Address already in use"), portRetries < 5 {
+                    portRetries += 1
+                    port = Int(try WebGatewayHarness.freePort())
+                    try? FileManager.default.removeItem(atPath: logPath)
+                    return try await start()
+                }
                 throw HarnessError("redis-server exited (\(exit)) at start: \(log.suffix(600))")
             }
             if monotonicNow() > deadline { throw HarnessError("redis-server did not listen on \(port) in 20 s") }
             try await pause(0.02)
         }
+        listened = true
     }
 
     /// SIGKILL (nothing saved).
