@@ -6,6 +6,7 @@ import Glibc
 /// An open SQLite database connection; owns its `sqlite3*` and closes it in `deinit`.
 ///
 /// Opened with WAL journaling, a busy timeout, foreign keys and extended result codes.
+/// A read-write connection commits durably (`synchronous = FULL`, see `init`).
 /// A connection is used from one thread at a time.
 public final class Connection {
     let handle: OpaquePointer
@@ -41,9 +42,17 @@ public final class Connection {
         try execute("PRAGMA mmap_size = \(mmapBytes)")
         if !readOnly {
             try setJournalMode(.wal, waitingMilliseconds: busyTimeoutMilliseconds)
-            try execute("PRAGMA synchronous = NORMAL")
+            // FULL: every commit fsyncs the WAL before COMMIT returns, so what a command
+            // or a sync reports as done survives a power cut. NORMAL fsyncs only at a
+            // checkpoint, which with another connection open (a running eventd) may be
+            // long after the command said "added" (issue 51). An import is one commit,
+            // so this is one WAL fsync per command.
+            try execute("PRAGMA synchronous = \(Self.writeSynchronous)")
         }
     }
+
+    /// `PRAGMA synchronous` of read-write connections in WAL mode.
+    static let writeSynchronous = "FULL"
 
     /// The journal modes the store uses: WAL, except for the transaction of a large
     /// import into a database no other connection has open (`EventStore+RollbackJournal`).

@@ -44,12 +44,16 @@ public final class EventStore {
     /// Opens the store at `path` as `options` say (`.standard`, `.daemon`), creating
     /// and migrating it unless read-only.
     public init(path: String, options: StoreOptions) throws {
+        let created = !options.readOnly && access(path, F_OK) != 0
         let db = try Self.connect(path: path, options: options)
         if let cache = options.cacheKiB {
             try db.execute("PRAGMA cache_size = -\(cache)")
         }
         if !options.readOnly {
             try Schema.migrate(db)
+            // The new file's name is made durable before anything is acknowledged in it
+            // (its WAL's name SQLite syncs itself: `DirectorySync`).
+            if created { try DirectorySync.syncParent(of: path) }
         } else {
             let version = Int(try db.scalarInt("PRAGMA user_version") ?? 0)
             if version > Schema.currentVersion {
@@ -75,6 +79,8 @@ public final class EventStore {
         if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
+            // Its name too, as the database's below (`DirectorySync`).
+            try DirectorySync.syncParent(of: directory)
         }
         // A database created here is private to its owner (0600, and so are its WAL files).
         let oldMask = umask(0o077)

@@ -87,6 +87,8 @@ struct ImportCommand: Subcommand {
             progress.finish()
             throw DatabaseFailure(path: store.path, underlying: error)
         }
+        // Printed only now: `importCalendars` returned after its commit was fsynced
+        // (`synchronous = FULL`, docs/reliability.md), so what is said here is on disk.
         for result in results {
             for warning in result.warnings {
                 printError("\(result.displayName):\(warning.line): warning: \(warning.message)")
