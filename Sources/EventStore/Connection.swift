@@ -18,12 +18,14 @@ public final class Connection {
 
     /// Opens (creating if needed, unless `readOnly`) the database at `path`.
     /// `mmapBytes`: how much of the file SQLite may map (0: read through the page cache).
+    /// `vfs`: the name of a registered SQLite VFS (nil: the default, unix); the power-cut
+    /// tests open through one that simulates the cut.
     public init(path: String, readOnly: Bool = false, busyTimeoutMilliseconds: Int32 = 5000,
-                mmapBytes: Int = 256 << 20) throws(SQLiteError) {
+                mmapBytes: Int = 256 << 20, vfs: String? = nil) throws(SQLiteError) {
         var db: OpaquePointer?
         let flags = (readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
             | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
-        let code = sqlite3_open_v2(path, &db, flags, nil)
+        let code = sqlite3_open_v2(path, &db, flags, vfs)
         guard code == SQLITE_OK, let db else {
             let message = db.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
                 ?? String(cString: sqlite3_errstr(code))

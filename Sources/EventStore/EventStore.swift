@@ -73,7 +73,7 @@ public final class EventStore {
 
     private static func connect(path: String, options: StoreOptions) throws -> Connection {
         guard options.createsPrivately else {
-            return try Connection(path: path, readOnly: options.readOnly, mmapBytes: options.mmapBytes)
+            return try Connection(path: path, readOnly: options.readOnly, mmapBytes: options.mmapBytes, vfs: options.vfs)
         }
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
@@ -86,7 +86,7 @@ public final class EventStore {
         let oldMask = umask(0o077)
         defer { umask(oldMask) }
         // Opening (with WAL journaling) creates the -wal/-shm files under the mask too.
-        return try Connection(path: path, readOnly: options.readOnly, mmapBytes: options.mmapBytes)
+        return try Connection(path: path, readOnly: options.readOnly, mmapBytes: options.mmapBytes, vfs: options.vfs)
     }
 
     /// Runs `body` in one read transaction, so that every query in it sees the same
