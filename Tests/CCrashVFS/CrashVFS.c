@@ -30,6 +30,7 @@ static int entryCount;
 static char *trackedDirectory;
 static int isCut;
 static long long mutations, cutAt;
+static char *cutAfterDeleteOf;
 
 static sqlite3_vfs *unixVFS;
 static sqlite3_syscall_ptr originalOpenDirectory;
@@ -234,7 +235,16 @@ static int crashDelete(sqlite3_vfs *vfs, const char *name, int dirSync) {
     pthread_mutex_unlock(&lock);
     if (!ok) return SQLITE_IOERR_DELETE;
     /* With dirSync the real delete fsyncs the directory: the hook sees it. */
-    return unixVFS->xDelete(unixVFS, name, dirSync);
+    int rc = unixVFS->xDelete(unixVFS, name, dirSync);
+    pthread_mutex_lock(&lock);
+    size_t n = strlen(name), m = cutAfterDeleteOf ? strlen(cutAfterDeleteOf) : 0;
+    if (rc == SQLITE_OK && tracked && cutAfterDeleteOf && n >= m && strcmp(name + n - m, cutAfterDeleteOf) == 0) {
+        cutAt = mutations + 1;
+        free(cutAfterDeleteOf);
+        cutAfterDeleteOf = NULL;
+    }
+    pthread_mutex_unlock(&lock);
+    return rc;
 }
 
 static int crashAccess(sqlite3_vfs *v, const char *n, int f, int *r) { (void)v; return unixVFS->xAccess(unixVFS, n, f, r); }
@@ -286,6 +296,8 @@ void crashvfs_track(const char *directory) {
     isCut = 0;
     mutations = 0;
     cutAt = 0;
+    free(cutAfterDeleteOf);
+    cutAfterDeleteOf = NULL;
     pthread_mutex_unlock(&lock);
 }
 
@@ -323,6 +335,13 @@ void crashvfs_arm(long long count) {
     pthread_mutex_lock(&lock);
     mutations = 0;
     cutAt = count;
+    pthread_mutex_unlock(&lock);
+}
+
+void crashvfs_arm_after_delete(const char *suffix) {
+    pthread_mutex_lock(&lock);
+    free(cutAfterDeleteOf);
+    cutAfterDeleteOf = strdup(suffix);
     pthread_mutex_unlock(&lock);
 }
 

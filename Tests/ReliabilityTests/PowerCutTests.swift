@@ -12,7 +12,8 @@ import Glibc
 /// throughout (every other round: none, and the eventctl-style import is large enough
 /// to write with a rollback journal); two eventctl-style imports on a connection of
 /// their own; an eventd-style source sync on a third; the power cut at a random write,
-/// sync, truncate or delete (seeded), or after everything. Then, from what the disk
+/// sync, truncate or delete (seeded), or after everything; a last round cuts right after
+/// a rollback journal's commit. Then, from what the disk
 /// holds: `PRAGMA integrity_check` is ok, every acknowledged run (returned without
 /// error) is there whole, every other one whole or not at all, the first calendar intact.
 func powerCutSafety() async throws {
@@ -22,59 +23,31 @@ func powerCutSafety() async throws {
         let seed = Rel.seed()
         var rng = SeededRandom(seed: seed)
         let files = PowerCutFiles(sandbox)
-        var options = StoreOptions(mmapBytes: 0)
-        options.vfs = "crash"
         // What each calendar holds when its run is whole: the runs imported without a VFS.
         let expected = try files.wholeCounts(sandbox.path("whole.db"))
         checks.check(files.bytes[.first]!.count >= 1 << 20, "the first import is too small for a rollback journal")
         // The first two rounds run uncut: how many mutations a round makes (the range the
-        // cut is drawn from).
+        // cut is drawn from). The last cuts right after the rollback journal's commit (its
+        // unlink): only a dir-synced unlink (`synchronous = EXTRA`) keeps that import, which
+        // is acknowledged (the return to WAL after it fails quietly).
         var mutations: [Bool: Int64] = [:]
         var outcomes = (acknowledgedKept: 0, unacknowledgedKept: 0, unacknowledgedAbsent: 0, cutsBeforeEnd: 0)
-        for round in 0..<rounds {
-            let daemonOpen = round % 2 == 0
+        for round in 0..<(rounds + 1) {
+            let daemonOpen = round % 2 == 0 && round < rounds
             let directory = sandbox.path("round-\(round)") + "/"
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
-            let db = directory + "events.db"
-            crashvfs_track(directory)
-            do {
-                let store = try EventStore(path: db, options: options)
-                _ = try store.importCalendars([files.input(.base, directory)])
-            }
-            // Everything so far is on disk, as after a clean shutdown and sync.
-            crashvfs_mark_durable()
-            let calibrating = round < 2
             // Uniform over the round, or (one round in three) over its last fifth, where
             // the second import, the sync and their commits are.
             let total = Int(mutations[daemonOpen] ?? 0) + 2
             let tail = round % 3 == 0 ? total * 4 / 5 : 0
-            let cutAt = calibrating ? 0 : Int64(tail + rng.next(below: total - tail)) + 1
-            crashvfs_arm(cutAt)
-            var acknowledged = Set<PowerCutFiles.Run>()
-            do {
-                let feed = daemonOpen ? try? EventStore(path: db, options: options) : nil
-                _ = try? feed?.eventCount()
-                do {
-                    // eventctl: each import is acknowledged when it returns.
-                    let ctl = try? EventStore(path: db, options: options)
-                    for run in [PowerCutFiles.Run.first, .second] where (try? ctl?.importCalendars([files.input(run, directory)])) != nil {
-                        acknowledged.insert(run)
-                    }
-                }
-                do {
-                    // eventd's source runner: a connection per sync, closed after it.
-                    let syncer = try? EventStore(path: db, options: options)
-                    if (try? syncer?.importCalendars([files.input(.synced, directory)])) != nil { acknowledged.insert(.synced) }
-                }
-                _ = try? feed?.eventCount()
-                if calibrating { mutations[daemonOpen] = crashvfs_mutations() }
-                if crashvfs_is_cut() == 0 { crashvfs_cut() } else { outcomes.cutsBeforeEnd += 1 }
-                // The connections close here, after the cut: what they write now is lost.
-            }
+            let cut: PowerCutFiles.Cut = round < 2 ? .never : round >= rounds ? .afterDelete("-journal")
+                : .at(Int64(tail + rng.next(below: total - tail)) + 1)
+            let (acknowledged, made, cutMidway) = try files.round(in: directory, daemonOpen: daemonOpen, cut: cut)
+            if round < 2 { mutations[daemonOpen] = made }
+            if cutMidway { outcomes.cutsBeforeEnd += 1 }
             let restored = crashvfs_restore()
             checks.check(restored == 0, "round \(round): cannot restore the files (errno \(restored))")
-            let label = "round \(round) (seed \(seed), cut at \(cutAt), daemon \(daemonOpen))"
-            let (integrity, counts) = try PowerCutFiles.inspect(db)
+            let label = "round \(round) (seed \(seed), cut \(cut), daemon \(daemonOpen))"
+            let (integrity, counts) = try PowerCutFiles.inspect(directory + "events.db")
             checks.check(integrity == "ok", "\(label): integrity_check says \(integrity)")
             checks.check(counts[PowerCutFiles.Run.base.rawValue] == expected[PowerCutFiles.Run.base.rawValue],
                          "\(label): the earlier calendar holds \(counts[PowerCutFiles.Run.base.rawValue] ?? 0)")
@@ -88,13 +61,12 @@ func powerCutSafety() async throws {
                     if held == whole { outcomes.unacknowledgedKept += 1 } else { outcomes.unacknowledgedAbsent += 1 }
                 }
             }
-            if calibrating {
-                checks.check(acknowledged.count == 3, "\(label): an uncut round failed")
-            }
+            if round < 2 { checks.check(acknowledged.count == 3, "\(label): an uncut round failed") }
+            if round >= rounds { checks.check(acknowledged.contains(.first), "\(label): the journal's import was not acknowledged") }
             try? FileManager.default.removeItem(atPath: directory)
         }
         crashvfs_track("/nonexistent/")
-        Rel.report("power-cut", [("seed", seed), ("rounds", rounds), ("mutations_daemon", mutations[true] ?? 0),
+        Rel.report("power-cut", [("seed", seed), ("rounds", rounds + 1), ("mutations_daemon", mutations[true] ?? 0),
                                  ("mutations_alone", mutations[false] ?? 0), ("cut_mid_run", outcomes.cutsBeforeEnd),
                                  ("acknowledged_kept", outcomes.acknowledgedKept),
                                  ("unacknowledged_whole", outcomes.unacknowledgedKept),
@@ -109,7 +81,31 @@ struct PowerCutFiles {
         static let changes: [Run] = [.first, .second, .synced]
     }
 
+    /// When a round's power is cut.
+    enum Cut: CustomStringConvertible {
+        /// After everything (the connections' closing is lost).
+        case never
+        /// At that mutation (write, sync, truncate, delete) of the round's files.
+        case at(Int64)
+        /// At the first mutation after a file ending so was deleted, once the first
+        /// import's transaction has begun writing.
+        case afterDelete(String)
+
+        var description: String {
+            switch self {
+            case .never: return "at the end"
+            case .at(let n): return "at mutation \(n)"
+            case .afterDelete(let suffix): return "after deleting *\(suffix)"
+            }
+        }
+    }
+
     let bytes: [Run: [UInt8]]
+    let options: StoreOptions = {
+        var options = StoreOptions(mmapBytes: 0)
+        options.vfs = "crash"
+        return options
+    }()
 
     init(_ sandbox: Sandbox) {
         bytes = [
@@ -125,6 +121,52 @@ struct PowerCutFiles {
     func input(_ run: Run, _ directory: String) -> ImportInput {
         ImportInput(path: directory + run.rawValue + ".ics", displayName: run.rawValue, bytes: bytes[run]!,
                     calendar: run.rawValue, liveSource: run == .synced ? "feed" : nil)
+    }
+
+    /// One round in `directory` (made here): the base calendar, then, from a durable
+    /// state, the runs until `cut`. Returns the runs acknowledged, the mutations made
+    /// (before the cut), and whether the cut came before the end.
+    func round(in directory: String, daemonOpen: Bool, cut: Cut) throws -> (Set<Run>, Int64, Bool) {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+        let db = directory + "events.db"
+        crashvfs_track(directory)
+        do {
+            let store = try EventStore(path: db, options: options)
+            _ = try store.importCalendars([input(.base, directory)])
+        }
+        // Everything so far is on disk, as after a clean shutdown and sync.
+        crashvfs_mark_durable()
+        switch cut {
+        case .never: crashvfs_arm(0)
+        case .at(let n): crashvfs_arm(n)
+        case .afterDelete: crashvfs_arm(0)
+        }
+        var armed = false
+        var acknowledged = Set<Run>()
+        let feed = daemonOpen ? try? EventStore(path: db, options: options) : nil
+        _ = try? feed?.eventCount()
+        do {
+            // eventctl: each import is acknowledged when it returns.
+            let ctl = try? EventStore(path: db, options: options)
+            for run in [Run.first, .second] where (try? ctl?.importCalendars([input(run, directory)], progress: { _ in
+                // Inside the import's transaction: the next journal deleted is its commit.
+                if case .afterDelete(let suffix) = cut, run == .first, !armed { armed = true; crashvfs_arm_after_delete(suffix) }
+            })) != nil {
+                acknowledged.insert(run)
+            }
+        }
+        do {
+            // eventd's source runner: a connection per sync, closed after it.
+            let syncer = try? EventStore(path: db, options: options)
+            if (try? syncer?.importCalendars([input(.synced, directory)])) != nil { acknowledged.insert(.synced) }
+        }
+        _ = try? feed?.eventCount()
+        let made = crashvfs_mutations()
+        let midway = crashvfs_is_cut() != 0
+        crashvfs_cut()
+        // The eventd-style connection closes after the cut: what it writes now is lost.
+        withExtendedLifetime(feed) {}
+        return (acknowledged, made, midway)
     }
 
     /// The events per calendar after every run, imported through the default VFS.

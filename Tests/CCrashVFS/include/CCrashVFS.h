@@ -33,6 +33,10 @@ void crashvfs_mark_durable(void);
 /// file from now (that one fails too); 0 disarms.
 void crashvfs_arm(long long mutations);
 
+/// Cuts the power at the first mutation after the next delete of a tracked file whose
+/// name ends in `suffix` (such as "-journal": right after a rollback journal's commit).
+void crashvfs_arm_after_delete(const char *suffix);
+
 /// Cuts the power now.
 void crashvfs_cut(void);
 
