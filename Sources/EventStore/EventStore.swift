@@ -52,8 +52,12 @@ public final class EventStore {
         if !options.readOnly {
             try Schema.migrate(db)
             // The new file's name is made durable before anything is acknowledged in it
-            // (its WAL's name SQLite syncs itself: `DirectorySync`).
-            if created { try DirectorySync.syncParent(of: path) }
+            // (its WAL's name SQLite syncs itself: `DirectorySync`), and its directory's
+            // own name, which a command may have just created (`eventctl`'s first run).
+            if created {
+                try DirectorySync.syncParent(of: path)
+                try DirectorySync.syncParent(of: DirectorySync.parent(of: path))
+            }
         } else {
             let version = Int(try db.scalarInt("PRAGMA user_version") ?? 0)
             if version > Schema.currentVersion {

@@ -59,7 +59,10 @@ struct ImportCommand: Subcommand {
         for file in files {
             inputs.append(try readInput(file))
         }
-        let store = try StoreAccess.openOrCreate(env)
+        // No memory map: after the import, the calendar counts and the close's checkpoint
+        // read the file's new pages, and mapped they counted in the resident size (the
+        // 100k-event file's import peaked at 152 MiB instead of about 115).
+        let store = try StoreAccess.openOrCreate(env, mmapBytes: 0)
         let started = Date()
         let progress = ProgressBar(enabled: isatty(2) != 0, start: started)
         let results: [FileImportResult]
