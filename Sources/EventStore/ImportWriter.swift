@@ -89,14 +89,13 @@ struct ImportWriter {
         // Taken out first, so that reserving does not copy the calendar's rows.
         existing[calendarID] = nil
         rows.reserve(header.blockCount)
-        let state = FileState(result: FileImportResult(path: input.path, displayName: input.displayName, calendar: input.calendar),
+        var state = FileState(result: FileImportResult(path: input.path, displayName: input.displayName, calendar: input.calendar),
                               calendarID: calendarID, sourceID: sourceID, fileHash: fileHash,
                               defaultZone: header.defaultTimeZone, path: input.path,
                               rows: rows, touched: touched[calendarID] ?? [])
-        var owned = state
-        owned.liveSource = input.liveSource
-        owned.foreign = foreign
-        return owned
+        state.liveSource = input.liveSource
+        state.foreign = foreign
+        return state
     }
 
     /// The source row is created only when this file first owns a row, so importing an
