@@ -95,7 +95,7 @@ let package = Package(
         .executableTarget(name: "eventd", dependencies: ["Agenda", "CommandErrors", "CommandLineKit", "Diagnostics", "Digests", "Feed", "FeedClientKit", "ICalendar", "RedisFeed", "RedisRelay", "RuntimeDirectories", "ServerOptions", "Threads"]),
         .executableTarget(name: "eventd-web", dependencies: ["CLinux", "CommandErrors", "CommandLineKit", "Diagnostics", "Digests", "RedisFeed", "RuntimeDirectories", "ServerOptions", "Threads", "WebGateway"]),
         .executableTarget(name: "eventd-bench",
-                          dependencies: ["Agenda", "CLibical", "CLinux", "CalendarGenerator", "CanonicalJSON", "CommandLineKit", "EventStore", "Feed", "FeedClientKit", "FeedProtocol", "ICalendar", "LiveSources", "RuntimeDirectories", "SectionedDiff", "Threads"]),
+                          dependencies: ["Agenda", "CLibical", "CLinux", "CSQLite", "CalendarGenerator", "CanonicalJSON", "CommandLineKit", "EventStore", "Feed", "FeedClientKit", "FeedProtocol", "ICalendar", "LiveSources", "RuntimeDirectories", "SectionedDiff", "Threads"]),
 
         // MARK: - Tests
         // Support shared by the test targets (process runner, daemon harness, feed client and
