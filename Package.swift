@@ -95,12 +95,15 @@ let package = Package(
         .executableTarget(name: "eventd", dependencies: ["Agenda", "CommandErrors", "CommandLineKit", "Diagnostics", "Digests", "Feed", "FeedClientKit", "ICalendar", "RedisFeed", "RedisRelay", "RuntimeDirectories", "ServerOptions", "Threads"]),
         .executableTarget(name: "eventd-web", dependencies: ["CLinux", "CommandErrors", "CommandLineKit", "Diagnostics", "Digests", "RedisFeed", "RuntimeDirectories", "ServerOptions", "Threads", "WebGateway"]),
         .executableTarget(name: "eventd-bench",
-                          dependencies: ["Agenda", "CLibical", "CLinux", "CalendarGenerator", "CanonicalJSON", "CommandLineKit", "EventStore", "Feed", "FeedClientKit", "FeedProtocol", "ICalendar", "LiveSources", "RuntimeDirectories", "SectionedDiff", "Threads"]),
+                          dependencies: ["Agenda", "CLibical", "CLinux", "CSQLite", "CalendarGenerator", "CanonicalJSON", "CommandLineKit", "EventStore", "Feed", "FeedClientKit", "FeedProtocol", "ICalendar", "LiveSources", "RuntimeDirectories", "SectionedDiff", "Threads"]),
 
         // MARK: - Tests
         // Support shared by the test targets (process runner, daemon harness, feed client and
         // state, calendar fixtures, seeded generator): a plain target only tests depend on.
         .target(name: "TestSupport", dependencies: ["CalendarGenerator", "CanonicalJSON", "Digests", "EventStore", "ICalendar"], path: "Tests/TestSupport"),
+        // The power-cut tests' SQLite VFS (C): it wraps the unix VFS, keeps what was last
+        // fsynced of each file and dir-synced of each name, and restores that at a cut.
+        .target(name: "CCrashVFS", dependencies: ["CSQLite"], path: "Tests/CCrashVFS"),
         .testTarget(name: "CoreModulesTests", dependencies: ["CanonicalJSON", "Diagnostics", "Digests", "RuntimeDirectories", "TestSupport"]),
         .testTarget(name: "CommandLineKitTests", dependencies: ["Agenda", "CommandErrors", "CommandLineKit", "Diagnostics", "EventStore", "Feed", "FeedClientKit", "ICalendar", "LiveSources", "RuntimeDirectories", "TestSupport", "WebGateway"]),
         .testTarget(name: "ICalendarTests", dependencies: ["CLibical", "CalendarGenerator", "CanonicalJSON", "Digests", "ICalendar", "TestSupport"],
@@ -122,7 +125,7 @@ let package = Package(
         // The Debian package installed, upgraded, removed and purged on this machine (root).
         .testTarget(name: "PackageTests", dependencies: ["Diagnostics", "TestSupport"]),
         .testTarget(name: "WebGatewayTests", dependencies: ["CalendarGenerator", "CanonicalJSON", "FeedProtocol", "RuntimeDirectories", "TestSupport", "WebGateway"]),
-        .testTarget(name: "ReliabilityTests", dependencies: ["CalendarGenerator", "CanonicalJSON", "Digests", "EventStore", "TestSupport"]),
+        .testTarget(name: "ReliabilityTests", dependencies: ["CCrashVFS", "CalendarGenerator", "CanonicalJSON", "Digests", "EventStore", "TestSupport"]),
         // Redis: URLs, password files, and the client against a redis-server each test starts.
         .testTarget(name: "RedisTests", dependencies: ["CalendarGenerator", "CanonicalJSON", "FeedProtocol", "RedisClient", "RedisFeed", "TestSupport"]),
         .testTarget(name: "HostileInputTests", dependencies: ["CanonicalJSON", "EventStore", "Feed", "FeedProtocol", "ICalendar", "TestSupport"],

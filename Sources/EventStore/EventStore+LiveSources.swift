@@ -4,17 +4,32 @@ extension EventStore {
     /// Adds a source (its state as given). Throws `LiveSourceError.duplicate` when
     /// the name is taken, `ImportError.invalidCalendarName` for a bad name.
     public func addLiveSource(_ source: LiveSource) throws {
-        for name in [source.name, source.calendar] where !isValidCalendarName(name) {
-            throw ImportError.invalidCalendarName(name)
+        try addLiveSources([source])
+    }
+
+    /// Adds every source of `sources` or none, in one transaction: every name is checked
+    /// (valid, not taken, not given twice) before anything is written. Throws
+    /// `LiveSourceError.duplicate` naming every taken name, `ImportError.invalidCalendarName`.
+    public func addLiveSources(_ sources: [LiveSource]) throws {
+        for source in sources {
+            for name in [source.name, source.calendar] where !isValidCalendarName(name) {
+                throw ImportError.invalidCalendarName(name)
+            }
         }
         try db.inTransaction {
-            if try db.scalarInt("SELECT 1 FROM live_source WHERE name = ?", [.text(source.name)]) != nil {
-                throw LiveSourceError.duplicate(source.name)
+            var seen = Set<String>()
+            var taken: [String] = []
+            for source in sources {
+                let stored = try db.scalarInt("SELECT 1 FROM live_source WHERE name = ?", [.text(source.name)]) != nil
+                if !seen.insert(source.name).inserted || stored { taken.append(source.name) }
             }
+            if !taken.isEmpty { throw LiveSourceError.duplicate(taken.joined(separator: "\", \"")) }
             let columns = LiveSourceColumns.allCases
-            try db.statement("INSERT INTO live_source(\(LiveSourceColumns.selectList)) VALUES ("
-                             + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")")
-                .run(columns.map { source.value(of: $0) })
+            let insert = try db.statement("INSERT INTO live_source(\(LiveSourceColumns.selectList)) VALUES ("
+                                          + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")")
+            for source in sources {
+                try insert.run(columns.map { source.value(of: $0) })
+            }
         }
     }
 
@@ -45,50 +60,60 @@ extension EventStore {
     /// empty. Returns the number of events removed.
     @discardableResult
     public func removeLiveSource(named name: String) throws -> Int {
-        guard let source = try liveSource(named: name) else { throw LiveSourceError.unknown(name) }
-        return try db.inTransaction {
-            let paths = try ownedInputPaths(of: source)
+        try removeLiveSources(named: [name])
+    }
+
+    /// Removes every source of `names` as `removeLiveSource` does, in one transaction:
+    /// all of them, or none when one is unknown. Returns the number of events removed.
+    @discardableResult
+    public func removeLiveSources(named names: [String]) throws -> Int {
+        try db.inTransaction {
             var removed = 0
-            if let calendarID = try db.scalarInt("SELECT id FROM calendar WHERE name = ?", [.text(source.calendar)]) {
-                removed = try deleteInputs(paths, calendarID: calendarID)
-                let left = try db.scalarInt("SELECT count(*) FROM event WHERE calendar_id = ?", [.int(calendarID)]) ?? 0
-                let sources = try db.scalarInt("SELECT count(*) FROM source WHERE calendar_id = ?", [.int(calendarID)]) ?? 0
-                let others = try db.scalarInt("SELECT count(*) FROM live_source WHERE calendar = ? AND name <> ?",
-                                              [.text(source.calendar), .text(name)]) ?? 0
-                if left == 0, sources == 0, others == 0 {
-                    try db.statement("DELETE FROM calendar WHERE id = ?").run([.int(calendarID)])
-                }
+            for name in names {
+                guard let source = try liveSource(named: name) else { throw LiveSourceError.unknown(name) }
+                removed += try removeInTransaction(source)
             }
-            try db.statement("DELETE FROM live_source WHERE name = ?").run([.text(name)])
             return removed
         }
     }
 
-    /// The input paths (`source.path`) the source has written into its calendar: its
-    /// `live:` name for a URL, the file, or the files in the directory.
-    public func ownedInputPaths(of source: LiveSource) throws -> [String] {
-        switch source.kind {
-        case .url:
-            return [source.urlInputPath]
-        case .file, .vdir:
-            let prefix = source.location.hasSuffix("/") ? source.location : source.location + "/"
-            return try db.statement("""
-                SELECT s.path FROM source s JOIN calendar c ON c.id = s.calendar_id
-                WHERE c.name = ? AND (s.path = ? OR substr(s.path, 1, ?) = ?)
-                """).map([.text(source.calendar), .text(source.location), .int(Int64(prefix.utf8.count)), .text(prefix)]) {
-                $0.text(0)
+    private func removeInTransaction(_ source: LiveSource) throws -> Int {
+        let name = source.name
+        let paths = try ownedInputPaths(of: source)
+        var removed = 0
+        if let calendarID = try db.scalarInt("SELECT id FROM calendar WHERE name = ?", [.text(source.calendar)]) {
+            removed = try deleteInputs(paths, calendarID: calendarID, owner: name)
+            let left = try db.scalarInt("SELECT count(*) FROM event WHERE calendar_id = ?", [.int(calendarID)]) ?? 0
+            let sources = try db.scalarInt("SELECT count(*) FROM source WHERE calendar_id = ?", [.int(calendarID)]) ?? 0
+            let others = try db.scalarInt("SELECT count(*) FROM live_source WHERE calendar = ? AND name <> ?",
+                                          [.text(source.calendar), .text(name)]) ?? 0
+            if left == 0, sources == 0, others == 0 {
+                try db.statement("DELETE FROM calendar WHERE id = ?").run([.int(calendarID)])
             }
         }
+        try db.statement("DELETE FROM live_source WHERE name = ?").run([.text(name)])
+        return removed
     }
 
-    /// Deletes the inputs `paths` of `calendar` with their events (a file gone from a
-    /// vdir). Returns the number of events removed.
+    /// The input paths (`source.path`) the source has written into its calendar and
+    /// owns (`source.live_source`, docs/data-model.md "Ownership"): its `live:` name for a
+    /// URL, the file, or the files in the directory. An input of the same path that
+    /// `eventctl import` or another source stored is not among them.
+    public func ownedInputPaths(of source: LiveSource) throws -> [String] {
+        try db.statement("""
+            SELECT s.path FROM source s JOIN calendar c ON c.id = s.calendar_id
+            WHERE c.name = ? AND s.live_source = ? ORDER BY s.path
+            """).map([.text(source.calendar), .text(source.name)]) { $0.text(0) }
+    }
+
+    /// Deletes the inputs `paths` that `source` owns in its calendar, with their events
+    /// (a file gone from a vdir). Returns the number of events removed.
     @discardableResult
-    public func removeInputs(_ paths: [String], calendar: String) throws -> Int {
+    public func removeInputs(_ paths: [String], of source: LiveSource) throws -> Int {
         guard !paths.isEmpty else { return 0 }
         return try db.inTransaction {
-            guard let calendarID = try db.scalarInt("SELECT id FROM calendar WHERE name = ?", [.text(calendar)]) else { return 0 }
-            return try deleteInputs(paths, calendarID: calendarID)
+            guard let calendarID = try db.scalarInt("SELECT id FROM calendar WHERE name = ?", [.text(source.calendar)]) else { return 0 }
+            return try deleteInputs(paths, calendarID: calendarID, owner: source.name)
         }
     }
 
@@ -97,11 +122,12 @@ extension EventStore {
         try eventCount(ofCalendar: calendar) ?? 0
     }
 
-    private func deleteInputs(_ paths: [String], calendarID: Int64) throws -> Int {
+    /// Only inputs of `owner` (`source.live_source`): never an import's, whatever its path.
+    private func deleteInputs(_ paths: [String], calendarID: Int64, owner: String) throws -> Int {
         var removed = 0
         for path in paths {
-            guard let id = try db.scalarInt("SELECT id FROM source WHERE calendar_id = ? AND path = ?",
-                                            [.int(calendarID), .text(path)]) else { continue }
+            guard let id = try db.scalarInt("SELECT id FROM source WHERE calendar_id = ? AND path = ? AND live_source = ?",
+                                            [.int(calendarID), .text(path), .text(owner)]) else { continue }
             removed += Int(try db.scalarInt("SELECT count(*) FROM event WHERE source_id = ?", [.int(id)]) ?? 0)
             // Another source of the calendar may hold a key it lost to this one: it must be
             // parsed again to bring it back (see EventStore+UnchangedImport).

@@ -24,8 +24,15 @@ import Foundation
 /// Crash safety is SQLite's: an import killed in its transaction leaves a hot journal
 /// that the next connection rolls back (the file's new pages with it); one killed after
 /// its commit but before the return to WAL leaves a sound database that the next
-/// read-write connection puts back in WAL. `synchronous = FULL` while the journal is in
-/// use, so that the commit is durable when it returns, as the WAL checkpoint made it.
+/// read-write connection puts back in WAL.
+///
+/// Durability: `synchronous = EXTRA` while the journal is in use. In this mode the commit
+/// point is the journal's deletion; FULL fsyncs the database file before that but not
+/// the directory after the unlink, so a power cut could bring the journal back, hot, and
+/// the next open would roll the acknowledged import back. EXTRA fsyncs the directory
+/// after the unlink (SQLite's `dirSync` flag of `xDelete`), so the commit is durable when
+/// COMMIT returns; the journal's own creation is dir-synced by SQLite at its first sync.
+/// Back in WAL the connection's `Connection.writeSynchronous` (FULL) applies again.
 extension EventStore {
     /// Switches to a rollback journal for a run of `bytes` bytes when that is `within`
     /// the range and no other connection has the database open. True when it did.
@@ -36,7 +43,7 @@ extension EventStore {
         // "database is locked" (another connection has the file open) means: stay in WAL.
         guard (try? db.setJournalMode(.delete)) == Connection.JournalMode.delete.rawValue else { return false }
         do {
-            try db.execute("PRAGMA synchronous = FULL")
+            try db.execute("PRAGMA synchronous = EXTRA")
             // The pages the run writes go straight into the file now, and the run reads
             // some back (`CREATE INDEX`): through a memory map those would count in the
             // process's resident size, 48 MiB more at 100,000 events.
@@ -54,7 +61,7 @@ extension EventStore {
     /// back in WAL.
     func leaveRollbackJournal() {
         _ = try? db.setJournalMode(.wal, waitingMilliseconds: Self.journalSwitchWaitMilliseconds)
-        try? db.execute("PRAGMA synchronous = NORMAL")
+        try? db.execute("PRAGMA synchronous = \(Connection.writeSynchronous)")
         try? db.execute("PRAGMA mmap_size = \(db.mmapBytes)")
         // Entering WAL makes new -wal and -shm files, at the first read after it.
         _ = try? db.scalarInt("SELECT count(*) FROM sqlite_schema")

@@ -44,12 +44,20 @@ public final class EventStore {
     /// Opens the store at `path` as `options` say (`.standard`, `.daemon`), creating
     /// and migrating it unless read-only.
     public init(path: String, options: StoreOptions) throws {
+        let created = !options.readOnly && access(path, F_OK) != 0
         let db = try Self.connect(path: path, options: options)
         if let cache = options.cacheKiB {
             try db.execute("PRAGMA cache_size = -\(cache)")
         }
         if !options.readOnly {
             try Schema.migrate(db)
+            // The new file's name is made durable before anything is acknowledged in it
+            // (its WAL's name SQLite syncs itself: `DirectorySync`), and its directory's
+            // own name, which a command may have just created (`eventctl`'s first run).
+            if created {
+                try DirectorySync.syncParent(of: path)
+                try DirectorySync.syncParent(of: DirectorySync.parent(of: path))
+            }
         } else {
             let version = Int(try db.scalarInt("PRAGMA user_version") ?? 0)
             if version > Schema.currentVersion {
@@ -69,18 +77,20 @@ public final class EventStore {
 
     private static func connect(path: String, options: StoreOptions) throws -> Connection {
         guard options.createsPrivately else {
-            return try Connection(path: path, readOnly: options.readOnly, mmapBytes: options.mmapBytes)
+            return try Connection(path: path, readOnly: options.readOnly, mmapBytes: options.mmapBytes, vfs: options.vfs)
         }
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
+            // Its name too, as the database's below (`DirectorySync`).
+            try DirectorySync.syncParent(of: directory)
         }
         // A database created here is private to its owner (0600, and so are its WAL files).
         let oldMask = umask(0o077)
         defer { umask(oldMask) }
         // Opening (with WAL journaling) creates the -wal/-shm files under the mask too.
-        return try Connection(path: path, readOnly: options.readOnly, mmapBytes: options.mmapBytes)
+        return try Connection(path: path, readOnly: options.readOnly, mmapBytes: options.mmapBytes, vfs: options.vfs)
     }
 
     /// Runs `body` in one read transaction, so that every query in it sees the same

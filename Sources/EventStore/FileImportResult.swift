@@ -18,6 +18,9 @@ public struct FileImportResult: Sendable, Equatable {
     public var unchanged = 0
     /// Components that could not be used.
     public var skipped = 0
+    /// Events of a live source's file that were not written because the calendar holds
+    /// them from another owner (an `eventctl import`, another source): kept as they are.
+    public var keptFromOthers = 0
     /// Problems that did not stop the import, in file order.
     public var warnings: [ImportIssue] = []
     /// The file's bytes were those its source last synchronised: nothing was parsed

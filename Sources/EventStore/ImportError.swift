@@ -8,6 +8,9 @@ public enum ImportError: Error, CustomStringConvertible {
     case strict(file: String, issues: [ImportIssue])
     /// Invalid calendar name.
     case invalidCalendarName(String)
+    /// The file is an input the live source `source` owns in `calendar` (docs/data-model.md,
+    /// "Ownership"): imported there, its events would go with the source.
+    case ownedByLiveSource(file: String, source: String, calendar: String)
 
     /// The failure as one message.
     public var description: String {
@@ -18,6 +21,9 @@ public enum ImportError: Error, CustomStringConvertible {
             return "\(first) (--strict: \(issues.count) warning\(issues.count == 1 ? "" : "s"), nothing imported)"
         case .invalidCalendarName(let name):
             return StoreError.invalidCalendarName(name).description
+        case .ownedByLiveSource(let file, let source, let calendar):
+            return "\(file) is read by source \(source) into calendar \(calendar); nothing imported "
+                + "(import it into another calendar with --calendar, or remove the source first)"
         }
     }
 }

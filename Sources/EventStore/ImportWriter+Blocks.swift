@@ -30,6 +30,10 @@ extension ImportWriter {
         for digest in digests {
             written += 1
             if written % 2048 == 0 { progress?(0) }
+            if file.foreign {
+                file.result.keptFromOthers += 1
+                continue
+            }
             // The row still holds what the block reads to (a row's digest is written with
             // its content). If it was seen already in this file, the block is a duplicate
             // with equal SEQUENCE and modified time: the later one wins the tie and is the
@@ -37,6 +41,10 @@ extension ImportWriter {
             // the file rewrote the row, the duplicate rule needs this block's record.
             guard let slot = blockSlots[digest], !file.rows[slot].removed, file.rows[slot].block == digest else {
                 throw BlockSkipConflict()
+            }
+            if !mayTakeOver(file.rows[slot].sourceID, for: file) {
+                file.result.keptFromOthers += 1
+                continue
             }
             file.rows[slot].seenHere = true
             file.seen.append(slot)

@@ -22,13 +22,16 @@ extension ImportWriter {
         return id
     }
 
-    func sourceID(calendarID: Int64, path: String, hash: String, defaultZone: String?) throws -> Int64 {
+    mutating func sourceID(calendarID: Int64, path: String, hash: String, defaultZone: String?, liveSource: String?) throws -> Int64 {
         if let id = try db.scalarInt("SELECT id FROM source WHERE calendar_id = ? AND path = ?", [.int(calendarID), .text(path)]) {
             return id
         }
-        try db.statement("INSERT INTO source(calendar_id, path, content_hash, imported_at, default_tz) VALUES (?, ?, ?, ?, ?)")
-            .run([.int(calendarID), .text(path), .text(hash), .int(now), defaultZone.map { .text($0) } ?? .null])
-        return db.lastInsertRowID
+        try db.statement("INSERT INTO source(calendar_id, path, content_hash, imported_at, default_tz, live_source) VALUES (?, ?, ?, ?, ?, ?)")
+            .run([.int(calendarID), .text(path), .text(hash), .int(now), defaultZone.map { .text($0) } ?? .null,
+                  liveSource.map { .text($0) } ?? .null])
+        let id = db.lastInsertRowID
+        owners[id] = .some(liveSource)
+        return id
     }
 
     mutating func loadExisting(_ calendarID: Int64) throws {

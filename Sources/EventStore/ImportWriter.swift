@@ -18,6 +18,10 @@ struct ImportWriter {
     var written = 0
     /// The slot of each stored block digest of the calendar being imported (`knownBlocks`).
     var blockSlots: [BlockDigest: Slot] = [:]
+    /// Each known input row's owner (`source.live_source`; `.some(nil)`: an import),
+    /// loaded per calendar (`ImportWriter+Ownership`).
+    var owners: [Int64: String?] = [:]
+    var ownersLoaded: Set<Int64> = []
     /// Files of at least this many VEVENTs may be loaded in bulk (`ImportWriter+BulkLoad`).
     var bulkLoadFromBlocks = ImportOptions.defaultBulkLoadFromBlocks
     /// Set while the run loads in bulk.
@@ -60,6 +64,10 @@ struct ImportWriter {
         var touched: Set<Int64>
         /// `--replace`: this run owns every event it contains.
         var replace = false
+        /// The live source writing the file (`ImportInput.liveSource`); nil: an import.
+        var liveSource: String?
+        /// The file's input row belongs to another owner: nothing of it is written.
+        var foreign = false
     }
 
     mutating func begin(_ input: ImportInput, _ header: ParsedCalendar, fileHash: String) throws -> FileState {
@@ -76,24 +84,26 @@ struct ImportWriter {
                 .run([.text(key), .text(zone.tzid), .text(zone.text)])
         }
         try loadExisting(calendarID)
-        let sourceID = try db.scalarInt("SELECT id FROM source WHERE calendar_id = ? AND path = ?",
-                                        [.int(calendarID), .text(input.path)])
+        let (sourceID, foreign) = try ownedSource(calendarID: calendarID, input: input)
         var rows = existing[calendarID] ?? ImportRowIndex()
         // Taken out first, so that reserving does not copy the calendar's rows.
         existing[calendarID] = nil
         rows.reserve(header.blockCount)
-        let state = FileState(result: FileImportResult(path: input.path, displayName: input.displayName, calendar: input.calendar),
+        var state = FileState(result: FileImportResult(path: input.path, displayName: input.displayName, calendar: input.calendar),
                               calendarID: calendarID, sourceID: sourceID, fileHash: fileHash,
                               defaultZone: header.defaultTimeZone, path: input.path,
                               rows: rows, touched: touched[calendarID] ?? [])
+        state.liveSource = input.liveSource
+        state.foreign = foreign
         return state
     }
 
     /// The source row is created only when this file first owns a row, so importing an
     /// export of events already present adds nothing, not even a source.
-    func ensureSource(_ file: inout FileState) throws -> Int64 {
+    mutating func ensureSource(_ file: inout FileState) throws -> Int64 {
         if let id = file.sourceID { return id }
-        let id = try sourceID(calendarID: file.calendarID, path: file.path, hash: file.fileHash, defaultZone: file.defaultZone)
+        let id = try sourceID(calendarID: file.calendarID, path: file.path, hash: file.fileHash, defaultZone: file.defaultZone,
+                              liveSource: file.liveSource)
         file.sourceID = id
         return id
     }
@@ -101,6 +111,10 @@ struct ImportWriter {
     mutating func add(_ record: EventRecord, to file: inout FileState) throws {
         written += 1
         if written % 2048 == 0 { progress?(0) }
+        if file.foreign {
+            file.result.keptFromOthers += 1
+            return
+        }
         let key = EventKey(uid: record.uid, rid: record.ridKey)
         let keyHash = ImportRowIndex.keyHash(key)
         let startEncoded = record.start.encoded
@@ -119,6 +133,10 @@ struct ImportWriter {
             return
         }
         let row = file.rows[slot]
+        if !mayTakeOver(row.sourceID, for: file) {
+            file.result.keptFromOthers += 1
+            return
+        }
         // The same key twice in one file: the conflict rule, the later one winning ties.
         if row.seenHere, !wins(record.sequence, record.modified, over: row.sequence, row.modified, tieGoesToNew: true) {
             return
@@ -167,6 +185,7 @@ struct ImportWriter {
     mutating func finish(_ file: inout FileState, summary: ParsedCalendar, replace: Bool) throws -> FileImportResult {
         file.result.skipped = summary.skipped
         file.result.warnings = summary.warnings
+        noteKept(&file)
         // Sync: rows of this source that the file no longer has.
         if !replace, let sourceID = file.sourceID {
             let stale = (file.rows.owned[sourceID] ?? []).filter { !file.rows[$0].seenHere }

@@ -139,6 +139,21 @@ public enum Schema {
         ALTER TABLE event ADD COLUMN description TEXT;
         ALTER TABLE event ADD COLUMN url TEXT;
         """,
+        // 9 -> 10: which live source owns each input (`source.live_source`: its name;
+        // NULL: `eventctl import`), docs/data-model.md "Ownership". A live source writes
+        // and removes only its own inputs. Inputs stored before are given to the live
+        // source whose location they match (its URL's `live:` name, its file, or a file
+        // in its directory, in its calendar), as that source used them until now.
+        """
+        ALTER TABLE source ADD COLUMN live_source TEXT;
+        UPDATE source SET live_source = (
+            SELECT l.name FROM live_source l JOIN calendar c ON c.name = l.calendar
+            WHERE c.id = source.calendar_id AND (
+                (l.kind = 'url' AND source.path = 'live:' || l.name)
+                OR (l.kind <> 'url' AND (source.path = l.location
+                    OR substr(source.path, 1, length(rtrim(l.location, '/')) + 1) = rtrim(l.location, '/') || '/')))
+            ORDER BY l.id LIMIT 1);
+        """,
     ]
 
     /// Work a migration does in Swift after its SQL, in its transaction, by index.

@@ -9,6 +9,9 @@ public struct StoreOptions: Sendable, Equatable {
     /// Creates the database's directory (mode 0700) when it is missing, and creates a
     /// new database (and its WAL files) private to its owner (umask 077 while opening).
     public var createsPrivately = false
+    /// The SQLite VFS to open through, by its registered name (nil: the default). The
+    /// power-cut tests' VFS (`CCrashVFS`) is the only other one.
+    public var vfs: String?
 
     /// Creates options; the defaults suit a command that opens the store briefly.
     public init(readOnly: Bool = false, mmapBytes: Int = 256 << 20, cacheKiB: Int? = nil, createsPrivately: Bool = false) {

@@ -33,7 +33,8 @@ extension SourceSyncer {
                 problems.append("\(path): cannot be read")
                 continue
             }
-            inputs.append(ImportInput(path: path, displayName: path, bytes: [UInt8](data), calendar: source.calendar))
+            inputs.append(ImportInput(path: path, displayName: path, bytes: [UInt8](data), calendar: source.calendar,
+                                      liveSource: source.name))
         }
         var results: [FileImportResult] = []
         var failedPaths = Set<String>()
@@ -55,7 +56,7 @@ extension SourceSyncer {
         do {
             let owned = try store.ownedInputPaths(of: source)
             let gone = owned.filter { current[$0] == nil }
-            removed = try store.removeInputs(gone, calendar: source.calendar)
+            removed = try store.removeInputs(gone, of: source)
         } catch {
             problems.append(FetchFailure.oneLine("cannot remove the events of deleted files: \(error)"))
         }

@@ -94,7 +94,8 @@ public final class SourceSyncer {
             } catch {
                 return failed(source, error)
             }
-            let input = ImportInput(path: source.urlInputPath, displayName: shown, bytes: bytes, calendar: source.calendar)
+            let input = ImportInput(path: source.urlInputPath, displayName: shown, bytes: bytes, calendar: source.calendar,
+                                    liveSource: source.name)
             do {
                 let result = try store.importCalendars([input], now: now)[0]
                 source.state.etag = etag
@@ -141,11 +142,14 @@ public final class SourceSyncer {
         }
     }
 
-    /// `2 added, 1 updated, 0 removed` over the results, or `unchanged`.
+    /// `2 added, 1 updated, 0 removed` over the results, or `unchanged`; then how many
+    /// events were kept from other owners (`FileImportResult.keptFromOthers`), if any.
     static func describe(_ results: [FileImportResult]) -> String {
         let added = results.reduce(0) { $0 + $1.added }, updated = results.reduce(0) { $0 + $1.updated }
         let removed = results.reduce(0) { $0 + $1.removed }
-        if added + updated + removed == 0 { return "unchanged" }
-        return "\(added) added, \(updated) updated, \(removed) removed"
+        let kept = results.reduce(0) { $0 + $1.keptFromOthers }
+        let counts = added + updated + removed == 0 ? "unchanged" : "\(added) added, \(updated) updated, \(removed) removed"
+        guard kept > 0 else { return counts }
+        return counts + "; warning: \(kept) event\(kept == 1 ? "" : "s") kept as imported by eventctl or another source (not taken over)"
     }
 }

@@ -10,38 +10,37 @@ extension SourceCommand {
     func add(_ env: CommandEnvironment) throws {
         let planned = try SourcePlanner.plan(targets[0], calendar: calendar, every: every)
         let store = try StoreAccess.openOrCreate(env)
-        for source in planned {
-            do { try store.addLiveSource(source) } catch let e as SQLiteError {
-                throw DatabaseFailure(path: store.path, underlying: e)
-            }
+        // All or none: every name is checked before any is written (one transaction).
+        do { try store.addLiveSources(planned) } catch let e as SQLiteError {
+            throw DatabaseFailure(path: store.path, underlying: e)
         }
         // The first sync. A source that answers with no calendar (a login page, an HTTP
-        // error) is not kept: exit 65. One that cannot be reached now is kept and retried,
-        // with a warning. Either way the failure is said once, on stderr.
+        // error) fails the command: exit 65, and none of the sources added here is kept
+        // (a directory is added whole or not at all). One that cannot be reached now is
+        // kept and retried, with a warning. Either way the failure is said once, on stderr.
         let outcomes = try syncOutcomes(env, store: store, names: planned.map(\.name))
         let failing = outcomes.filter { $0.ok == false }
         let failed = failing.filter { o in !(o.failure.flatMap(FetchFailure.Kind.init(rawValue:))?.isTransient ?? false) }
-        let failedNames = Set(failed.compactMap(\.name))
+        guard failed.isEmpty else {
+            if json { report(outcomes) }
+            do { _ = try store.removeLiveSources(named: planned.map(\.name)) } catch let e as SQLiteError {
+                throw DatabaseFailure(path: store.path, underlying: e)
+            }
+            DaemonNotifier.requestRefresh(env)
+        let others = planned.count > failed.count ? " (nor the \(planned.count - failed.count) other source\(planned.count - failed.count == 1 ? "" : "s") of \(targets[0]))" : ""
+        throw CommandFailure.badData(failed.map { o in
+            "source \(o.name ?? "?"): \(o.summary ?? "failed")"
+        }.joined(separator: "; ") + "; not added" + others)
+        }
         if !json {
-            for source in planned where !failedNames.contains(source.name) {
+            for source in planned {
                 print("added source \(source.name) (\(source.kind.rawValue), \(source.redactedLocation)) -> calendar \(source.calendar)")
             }
         }
         report(json ? outcomes : outcomes.filter { $0.ok != false })
-        for outcome in failing where !failedNames.contains(outcome.name ?? "") {
+        for outcome in failing {
             printError("warning: source \(outcome.name ?? "?"): \(outcome.summary ?? "failed") (kept; it will be retried)")
         }
-        guard !failed.isEmpty else { return }
-        for outcome in failed {
-            guard let name = outcome.name else { continue }
-            do { _ = try store.removeLiveSource(named: name) } catch let e as SQLiteError {
-                throw DatabaseFailure(path: store.path, underlying: e)
-            }
-        }
-        DaemonNotifier.requestRefresh(env)
-        throw CommandFailure.badData(failed.map { o in
-            "source \(o.name ?? "?"): \(o.summary ?? "failed"); not added"
-        }.joined(separator: "; "))
     }
 
     func list(_ env: CommandEnvironment) throws {
@@ -63,10 +62,15 @@ extension SourceCommand {
     func remove(_ env: CommandEnvironment) throws {
         let store = try StoreAccess.openExisting(env)
         let removed: Int
+        let kept = try? store.liveSource(named: targets[0])
         do { removed = try store.removeLiveSource(named: targets[0]) } catch let e as SQLiteError {
             throw DatabaseFailure(path: store.path, underlying: e)
         }
         print("removed source \(targets[0]) (\(removed) event\(removed == 1 ? "" : "s"))")
+        // Ownership (docs/data-model.md): what the calendar holds from elsewhere stays.
+        if let source = kept, let left = try? store.eventCount(ofCalendar: source.calendar), left > 0 {
+            printError("warning: calendar \(source.calendar) keeps \(left) event\(left == 1 ? "" : "s") imported by eventctl or another source")
+        }
         // The daemon recomputes and its runner reads the source table again.
         DaemonNotifier.requestRefresh(env)
     }

@@ -17,14 +17,16 @@ enum StoreAccess {
         return try open(path)
     }
 
-    /// Opens the database, creating it and its directory when missing.
-    static func openOrCreate(_ env: CommandEnvironment) throws -> EventStore {
+    /// Opens the database, creating it and its directory when missing. `mmapBytes`:
+    /// as `StoreOptions` (0 for a writer that then reads much of the file: mapped, those
+    /// pages would count in its resident size).
+    static func openOrCreate(_ env: CommandEnvironment, mmapBytes: Int = StoreOptions.standard.mmapBytes) throws -> EventStore {
         let path = env.paths.database
         try checkDirectory(env, create: true)
         // The database holds private calendars: created 0600.
         let oldMask = umask(0o077)
         defer { umask(oldMask) }
-        return try open(path)
+        return try open(path, mmapBytes: mmapBytes)
     }
 
     /// Checks the database's directory by the rules eventd uses (a per-user default is
@@ -50,9 +52,9 @@ enum StoreAccess {
                  + (known.isEmpty ? "none yet" : known.joined(separator: ", ")) + "; see `eventctl calendars`)")
     }
 
-    static func open(_ path: String) throws -> EventStore {
+    static func open(_ path: String, mmapBytes: Int = StoreOptions.standard.mmapBytes) throws -> EventStore {
         do {
-            return try EventStore(path: path)
+            return try EventStore(path: path, mmapBytes: mmapBytes)
         } catch {
             throw DatabaseFailure(path: path, underlying: error)
         }

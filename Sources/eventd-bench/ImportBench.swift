@@ -33,7 +33,7 @@ enum ImportBench {
         // fresh database. Interleaved: this machine's speed drifts by up to 2x within
         // minutes, and a ratio of two figures taken minutes apart measures the drift.
         let rounds = max(1, options.int("--rounds") ?? 5)
-        var parses: [Double] = [], imports: [Double] = []
+        var parses: [Double] = [], imports: [Double] = [], floors: [Double] = []
         var added = 0
         var cString = bytes.map { CChar(bitPattern: $0) }
         cString.append(0)
@@ -42,6 +42,13 @@ enum ImportBench {
             let component = cString.withUnsafeBufferPointer { icalparser_parse_string($0.baseAddress) }
             parses.append(Bench.now() - t0)
             if let component { icalcomponent_free(component) }
+
+            // The C floor (`ImportFloor`): the same parse and an insert per event.
+            let floorDir = try BenchDirectory("eventd-bench-floor"); defer { floorDir.remove() }
+            let floor = try ImportFloor(path: floorDir.databasePath)
+            let tf = Bench.now()
+            _ = try floor.run(cString)
+            floors.append(Bench.now() - tf)
 
             let dir = try BenchDirectory("eventd-bench"); defer { dir.remove() }
             let store = try EventStore(path: dir.databasePath)
@@ -54,10 +61,15 @@ enum ImportBench {
         let importBest = imports.min()!, parseBest = parses.min()!
         let paired = zip(imports, parses).map { $0 / $1 }.sorted()
         let pairedMedian = paired[paired.count / 2]
+        let floorBest = floors.min()!
+        let floorPaired = zip(imports, floors).map { $0 / $1 }.sorted()
         print("file=\(label) bytes=\(bytes.count) vevents=\(vevents) stored=\(added) eventd_parse_seconds=\(Bench.format(ourParse))")
         print("events=\(vevents) seconds=\(Bench.format(importBest)) events_per_second=\(Int(Double(vevents) / importBest)) "
               + "parse_seconds=\(Bench.format(parseBest)) ratio=\(String(format: "%.2f", importBest / parseBest)) "
               + "ratio_paired_median=\(String(format: "%.2f", pairedMedian)) rounds=\(rounds)")
+        // Issue 51's bound: an import within 0.85 of the C floor's time.
+        print("floor_seconds=\(Bench.format(floorBest)) floor_ratio=\(String(format: "%.2f", importBest / floorBest)) "
+              + "floor_ratio_paired_median=\(String(format: "%.2f", floorPaired[floorPaired.count / 2])) floor_target=0.85")
         if options.value("--rss") != "no" { try peakRSS(bytes) }
     }
 

@@ -34,13 +34,15 @@ import TestSupport
                 _ = try? s.store.removeCalendar(calendar)
             case 1:
                 // A file's events all gone.
-                _ = try s.store.removeInputs(["/t/\(calendar)-\(rng.below(3)).ics"], calendar: calendar)
+                _ = try s.store.removeInputs(["/t/\(calendar)-\(rng.below(3)).ics"],
+                                             of: LiveSource(name: calendar, kind: .vdir, location: "/t", calendar: calendar, everySeconds: 60))
             default:
                 // A file (one of three per calendar) imported with some events, or changed.
                 let file = rng.below(3)
                 let uids = (0..<rng.below(6)).map { _ in "\(calendar)-\(file)-\(rng.below(8))@t" }
                 _ = try s.store.importCalendars([ImportInput(path: "/t/\(calendar)-\(file).ics", displayName: "f",
-                                                             bytes: Self.calendar(uids, summary: "r\(round)"), calendar: calendar)])
+                                                             bytes: Self.calendar(uids, summary: "r\(round)"), calendar: calendar,
+                                                             liveSource: calendar)])
             }
             try counts.update(s.store)
             if counts.lastUsedChangeLog { incremental += 1 }

@@ -58,7 +58,8 @@ import ICalendar
             let store = try EventStore(path: path)
             _ = try store.importCalendars([StoreICS.input("a.ics", StoreICS.calendar([StoreICS.event("a@x")]))])
             try store.db.execute("ALTER TABLE calendar DROP COLUMN color; ALTER TABLE calendar DROP COLUMN chosen_color; "
-                                 + "ALTER TABLE event DROP COLUMN description; ALTER TABLE event DROP COLUMN url; PRAGMA user_version = 7;")
+                                 + "ALTER TABLE event DROP COLUMN description; ALTER TABLE event DROP COLUMN url; "
+                                 + "ALTER TABLE source DROP COLUMN live_source; PRAGMA user_version = 7;")
         }
         let store = try EventStore(path: path)
         #expect(try store.db.scalarInt("PRAGMA user_version") == Int64(Schema.currentVersion))
@@ -101,7 +102,8 @@ import ICalendar
             let store = try EventStore(path: path)
             _ = try store.importCalendars([StoreICS.input("a.ics", StoreICS.calendar(events))])
             #expect(try fields(store.db) == expected)
-            try store.db.execute("ALTER TABLE event DROP COLUMN description; ALTER TABLE event DROP COLUMN url; PRAGMA user_version = 8;")
+            try store.db.execute("ALTER TABLE event DROP COLUMN description; ALTER TABLE event DROP COLUMN url; "
+                                 + "ALTER TABLE source DROP COLUMN live_source; PRAGMA user_version = 8;")
         }
         let store = try EventStore(path: path)
         #expect(try store.db.scalarInt("PRAGMA user_version") == Int64(Schema.currentVersion))

@@ -8,10 +8,12 @@ import TestSupport
 /// written with a rollback journal, stored exactly as a WAL import stores them, and the
 /// database back in WAL afterwards; beside another connection, in WAL as always.
 @Suite struct RollbackJournalTests {
-    /// What the run saw while it wrote: the journal mode and whether a WAL file existed.
+    /// What the run saw while it wrote: the journal mode, whether a WAL file existed, and
+    /// `PRAGMA synchronous` (EXTRA, 3, with the journal: its unlink is the commit).
     struct Seen: Equatable {
         var modes: Set<String> = []
         var walFiles: Set<Bool> = []
+        var synchronous: Set<Int64> = []
     }
 
     /// Imports `bytes` with the rollback journal from `fromBytes` bytes on, noting what
@@ -24,6 +26,7 @@ import TestSupport
         let results = try s.store.importCalendars([BulkLoadTests.input(bytes)], options: options, now: 1_790_000_000) { _ in
             seen.modes.insert((try? s.store.journalMode()) ?? "?")
             seen.walFiles.insert(FileManager.default.fileExists(atPath: s.path + "-wal"))
+            seen.synchronous.insert((try? s.db.scalarInt("PRAGMA synchronous")) ?? -1)
         }
         return (try #require(results.first), seen)
     }
@@ -33,14 +36,14 @@ import TestSupport
         let journal = try ScratchStore(), wal = try ScratchStore()
         let (a, seenJournal) = try Self.importFile(journal, bytes, fromBytes: 0)
         let (b, seenWAL) = try Self.importFile(wal, bytes, fromBytes: .max)
-        #expect(seenJournal == Seen(modes: ["delete"], walFiles: [false]))
-        #expect(seenWAL == Seen(modes: ["wal"], walFiles: [true]))
+        #expect(seenJournal == Seen(modes: ["delete"], walFiles: [false], synchronous: [3]))
+        #expect(seenWAL == Seen(modes: ["wal"], walFiles: [true], synchronous: [2]))
         #expect(a == b)
         #expect(a.added > 2600)
         #expect(try BulkLoadTests.rows(journal) == BulkLoadTests.rows(wal))
         #expect(try BulkLoadTests.schema(journal) == BulkLoadTests.schema(wal))
         #expect(try journal.store.journalMode() == "wal")
-        #expect(try journal.db.scalarInt("PRAGMA synchronous") == 1)  // NORMAL again
+        #expect(try journal.db.scalarInt("PRAGMA synchronous") == 2)  // FULL again
         #expect(try journal.db.scalarText("PRAGMA integrity_check") == "ok")
         // The new -wal file is remembered as ours (the daemon's detach relies on it).
         #expect(journal.store.files.walIsOurs)
@@ -57,7 +60,7 @@ import TestSupport
         let bytes = BulkLoadTests.generated(2200)
         let s = try ScratchStore()
         let (result, seen) = try Self.importFile(s, bytes, fromBytes: 0, upToBytes: bytes.count - 1)
-        #expect(seen == Seen(modes: ["wal"], walFiles: [true]))
+        #expect(seen == Seen(modes: ["wal"], walFiles: [true], synchronous: [2]))
         #expect(result.added > 2200)
         // The default limit: 32 MiB, above the 100,000-event file of `eventd-bench import`.
         #expect(ImportOptions().rollbackJournalBytes.upperBound == 32 << 20)
@@ -67,7 +70,7 @@ import TestSupport
         let s = try ScratchStore()
         let other = try s.watcher()
         let (result, seen) = try Self.importFile(s, BulkLoadTests.generated(2200), fromBytes: 0)
-        #expect(seen == Seen(modes: ["wal"], walFiles: [true]))
+        #expect(seen == Seen(modes: ["wal"], walFiles: [true], synchronous: [2]))
         #expect(result.added > 2200)
         #expect(try other.scalarInt("SELECT count(*) FROM event") == Int64(result.added))
     }

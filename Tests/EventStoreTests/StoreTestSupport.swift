@@ -52,8 +52,14 @@ enum StoreICS {
                 "SUMMARY:\(summary ?? uid)"] + extra
     }
 
-    static func input(_ name: String, _ text: String, calendar: String = "work") -> ImportInput {
-        ImportInput(path: "/tmp/eventd-store-tests/\(name)", displayName: name, bytes: Array(text.utf8), calendar: calendar)
+    static func input(_ name: String, _ text: String, calendar: String = "work", liveSource: String? = nil) -> ImportInput {
+        ImportInput(path: "/tmp/eventd-store-tests/\(name)", displayName: name, bytes: Array(text.utf8), calendar: calendar,
+                    liveSource: liveSource)
+    }
+
+    /// The vdir source `name` of these tests' directory, filling `calendar`.
+    static func vdir(_ name: String = "vdir", calendar: String = "work") -> LiveSource {
+        LiveSource(name: name, kind: .vdir, location: "/tmp/eventd-store-tests", calendar: calendar, everySeconds: 60)
     }
 
     static var repositoryRoot: URL {

@@ -50,16 +50,17 @@ import TestSupport
 
     @Test func anotherSourceTakingARowMakesTheNextImportParse() throws {
         let s = try ScratchStore()
+        // Two files of one vdir source (one owner: the conflict rule applies between them).
         let a = S.calendar([S.event("shared@x", summary: "from a"), S.event("a@x")])
-        _ = try s.run(S.input("a.ics", a))
+        _ = try s.run(S.input("a.ics", a, liveSource: "vdir"))
         // b.ics has the shared event with a higher SEQUENCE: it takes the row over.
-        _ = try s.run(S.input("b.ics", S.calendar([S.event("shared@x", summary: "from b", extra: ["SEQUENCE:5"])])))
+        _ = try s.run(S.input("b.ics", S.calendar([S.event("shared@x", summary: "from b", extra: ["SEQUENCE:5"])]), liveSource: "vdir"))
         #expect(try s.summary("shared@x") == "from b")
-        let again = try s.run(S.input("a.ics", a))
+        let again = try s.run(S.input("a.ics", a, liveSource: "vdir"))
         #expect(!again.sameBytes)
-        // b.ics gone (its source removed): a.ics is parsed and brings its event back.
-        #expect(try s.store.removeInputs(["/tmp/eventd-store-tests/b.ics"], calendar: "work") == 1)
-        let back = try s.run(S.input("a.ics", a))
+        // b.ics gone (deleted from the vdir): a.ics is parsed and brings its event back.
+        #expect(try s.store.removeInputs(["/tmp/eventd-store-tests/b.ics"], of: S.vdir()) == 1)
+        let back = try s.run(S.input("a.ics", a, liveSource: "vdir"))
         #expect(!back.sameBytes && back.added == 1)
         #expect(try s.summary("shared@x") == "from a")
     }

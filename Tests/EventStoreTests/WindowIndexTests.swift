@@ -43,6 +43,7 @@ import TestSupport
             CREATE INDEX event_window ON event(span_class, first_minute);
             ALTER TABLE calendar DROP COLUMN color; ALTER TABLE calendar DROP COLUMN chosen_color;
             ALTER TABLE event DROP COLUMN description; ALTER TABLE event DROP COLUMN url;
+            ALTER TABLE source DROP COLUMN live_source;
             PRAGMA user_version = 5;
             """)
         #expect(try found() == now)

@@ -26,4 +26,7 @@ struct ReliabilitySuite {
 
     @Test("7. connection churn: no leaks, no crossed answers")
     func churn() async throws { try await connectionChurn() }
+
+    @Test("8. power cut (simulated by a VFS): acknowledged kept, the rest all or none")
+    func powerCut() async throws { try await powerCutSafety() }
 }
