@@ -8,6 +8,9 @@ public enum ImportError: Error, CustomStringConvertible {
     case strict(file: String, issues: [ImportIssue])
     /// Invalid calendar name.
     case invalidCalendarName(String)
+    /// The time zone definitions the file's events use would take the database past its
+    /// bound (`EventStore.maxStoredZones`, `maxStoredZoneBytes`).
+    case zoneBound(file: String, definitions: Int, bytes: Int)
 
     /// The failure as one message.
     public var description: String {
@@ -18,6 +21,9 @@ public enum ImportError: Error, CustomStringConvertible {
             return "\(first) (--strict: \(issues.count) warning\(issues.count == 1 ? "" : "s"), nothing imported)"
         case .invalidCalendarName(let name):
             return StoreError.invalidCalendarName(name).description
+        case .zoneBound(let file, let definitions, let bytes):
+            return "\(file): its VTIMEZONE definitions would take the database past its bound of \(definitions) "
+                + "definitions (\(bytes >> 10) KiB) in use; nothing imported"
         }
     }
 }
