@@ -31,7 +31,7 @@ enum WebOptions {
     static let allowHosts = Option.values("--allow-host", "NAME", help: "Also accept this Host header (a reverse proxy's name).")
     static let maxStreams = Option.value("--max-streams", "N", as: Int.self, help: "Answers in flight at once, event streams included (default: 256).",
                                          validation: .integer(1...65_536))
-    static let assets = Option.value("--assets", "DIR", help: "The dashboard's files (default: ../share/eventd/web beside the program).",
+    static let assets = Option.value("--assets", "DIR", help: "The dashboard's files (default: share/eventd/web beside the program's bin/).",
                                      completion: .directory)
     static let logLevel = Option.logLevel
 
@@ -55,14 +55,27 @@ enum WebOptions {
         ListenAddress(text) == nil ? "invalid value '\(text)' for --listen: expected 127.0.0.1:PORT, [::1]:PORT or unix:PATH" : nil
     }
 
-    /// The dashboard's directory: `--assets`, the installed `share/eventd/web`, or the
-    /// source tree's `web/` for a program run from its build directory.
+    /// The dashboard's directory: `--assets`, else `share/eventd/web` beside the directory
+    /// of the program's real file (`/proc/self/exe`, symbolic links resolved: the
+    /// multi-call binary's `bin/`). Never from `argv[0]` or the working directory (run
+    /// by its bare name, `argv[0]` is resolved against the working directory, which may
+    /// be another account's), nor the source tree it was built from.
     static func assetsDirectory(_ arguments: ParsedArguments) -> String {
         if let given = arguments[Self.assets] { return given }
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        let installed = executable.deletingLastPathComponent().appendingPathComponent("../share/eventd/web").standardized.path
-        if FileManager.default.fileExists(atPath: installed + "/index.html") { return installed }
-        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../web").standardized.path
+        return installedAssets(executable: realExecutablePath() ?? "/proc/self/exe")
+    }
+
+    /// `share/eventd/web` beside the directory of `executable` (a resolved path).
+    static func installedAssets(executable: String) -> String {
+        URL(fileURLWithPath: executable).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("share/eventd/web").standardized.path
+    }
+
+    /// The program's own file, every link resolved; nil without `/proc`.
+    static func realExecutablePath() -> String? {
+        guard let resolved = realpath("/proc/self/exe", nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// The token in `path`: one line of visible ASCII (no quotes, separators or
