@@ -29,6 +29,14 @@ enum WebOptions {
         "--no-auth", help: "Require no token (only with --listen unix:PATH).",
         details: "The socket's mode (0660) and its directory then decide who may read the calendar.")
     static let allowHosts = Option.values("--allow-host", "NAME", help: "Also accept this Host header (a reverse proxy's name).")
+    static let allowUsers = Option.values(
+        "--allow-user", "USER", help: "On loopback, also answer this local account (a reverse proxy's).",
+        details: """
+        On a loopback address eventd-web answers connections only from its own account and root (the owner of
+        the connecting socket, from /proc/net/tcp); any other account gets 403, whatever token it sends.
+        """)
+    static let allowGroups = Option.values(
+        "--allow-group", "GROUP", help: "On loopback, also answer the members of this group (the system unit: eventd).")
     static let maxStreams = Option.value("--max-streams", "N", as: Int.self, help: "Answers in flight at once, event streams included (default: 256).",
                                          validation: .integer(1...65_536))
     static let assets = Option.value("--assets", "DIR", help: "The dashboard's files (default: share/eventd/web beside the program's bin/).",
@@ -43,7 +51,7 @@ enum WebOptions {
         Last-Event-ID resumes it. Every request needs a token (a random one unless
         --token-file is given); loopback only unless --token-file is given.
         """,
-        options: [listen, socket, tokenFile, noAuth, allowHosts, maxStreams, assets] + UpstreamOptions.all + [logLevel, Option.version],
+        options: [listen, socket, tokenFile, noAuth, allowHosts, allowUsers, allowGroups, maxStreams, assets] + UpstreamOptions.all + [logLevel, Option.version],
         examples: [
             "eventd-web",
             "eventd-web --listen '[::1]:9000' --max-streams 64",
@@ -107,6 +115,22 @@ enum WebOptions {
         return (made.token, made.path)
     }
 
+    /// The accounts a loopback listener answers: its own, root's, `--allow-user` and
+    /// the members of `--allow-group`.
+    static func peerPolicy(_ arguments: ParsedArguments) throws -> PeerPolicy {
+        var uids: Set<UInt32> = [geteuid(), 0]
+        for name in arguments[Self.allowUsers] {
+            guard let uid = UserDatabase.uid(of: name) ?? UInt32(name) else { throw UsageError("unknown user '\(name)' for --allow-user") }
+            uids.insert(uid)
+        }
+        var gids: Set<UInt32> = []
+        for name in arguments[Self.allowGroups] {
+            guard let gid = UserDatabase.gid(ofGroup: name) ?? UInt32(name) else { throw UsageError("unknown group '\(name)' for --allow-group") }
+            gids.insert(gid)
+        }
+        return PeerPolicy(uids: uids, gids: gids)
+    }
+
     /// The gateway's configuration from checked arguments and the environment.
     static func configuration(_ arguments: ParsedArguments, environment: [String: String],
                               systemdSocket: (fd: Int32, address: ListenAddress?, localOnly: Bool)?)
@@ -125,6 +149,7 @@ enum WebOptions {
         config.socketDirectoryPolicy = paths.socketDirectoryPolicy(uid: getuid())
         config.trustedPeers = paths.trustedPeers(uid: getuid())
         config.listen = listen
+        if localOnly, listen.isTCP { config.peerPolicy = try peerPolicy(arguments) }
         if let n = arguments[Self.maxStreams] { config.maxStreams = n }
         // Tests shorten the slow-loris deadline instead of waiting 10 s.
         if let seconds = environment["EVENTD_WEB_HEAD_TIMEOUT"].flatMap(Double.init), seconds > 0 { config.headTimeout = seconds }
