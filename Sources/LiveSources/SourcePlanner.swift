@@ -82,10 +82,35 @@ public enum SourcePlanner {
         if let cut = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) { rest = rest[..<cut] }
         let parts = rest.split(separator: "/")
         let host = parts.first.map { String($0.split(separator: "@").last ?? $0) } ?? "calendar"
-        let last = parts.count > 1 ? (String(parts.last!) as NSString).deletingPathExtension : ""
-        // A long last part is likely a token (Google's `basic.ics` after one is fine).
-        let candidate = last.isEmpty || last.count > 32 || last == "basic" ? host : last
-        return sanitized(candidate)
+        // The last path word that is neither a secret nor a word every such link has
+        // (Nextcloud's `…/public-calendars/TOKEN?export`, Google's `…/private-KEY/basic.ics`),
+        // else the host: a link's secret never becomes the name everyone sees (source
+        // list, status, /api/status, the log).
+        for (index, part) in parts.enumerated().dropFirst().reversed() {
+            let word = index == parts.count - 1 ? (String(part) as NSString).deletingPathExtension : String(part)
+            guard !word.isEmpty, !genericPathWords.contains(word.lowercased()), !looksSecret(word) else { continue }
+            return sanitized(word)
+        }
+        return sanitized(host)
+    }
+
+    /// Path words of calendar links that name no calendar.
+    static let genericPathWords: Set<String> = ["basic", "full", "export", "ical", "public-calendars", "remote.php", "dav", "caldav"]
+
+    /// Whether a path word may be a credential: letters and digits interleaved (8
+    /// characters or more, switching between the two at least 3 times: `k2nMr3D5c5k4kLPF`,
+    /// `private-0a1b2c3d`; not `school_2026`), 16 or more hex digits, a long run (over
+    /// 32), or an escape, `@` or `=` (an address, base64).
+    static func looksSecret(_ word: String) -> Bool {
+        if word.count > 32 || word.contains(where: { $0 == "%" || $0 == "@" || $0 == "=" }) { return true }
+        if word.count >= 16, word.allSatisfy(\.isHexDigit) { return true }
+        var switches = 0
+        var lastWasDigit: Bool?
+        for c in word where c.isLetter || c.isNumber {
+            if let last = lastWasDigit, last != c.isNumber { switches += 1 }
+            lastWasDigit = c.isNumber
+        }
+        return word.count >= 8 && switches >= 3
     }
 
     /// The name with every character outside `A-Z a-z 0-9 . _ -` made `-`, at most 64.
