@@ -18,8 +18,9 @@ enum WebOptions {
     static let tokenFile = Option.value(
         "--token-file", "PATH", help: "Require the token in this file (default: a random one made at start).",
         details: """
-        The file holds one line of at least 16 characters and is not readable by others. The token comes as
-        "Authorization: Bearer", or in the cookie that opening the page with ?token= sets.
+        The file holds one line of at least 16 characters, is not readable by others and is writable by its
+        owner only. The token comes as "Authorization: Bearer"; the page opened with ?token= keeps it in its
+        origin's storage and sends it so.
         Needed to listen on an address that is not loopback. Without it eventd-web makes a random token in
         $RUNTIME_DIRECTORY, $XDG_RUNTIME_DIR/eventd-web or /tmp/eventd-web-UID (file token, mode 0600) and
         prints the dashboard's address with it on standard output.
@@ -87,11 +88,14 @@ enum WebOptions {
     }
 
     /// The token in `path`: one line of visible ASCII (no quotes, separators or
-    /// spaces, so it fits a header and a cookie), at least 16 bytes, not world-readable.
+    /// spaces, so it fits a header), at least 16 bytes, not readable by everyone and not
+    /// writable by anyone but its owner (another account could set the token it then
+    /// knows).
     static func token(path: String) throws -> String {
         var st = stat()
         guard stat(path, &st) == 0 else { throw UsageError("cannot read --token-file \(path): \(String(cString: strerror(errno)))") }
         guard st.st_mode & 0o004 == 0 else { throw UsageError("--token-file \(path) is readable by everyone; chmod o-r it") }
+        guard st.st_mode & 0o022 == 0 else { throw UsageError("--token-file \(path) is writable by others; chmod go-w it") }
         let text = try String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         let forbidden: Set<UInt8> = Set(";,\"\\".utf8)
         let visible = text.utf8.allSatisfy { byte in byte > 0x20 && byte < 0x7F && !forbidden.contains(byte) }
@@ -151,10 +155,12 @@ enum WebOptions {
         config.listen = listen
         if localOnly, listen.isTCP { config.peerPolicy = try peerPolicy(arguments) }
         if let n = arguments[Self.maxStreams] { config.maxStreams = n }
-        // Tests shorten the slow-loris deadline instead of waiting 10 s.
+        #if DEBUG
+        // Tests shorten the slow-loris deadline instead of waiting 10 s, and the output
+        // budget instead of queuing 256 MiB. Test hooks: a release build reads neither.
         if let seconds = environment["EVENTD_WEB_HEAD_TIMEOUT"].flatMap(Double.init), seconds > 0 { config.headTimeout = seconds }
-        // ... and the output budget instead of queuing 256 MiB.
         if let bytes = environment["EVENTD_WEB_OUTPUT_BUDGET"].flatMap(Int.init), bytes > 0 { config.outputBudget = bytes }
+        #endif
         return (config, secret?.made == nil ? nil : secret?.token)
     }
 
