@@ -25,6 +25,10 @@ public enum SourcePlanner {
     public static func plan(_ target: String, calendar: String?, every: Int64,
                             workingDirectory: String = FileManager.default.currentDirectoryPath) throws(Problem) -> [LiveSource] {
         if let url = normalizedURL(target) {
+            // A URL libcurl can never fetch would be kept and retried forever.
+            if let problem = authorityProblem(url) {
+                throw .unsupported("malformed URL \(LiveSource.redact(url: target)): \(problem)")
+            }
             let name = calendar ?? nameFromURL(url)
             return [LiveSource(name: name, kind: .url, location: url, calendar: name, everySeconds: every)]
         }
@@ -65,6 +69,34 @@ public enum SourcePlanner {
         case "webcal", "webcals": return "https://" + rest
         default: return nil
         }
+    }
+
+    /// What is wrong with the host and port of `url` (`scheme://[USERINFO@]HOST[:PORT]…`),
+    /// or nil: a host is needed, an IPv6 one in closed brackets, a port in 1...65535.
+    static func authorityProblem(_ url: String) -> String? {
+        let rest = url[url.range(of: "://")!.upperBound...]
+        var authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        var port: Substring?
+        if authority.hasPrefix("[") {
+            guard let close = authority.firstIndex(of: "]") else { return "an IPv6 address without its closing ]" }
+            guard authority.index(after: authority.startIndex) < close else { return "no host" }
+            let after = authority[authority.index(after: close)...]
+            if !after.isEmpty {
+                guard after.hasPrefix(":") else { return "text after the IPv6 address" }
+                port = after.dropFirst()
+            }
+        } else {
+            let parts = authority.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let host = parts.first, !host.isEmpty else { return "no host" }
+            if parts.count == 2 { port = parts[1] }
+        }
+        if let port, !port.isEmpty {
+            guard port.allSatisfy(\.isASCII), port.allSatisfy(\.isNumber), port.count <= 5, let n = Int(port), (1...65_535).contains(n) else {
+                return "the port must be a number in 1...65535"
+            }
+        }
+        return nil
     }
 
     /// A vdir's name: its `displayname` file (vdirsyncer writes it), else the directory's.
