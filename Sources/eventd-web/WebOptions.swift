@@ -164,15 +164,29 @@ enum WebOptions {
         return (config, secret?.made == nil ? nil : secret?.token)
     }
 
-    /// What `make run` shows: the address that trades the token for a cookie, and on a
-    /// line of its own the file that holds the token (for curl and scripts): the
-    /// directory `DefaultToken` chose from this process's environment.
+    /// What `make run` shows: the page's address with the token, and on a line of its
+    /// own the file that holds the token (for curl and scripts): the directory
+    /// `DefaultToken` chose from this process's environment. When standard output is the
+    /// journal (`JOURNAL_STREAM` names it), which other accounts read (the adm and
+    /// systemd-journal groups), the address goes without its token.
     static func dashboardLine(_ listen: ListenAddress, token: String,
                               environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         let directory = DefaultToken.directory(environment: environment, uid: getuid()).path
-        let file = "token file: " + URL(fileURLWithPath: directory).resolvingSymlinksInPath().path + "/" + DefaultToken.fileName
-        if case .unix = listen { return "dashboard: open /?token=\(token) through the reverse proxy\n" + file }
-        return "dashboard: \(listen.url)?token=\(token)\n" + file
+        let path = URL(fileURLWithPath: directory).resolvingSymlinksInPath().path + "/" + DefaultToken.fileName
+        let file = "token file: " + path
+        let shown = outputIsTheJournal(environment) ? "$(cat \(path))" : token
+        if case .unix = listen { return "dashboard: open /?token=\(shown) through the reverse proxy\n" + file }
+        return "dashboard: \(listen.url)?token=\(shown)\n" + file
+    }
+
+    /// Whether standard output is the journal: `JOURNAL_STREAM` (`DEVICE:INODE`, set by
+    /// systemd) names the stream standard output is.
+    static func outputIsTheJournal(_ environment: [String: String]) -> Bool {
+        guard let stream = environment["JOURNAL_STREAM"] else { return false }
+        let parts = stream.split(separator: ":")
+        var st = stat()
+        guard parts.count == 2, let device = UInt64(parts[0]), let inode = UInt64(parts[1]), fstat(1, &st) == 0 else { return false }
+        return UInt64(st.st_dev) == device && UInt64(st.st_ino) == inode
     }
 
     static func logLevel(_ arguments: ParsedArguments) -> LogLevel { arguments[Self.logLevel] ?? .info }
