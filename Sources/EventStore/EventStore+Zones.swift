@@ -34,7 +34,9 @@ extension EventStore {
     /// many went.
     @discardableResult
     public func collectUnusedZones() throws -> Int {
-        try db.inTransaction { try Self.collectUnusedZones(db) }
+        // No write transaction (and no wait for the write lock) when nothing is stored.
+        guard try db.scalarInt("SELECT EXISTS (SELECT 1 FROM timezone)") == 1 else { return 0 }
+        return try db.inTransaction { try Self.collectUnusedZones(db) }
     }
 
     static func storedZones(_ db: Connection) throws -> (count: Int, bytes: Int) {
