@@ -17,10 +17,13 @@ public final class ZoneRegistry: ZoneResolver, Sendable {
     public let capacity: Int
 
     private struct Table {
-        var zones: [String: Zone] = [:]
-        /// Keys in the order they were registered (some may be gone: `forget`).
-        var order: [String] = []
+        /// Each definition with the serial of its registration.
+        var zones: [String: (zone: Zone, serial: Int)] = [:]
+        /// Registrations in order (some gone: `forget`; a key registered again has a
+        /// later serial, so its earlier entry evicts nothing).
+        var order: [(key: String, serial: Int)] = []
         var head = 0
+        var serial = 0
     }
 
     private let definitions = Mutex(Table())
@@ -34,7 +37,7 @@ public final class ZoneRegistry: ZoneResolver, Sendable {
     /// definition that has not been registered.
     public func zone(forKey key: String) -> Zone? {
         if key.hasPrefix("vtz:") {
-            return definitions.withLock { $0.zones[key] }
+            return definitions.withLock { $0.zones[key]?.zone }
         }
         return Zone.fixed(key: key) ?? Zone.system(key)
     }
@@ -50,18 +53,22 @@ public final class ZoneRegistry: ZoneResolver, Sendable {
     /// Creates (once) the zone for VTIMEZONE `text` under `key`.
     @discardableResult
     public func register(text: String, key: String) -> Zone? {
-        if let existing = definitions.withLock({ $0.zones[key] }) { return existing }
+        if let existing = definitions.withLock({ $0.zones[key]?.zone }) { return existing }
         guard let zone = Zone.definition(text, key: key) else { return nil }
         // Released outside the lock: freeing a zone takes libical's lock.
         var evicted: [Zone] = []
         let registered: Zone = definitions.withLock { table in
-            if let existing = table.zones[key] { return existing }
+            if let existing = table.zones[key] { return existing.zone }
             while table.zones.count >= capacity, table.head < table.order.count {
-                if let old = table.zones.removeValue(forKey: table.order[table.head]) { evicted.append(old) }
+                let oldest = table.order[table.head]
+                if table.zones[oldest.key]?.serial == oldest.serial, let old = table.zones.removeValue(forKey: oldest.key) {
+                    evicted.append(old.zone)
+                }
                 table.head += 1
             }
-            table.zones[key] = zone
-            table.order.append(key)
+            table.serial += 1
+            table.zones[key] = (zone, table.serial)
+            table.order.append((key, table.serial))
             if table.head > 1024, table.head * 2 > table.order.count {
                 table.order.removeFirst(table.head)
                 table.head = 0
@@ -76,10 +83,10 @@ public final class ZoneRegistry: ZoneResolver, Sendable {
     public func forget<S: Sequence>(_ keys: S) where S.Element == String {
         var dropped: [Zone] = []
         definitions.withLock { table in
-            for key in keys { if let zone = table.zones.removeValue(forKey: key) { dropped.append(zone) } }
-            // The order keeps only keys still held once it is mostly stale.
+            for key in keys { if let held = table.zones.removeValue(forKey: key) { dropped.append(held.zone) } }
+            // The order keeps only registrations still held once it is mostly stale.
             if table.order.count - table.head > 2 * max(table.zones.count, 512) {
-                table.order = table.order[table.head...].filter { table.zones[$0] != nil }
+                table.order = table.order[table.head...].filter { table.zones[$0.key]?.serial == $0.serial }
                 table.head = 0
             }
         }
