@@ -39,7 +39,7 @@ _eventctl()
     COMPREPLY=()
 
     case $prev in
-        --db | --socket)
+        --db | --socket | --url-file)
             compopt -o filenames 2>/dev/null
             mapfile -t COMPREPLY < <(compgen -f -- "$cur")
             return
@@ -114,7 +114,7 @@ _eventctl()
         watch) options="--from --days --past-days --tz --calendar --empty-days --db --socket --help" ;;
         remind) options="--before --calendar --tz --notify --state --db --socket --help" ;;
         status) options="--json --db --socket --help" ;;
-        source) options="--calendar --every --json --db --socket --help" ;;
+        source) options="--calendar --every --url-file --json --db --socket --help" ;;
         completions) options="--db --socket --help" ;;
         *) return ;;
     esac

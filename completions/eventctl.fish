@@ -115,6 +115,7 @@ complete -c eventctl -n '__fish_seen_subcommand_from status' -l json -d 'Print t
 complete -c eventctl -n '__fish_seen_subcommand_from source' -x -a 'add list remove sync'
 complete -c eventctl -n '__fish_seen_subcommand_from source' -l calendar -x -a '(__eventctl_calendars)' -d 'add: the source\'s name and calendar'
 complete -c eventctl -n '__fish_seen_subcommand_from source' -l every -x -d 'add: how often a URL is fetched'
+complete -c eventctl -n '__fish_seen_subcommand_from source' -l url-file -r -F -d 'add: read the URL from the first line of this file'
 complete -c eventctl -n '__fish_seen_subcommand_from source' -l json -d 'Print the result as JSON'
 
 # eventctl completions <shell>

@@ -5,6 +5,8 @@ Binds 127.0.0.1 on a free port, prints "PORT <n>" and serves, for the tests:
   /files/NAME          a file of ROOT, with ETag, Last-Modified and 304s (?gzip=1: gzip)
   /redirect/N/NAME     N redirects, then /files/NAME
   /loop                redirects to itself forever
+  /badetag             a calendar whose ETag holds a bare CR
+  /switch/NAME         /files/NAME, or /endless once NAME.endless exists
   /slow/SECONDS        answers after SECONDS
   /status/CODE         that status
   /html                an HTML login page with status 200
@@ -88,6 +90,10 @@ class Handler(BaseHTTPRequestHandler):
         target = f"/redirect/{count - 1}/{rest}" if count > 1 else f"/files/{rest}"
         self.answer(302, b"", [("Location", target)])
 
+    def route_badetag(self, parts, query):
+        # An ETag with a bare CR inside: a client must not send it back.
+        self.answer(200, CALENDAR + b"END:VCALENDAR\r\n", [("ETag", '"a\rInjected: 1"')])
+
     def route_loop(self, parts, query):
         self.answer(302, b"", [("Location", "/loop")])
 
@@ -137,6 +143,13 @@ class Handler(BaseHTTPRequestHandler):
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             self.wfile.write(chunk)
+
+    def route_switch(self, parts, query):
+        # /files/NAME, or /endless once ROOT/NAME.endless exists (a source that goes bad).
+        name = os.path.basename("/".join(parts))
+        if os.path.exists(os.path.join(ROOT, name + ".endless")):
+            return self.route_endless(parts, query)
+        return self.route_files(parts, query)
 
     def route_headers(self, parts, query):
         self.record(200)

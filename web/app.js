@@ -10,7 +10,7 @@ const wall = new URLSearchParams(location.search).get('wall') === '1';
 document.documentElement.classList.toggle('wall', wall);
 
 // Before anything reads the address: a `?token=` is kept and taken out.
-const token = takeToken();
+const token = await takeToken();
 let params = new URLSearchParams(location.search);
 const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 const connection = document.getElementById('connection');
@@ -112,8 +112,10 @@ function connect(fresh) {
     if (event.data) { queue = queue.then(() => (source === es ? refused(es, JSON.parse(event.data)) : null)); return; }
     if (source !== es) return;
     if (es.readyState === FeedStream.CLOSED) {
-      // Refused (503, 401...): try again from scratch later.
-      setConnection('offline', ui.offline);
+      // Refused (503, 401...): try again from scratch later. A refused token will not do
+      // better by waiting: the page says which address brings a good one.
+      if (es.status === 401) setConnection('refused', ui.tokenRefused);
+      else setConnection('offline', ui.offline);
       retryTimer = setTimeout(() => connect(true), 5000);
     } else if (state.connection !== 'reconnecting') {
       setConnection('reconnecting', ui.reconnecting);

@@ -147,19 +147,34 @@ export function countChanges(changes) {
 const KEY = 'eventd-web-token';
 
 /** The token: from `?token=` (kept in Web Storage, taken out of the address), else that
- *  storage. Never a cookie: those go to every port of the host. */
-export function takeToken() {
+ *  storage. Never a cookie: those go to every port of the host.
+ *
+ *  Any page may link here with a `?token=` of its own: one that differs from a stored
+ *  token that works replaces it only when it works itself (`works` asks eventd-web), so
+ *  that a link cannot log the dashboard out. The address is cleaned before the first
+ *  wait. */
+export async function takeToken(works = tokenWorks) {
   const url = new URL(location.href);
   const given = url.searchParams.get('token');
   const stores = [globalThis.sessionStorage, globalThis.localStorage];
-  if (given === null) {
-    for (const s of stores) { try { const t = s.getItem(KEY); if (t) return t; } catch { /* storage off */ } }
-    return null;
-  }
+  let stored = null;
+  for (const s of stores) { try { stored = stored || s.getItem(KEY); } catch { /* storage off */ } }
+  if (given === null) return stored;
   url.searchParams.delete('token');
   history.replaceState(history.state, '', url.pathname + url.search + url.hash);
+  if (stored && given !== stored && !(await works(given)) && (await works(stored))) return stored;
   for (const s of stores) { try { s.setItem(KEY, given); } catch { /* kept for this page only */ } }
   return given;
+}
+
+/** Whether eventd-web takes `token` (its status answers, neither 401 nor 403). */
+async function tokenWorks(token) {
+  try {
+    const answer = await fetch('api/status', { cache: 'no-store', headers: authorization(token) });
+    return answer.ok;
+  } catch {
+    return false;
+  }
 }
 
 export const authorization = (token) => (token ? { Authorization: 'Bearer ' + token } : {});

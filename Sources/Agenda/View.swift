@@ -120,9 +120,11 @@ extension View {
         return try view.validated(knownCalendars: knownCalendars)
     }
 
-    /// Checks the zone, ranges and calendar names.
+    /// Checks the ranges, calendar names and zone; the view returned names its zone by
+    /// its canonical name (`Zone.canonicalName`: `Europe////Berlin` is `Europe/Berlin`),
+    /// so that every spelling is one view. The zone is loaded last, only for a view that
+    /// is otherwise valid.
     public func validated(knownCalendars: Set<String>?) throws(ViewError) -> View {
-        guard Zone.system(timeZone) != nil else { throw ViewError("unknown time zone \"\(timeZone)\"") }
         guard View.daysRange.contains(days) else { throw ViewError("days must be in 1...3660") }
         guard View.pastDaysRange.contains(pastDays) else { throw ViewError("past_days must be in 0...366") }
         if let from {
@@ -135,6 +137,10 @@ extension View {
                 throw ViewError("unknown calendar \"\(missing)\"")
             }
         }
-        return self
+        guard let zone = Zone.system(timeZone) else { throw ViewError("unknown time zone \"\(timeZone)\"") }
+        var view = self
+        // UTC's other names (`Etc/UTC`, `GMT`) are one zone but kept as asked.
+        view.timeZone = zone === Zone.utc ? Zone.canonicalName(timeZone) : zone.identifier
+        return view
     }
 }

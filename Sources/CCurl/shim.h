@@ -15,5 +15,12 @@ typedef int (*eventd_curl_progress_fn)(void *context, curl_off_t dltotal, curl_o
 static inline CURLcode eventd_curl_set_data_fn(CURL *h, CURLoption o, eventd_curl_data_fn f) { return curl_easy_setopt(h, o, f); }
 static inline CURLcode eventd_curl_set_progress_fn(CURL *h, eventd_curl_progress_fn f) { return curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, f); }
 
+/* CURLOPT_PREREQFUNCTION (libcurl 7.80): called before each request, a redirect's too,
+   with the address connected to; non-zero aborts. */
+typedef int (*eventd_curl_prereq_fn)(void *context, char *primary_ip, char *local_ip, int primary_port, int local_port);
+static inline CURLcode eventd_curl_set_prereq_fn(CURL *h, eventd_curl_prereq_fn f) { return curl_easy_setopt(h, CURLOPT_PREREQFUNCTION, f); }
+static const int eventd_curl_prereqfunc_ok = CURL_PREREQFUNC_OK;
+static const int eventd_curl_prereqfunc_abort = CURL_PREREQFUNC_ABORT;
+
 static inline CURLcode eventd_curl_get_long(CURL *h, CURLINFO i, long *v) { return curl_easy_getinfo(h, i, v); }
 #endif

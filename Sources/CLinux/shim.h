@@ -7,6 +7,16 @@
 #include <malloc.h>
 /* openpty: a pseudo-terminal for what tests a terminal program (eventd-bench watch-idle). */
 #include <pty.h>
+/* sock_diag: the owner of a local TCP socket (eventd-web's peer account check). */
+#include <linux/netlink.h>
+#include <linux/sock_diag.h>
+#include <linux/inet_diag.h>
+
+static const int eventd_netlink_sock_diag = NETLINK_SOCK_DIAG;
+static const int eventd_sock_diag_by_family = SOCK_DIAG_BY_FAMILY;
+static const int eventd_nlmsg_error = NLMSG_ERROR;
+static const int eventd_nlm_f_request = NLM_F_REQUEST;
+static const unsigned eventd_inet_diag_nocookie = INET_DIAG_NOCOOKIE;
 
 /// The timerfd flags are an anonymous enum in glibc; give Swift plain constants.
 static const int eventd_tfd_timer_abstime = TFD_TIMER_ABSTIME;

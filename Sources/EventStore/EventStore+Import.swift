@@ -77,6 +77,10 @@ extension EventStore {
             }
             // Before the commit: the indexes and trigger a bulk load dropped.
             try writer.endBulkLoad()
+            // Events rewritten or removed may have been a definition's last use.
+            if options.replace || results.contains(where: { $0.updated + $0.removed > 0 }) {
+                try Self.collectUnusedZones(db)
+            }
             return results
         }
     }

@@ -136,6 +136,7 @@ extension EventStore {
             // The events go with their source (ON DELETE CASCADE).
             try db.statement("DELETE FROM source WHERE id = ?").run([.int(id)])
         }
+        try Self.collectUnusedZones(db)
         return removed
     }
 }

@@ -177,6 +177,7 @@ public final class EventStore {
             }
             let count = Int(try db.scalarInt("SELECT count(*) FROM event WHERE calendar_id = ?", [.int(id)]) ?? 0)
             try db.statement("DELETE FROM calendar WHERE id = ?").run([.int(id)])
+            try Self.collectUnusedZones(db)
             return count
         }
     }
@@ -206,24 +207,4 @@ public final class EventStore {
 
     /// Changes whenever another connection commits (`PRAGMA data_version`).
     public func dataVersion() throws -> Int64 { try db.dataVersion() }
-
-    // MARK: - Zones
-
-    /// Makes sure the in-file zone definitions named by `keys` are registered.
-    func ensureZones<S: Sequence>(_ keys: S) throws where S.Element == String {
-        let registry = ZoneRegistry.shared
-        for key in keys where !registry.isLoaded(key) {
-            if let text = try db.scalarText("SELECT definition FROM timezone WHERE key = ?", [.text(key)]) {
-                registry.register(text: text, key: key)
-            }
-        }
-    }
-
-    /// Registers every zone definition in the store.
-    public func loadAllZones() throws {
-        try db.statement("SELECT key, definition FROM timezone").forEachRow { row in
-            let key = row.text(0)
-            if !ZoneRegistry.shared.isLoaded(key) { ZoneRegistry.shared.register(text: row.text(1), key: key) }
-        }
-    }
 }

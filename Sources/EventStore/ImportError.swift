@@ -11,6 +11,9 @@ public enum ImportError: Error, CustomStringConvertible {
     /// The file is an input the live source `source` owns in `calendar` (docs/data-model.md,
     /// "Ownership"): imported there, its events would go with the source.
     case ownedByLiveSource(file: String, source: String, calendar: String)
+    /// The time zone definitions the file's events use would take the database past its
+    /// bound (`EventStore.maxStoredZones`, `maxStoredZoneBytes`).
+    case zoneBound(file: String, definitions: Int, bytes: Int)
 
     /// The failure as one message.
     public var description: String {
@@ -24,6 +27,9 @@ public enum ImportError: Error, CustomStringConvertible {
         case .ownedByLiveSource(let file, let source, let calendar):
             return "\(file) is read by source \(source) into calendar \(calendar); nothing imported "
                 + "(import it into another calendar with --calendar, or remove the source first)"
+        case .zoneBound(let file, let definitions, let bytes):
+            return "\(file): its VTIMEZONE definitions would take the database past its bound of \(definitions) "
+                + "definitions (\(bytes >> 10) KiB) in use; nothing imported"
         }
     }
 }

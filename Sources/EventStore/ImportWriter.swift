@@ -77,12 +77,6 @@ struct ImportWriter {
         }
         fileIndexByCalendar[calendarID] = fileIndexByCalendar[calendarID] ?? 0
         try considerBulkLoad(blockCount: header.blockCount, calendarID: calendarID, minimumBlocks: bulkLoadFromBlocks)
-        // A definition of a name the system knows is never read (the system's zone wins,
-        // docs/data-model.md): not stored, so re-importing an export writes nothing.
-        for (key, zone) in header.timezones where !Zone.isSystemName(zone.tzid) {
-            try db.statement("INSERT OR IGNORE INTO timezone(key, tzid, definition) VALUES (?, ?, ?)")
-                .run([.text(key), .text(zone.tzid), .text(zone.text)])
-        }
         try loadExisting(calendarID)
         let (sourceID, foreign) = try ownedSource(calendarID: calendarID, input: input)
         var rows = existing[calendarID] ?? ImportRowIndex()
@@ -186,6 +180,8 @@ struct ImportWriter {
         file.result.skipped = summary.skipped
         file.result.warnings = summary.warnings
         noteKept(&file)
+        // The zones the file's events used (after them, in the same transaction).
+        try storeZones(of: summary, file: file.result.displayName)
         // Sync: rows of this source that the file no longer has.
         if !replace, let sourceID = file.sourceID {
             let stale = (file.rows.owned[sourceID] ?? []).filter { !file.rows[$0].seenHere }

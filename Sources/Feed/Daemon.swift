@@ -36,6 +36,7 @@ public final class Daemon: Sendable {
     /// Starts the services and notes each in `lifecycle`; throws when it cannot start.
     /// The feed loop asks `lifecycle` to stop if it ends on its own (it could not run).
     public func start(in lifecycle: Lifecycle) throws {
+        ReleasedMemory.mapLargeBlocksAlways()
         let epoch = Self.makeEpoch()
         // The database's directory first: made 0700 when missing, refused when someone
         // else could swap the database (the worker opens the file itself, later).

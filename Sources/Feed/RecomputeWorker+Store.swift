@@ -6,7 +6,9 @@ extension RecomputeWorker {
         // No memory map, a small page cache, a private file when it is created here.
         store = try EventStore(path: config.databasePath, options: .daemon)
         config.databaseGate.opened(path: config.databasePath)
-        try store?.loadAllZones()
+        // Zone definitions are read when a query first needs them (`EventStore.ensureZones`);
+        // rows an older eventd left without events go now.
+        _ = try? store?.collectUnusedZones()
         lastDataVersion = -1
         counts = EventCounts()
     }

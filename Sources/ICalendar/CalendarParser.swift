@@ -125,6 +125,7 @@ public enum CalendarParser {
         var contexts: [ReaderContext] = []
         var defaults: [String?] = []
         var blockContexts: [BlockContext] = []
+        let budget = FileZoneBudget()
         for index in 0..<max(scanned.calendarCount, 1) {
             var context = ReaderContext()
             var defaultZone: String?
@@ -138,15 +139,17 @@ public enum CalendarParser {
                 }
             }
             // Zones defined in this VCALENDAR.
+            // Kept as text: read only when an event names them (`FileZoneBudget`).
+            context.zoneBudget = budget
             var zoneTexts: [String] = []
             for slice in scanned.timezones where slice.calendar == index {
                 let text = CalendarScanner.decodeText(UnsafeBufferPointer(rebasing: buffer[slice.range]))
                 zoneTexts.append(text)
-                let key = "vtz:" + String(SHA256.hexDigest(normalisedZoneText(text)).prefix(24))
-                if let zone = ZoneRegistry.shared.register(text: text, key: key) {
-                    context.fileZones[zone.identifier] = (zone, text)
+                let key = FileZone.key(of: text)
+                if let tzid = FileZone.tzid(of: text) {
+                    context.addFileZone(FileZone(key: key, text: text, line: slice.line), tzid: tzid)
                 } else {
-                    result.warnings.append(ImportIssue(line: slice.line, message: "VTIMEZONE could not be read; its TZID falls back to the system zone database"))
+                    result.warnings.append(ImportIssue(line: slice.line, message: "VTIMEZONE without a TZID; ignored"))
                 }
             }
             if let name = defaultZone {
@@ -164,13 +167,9 @@ public enum CalendarParser {
         let digests = known.map { RangeDigests(contexts: blockContexts, known: $0) }
         let feed = feedAllLines ? ParserFeed.appendAll : ParserFeed.append
 
-        // Every zone the file defines is declared in the header (only those used are kept
-        // in the returned metadata).
+        // The header declares no zones: those the events used come with the result.
         var header = result
         header.blockCount = scanned.events.count
-        for context in contexts {
-            for (_, entry) in context.fileZones { header.timezones[entry.zone.key] = (entry.zone.identifier, entry.text) }
-        }
         deliver(.header(header))
         // Chunks of blocks alternate between this thread (even) and a helper (odd), which
         // hands each parsed chunk over through a bounded channel: events still arrive in
@@ -229,10 +228,12 @@ public enum CalendarParser {
         var seen = Set<String>()
         result.warnings.removeAll { $0.message.hasPrefix("unknown time zone ") && !seen.insert($0.message).inserted }
         for context in contexts {
-            for (_, entry) in context.fileZones where used.contains(entry.zone.key) {
-                result.timezones[entry.zone.key] = (entry.zone.identifier, entry.text)
+            for (tzid, entry) in context.fileZones where used.contains(entry.key) && result.timezones[entry.key] == nil {
+                let identifier = ZoneRegistry.shared.zone(forKey: entry.key)?.identifier ?? tzid
+                result.timezones[entry.key] = (identifier, entry.text)
             }
         }
+        if let budget = contexts.first?.zoneBudget { result.warnings += budget.warnings }
         return result
     }
 

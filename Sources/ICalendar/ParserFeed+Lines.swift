@@ -64,9 +64,17 @@ extension ParserFeed {
     /// names and values (an unknown enumerated value is read as an `X` value).
     enum ParameterList {
         static let valueName = PackedName(capitals: "VALUE")
+        static let binaryType = PackedName(capitals: "BINARY")
+        static let uriType = PackedName(capitals: "URI")
 
         /// Reads the parameters from just after the property name's `;`.
-        static func isHarmless(_ line: inout UnfoldedLine) -> Bool {
+        ///
+        /// `attachValue`: the property is `ATTACH`, which libical reads without a word with
+        /// `VALUE=BINARY` or `VALUE=URI` (its two types, RFC 5545 3.8.1.1), whatever the
+        /// value: such a line is left out too. (libical's string reader looks for each
+        /// line's end again for every 80 bytes it copies, so an attachment of one long line
+        /// cost time quadratic in its length: 8 MiB, seconds.)
+        static func isHarmless(_ line: inout UnfoldedLine, attachValue: Bool = false) -> Bool {
             while true {
                 var name = PackedName()
                 var next = line.next()
@@ -74,7 +82,22 @@ extension ParserFeed {
                     name.append(byte)
                     next = line.next()
                 }
-                guard name.length > 0, next == UInt8(ascii: "="), name != valueName else { return false }
+                guard name.length > 0, next == UInt8(ascii: "=") else { return false }
+                if name == valueName {
+                    guard attachValue else { return false }
+                    var type = PackedName()
+                    next = line.next()
+                    while let byte = next, CalendarScanner.isNameByte(byte) {
+                        type.append(byte)
+                        next = line.next()
+                    }
+                    guard type == binaryType || type == uriType else { return false }
+                    switch next {
+                    case UInt8(ascii: ":"): return true
+                    case UInt8(ascii: ";"): continue
+                    default: return false
+                    }
+                }
                 switch valuesEnd(&line) {
                 case UInt8(ascii: ":"): return true
                 case UInt8(ascii: ";"): continue

@@ -73,7 +73,7 @@ enum ParserFeed {
               isUnreadName(block, from, i) else { return false }
         guard block[i] == UInt8(ascii: ";") else { return true }
         var line = UnfoldedLine(block, at: i + 1)
-        return ParameterList.isHarmless(&line)
+        return ParameterList.isHarmless(&line, attachValue: i - from == 6 && hasPrefix(block, from, i, "ATTACH"))
     }
 
     /// Whether `block[from..<to]` names a property eventd does not read and libical

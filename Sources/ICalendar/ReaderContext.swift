@@ -1,6 +1,11 @@
 /// State shared by the VEVENTs of one VCALENDAR: its zones and what was resolved.
 struct ReaderContext {
-    var fileZones: [String: (zone: Zone, text: String)] = [:]
+    /// The file's VTIMEZONEs by TZID as written, read when first used (`FileZoneBudget`).
+    private(set) var fileZones: [String: FileZone] = [:]
+    /// The TZIDs of `fileZones` by their `normalise`d form.
+    private var normalisedTZIDs: [String: String] = [:]
+    /// The bound on the definitions the file's events use, shared by the parse's contexts.
+    var zoneBudget = FileZoneBudget()
     var defaultZone: Zone?
     var usedZoneKeys: Set<String> = []
 
@@ -13,9 +18,10 @@ struct ReaderContext {
     mutating func zone(forTZID tzid: String) -> Zone? {
         let name = Self.normalise(tzid)
         if !name.hasPrefix("/"), let zone = Zone.system(name) { return zone }
-        if let entry = fileZones[tzid] ?? fileZones[name] ?? normalisedFileZone(name) {
-            usedZoneKeys.insert(entry.zone.key)
-            return entry.zone
+        if let entry = fileZones[tzid] ?? fileZones[name] ?? normalisedTZIDs[name].flatMap({ fileZones[$0] }),
+           let zone = zoneBudget.zone(for: entry) {
+            usedZoneKeys.insert(zone.key)
+            return zone
         }
         if let iana = WindowsZones.iana[name], let zone = Zone.system(iana) { return zone }
         if name.hasPrefix("/"), let zone = Self.ianaTail(name) { return zone }
@@ -33,8 +39,12 @@ struct ReaderContext {
         return String(s)
     }
 
-    private func normalisedFileZone(_ wanted: String) -> (zone: Zone, text: String)? {
-        fileZones.first(where: { Self.normalise($0.key) == wanted })?.value
+    /// Adds a VTIMEZONE of the file (the first definition of a TZID wins).
+    mutating func addFileZone(_ zone: FileZone, tzid: String) {
+        guard fileZones[tzid] == nil else { return }
+        fileZones[tzid] = zone
+        let name = Self.normalise(tzid)
+        if normalisedTZIDs[name] == nil { normalisedTZIDs[name] = tzid }
     }
 
     /// `/mozilla.org/20050126_1/Europe/Berlin`, `/softwarestudio.org/Olson_20011030_5/Pacific/Auckland`,

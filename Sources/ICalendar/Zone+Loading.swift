@@ -46,8 +46,8 @@ extension Zone {
         }
         let name = ReaderContext.normalise(text)
         if let (_, iana) = WindowsZones.iana.first(where: { $0.key.caseInsensitiveCompare(name) == .orderedSame }) { return iana }
-        guard let path = caseInsensitiveZonePath(name), Zone.system(path) != nil else { return nil }
-        return path
+        guard let path = caseInsensitiveZonePath(Zone.canonicalName(name)), let zone = Zone.system(path) else { return nil }
+        return zone.identifier
     }
 
     /// `europe/berlin` as the zoneinfo directory spells it (`Europe/Berlin`), matched one

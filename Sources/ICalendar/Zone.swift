@@ -63,14 +63,17 @@ public final class Zone: @unchecked Sendable, CustomStringConvertible { // @unch
 
     /// The system zone named `name` (IANA), or nil when the system database lacks it.
     ///
-    /// Accepts libical's and Mozilla's prefixed forms (`/freeassociation.sourceforge.net/Europe/Berlin`).
+    /// Accepts libical's and Mozilla's prefixed forms (`/freeassociation.sourceforge.net/Europe/Berlin`)
+    /// and other spellings of one zone (`canonicalName`); the zone's identifier is its
+    /// canonical name.
     public static func system(_ name: String) -> Zone? {
-        // A plain name seen before (nearly every call: an import asks once per event):
+        // A canonical name seen before (nearly every call: an import asks once per event):
         // from the cache alone, without libical's lock or a cleaned copy of the name.
-        // Prefixed names are cached only cleaned (their middle parts are arbitrary).
+        // Other spellings are cached only canonical, so the cache (and libical's own, which
+        // adds a zone per file name it loads) holds one zone per zone file at most.
         if let cached = systemCache.withLock({ $0[name] }) { return cached }
         return LibICal.locked {
-            let cleaned = Zone.stripPrefix(name)
+            let cleaned = Zone.canonicalName(name)
             if let cached = systemCache.withLock({ $0[cleaned] }) { return cached }
             if cleaned == "UTC" || cleaned == "Etc/UTC" || cleaned == "Z" || cleaned == "GMT" { return Zone.utc }
             guard Zone.isPlausibleName(cleaned), let zone = loadSystem(cleaned) else { return nil }
@@ -195,8 +198,13 @@ public final class Zone: @unchecked Sendable, CustomStringConvertible { // @unch
         return total
     }
 
-    /// System zones by name, created once.
+    /// System zones by canonical name, created once: at most one per zone file.
     private static let systemCache = Mutex<[String: Zone]>([:])
+
+    /// Whether the system zone `name` (canonical) has been loaded in this process.
+    public static func isSystemZoneLoaded(_ name: String) -> Bool {
+        systemCache.withLock { $0[name] != nil }
+    }
 
     static func stripPrefix(_ name: String) -> String {
         var s = Substring(name)
@@ -210,6 +218,19 @@ public final class Zone: @unchecked Sendable, CustomStringConvertible { // @unch
             if parts.count == 3 { s = parts[2] }
         }
         return String(s)
+    }
+
+    /// The one spelling of a zone name that eventd loads: vendor prefixes stripped
+    /// (`stripPrefix`), repeated and trailing slashes dropped, and the zoneinfo
+    /// directory's `posix/` and `right/` copies read as the zone itself
+    /// (`posix/Asia///Tokyo` is `Asia/Tokyo`). A name that starts with `/` after the
+    /// vendor prefixes is left as it is (no zone name does; `isPlausibleName` refuses it).
+    public static func canonicalName(_ name: String) -> String {
+        let stripped = stripPrefix(name)
+        guard !stripped.hasPrefix("/") else { return stripped }
+        var parts = stripped.split(separator: "/")[...]
+        while let first = parts.first, parts.count > 1, first == "posix" || first == "right" { parts = parts.dropFirst() }
+        return parts.joined(separator: "/")
     }
 
     /// Rejects names that could escape the zoneinfo directory or are plainly not zone names.

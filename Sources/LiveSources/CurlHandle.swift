@@ -51,6 +51,10 @@ final class CurlHandle {
         try Self.check(eventd_curl_set_data_fn(raw, option, function), "setopt \(option.rawValue)")
     }
 
+    func setPrerequest(_ function: eventd_curl_prereq_fn) throws(CurlError) {
+        try Self.check(eventd_curl_set_prereq_fn(raw, function), "setopt prereq")
+    }
+
     func setProgress(_ function: eventd_curl_progress_fn) throws(CurlError) {
         try Self.check(eventd_curl_set_progress_fn(raw, function), "setopt progress")
     }

@@ -3,7 +3,7 @@
 public struct FetchFailure: Error, CustomStringConvertible, Sendable, Equatable {
     /// The class of failure, for tests and for deciding what to show.
     public enum Kind: String, Sendable {
-        case refused, dns, timeout, tls, httpStatus, tooManyRedirects, oversize, headersTooLarge
+        case refused, dns, timeout, tls, httpStatus, tooManyRedirects, redirectRefused, oversize, headersTooLarge
         case network, notICalendar, truncated, unreadable, missing, parse
     }
 

@@ -17,10 +17,15 @@ public final class HTTPFetcher {
     private let limits: HTTPLimits
     /// Asked about once a second during a transfer: true aborts it (shutdown).
     private let shouldStop: (@Sendable () -> Bool)?
+    /// The class of each address connected to (`RedirectPolicy`).
+    private let classify: @Sendable (String) -> AddressClass
 
     /// Creates a fetcher with `limits`; `shouldStop` lets a stopping daemon cut a
     /// transfer short instead of waiting for its timeout.
-    public init(limits: HTTPLimits = HTTPLimits(), shouldStop: (@Sendable () -> Bool)? = nil) throws {
+    /// `classify` is for tests (which stay on loopback): it says what each address is.
+    public init(limits: HTTPLimits = HTTPLimits(), shouldStop: (@Sendable () -> Bool)? = nil,
+                classify: @escaping @Sendable (String) -> AddressClass = { AddressClass(ip: $0) }) throws {
+        self.classify = classify
         do { handle = try CurlHandle() } catch { throw FetchFailure(.network, "libcurl: \(error)") }
         self.limits = limits
         self.shouldStop = shouldStop
@@ -31,11 +36,13 @@ public final class HTTPFetcher {
     /// as `scheme://host:port/…`.
     public func fetch(_ url: String, etag: String?, lastModified: String?) throws(FetchFailure) -> FetchResult {
         let shown = LiveSource.redact(url: url)
-        let transfer = Transfer(maxBody: limits.maxBodyBytes, maxHeaders: limits.maxHeaderBytes, shouldStop: shouldStop)
+        let transfer = Transfer(maxBody: limits.maxBodyBytes, maxHeaders: limits.maxHeaderBytes, shouldStop: shouldStop,
+                                classify: classify)
         let context = Unmanaged.passUnretained(transfer).toOpaque()
         var lines: [String] = []
-        if let etag { lines.append("If-None-Match: \(etag)") }
-        if let lastModified { lines.append("If-Modified-Since: \(lastModified)") }
+        // Validators stored before they were checked (`Transfer.isSafeHeaderValue`) are not sent.
+        if let etag, Transfer.isSafeHeaderValue(etag) { lines.append("If-None-Match: \(etag)") }
+        if let lastModified, Transfer.isSafeHeaderValue(lastModified) { lines.append("If-Modified-Since: \(lastModified)") }
         let headers: CurlHeaderList
         do {
             headers = try CurlHeaderList(lines)
@@ -82,6 +89,8 @@ public final class HTTPFetcher {
         try handle.set(CURLOPT_WRITEDATA, pointer: context)
         try handle.set(CURLOPT_HEADERFUNCTION, function: Transfer.receiveHeader)
         try handle.set(CURLOPT_HEADERDATA, pointer: context)
+        try handle.setPrerequest(Transfer.prerequest)
+        try handle.set(CURLOPT_PREREQDATA, pointer: context)
         if shouldStop != nil {
             try handle.set(CURLOPT_NOPROGRESS, 0)
             try handle.setProgress(Transfer.progress)
@@ -95,6 +104,9 @@ public final class HTTPFetcher {
             return FetchFailure(.oversize, "\(shown): body over \(limits.maxBodyBytes >> 20) MiB, transfer aborted")
         }
         if transfer.stopped { return FetchFailure(.network, "\(shown): cancelled (eventd is stopping)") }
+        if let address = transfer.refusedAddress {
+            return FetchFailure(.redirectRefused, "\(shown): redirected from a public host to an internal address (\(address)); refused")
+        }
         if transfer.headerOverflow {
             return FetchFailure(.headersTooLarge, "\(shown): response headers over \(limits.maxHeaderBytes >> 10) KiB, transfer aborted")
         }

@@ -25,6 +25,10 @@ public enum SourcePlanner {
     public static func plan(_ target: String, calendar: String?, every: Int64,
                             workingDirectory: String = FileManager.default.currentDirectoryPath) throws(Problem) -> [LiveSource] {
         if let url = normalizedURL(target) {
+            // A URL libcurl can never fetch would be kept and retried forever.
+            if let problem = authorityProblem(url) {
+                throw .unsupported("malformed URL \(LiveSource.redact(url: target)): \(problem)")
+            }
             let name = calendar ?? nameFromURL(url)
             return [LiveSource(name: name, kind: .url, location: url, calendar: name, everySeconds: every)]
         }
@@ -67,6 +71,34 @@ public enum SourcePlanner {
         }
     }
 
+    /// What is wrong with the host and port of `url` (`scheme://[USERINFO@]HOST[:PORT]…`),
+    /// or nil: a host is needed, an IPv6 one in closed brackets, a port in 1...65535.
+    static func authorityProblem(_ url: String) -> String? {
+        let rest = url[url.range(of: "://")!.upperBound...]
+        var authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        var port: Substring?
+        if authority.hasPrefix("[") {
+            guard let close = authority.firstIndex(of: "]") else { return "an IPv6 address without its closing ]" }
+            guard authority.index(after: authority.startIndex) < close else { return "no host" }
+            let after = authority[authority.index(after: close)...]
+            if !after.isEmpty {
+                guard after.hasPrefix(":") else { return "text after the IPv6 address" }
+                port = after.dropFirst()
+            }
+        } else {
+            let parts = authority.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let host = parts.first, !host.isEmpty else { return "no host" }
+            if parts.count == 2 { port = parts[1] }
+        }
+        if let port, !port.isEmpty {
+            guard port.allSatisfy(\.isASCII), port.allSatisfy(\.isNumber), port.count <= 5, let n = Int(port), (1...65_535).contains(n) else {
+                return "the port must be a number in 1...65535"
+            }
+        }
+        return nil
+    }
+
     /// A vdir's name: its `displayname` file (vdirsyncer writes it), else the directory's.
     static func vdirName(_ path: String) -> String {
         if let data = FileManager.default.contents(atPath: path + "/displayname"), data.count <= 1024 {
@@ -82,10 +114,35 @@ public enum SourcePlanner {
         if let cut = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) { rest = rest[..<cut] }
         let parts = rest.split(separator: "/")
         let host = parts.first.map { String($0.split(separator: "@").last ?? $0) } ?? "calendar"
-        let last = parts.count > 1 ? (String(parts.last!) as NSString).deletingPathExtension : ""
-        // A long last part is likely a token (Google's `basic.ics` after one is fine).
-        let candidate = last.isEmpty || last.count > 32 || last == "basic" ? host : last
-        return sanitized(candidate)
+        // The last path word that is neither a secret nor a word every such link has
+        // (Nextcloud's `…/public-calendars/TOKEN?export`, Google's `…/private-KEY/basic.ics`),
+        // else the host: a link's secret never becomes the name everyone sees (source
+        // list, status, /api/status, the log).
+        for (index, part) in parts.enumerated().dropFirst().reversed() {
+            let word = index == parts.count - 1 ? (String(part) as NSString).deletingPathExtension : String(part)
+            guard !word.isEmpty, !genericPathWords.contains(word.lowercased()), !looksSecret(word) else { continue }
+            return sanitized(word)
+        }
+        return sanitized(host)
+    }
+
+    /// Path words of calendar links that name no calendar.
+    static let genericPathWords: Set<String> = ["basic", "full", "export", "ical", "public-calendars", "remote.php", "dav", "caldav"]
+
+    /// Whether a path word may be a credential: letters and digits interleaved (8
+    /// characters or more, switching between the two at least 3 times: `k2nMr3D5c5k4kLPF`,
+    /// `private-0a1b2c3d`; not `school_2026`), 16 or more hex digits, a long run (over
+    /// 32), or an escape, `@` or `=` (an address, base64).
+    static func looksSecret(_ word: String) -> Bool {
+        if word.count > 32 || word.contains(where: { $0 == "%" || $0 == "@" || $0 == "=" }) { return true }
+        if word.count >= 16, word.allSatisfy(\.isHexDigit) { return true }
+        var switches = 0
+        var lastWasDigit: Bool?
+        for c in word where c.isLetter || c.isNumber {
+            if let last = lastWasDigit, last != c.isNumber { switches += 1 }
+            lastWasDigit = c.isNumber
+        }
+        return word.count >= 8 && switches >= 3
     }
 
     /// The name with every character outside `A-Z a-z 0-9 . _ -` made `-`, at most 64.

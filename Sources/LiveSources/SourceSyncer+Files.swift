@@ -96,7 +96,26 @@ extension SourceSyncer {
         guard calendars.count <= Self.maxFilesPerVdir else {
             throw FetchFailure(.unreadable, "\(path): more than \(Self.maxFilesPerVdir) files")
         }
-        return calendars.sorted().map { path + "/" + $0 }
+        let root = Self.realPath(path) ?? path
+        return calendars.sorted().map { path + "/" + $0 }.filter { Self.staysInside($0, root: root) }
+    }
+
+    /// Whether `file` is not a symbolic link, or one that leads to a file inside the
+    /// directory `root` (resolved): a vdir's link to elsewhere (another account's file,
+    /// `/etc/…`) is not followed.
+    static func staysInside(_ file: String, root: String) -> Bool {
+        var st = stat()
+        guard lstat(file, &st) == 0 else { return false }
+        guard (st.st_mode & S_IFMT) == S_IFLNK else { return true }
+        guard let target = realPath(file) else { return false }
+        return target.hasPrefix(root.hasSuffix("/") ? root : root + "/")
+    }
+
+    /// `path` with every link resolved, or nil.
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// `*.ics`, not hidden, not a temporary file.

@@ -19,10 +19,43 @@ final class Transfer {
     private let shouldStop: (@Sendable () -> Bool)?
     private(set) var stopped = false
 
-    init(maxBody: Int, maxHeaders: Int, shouldStop: (@Sendable () -> Bool)?) {
+    /// The class of an address (`AddressClass(ip:)`; tests give their own).
+    private let classify: @Sendable (String) -> AddressClass
+    /// The class of the first address connected to, and the address of a request
+    /// refused by `RedirectPolicy`.
+    private var firstClass: AddressClass?
+    private(set) var refusedAddress: String?
+
+    init(maxBody: Int, maxHeaders: Int, shouldStop: (@Sendable () -> Bool)?,
+         classify: @escaping @Sendable (String) -> AddressClass = { AddressClass(ip: $0) }) {
         self.maxBody = maxBody
         self.maxHeaders = maxHeaders
         self.shouldStop = shouldStop
+        self.classify = classify
+    }
+
+    /// CURLOPT_PREREQFUNCTION: before each request (a redirect's too), the address
+    /// connected to; a public first host may not lead to an internal one.
+    static let prerequest: eventd_curl_prereq_fn = { context, primary, _, _, _ in
+        guard let context else { return eventd_curl_prereqfunc_abort }
+        let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+        let address = primary.map { String(cString: $0) } ?? ""
+        let now = transfer.classify(address)
+        guard let first = transfer.firstClass else {
+            transfer.firstClass = now
+            return eventd_curl_prereqfunc_ok
+        }
+        guard RedirectPolicy.allows(first: first, next: now) else {
+            transfer.refusedAddress = address
+            return eventd_curl_prereqfunc_abort
+        }
+        return eventd_curl_prereqfunc_ok
+    }
+
+    /// Whether a header value may be stored and sent back: no control characters (a CR
+    /// or LF would end the header line it is sent in, and start another).
+    static func isSafeHeaderValue(_ value: String) -> Bool {
+        value.utf8.allSatisfy { $0 >= 0x20 && $0 != 0x7F }
     }
 
     /// CURLOPT_XFERINFOFUNCTION: non-zero aborts (CURLE_ABORTED_BY_CALLBACK).
@@ -77,7 +110,7 @@ final class Transfer {
         guard let colon = line.firstIndex(of: ":") else { return }
         let name = line[..<colon].lowercased()
         let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !value.isEmpty, value.utf8.count <= 1024 else { return }
+        guard !value.isEmpty, value.utf8.count <= 1024, Self.isSafeHeaderValue(value) else { return }
         switch name {
         case "etag": etag = value
         case "last-modified": lastModified = value

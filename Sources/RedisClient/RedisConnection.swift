@@ -16,11 +16,17 @@ public final class RedisConnection {
     private let context: UnsafeMutablePointer<redisContext>
     /// Where it is connected.
     public let url: RedisURL
+    /// Whether the server answered a command sent before any `AUTH`: any account that
+    /// can reach it may then read and write its keys.
+    public private(set) var acceptsAnyone = false
 
     /// Connects to `url`, sends `AUTH` when there is a password (`AUTH USER PASSWORD`
     /// with the URL's user), then `SELECT` the URL's database (or `PING` for database 0),
-    /// so that a refused login or database fails here with its own error kind.
-    public init(url: RedisURL, password: RedisPassword?, connectTimeout: Double = 5, ioTimeout: Double = 5) throws(RedisError) {
+    /// so that a refused login or database fails here with its own error kind. Before
+    /// `AUTH`, a `PING` says whether the server answers anyone (`acceptsAnyone`); with
+    /// `requireAuthentication` such a server is refused (`.authentication`).
+    public init(url: RedisURL, password: RedisPassword?, connectTimeout: Double = 5, ioTimeout: Double = 5,
+                requireAuthentication: Bool = false) throws(RedisError) {
         self.url = url
         guard let context = redisConnectWithTimeout(url.host, Int32(url.port), Self.timeval(connectTimeout)) else {
             throw RedisError(.connection, operation: "connect", message: "out of memory")
@@ -28,6 +34,11 @@ public final class RedisConnection {
         self.context = context
         try check(context.pointee.err == 0 ? REDIS_OK : REDIS_ERR, "connect")
         try setTimeout(ioTimeout)
+        acceptsAnyone = try send(RedisCommand(["PING"])).errorMessage == nil
+        if requireAuthentication, acceptsAnyone {
+            throw RedisError(.authentication, operation: "PING",
+                             message: "the server answers commands without a password; refused (--redis-require-auth)")
+        }
         try logIn(password: password)
         try selectDatabase()
     }

@@ -18,18 +18,22 @@ public final class RedisPublisher: Sendable {
         public var password: RedisPassword?
         /// How long a Redis read or write may wait: past it Redis counts as down.
         public var ioTimeout: Double
+        /// Refuse a server that answers without a password (`--redis-require-auth`).
+        public var requireAuthentication: Bool
 
         /// Creates a target.
-        public init(url: RedisURL, password: RedisPassword?, ioTimeout: Double = 2) {
+        public init(url: RedisURL, password: RedisPassword?, ioTimeout: Double = 2, requireAuthentication: Bool = false) {
             self.url = url
             self.password = password
             self.ioTimeout = ioTimeout
+            self.requireAuthentication = requireAuthentication
         }
 
         /// A new connection to the target; `blocking` is how much longer than the I/O
         /// timeout a reply may take (an `XREAD BLOCK`'s own wait).
         public func connect(blocking: Double = 0) throws(RedisError) -> RedisConnection {
-            try RedisConnection(url: url, password: password, connectTimeout: ioTimeout, ioTimeout: ioTimeout + blocking)
+            try RedisConnection(url: url, password: password, connectTimeout: ioTimeout, ioTimeout: ioTimeout + blocking,
+                                requireAuthentication: requireAuthentication)
         }
     }
 

@@ -22,6 +22,11 @@ public enum RedisOptions {
         details: "One line; under systemd, a credential (LoadCredential=) named here as ${CREDENTIALS_DIRECTORY}/NAME.",
         completion: .file())
 
+    /// `--redis-require-auth`: refuse a Redis that answers without a password.
+    public static let requireAuth = Option.flag(
+        "--redis-require-auth", help: "Refuse a Redis that answers commands without a password.",
+        details: "Every connection sends PING before AUTH; without this option such a server is used, with a warning at start.")
+
     /// `--redis-prefix PREFIX`: the prefix of every key.
     public static let prefix = Option.value("--redis-prefix", "PREFIX", help: "Prefix of the Redis keys (default: eventd:).")
 
@@ -34,10 +39,21 @@ public enum RedisOptions {
             for other in [passwordFile, prefix] where arguments[other] != nil {
                 throw UsageError("\(other.option.name) needs \(url.option.name)")
             }
+            if arguments[requireAuth] { throw UsageError("\(requireAuth.option.name) needs \(url.option.name)") }
             return nil
         }
         let password = try arguments[passwordFile].map { path throws(RedisPasswordError) in try RedisPassword.read(path: path) }
-        return (RedisPublisher.Target(url: try RedisURL(parsing: text), password: password),
+        return (RedisPublisher.Target(url: try RedisURL(parsing: text), password: password,
+                                      requireAuthentication: arguments[requireAuth]),
                 FeedKeys(prefix: arguments[prefix] ?? FeedKeys.defaultPrefix))
+    }
+
+    /// The warning for the start's log when the target answers without a password (any
+    /// account that reaches it reads and writes the published calendars); nil when it
+    /// does not, or cannot be reached now (it is used when it can be, as before).
+    public static func openServerWarning(_ target: RedisPublisher.Target) -> String? {
+        guard !target.requireAuthentication, let connection = try? target.connect(), connection.acceptsAnyone else { return nil }
+        return "Redis at \(target.url) answers commands without a password: any account that reaches it "
+            + "reads and writes the published calendars (set requirepass or an ACL user, and --redis-require-auth)"
     }
 }

@@ -4,7 +4,7 @@
 /// connection past either bound evicting the oldest one, so a new client is always read.
 extension Gateway {
     /// A browser connected from `peer` (`GatewayListener.peerHost`).
-    public mutating func accept(_ id: ClientID, peer: String) {
+    public mutating func accept(_ id: ClientID, peer: String, refusal: String? = nil) {
         let victims = headsToEvict(forNewFrom: peer)
         if let oldest = victims.perAddress {
             evictHead(oldest, because: "\(config.maxPendingHeadsPerAddress) request heads already arriving from its address")
@@ -13,6 +13,7 @@ extension Gateway {
             evictHead(oldest, because: "\(config.maxPendingHeads) request heads already arriving")
         }
         clients[id] = GatewayClient(now: now, headLimit: config.headLimit, peer: peer)
+        clients[id]!.accountRefusal = refusal
         heads.append(id)
     }
 

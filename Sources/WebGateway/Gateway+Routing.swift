@@ -15,6 +15,8 @@ extension Gateway {
         if request.header("transfer-encoding") != nil || (request.header("content-length").map { $0 != "0" } ?? false) {
             return refuse(id, .badRequest, "request bodies are not accepted", request: request)
         }
+        // Another local account: refused whatever it sends (`PeerPolicy`).
+        if let refusal = clients[id]?.accountRefusal { return refuse(id, .forbidden, refusal, request: request) }
         if let refusal = busy() { return refuse(id, .serviceUnavailable, refusal, request: request, extra: [("Retry-After", "5")]) }
         if let (status, message) = config.access.refusal(request) {
             let extra: [(String, String)] = status == .unauthorized ? [("WWW-Authenticate", "Bearer")] : []

@@ -45,7 +45,8 @@ public struct Gateway {
         effects.removeAll(keepingCapacity: true)
         switch event {
         case .browser(let event): dispatch(event)
-        case .browserAccepted(let id, let peer): if stopping { effects.append(.close(id)) } else { accept(id, peer: peer) }
+        case .browserAccepted(let id, let peer, let refusal):
+            if stopping { effects.append(.close(id)) } else { accept(id, peer: peer, refusal: refusal) }
         case .upstreamConnected(let id): upstreamConnected(id)
         // Why (the connector's words) is not logged either: it names the socket's path,
         // or the user who squats its directory; `eventctl status` says it to its owner.

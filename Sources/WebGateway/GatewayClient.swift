@@ -59,6 +59,8 @@ struct GatewayClient {
     var lastDrain: Double
     /// The browser closed its side: finish writing, then close.
     var peerGone = false
+    /// Why its account may not ask (`PeerPolicy`), nil when it may.
+    var accountRefusal: String?
 
     init(now: Double, headLimit: Int, peer: String) {
         phase = .head(HTTPHeadParser(limit: headLimit))

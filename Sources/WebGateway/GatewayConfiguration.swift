@@ -13,6 +13,8 @@ public struct GatewayConfiguration: Sendable {
     public var trustedPeers: Set<UInt32>?
     /// Who may ask.
     public var access: AccessPolicy
+    /// The local accounts a loopback TCP listener answers; nil: any (not loopback).
+    public var peerPolicy: PeerPolicy?
     /// Answers in flight at once: event streams, and every other answer (snapshots,
     /// status, files) until it is written (more: 503). `--max-streams`.
     public var maxStreams = 256

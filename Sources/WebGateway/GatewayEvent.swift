@@ -12,7 +12,9 @@ public enum GatewayEvent: Sendable {
     case browser(ConnectionEvent)
     /// A browser connected from `peer` (`GatewayListener.peerHost`); `.browser(.accepted)`
     /// is the same from an unknown address (all of those count as one).
-    case browserAccepted(ClientID, peer: String)
+    /// `refusal`: why its account may not ask (`PeerPolicy`); every request it sends is
+    /// answered 403 with it.
+    case browserAccepted(ClientID, peer: String, refusal: String? = nil)
     /// The connection to eventd for this browser is up (the request line can go).
     case upstreamConnected(ClientID)
     /// eventd could not be reached.

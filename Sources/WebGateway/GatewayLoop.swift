@@ -2,6 +2,7 @@ import CLinux
 import Diagnostics
 import Glibc
 import Reactor
+import RuntimeDirectories
 import Threads
 
 /// eventd-web's I/O: one thread on the shared `Reactor` (epoll), non-blocking sockets to
@@ -229,7 +230,7 @@ public final class GatewayLoop {
                 let peer = GatewayListener.peerHost(fd)
                 readHeadsBeforeEviction(forNewFrom: peer)
                 reactor.adopt(fd, as: Self.browser(id))
-                apply(.browserAccepted(id, peer: peer))
+                apply(.browserAccepted(id, peer: peer, refusal: accountRefusal(fd)))
                 readBrowser(id)
                 touch(id)
             }
@@ -241,6 +242,20 @@ public final class GatewayLoop {
     /// Reads the heads a new connection would evict once more first: the bytes of a
     /// browser in a burst may be there though its readiness was not reported yet. One
     /// wasted `recv` per connection under attack, when the oldest head has nothing new.
+    /// Why the account at the other end of `fd` may not ask (`PeerPolicy`), on a loopback
+    /// TCP listener with a policy; nil otherwise.
+    private func accountRefusal(_ fd: Int32) -> String? {
+        guard let policy = gateway.config.peerPolicy else { return nil }
+        switch gateway.config.listen {
+        case .inet, .inet6: break
+        case .unix: return nil
+        }
+        let uid = PeerAccount.uid(ofPeerOf: fd)
+        let refusal = policy.refusal(uid: uid, groups: UserDatabase.groups(ofUID:))
+        if let refusal { log.log(.notice, "refused a connection from another account: \(refusal)") }
+        return refusal
+    }
+
     private func readHeadsBeforeEviction(forNewFrom peer: String) {
         var tried: Set<ClientID> = []
         while true {

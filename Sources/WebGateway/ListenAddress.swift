@@ -28,6 +28,12 @@ public enum ListenAddress: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// Whether it is a TCP address (not a Unix socket).
+    public var isTCP: Bool {
+        if case .unix = self { return false }
+        return true
+    }
+
     /// Whether only this machine can connect (loopback addresses, Unix sockets).
     public var isLocalOnly: Bool {
         switch self {

@@ -7,8 +7,27 @@ import FeedProtocol
 import Diagnostics
 
 extension SourceCommand {
+    /// What `add` follows: the target, or the first line of standard input (`-`) or of
+    /// `--url-file`, so that a URL's secret is never in the process's arguments.
+    func addTarget() throws -> String {
+        let text: String
+        if let path = urlFile {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw UsageError("cannot read --url-file \(path)", hint: "the file's first line is the URL")
+            }
+            text = String(decoding: data, as: UTF8.self)
+        } else if targets[0] == "-" {
+            text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+        } else {
+            return targets[0]
+        }
+        let line = text.split(whereSeparator: \.isNewline).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        guard !line.isEmpty else { throw UsageError("no URL on the first line of \(urlFile ?? "standard input")") }
+        return line
+    }
+
     func add(_ env: CommandEnvironment) throws {
-        let planned = try SourcePlanner.plan(targets[0], calendar: calendar, every: every)
+        let planned = try SourcePlanner.plan(try addTarget(), calendar: calendar, every: every)
         let store = try StoreAccess.openOrCreate(env)
         // All or none: every name is checked before any is written (one transaction).
         do { try store.addLiveSources(planned) } catch let e as SQLiteError {

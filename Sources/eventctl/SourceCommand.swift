@@ -19,7 +19,9 @@ struct SourceCommand: Subcommand {
         The first sync runs at once (in the daemon when one runs, else here).
         list: every source with its state. remove NAME: the source and its events.
         sync [NAME]...: synchronise now (all when none named), backoff or not.
-        A URL is shown only as scheme://host:port/….
+        A URL is shown only as scheme://host:port/…. A URL with a password or a secret
+        need not be on the command line (where ps shows it): give "-" to read it from
+        standard input, or --url-file PATH.
         """,
         usage: "eventctl source add|list|remove|sync [<target>...] [--calendar NAME] [--every DURATION] [--json]",
         arguments: [
@@ -27,10 +29,11 @@ struct SourceCommand: Subcommand {
             Positional("<target>", help: "add: a URL, directory or file; remove: a source name;\nsync: source names (none: all).",
                        completion: .file(extension: "ics"), repeatable: true),
         ],
-        options: [calendar, every, json],
+        options: [calendar, every, urlFile, json],
         examples: [
             "eventctl source add 'https://calendar.google.com/calendar/ical/…/basic.ics' --calendar work",
             "eventctl source add ~/.local/share/vdirsyncer/calendars",
+            "printf '%s\\n' \"$URL\" | eventctl source add - --calendar team",
             "eventctl source list",
             "eventctl source sync work",
             "eventctl source remove work",
@@ -46,6 +49,9 @@ struct SourceCommand: Subcommand {
             guard let seconds = DurationText.seconds(text) else { return "invalid value '\(text)' for --every: expected a duration such as 15m or PT15M" }
             return seconds < LiveSourceDefaults.minimumEvery ? "invalid value '\(text)' for --every: at least 30s" : nil
         })
+    static let urlFile = Option.value(
+        "--url-file", "PATH", help: "add: read the URL from the first line of this file (not the\ncommand line, where ps shows it).",
+        completion: .file())
     static let json = Option.flag("--json", help: "Print the result as JSON.")
 
     var action: Action
@@ -53,6 +59,8 @@ struct SourceCommand: Subcommand {
     var calendar: String?
     var every: Int64
     var json: Bool
+    /// `--url-file`: where `add` reads its URL.
+    var urlFile: String?
 
     init(_ arguments: ParsedArguments) throws {
         guard let word = arguments.positionals.first, let action = Action(rawValue: word) else {
@@ -64,22 +72,28 @@ struct SourceCommand: Subcommand {
         calendar = arguments[Self.calendar]
         every = arguments[Self.every].flatMap(DurationText.seconds) ?? LiveSourceDefaults.every
         json = arguments[Self.json]
+        urlFile = arguments[Self.urlFile]
         try checkCombination(arguments)
     }
 
     /// The options and argument counts each action takes.
     private func checkCombination(_ arguments: ParsedArguments) throws {
         let hint = "usage: eventctl source \(action.rawValue)" + [
-            .add: " URL|DIR|FILE [--calendar NAME] [--every DURATION] [--json]", .list: " [--json]",
+            .add: " URL|DIR|FILE|- [--calendar NAME] [--every DURATION] [--json], or --url-file PATH", .list: " [--json]",
             .remove: " NAME", .sync: " [NAME]... [--json]",
         ][action]!
         switch action {
-        case .add: if targets.count != 1 { throw UsageError("source add takes one URL, directory or file", hint: hint) }
+        case .add:
+            let fromFile = arguments.has(Self.urlFile)
+            if targets.count != (fromFile ? 0 : 1) {
+                throw UsageError(fromFile ? "source add takes no target with --url-file" : "source add takes one URL, directory or file",
+                                 hint: hint)
+            }
         case .list: if !targets.isEmpty { throw UsageError("source list takes no argument", hint: hint) }
         case .remove: if targets.count != 1 { throw UsageError("source remove takes one source name", hint: hint) }
         case .sync: break
         }
-        for option in [Self.calendar, Self.every] where action != .add && arguments.has(option) {
+        for option in [Self.calendar, Self.every, Self.urlFile] where action != .add && arguments.has(option) {
             throw UsageError("\(option.option.name) applies to source add only", hint: hint)
         }
         if action == .remove, json { throw UsageError("--json does not apply to source remove", hint: hint) }

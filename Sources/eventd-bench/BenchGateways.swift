@@ -10,6 +10,11 @@ final class BenchGateways {
 
     /// Starts `count` gateways reading `redisURL`, each allowing `maxStreams` answers, and
     /// waits (at most 10 s each) until they listen.
+    /// The repository's `web/`: the bench runs from a build directory, where eventd-web
+    /// finds no installed dashboard (it looks beside its real file only).
+    static let webDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../web").standardized.path
+
     init(count: Int, redisURL: String, directory: BenchDirectory, maxStreams: Int) throws {
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
             .appendingPathComponent("eventd-web").path
@@ -26,6 +31,7 @@ final class BenchGateways {
             let gateway = Process()
             gateway.executableURL = URL(fileURLWithPath: executable)
             gateway.arguments = ["--listen", "127.0.0.1:\(port)", "--upstream", redisURL, "--token-file", tokenPath,
+                                 "--assets", Self.webDirectory,
                                  "--max-streams", "\(maxStreams)", "--log-level", level]
             try gateway.run()
             processes.append(gateway)

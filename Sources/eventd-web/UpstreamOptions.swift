@@ -17,13 +17,14 @@ enum UpstreamOptions {
         """)
 
     /// Every option here, for the command's declaration.
-    static let all: [any OptionDeclaring] = [upstream, RedisOptions.passwordFile, RedisOptions.prefix]
+    static let all: [any OptionDeclaring] = [upstream, RedisOptions.passwordFile, RedisOptions.requireAuth, RedisOptions.prefix]
 
     /// The gateway loop's upstream the arguments name: nil for eventd's socket, else
     /// Redis (the password file read now).
     static func upstream(_ arguments: ParsedArguments, log: Logger) throws
         -> ((_ wake: @escaping @Sendable () -> Void) -> any Upstream)? {
         guard let (target, keys) = try RedisOptions.connection(arguments, url: upstream) else { return nil }
+        if let warning = RedisOptions.openServerWarning(target) { log.log(.warning, warning) }
         return { wake in RedisFedUpstream(target: target, keys: keys, log: log, wake: wake) }
     }
 }

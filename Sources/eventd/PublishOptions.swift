@@ -25,7 +25,7 @@ enum PublishOptions {
         })
 
     /// Every option here, for the command's declaration.
-    static let all: [any OptionDeclaring] = [publish, RedisOptions.passwordFile, views, RedisOptions.prefix]
+    static let all: [any OptionDeclaring] = [publish, RedisOptions.passwordFile, RedisOptions.requireAuth, views, RedisOptions.prefix]
 
     /// What `--publish` asks for, read from checked arguments (the password file read
     /// now, so that a missing one stops eventd at start).

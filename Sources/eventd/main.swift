@@ -6,6 +6,7 @@ import Diagnostics
 import Digests
 import FeedClientKit
 import RedisRelay
+import ServerOptions
 import Threads
 
 // eventd: declarations and wiring; parsing is CommandLineKit's, the daemon is `Feed.Daemon`.
@@ -22,6 +23,7 @@ do { try daemon.start(in: lifecycle) } catch { EventdOptions.spec.fail(with: err
 // --publish: a subscriber of the daemon's own socket per published view, feeding Redis
 // from threads of its own (the feed loop never waits for Redis); stopped first.
 if let publishing {
+    if let warning = RedisOptions.openServerWarning(publishing.target) { log.warning(warning) }
     let relay = RedisRelay(connector: FeedSocketConnector(path: configuration.socketPath, trustedPeers: [getuid()]),
                            target: publishing.target, settings: publishing.settings, logger: log)
     lifecycle.started("relay") { relay.stop() }

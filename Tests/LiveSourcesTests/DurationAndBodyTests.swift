@@ -47,5 +47,28 @@ import Testing
         #expect(SourcePlanner.normalizedURL("ftp://example.org/a.ics") == nil)
         #expect(SourcePlanner.nameFromURL("https://example.org/cal/holidays.ics?token=x") == "holidays")
         #expect(SourcePlanner.nameFromURL("https://example.org/0123456789abcdef0123456789abcdef0123/basic.ics") == "example.org")
+        // URLs libcurl could never fetch are refused when added, not retried forever.
+        for bad in ["https://[::1", "https://[::1]x/a", "http://example.org:99999/a.ics", "https://:80/a", "https:///a.ics",
+                    "http://example.org:0/", "http://example.org:8o/", "https://user:pw@/x"] {
+            #expect(SourcePlanner.authorityProblem(bad) != nil, "\(bad)")
+            #expect(throws: SourcePlanner.Problem.self, "\(bad)") { try SourcePlanner.plan(bad, calendar: nil, every: 900) }
+        }
+        for good in ["https://[::1]:8443/a.ics", "https://[::1]/a", "http://127.0.0.1:8765/x.ics?key=secret", "https://u:p@example.org/a",
+                     "https://example.org", "https://example.org:443?x=1"] {
+            #expect(SourcePlanner.authorityProblem(good) == nil, "\(good)")
+        }
+        // A secret as the last path word (issue 52): the next word, else the host.
+        #expect(SourcePlanner.nameFromURL("https://cloud.example.org/remote.php/dav/public-calendars/k2nMr3D5c5k4kLPF?export")
+                == "cloud.example.org")
+        #expect(SourcePlanner.nameFromURL("https://example.org/team/k2nMr3D5c5k4kLPF.ics") == "team")
+        #expect(SourcePlanner.nameFromURL("https://calendar.google.com/calendar/ical/me%40example.org/private-0a1b2c3d4e/basic.ics")
+                == "calendar")
+        #expect(SourcePlanner.nameFromURL("https://u:pw@example.org/feeds/dGhpcyBpcyBzZWNyZXQ=") == "feeds")
+        for secret in ["k2nMr3D5c5k4kLPF", "private-0a1b2c3d", "0123456789abcdef", "me%40example.org", "YWJjZA=="] {
+            #expect(SourcePlanner.looksSecret(secret), "\(secret)")
+        }
+        for word in ["holidays", "team-calendar", "work", "de", "school_2026"] {
+            #expect(!SourcePlanner.looksSecret(word), "\(word)")
+        }
     }
 }

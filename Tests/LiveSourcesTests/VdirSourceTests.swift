@@ -47,6 +47,20 @@ import TestSupport
         #expect(try summaries() == ["A"])
     }
 
+    /// Issue 52, point 11: a vdir's symbolic link to a file outside it is not followed;
+    /// one to a file inside it is.
+    @Test func linksOutOfTheVdirAreNotFollowed() throws {
+        let outside = try Fixture.directory("outside")
+        try event("o@x", "Outside").write(toFile: outside + "/secret.ics", atomically: true, encoding: .utf8)
+        try event("a@x", "A").write(toFile: directory + "/a.ics", atomically: true, encoding: .utf8)
+        try event("i@x", "Inner").write(toFile: directory + "/.inner", atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: directory + "/b.ics", withDestinationPath: outside + "/secret.ics")
+        try FileManager.default.createSymbolicLink(atPath: directory + "/c.ics", withDestinationPath: ".inner")
+        let source = try vdir()
+        #expect(syncer.syncFiles(source, now: 1).succeeded)
+        #expect(try summaries() == ["A", "Inner"])
+    }
+
     @Test func changedFilesAreReadUnchangedOnesAreNot() throws {
         try event("a@x", "A").write(toFile: directory + "/a.ics", atomically: true, encoding: .utf8)
         try event("b@x", "B").write(toFile: directory + "/b.ics", atomically: true, encoding: .utf8)

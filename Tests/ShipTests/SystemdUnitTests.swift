@@ -101,7 +101,8 @@ struct SystemdUnitTests {
     @Test func unitsStillPointAtTheInstallPlaceholder() throws {
         // scripts/install.sh rewrites exactly this line for the chosen PREFIX.
         for (unit, program) in [("systemd/eventd.service", "eventd"), ("systemd/user/eventd.service", "eventd"),
-                                ("systemd/eventd-web.service", "eventd-web"), ("systemd/user/eventd-web.service", "eventd-web")] {
+                                ("systemd/eventd-web.service", "eventd-web --allow-group eventd"),
+                                ("systemd/user/eventd-web.service", "eventd-web")] {
             let lines = try Ship.read(unit).split(separator: "\n")
             #expect(lines.filter { $0.hasPrefix("ExecStart=") }.map(String.init) == ["ExecStart=/usr/local/bin/\(program)"], "\(unit)")
         }

@@ -21,8 +21,24 @@ public enum Products {
     /// The built `eventctl`.
     public static var eventctl: String { path("eventctl") }
 
-    /// The path of the built product `name`.
-    public static func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+    /// The path of the built product `name`. For `eventd-web`, its dashboard is there too:
+    /// it reads `share/eventd/web` beside its real file's `bin/` directory (here the build
+    /// directory's parent, `.build/TRIPLE/share/eventd/web`), linked to `web/` once.
+    public static func path(_ name: String) -> String {
+        if name == "eventd-web" { _ = dashboardLinked }
+        return directory.appendingPathComponent(name).path
+    }
+
+    /// `share/eventd/web` beside the build directory, a link to the repository's `web/`.
+    private static let dashboardLinked: Bool = {
+        let share = directory.resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("share/eventd")
+        let link = share.appendingPathComponent("web").path
+        if FileManager.default.fileExists(atPath: link + "/index.html") { return true }
+        try? FileManager.default.createDirectory(at: share, withIntermediateDirectories: true)
+        try? FileManager.default.removeItem(atPath: link)
+        return (try? FileManager.default.createSymbolicLink(atPath: link,
+                                                            withDestinationPath: repositoryRoot.appendingPathComponent("web").path)) != nil
+    }()
 
     /// The repository root (this file is `Tests/TestSupport/Products.swift`).
     public static var repositoryRoot: URL {

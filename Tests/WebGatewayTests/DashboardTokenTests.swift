@@ -56,6 +56,40 @@ struct DashboardTokenTests {
         }
     }
 
+    /// Issue 52, point 8: a link with another `?token=` does not replace a stored token
+    /// that works (any page could log the dashboard out so), and a refused token says
+    /// which address brings a good one instead of "Offline".
+    @Test func aLinksTokenIsTriedBeforeItReplacesAWorkingOne() async throws {
+        try await DaemonHarness.with(running: Self.events) { daemon in
+            let web = try await WebGatewayHarness.start(for: daemon)
+            let token = try #require(web.token)
+            let digest = try await daemon.oneShotSnapshot(Self.view).protocol2Digest
+            let bogus = String(repeating: "A", count: 64)
+            try await WebDriverSession.with(daemon) { browser in
+                try await browser.open(web.pageURL + "&tz=UTC&days=7")
+                try await waitLive(browser, digest, "the page from its ?token= address")
+                // Another page's link with a token of its own: tried, refused, the stored one kept.
+                try await browser.open(web.url + "?token=\(bogus)&tz=UTC&days=7")
+                try await waitLive(browser, digest, "the page after a link with a bad token")
+                #expect(try await browser.run("return localStorage.getItem('eventd-web-token')").stringValue == token)
+                let address = try await browser.run("return location.href").stringValue ?? ""
+                #expect(!address.contains(bogus), "\(address)")
+                // A stored token eventd-web no longer takes (it was restarted with another):
+                // the page says so, not "Offline".
+                try await browser.run("localStorage.setItem('eventd-web-token', '\(bogus)'); sessionStorage.setItem('eventd-web-token', '\(bogus)');")
+                try await browser.open(web.url + "?tz=UTC&days=7")
+                try await browser.waitFor("the refused token's words",
+                                          "return window.eventdDashboard?.connection === 'refused';")
+                let words = try await browser.run("return document.getElementById('connection').title").stringValue ?? ""
+                #expect(words.contains("no longer valid") && words.contains("eventd-web printed"), "\(words)")
+                // The printed address again: its working token replaces the refused one.
+                try await browser.open(web.pageURL + "&tz=UTC&days=7")
+                try await waitLive(browser, digest, "the page from the printed address again")
+                #expect(try await browser.run("return localStorage.getItem('eventd-web-token')").stringValue == token)
+            }
+        }
+    }
+
     /// Replays `head` against eventd-web's API: its headers as sent (Host apart), and
     /// every piece of it long enough to be a token as the bearer token. Each gets 401.
     static func expectWorthless(_ head: String, against web: WebGatewayHarness) async throws {

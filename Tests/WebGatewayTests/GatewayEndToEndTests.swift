@@ -175,6 +175,14 @@ import TestSupport
                                                                               "--token-file", path])
             #expect(r.status == 64)
             #expect(r.stderr.contains("readable by everyone"))
+            // So is one another account could write (and so choose the token).
+            for mode: mode_t in [0o620, 0o602, 0o660] {
+                chmod(path, mode)
+                let writable = try await ChildProcess.run(WebGatewayHarness.executable, ["--listen", "127.0.0.1:1", "--socket", daemon.socketPath,
+                                                                                         "--token-file", path])
+                #expect(writable.status == 64, "\(String(mode, radix: 8))")
+                #expect(writable.stderr.contains("writable by others"), "\(writable.stderr)")
+            }
             // Not loopback without a token: refused.
             let open = try await ChildProcess.run(WebGatewayHarness.executable, ["--listen", "0.0.0.0:1", "--socket", daemon.socketPath])
             #expect(open.status == 64)
