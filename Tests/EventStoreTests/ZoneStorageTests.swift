@@ -44,14 +44,14 @@ import TestSupport
         let s = try ScratchStore()
         let r = Self.run()
         let a = "Keep/\(r)-a", b = "Keep/\(r)-b"
-        _ = try s.run(S.input("one.ics", Self.file(zones: [a, b], events: [("1@x", a), ("2@x", b)])))
-        _ = try s.run(S.input("two.ics", Self.file(zones: [a], events: [("3@x", a)])))
+        _ = try s.run(S.input("one.ics", Self.file(zones: [a, b], events: [("1@x", a), ("2@x", b)]), liveSource: "vdir"))
+        _ = try s.run(S.input("two.ics", Self.file(zones: [a], events: [("3@x", a)]), liveSource: "vdir"))
         #expect(try Self.storedTZIDs(s) == [a, b])
         // A re-sync whose event no longer names b.
-        _ = try s.run(S.input("one.ics", Self.file(zones: [a, b], events: [("1@x", a), ("2@x", nil)])))
+        _ = try s.run(S.input("one.ics", Self.file(zones: [a, b], events: [("1@x", a), ("2@x", nil)]), liveSource: "vdir"))
         #expect(try Self.storedTZIDs(s) == [a])
         // a is still used by two.ics after one.ics goes.
-        #expect(try s.store.removeInputs([S.input("one.ics", "").path], calendar: "work") == 2)
+        #expect(try s.store.removeInputs([S.input("one.ics", "").path], of: S.vdir()) == 2)
         #expect(try Self.storedTZIDs(s) == [a])
         // --replace with a file that uses no definition.
         _ = try s.run(S.input("three.ics", Self.file(zones: [], events: [("4@x", nil)])), replace: true)
@@ -72,12 +72,12 @@ import TestSupport
         let s = try ScratchStore()
         let r = Self.run()
         let used = "Lazy/\(r)-used", gone = "Lazy/\(r)-gone", orphan = "Lazy/\(r)-orphan"
-        _ = try s.run(S.input("one.ics", Self.file(zones: [used], events: [("1@x", used)])))
-        _ = try s.run(S.input("two.ics", Self.file(zones: [gone], events: [("2@x", gone)])))
+        _ = try s.run(S.input("one.ics", Self.file(zones: [used], events: [("1@x", used)]), liveSource: "vdir"))
+        _ = try s.run(S.input("two.ics", Self.file(zones: [gone], events: [("2@x", gone)]), liveSource: "vdir"))
         let usedKey = try #require(Self.keys(s, of: used).first)
         let goneKey = try #require(Self.keys(s, of: gone).first)
         #expect(ZoneRegistry.shared.isLoaded(goneKey))
-        _ = try s.store.removeInputs([S.input("two.ics", "").path], calendar: "work")
+        _ = try s.store.removeInputs([S.input("two.ics", "").path], of: S.vdir())
         #expect(try Self.keys(s, of: gone).isEmpty)
         #expect(!ZoneRegistry.shared.isLoaded(goneKey))
         // A row an older eventd left without events: never loaded, collected on request.
@@ -105,7 +105,7 @@ import TestSupport
         let files = EventStore.maxStoredZones / perFile
         for f in 0..<files {
             let zones = (0..<perFile).map { "Db/\(r)-\(f)-\($0)" }
-            _ = try s.run(S.input("f\(f).ics", Self.file(zones: zones, events: zones.map { ("\($0)@x", $0) })))
+            _ = try s.run(S.input("f\(f).ics", Self.file(zones: zones, events: zones.map { ("\($0)@x", $0) }), liveSource: "vdir"))
         }
         #expect(try s.store.storedZones().count == EventStore.maxStoredZones)
         let before = try s.snapshot()
@@ -118,7 +118,7 @@ import TestSupport
         }
         #expect(try s.snapshot() == before)
         // Freeing room (one file's events gone) lets it in.
-        _ = try s.store.removeInputs([S.input("f0.ics", "").path], calendar: "work")
+        _ = try s.store.removeInputs([S.input("f0.ics", "").path], of: S.vdir())
         _ = try s.run(S.input("extra.ics", Self.file(zones: [extra], events: [("x@x", extra)])))
         #expect(try s.store.storedZones().count == EventStore.maxStoredZones - perFile + 1)
     }
