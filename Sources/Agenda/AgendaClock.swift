@@ -1,17 +1,26 @@
 import Foundation
 
-/// The wall clock snapshots are computed against. Tests move it with
+/// The wall clock snapshots are computed against. Debug builds (the tests') move it with
 /// `EVENTD_FAKE_NOW` (an RFC 3339 UTC time such as `2026-11-29T23:59:50Z`, or seconds
 /// since the epoch): the clock then starts there and runs at normal speed.
+///
+/// Release builds ignore the variable: an environment that reaches a user's eventd (a
+/// unit's drop-in, a login script) must not be able to make it publish another day as
+/// today. The benchmarks move a release binary's clock from outside (libfaketime).
 public struct AgendaClock: Sendable {
     private let shift: Int64
 
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
-        if let fake = environment["EVENTD_FAKE_NOW"], let start = AgendaClock.parse(fake) {
-            shift = start - Int64(Date().timeIntervalSince1970)
-        } else {
-            shift = 0
-        }
+        shift = Self.fakeStart(environment).map { $0 - Int64(Date().timeIntervalSince1970) } ?? 0
+    }
+
+    /// Where `EVENTD_FAKE_NOW` starts the clock: debug builds only (see above).
+    static func fakeStart(_ environment: [String: String]) -> Int64? {
+        #if DEBUG
+        return environment["EVENTD_FAKE_NOW"].flatMap(parse)
+        #else
+        return nil
+        #endif
     }
 
     /// Seconds since the epoch, now.

@@ -162,7 +162,7 @@ extension Bench {
             daemon.executableURL = URL(fileURLWithPath: daemonPath)
             daemon.arguments = daemonArguments
         }
-        env["EVENTD_FAKE_NOW"] = "2026-11-29T12:00:00Z"
+        try BenchClock.move(&env)
         daemon.environment = env
         try daemon.run()
         var waited = 0.0

@@ -31,7 +31,7 @@ enum WatchIdleBench {
         watch.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("eventctl")
         watch.arguments = ["--db", db, "--socket", socketPath, "watch", "--days", "\(days)", "--tz", "Europe/Berlin"]
         var env = ProcessInfo.processInfo.environment
-        env["EVENTD_FAKE_NOW"] = "2026-11-29T12:00:00Z"
+        try BenchClock.move(&env)
         env["TERM"] = "xterm-256color"
         env["LANG"] = "C.UTF-8"
         watch.environment = env

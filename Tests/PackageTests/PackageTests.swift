@@ -132,6 +132,20 @@ struct PackageTests {
                 "\(before.agenda.stdout)\(before.agenda.stderr)")
         #expect(DebianMachine.owner(Self.database).map { "\($0.user) \(String($0.mode, radix: 8))" } == "eventd 600")
         print("package test: the eventd user's agenda:\n\(before.agenda.stdout)")
+        // Release builds ignore EVENTD_FAKE_NOW (AgendaClock): the packaged eventctl's first
+        // date is the real today, not the one the variable names.
+        let today = { () -> String in
+            let f = DateFormatter()
+            (f.locale, f.timeZone, f.dateFormat) = (Locale(identifier: "en_US_POSIX"), TimeZone(identifier: "UTC"), "yyyy-MM-dd")
+            return f.string(from: Date())
+        }
+        let todayBefore = today()
+        let moved = try DebianMachine.withoutToolchain(["EVENTD_FAKE_NOW=2001-02-03T10:00:00Z", "/usr/bin/eventctl", "--db",
+                                                        Self.database, "agenda", "--days", "1", "--tz", "UTC", "--json",
+                                                        "--empty-days", "placeholder"], asUser: "eventd")
+        #expect(moved.succeeded && !moved.stdout.contains("2001-02-03")
+                && [todayBefore, today()].contains { moved.stdout.contains("\"date\":\"\($0)\"") },
+                "EVENTD_FAKE_NOW moved a release build's clock: \(moved.stdout.prefix(300))\(moved.stderr)")
 
         // Upgrade: the events are still there. Where systemd runs, a running eventd is
         // restarted on the new binaries.
