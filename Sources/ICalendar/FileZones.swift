@@ -26,10 +26,30 @@ struct FileZone: Sendable {
             guard line.count > 4, line.prefix(4).uppercased() == "TZID" else { continue }
             let rest = line.dropFirst(4)
             guard let first = rest.first, first == ":" || first == ";", let colon = rest.firstIndex(of: ":") else { continue }
-            let value = String(rest[rest.index(after: colon)...])
+            let value = unescaped(rest[rest.index(after: colon)...])
             return value.isEmpty ? nil : value
         }
         return nil
+    }
+
+    /// A TEXT value with its escapes read (RFC 5545 3.3.11): TZID is TEXT, and Exchange
+    /// writes `TZID:Pacific Time (US & Canada)\, Tijuana` in the definition where the
+    /// events' parameter quotes the same name, `TZID="Pacific Time (US & Canada), Tijuana"`.
+    static func unescaped(_ value: Substring) -> String {
+        guard value.contains("\\") else { return String(value) }
+        var out = "", escaping = false
+        for c in value {
+            if escaping {
+                out.append(c == "n" || c == "N" ? "\n" : c)
+                escaping = false
+            } else if c == "\\" {
+                escaping = true
+            } else {
+                out.append(c)
+            }
+        }
+        if escaping { out.append("\\") }
+        return out
     }
 }
 

@@ -34,6 +34,19 @@ import Testing
         #expect(ZoneRegistry.shared.isLoaded(Self.key(zones[7])))
     }
 
+    /// TZID is TEXT (RFC 5545 3.3.11): Exchange escapes the comma of its display name in
+    /// the definition and quotes it in the events' parameter; both name one zone.
+    @Test func anEscapedTZIDNamesTheQuotedParameter() throws {
+        let run = UUID().uuidString.prefix(8)
+        let name = "Pacific Time (US & Canada)\\, Tijuana \(run)"
+        let zone = Self.definition(name, offset: "-0800")
+        let parsed = try ICS.parse(ICS.calendar(zone + ["BEGIN:VEVENT", "UID:t@x", "DTSTAMP:20260101T000000Z",
+                                                       "DTSTART;TZID=\"Pacific Time (US & Canada), Tijuana \(run)\":20041011T223000",
+                                                       "DURATION:PT1H", "END:VEVENT"]))
+        #expect(parsed.events.map(\.start) == [.zoned(civil(2004, 10, 11, 22, 30), zoneKey: Self.key(zone))], "\(parsed.warnings)")
+        #expect(FileZone.tzid(of: zone.joined(separator: "\r\n")) == "Pacific Time (US & Canada), Tijuana \(run)")
+    }
+
     /// Past the bound per file, a TZID naming one more definition is read as if the file
     /// had none (here: unknown, so floating), with one warning for the file.
     @Test func definitionsInUseAreBoundedPerFile() throws {
