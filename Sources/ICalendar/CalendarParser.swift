@@ -145,6 +145,7 @@ public enum CalendarParser {
                 let key = "vtz:" + String(SHA256.hexDigest(normalisedZoneText(text)).prefix(24))
                 if let zone = ZoneRegistry.shared.register(text: text, key: key) {
                     context.fileZones[zone.identifier] = (zone, text)
+                    if context.fileZone == nil { context.fileZone = Zone.system(ReaderContext.normalise(zone.identifier)) ?? zone }
                 } else {
                     result.warnings.append(ImportIssue(line: slice.line, message: "VTIMEZONE could not be read; its TZID falls back to the system zone database"))
                 }

@@ -2,6 +2,9 @@
 struct ReaderContext {
     var fileZones: [String: (zone: Zone, text: String)] = [:]
     var defaultZone: Zone?
+    /// The zone of the file's first VTIMEZONE (by its TZID, as a TZID is resolved): with
+    /// `defaultZone`, the file's own zone, which dates a UTC UNTIL on an all-day series.
+    var fileZone: Zone?
     var usedZoneKeys: Set<String> = []
 
     /// The zone a TZID names, in the order of docs/data-model.md: an IANA name the system knows
