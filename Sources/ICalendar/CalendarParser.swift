@@ -178,7 +178,7 @@ public enum CalendarParser {
         // file order, and at most a few chunks are held however large the file (memory
         // follows the batch, not the file).
         var slices = scanned.events
-        for (index, suffix) in SharedUIDs.suffixes(slices, buffer) { slices[index].uidSuffix = suffix }
+        for (index, assignment) in SharedUIDs.assignments(slices, buffer) { slices[index].sharedUID = assignment }
         let chunkSize = max(batchSize * 4, 1024)
         let chunks = stride(from: 0, to: slices.count, by: chunkSize).map { $0..<min($0 + chunkSize, slices.count) }
         var used = Set<String>()
@@ -281,7 +281,7 @@ public enum CalendarParser {
             if let digests {
                 let d = BlockDigest.of(bytes, context: digests.contexts[index], digester: digester!)
                 // A block of a shared UID is always read: its id depends on the others.
-                if slice.uidSuffix == nil, digests.known.contains(d) {
+                if slice.sharedUID == nil, digests.known.contains(d) {
                     flushRecords()
                     kept.append(d)
                     continue
@@ -304,7 +304,7 @@ public enum CalendarParser {
             var issues: [String] = []
             if var record = VEventReader.read(component, text: text, line: slice.line, context: &contexts[index], issues: &issues) {
                 record.defaultZone = defaults[index]
-                if let suffix = slice.uidSuffix { SharedUIDs.apply(suffix, to: &record, &issues) }
+                if let assignment = slice.sharedUID { SharedUIDs.apply(assignment, to: &record, &issues) }
                 // Only a block read without warnings may be skipped next time: skipping
                 // would not report them again.
                 if issues.isEmpty { record.blockDigest = digest }

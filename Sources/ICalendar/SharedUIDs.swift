@@ -6,7 +6,8 @@ import Digests
 /// is its own event, identified by the UID and a suffix derived from its content (so the
 /// id is the same on every import of the file and whatever the order of the copies);
 /// identical copies (true duplicates) get one suffix, and the store's rule for one key
-/// met twice keeps one. Where every copy is identical the UID is left as it is.
+/// met twice keeps one. Where every copy is identical the UID is left as it is. Copies
+/// of different SEQUENCE are revisions of one event: the latest wins, as before.
 ///
 /// An override (RECURRENCE-ID) of such a UID belongs to one of them: the one whose
 /// DTSTART is written as its RECURRENCE-ID is (a moved single event, or a series' first
@@ -23,11 +24,22 @@ enum SharedUIDs {
         var recurrenceID: String?
         var start: String = ""
         var recurs = false
+        var sequence = 0
     }
 
-    /// The suffix (`#` and 12 hex digits) of each slice of `slices` that takes one, by
-    /// index: every block of a UID whose masters differ.
-    static func suffixes(_ slices: [ComponentSlice], _ buffer: UnsafeBufferPointer<UInt8>) -> [Int: String] {
+    /// What a block of a shared UID takes.
+    struct Assignment: Sendable, Equatable {
+        enum Role: Sendable { case copy, superseded, override }
+        /// `#` and 12 hex digits, appended to the UID.
+        var suffix: String
+        var role: Role
+    }
+
+    /// What each slice of `slices` that takes a derived UID takes, by index: every block
+    /// of a UID whose masters of its highest SEQUENCE differ. A copy of a lower SEQUENCE
+    /// is an earlier revision (RFC 5545 3.8.7.4; node-ical's tests ignore it): it takes
+    /// the suffix of one of the latest, and the rule for one key met twice drops it.
+    static func assignments(_ slices: [ComponentSlice], _ buffer: UnsafeBufferPointer<UInt8>) -> [Int: Assignment] {
         var firstMaster: [String: Int] = [:]
         var shared: Set<String> = []
         var blocks: [Block?] = []
@@ -39,37 +51,48 @@ enum SharedUIDs {
             if firstMaster[block.uid] == nil { firstMaster[block.uid] = index } else { shared.insert(block.uid) }
         }
         guard !shared.isEmpty else { return [:] }
-        // The masters of each shared UID and their content suffixes.
-        var masters: [String: [(suffix: String, block: Block)]] = [:]
-        var out: [Int: String] = [:]
+        // The masters of each shared UID with their content suffixes.
+        var masters: [String: [(index: Int, suffix: String, block: Block)]] = [:]
         for (index, block) in blocks.enumerated() {
             guard let block, block.recurrenceID == nil, shared.contains(block.uid) else { continue }
             let text = CalendarScanner.decodeText(UnsafeBufferPointer(rebasing: buffer[slices[index].range]))
-            let suffix = self.suffix(text)
-            out[index] = suffix
-            masters[block.uid, default: []].append((suffix, block))
+            masters[block.uid, default: []].append((index, suffix(text), block))
         }
-        for (uid, list) in masters where Set(list.map(\.suffix)).count < 2 {
-            // Identical copies: one event under its own UID.
-            for (index, block) in blocks.enumerated() where block?.uid == uid { out[index] = nil }
-            masters[uid] = nil
+        var out: [Int: Assignment] = [:]
+        var latest: [String: [(suffix: String, block: Block)]] = [:]
+        for (uid, list) in masters {
+            let top = list.map(\.block.sequence).max() ?? 0
+            let current = list.filter { $0.block.sequence == top }
+            // Identical copies, or one latest revision: one event under its own UID.
+            guard Set(current.map(\.suffix)).count > 1 else { continue }
+            let first = current.map(\.suffix).min()!
+            for entry in list {
+                out[entry.index] = entry.block.sequence == top ? Assignment(suffix: entry.suffix, role: .copy)
+                    : Assignment(suffix: first, role: .superseded)
+            }
+            latest[uid] = current.map { ($0.suffix, $0.block) }
         }
         for (index, block) in blocks.enumerated() {
-            guard let block, let rid = block.recurrenceID, let list = masters[block.uid] else { continue }
-            out[index] = owner(of: rid, among: list)
+            guard let block, let rid = block.recurrenceID, let list = latest[block.uid] else { continue }
+            out[index] = Assignment(suffix: owner(of: rid, among: list), role: .override)
         }
         return out
     }
 
     /// Gives `record` its derived UID, with the warning that says so.
-    static func apply(_ suffix: String, to record: inout EventRecord, _ issues: inout [String]) {
+    static func apply(_ assignment: Assignment, to record: inout EventRecord, _ issues: inout [String]) {
         let uid = record.uid
-        record.uid = uid + suffix
-        if record.recurrenceID == nil {
+        record.uid = uid + assignment.suffix
+        let shown = "\"\(record.uid.prefix(200))\""
+        switch assignment.role {
+        case .copy:
             issues.append("UID \"\(uid.prefix(200))\" is shared by VEVENTs that differ and have no RECURRENCE-ID "
-                          + "(RFC 5545 3.8.4.7); each is kept as its own event, this one as \"\(record.uid.prefix(200))\"")
-        } else {
-            issues.append("override of the shared UID \"\(uid.prefix(200))\" attached to \"\(record.uid.prefix(200))\", "
+                          + "(RFC 5545 3.8.4.7); each is kept as its own event, this one as \(shown)")
+        case .superseded:
+            issues.append("UID \"\(uid.prefix(200))\" is shared by VEVENTs without RECURRENCE-ID; this one has a lower "
+                          + "SEQUENCE than the latest, an earlier revision, and is not shown")
+        case .override:
+            issues.append("override of the shared UID \"\(uid.prefix(200))\" attached to \(shown), "
                           + "the event of that UID its RECURRENCE-ID belongs to")
         }
     }
@@ -118,6 +141,8 @@ enum SharedUIDs {
                 block.recurrenceID = value(line)
             } else if hasName(line, "DTSTART") {
                 block.start = value(line)
+            } else if hasName(line, "SEQUENCE") {
+                block.sequence = Int(value(line).trimmingSpaces()) ?? 0
             } else if hasName(line, "RRULE") || hasName(line, "RDATE") {
                 block.recurs = true
             }

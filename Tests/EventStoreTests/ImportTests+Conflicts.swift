@@ -66,12 +66,20 @@ extension ImportTests {
         #expect(try s.store.eventCount() == 2)
     }
 
-    /// Two VEVENTs of one UID in one file that differ are two events (each under a UID
-    /// derived from its content, the same on the next import of the file and in either
-    /// order); identical copies are one, under the UID as written.
+    /// Revisions of one event (different SEQUENCE) in one file: the latest wins.
+    @Test func duplicateWithinOneFileFollowsTheConflictRule() throws {
+        let s = try ScratchStore()
+        let r = try s.run(S.input("a.ics", S.calendar([shared("new", ["SEQUENCE:5"]), shared("old", ["SEQUENCE:4"])])))
+        #expect(r.added == 1)
+        #expect(try s.summary("shared@x") == "new")
+    }
+
+    /// Two VEVENTs of one UID and SEQUENCE in one file that differ are two events (each
+    /// under a UID derived from its content, the same on the next import of the file and
+    /// in either order); identical copies are one, under the UID as written.
     @Test func copiesWithinOneFileThatDifferAreEachKept() throws {
         let s = try ScratchStore()
-        let new = shared("new", ["SEQUENCE:5"]), old = shared("old", ["SEQUENCE:4"])
+        let new = shared("new", ["SEQUENCE:5"]), old = shared("old", ["SEQUENCE:5"])
         let r = try s.run(S.input("a.ics", S.calendar([new, old])))
         #expect(r.added == 2)
         let uids = try s.uids()

@@ -35,6 +35,20 @@ import Testing
         #expect(three.series().count == 2)
     }
 
+    /// Copies of different SEQUENCE are revisions (RFC 5545 3.8.7.4): node-ical's
+    /// `duplicate-uid-sequence` fixture ignores the older; the latest copies still split.
+    @Test func anEarlierRevisionIsNotAnEvent() throws {
+        func revision(_ lines: [String], _ n: Int) -> [String] { lines.dropLast() + ["SEQUENCE:\(n)", "END:VEVENT"] }
+        let old = Self.event("team@x", ["DTSTART:20260604T150000Z", "SUMMARY:Old", "SEQUENCE:1"])
+        let revised = try ICS.parse(ICS.calendar(old + revision(Self.friday, 2)))
+        #expect(revised.series().map(\.series.master?.summary) == ["Friday"])
+        #expect(revised.events.map(\.uid) == ["team@x", "team@x"])
+        let three = try ICS.parse(ICS.calendar(old + revision(Self.monday, 2) + revision(Self.friday, 2)))
+        let summaries = three.series().compactMap(\.series.master?.summary)
+        #expect(summaries.sorted() == ["Friday", "Monday"])
+        #expect(three.warnings.filter { $0.message.contains("earlier revision") }.count == 1)
+    }
+
     /// An override of a shared UID belongs to the copy its RECURRENCE-ID names: the
     /// recurring one whose DTSTART is the latest before it (or the one it moves).
     @Test func anOverrideAttachesToTheCopyItBelongsTo() throws {
