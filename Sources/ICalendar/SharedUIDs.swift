@@ -44,13 +44,17 @@ enum SharedUIDs {
         var shared: Set<String> = []
         var blocks: [Block?] = []
         blocks.reserveCapacity(slices.count)
+        // First only the UID and whether there is a RECURRENCE-ID (most files share none).
         for (index, slice) in slices.enumerated() {
-            let block = read(UnsafeBufferPointer(rebasing: buffer[slice.range]))
+            let block = read(UnsafeBufferPointer(rebasing: buffer[slice.range]), full: false)
             blocks.append(block)
             guard let block, block.recurrenceID == nil else { continue }
             if firstMaster[block.uid] == nil { firstMaster[block.uid] = index } else { shared.insert(block.uid) }
         }
         guard !shared.isEmpty else { return [:] }
+        for (index, block) in blocks.enumerated() where block.map({ shared.contains($0.uid) }) ?? false {
+            blocks[index] = read(UnsafeBufferPointer(rebasing: buffer[slices[index].range]), full: true)
+        }
         // The masters of each shared UID with their content suffixes.
         var masters: [String: [(index: Int, suffix: String, block: Block)]] = [:]
         for (index, block) in blocks.enumerated() {
@@ -113,9 +117,10 @@ enum SharedUIDs {
         "#" + VEventReader.synthesizedUID(text).dropFirst("synthesized-".count).prefix(12)
     }
 
-    /// The UID, RECURRENCE-ID, DTSTART and whether it recurs, of a VEVENT's own lines
-    /// (not of its VALARMs); nil without a UID.
-    static func read(_ bytes: UnsafeBufferPointer<UInt8>) -> Block? {
+    /// The UID, RECURRENCE-ID, DTSTART, SEQUENCE and whether it recurs, of a VEVENT's own
+    /// lines (not of its VALARMs); nil without a UID. Not `full`: only the UID, and an
+    /// empty RECURRENCE-ID where there is one.
+    static func read(_ bytes: UnsafeBufferPointer<UInt8>, full: Bool = true) -> Block? {
         var uid: String?
         var block = Block(uid: "")
         var depth = 0
@@ -138,7 +143,9 @@ enum SharedUIDs {
             if hasName(line, "UID") {
                 uid = value(line, folded: bytes, after: end)
             } else if hasName(line, "RECURRENCE-ID") {
-                block.recurrenceID = value(line)
+                block.recurrenceID = full ? value(line) : ""
+            } else if !full {
+                continue
             } else if hasName(line, "DTSTART") {
                 block.start = value(line)
             } else if hasName(line, "SEQUENCE") {
