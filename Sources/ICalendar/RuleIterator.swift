@@ -13,9 +13,9 @@ final class RuleIterator {
     private let zone: OpaquePointer?
 
     /// Starts iterating `rrule` from `start` (wall clock in `zone`, or floating/date when nil).
-    /// `dateZone` is the zone of an all-day series (the view's): a UTC UNTIL on it (Outlook
-    /// writes the UTC instant of the last day's local midnight) ends the series on its
-    /// local date there, that date included.
+    /// `dateZone` dates a UTC UNTIL on an all-day series, that date included. The parser
+    /// already dates it in the file's own zone (`VEventReader`); a rule stored before it
+    /// did is dated in UTC, never in the view's zone, so every view shows the same days.
     init?(rrule: String, start: CivilDateTime, isDate: Bool, zone: OpaquePointer?, dateZone: Zone? = nil) {
         let summary = RuleSummary(Substring(rrule))
         let text = Self.everyMonth(Self.workingAround794(rrule, summary: summary, start: start.date), summary: summary)

@@ -141,6 +141,19 @@ import Testing
         #expect(parsed.warnings.map(\.message) == ["UTC UNTIL on an all-day series; the series ends on its date in UTC, that date included"])
     }
 
+    /// A rule stored before the parser dated the UNTIL (still UTC in the database) is
+    /// dated in UTC by the expander: the same last day in every view.
+    @Test func aStoredUTCUntilIsDatedInUTCInEveryView() throws {
+        var record = EventRecord(uid: "stored@x", start: .date(day(2021, 1, 1)), text: "", line: 1)
+        record.durationDays = 1
+        record.rrule = "FREQ=DAILY;UNTIL=20210701T220000Z"
+        for view in [Zone.utc, try #require(Zone.system("Europe/Berlin"))] {
+            let last = Expander.expand(Series(master: record), from: utcSeconds(2021, 6, 1), to: utcSeconds(2021, 8, 1),
+                                       floatingZone: view, zones: ZoneRegistry.shared).last?.startDate
+            #expect(last == day(2021, 7, 1), "\(view)")
+        }
+    }
+
     /// Apple ends an all-day series at 23:59:59Z of its last day; tine20's tests expect
     /// that day (18 September) to be the last, also in a view east of UTC.
     @Test func appleAllDayUntilIsItsUTCDate() throws {
