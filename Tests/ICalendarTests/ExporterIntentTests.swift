@@ -53,6 +53,17 @@ import Testing
         #expect(instances.allSatisfy { Self.berlin.local(atUTC: $0.start).hour == 12 })
     }
 
+    /// An override whose RECURRENCE-ID is written so replaces the instance it names.
+    @Test func aZonedUTCRecurrenceIDNamesItsInstance() throws {
+        let master = ICS.event(["DTSTART;TZID=Europe/Berlin:20260105T120000Z", "DTEND;TZID=Europe/Berlin:20260105T140000Z",
+                                "RRULE:FREQ=DAILY;COUNT=3"])
+        let moved = ICS.event(["RECURRENCE-ID;TZID=Europe/Berlin:20260106T120000Z",
+                               "DTSTART;TZID=Europe/Berlin:20260106T150000Z", "DTEND;TZID=Europe/Berlin:20260106T170000Z"])
+        let starts = try ICS.expandOnly(ICS.calendar(master + moved), from: utcSeconds(2026, 1, 1), to: utcSeconds(2026, 2, 1))
+            .map(\.start)
+        #expect(starts == [utcSeconds(2026, 1, 5, 11), utcSeconds(2026, 1, 6, 14), utcSeconds(2026, 1, 7, 11)])
+    }
+
     /// A zone that does not resolve leaves the value what its `Z` says: UTC.
     @Test func anUnknownZoneOnAUTCTimeKeepsUTC() throws {
         let parsed = try ICS.parse(ICS.calendar(ICS.event(["DTSTART;TZID=Mars/Olympus:20211222T170000Z"])))
