@@ -148,6 +148,7 @@ public enum CalendarParser {
                 let key = FileZone.key(of: text)
                 if let tzid = FileZone.tzid(of: text) {
                     context.addFileZone(FileZone(key: key, text: text, line: slice.line), tzid: tzid)
+                    if context.fileZoneTZID == nil { context.fileZoneTZID = tzid }
                 } else {
                     result.warnings.append(ImportIssue(line: slice.line, message: "VTIMEZONE without a TZID; ignored"))
                 }
@@ -175,7 +176,8 @@ public enum CalendarParser {
         // hands each parsed chunk over through a bounded channel: events still arrive in
         // file order, and at most a few chunks are held however large the file (memory
         // follows the batch, not the file).
-        let slices = scanned.events
+        var slices = scanned.events
+        for (index, assignment) in SharedUIDs.assignments(slices, buffer) { slices[index].sharedUID = assignment }
         let chunkSize = max(batchSize * 4, 1024)
         let chunks = stride(from: 0, to: slices.count, by: chunkSize).map { $0..<min($0 + chunkSize, slices.count) }
         var used = Set<String>()
@@ -279,7 +281,8 @@ public enum CalendarParser {
             var digest: BlockDigest?
             if let digests {
                 let d = BlockDigest.of(bytes, context: digests.contexts[index], digester: digester!)
-                if digests.known.contains(d) {
+                // A block of a shared UID is always read: its id depends on the others.
+                if slice.sharedUID == nil, digests.known.contains(d) {
                     flushRecords()
                     kept.append(d)
                     continue
@@ -302,6 +305,7 @@ public enum CalendarParser {
             var issues: [String] = []
             if var record = VEventReader.read(component, text: text, line: slice.line, context: &contexts[index], issues: &issues) {
                 record.defaultZone = defaults[index]
+                if let assignment = slice.sharedUID { SharedUIDs.apply(assignment, to: &record, &issues) }
                 // Only a block read without warnings may be skipped next time: skipping
                 // would not report them again.
                 if issues.isEmpty { record.blockDigest = digest }

@@ -20,6 +20,8 @@ struct ComponentSlice {
     var line: Int
     /// Which VCALENDAR of the file (0-based) holds it.
     var calendar: Int = 0
+    /// A VEVENT whose UID other, different VEVENTs share: what its UID takes (`SharedUIDs`).
+    var sharedUID: SharedUIDs.Assignment?
 }
 
 /// The structure of a file found by one pass over its bytes: which components sit

@@ -225,7 +225,7 @@ struct SeriesWalker {
             return
         }
         guard let iterator = RuleIterator(rrule: rrule, start: start.wallClock, isDate: start.isDate, zone: zone?.handle,
-                                          dateZone: floatingZone) else { return }
+                                          dateZone: .utc) else { return }
         if !iterator.hasCount, lower - 2 * 86_400 > instant(start) {
             let skipTo = lower - 2 * 86_400
             let local = (zone ?? floatingZone).local(atUTC: skipTo)

@@ -7,6 +7,9 @@ struct ReaderContext {
     /// The bound on the definitions the file's events use, shared by the parse's contexts.
     var zoneBudget = FileZoneBudget()
     var defaultZone: Zone?
+    /// The TZID of the file's first VTIMEZONE: with `defaultZone`, the file's own zone
+    /// (`ownZone`), which dates a UTC UNTIL on an all-day series.
+    var fileZoneTZID: String?
     var usedZoneKeys: Set<String> = []
 
     /// The zone a TZID names, in the order of docs/data-model.md: an IANA name the system knows
@@ -28,6 +31,12 @@ struct ReaderContext {
         if let iana = WindowsDisplayNames.iana(forDisplayName: name), let zone = Zone.system(iana) { return zone }
         if let offset = Self.fixedOffset(name) { return Zone.fixed(offsetSeconds: offset) }
         return nil
+    }
+
+    /// The file's own zone: X-WR-TIMEZONE, else its first VTIMEZONE's TZID resolved as any
+    /// TZID is (so its definition is read only when a series needs it). Nil: none.
+    mutating func ownZone() -> Zone? {
+        defaultZone ?? fileZoneTZID.flatMap { zone(forTZID: $0) }
     }
 
     /// A TZID without surrounding quotes, spaces and stray trailing colons

@@ -13,12 +13,12 @@ final class RuleIterator {
     private let zone: OpaquePointer?
 
     /// Starts iterating `rrule` from `start` (wall clock in `zone`, or floating/date when nil).
-    /// `dateZone` is the zone of an all-day series (the view's): a UTC UNTIL on it (Outlook
-    /// writes the UTC instant of the last day's local midnight) ends the series on its
-    /// local date there, that date included.
+    /// `dateZone` dates a UTC UNTIL on an all-day series, that date included. The parser
+    /// already dates it in the file's own zone (`VEventReader`); a rule stored before it
+    /// did is dated in UTC, never in the view's zone, so every view shows the same days.
     init?(rrule: String, start: CivilDateTime, isDate: Bool, zone: OpaquePointer?, dateZone: Zone? = nil) {
         let summary = RuleSummary(Substring(rrule))
-        let text = Self.workingAround794(rrule, summary: summary, start: start.date)
+        let text = Self.everyMonth(Self.workingAround794(rrule, summary: summary, start: start.date), summary: summary)
         let rule = icalrecurrencetype_from_string(text)
         guard rule.freq != ICAL_NO_RECURRENCE, !(summary?.isTooCostly ?? false) else {
             free(rule.rscale)
@@ -71,6 +71,18 @@ final class RuleIterator {
               summary.parts["BYMONTHDAY"] == nil, summary.parts["BYYEARDAY"] == nil else { return rrule }
         let names = ["SU", "MO", "TU", "WE", "TH", "FR", "SA"]
         return rrule + ";BYDAY=" + names[start.weekday]
+    }
+
+    /// `FREQ=YEARLY;BYMONTHDAY=8,9` without BYMONTH: RFC 5545 3.3.10's table has BYMONTHDAY
+    /// *expand* a YEARLY rule, so the days repeat in every month of the year (ical.net's
+    /// and python-dateutil's reading: 2007-01-08 from a series that started in May);
+    /// libical keeps them to DTSTART's month. Naming every month says the same to libical.
+    /// (With BYYEARDAY or BYWEEKNO the days limit those, and the rule is left as it is.)
+    static func everyMonth(_ rrule: String, summary: RuleSummary?) -> String {
+        guard let summary, summary.freq == "YEARLY", summary.parts["BYMONTHDAY"] != nil,
+              summary.parts["BYMONTH"] == nil, summary.parts["BYYEARDAY"] == nil,
+              summary.parts["BYWEEKNO"] == nil else { return rrule }
+        return rrule + ";BYMONTH=1,2,3,4,5,6,7,8,9,10,11,12"
     }
 
     deinit {

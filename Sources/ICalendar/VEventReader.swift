@@ -115,13 +115,16 @@ enum VEventReader {
             if record.start.isDate, icaltime_is_null_time(rule.until) == 0, rule.until.is_date == 0,
                icaltime_is_utc(rule.until) != 0 {
                 // Outlook bounds an all-day series by the UTC instant of its last day's local
-                // midnight: the series ends on that local date in the series' zone
-                // (X-WR-TIMEZONE here; else the view's, when it is expanded).
-                issues.append(allDayUntilWarning)
-                if let zone = context.defaultZone {
-                    let local = zone.local(atUTC: rule.until.civil.secondsAsIfUTC)
-                    rule.until = icaltimetype(civil: CivilDateTime(date: local.date), isDate: true)
-                }
+                // midnight: the series ends on that instant's date in the file's own zone
+                // (X-WR-TIMEZONE, else its VTIMEZONE's), else on its UTC date. Apple writes
+                // 23:59:59Z of the last day itself: its UTC date, which in a file east of UTC
+                // the local date would move a day on. Never the view's zone: the same file
+                // gives the same days in every view.
+                let apple = rule.until.hour == 23 && rule.until.minute == 59 && rule.until.second == 59
+                let zone = apple ? .utc : context.ownZone() ?? .utc
+                let local = zone.local(atUTC: rule.until.civil.secondsAsIfUTC)
+                rule.until = icaltimetype(civil: CivilDateTime(date: local.date), isDate: true)
+                issues.append(allDayUntilWarning(zone.identifier))
             }
             if rule.freq == ICAL_NO_RECURRENCE {
                 issues.append("invalid RRULE ignored")
@@ -216,7 +219,15 @@ enum VEventReader {
             record.modified = utcSeconds(icalproperty_get_dtstamp(prop))
         }
         record.alarms = displayAlarms(c, length: record.durationSeconds + Int64(record.durationDays) * 86_400)
-        for message in badProperties { issues.append("ignored invalid property: \(clean(message))") }
+        for message in badProperties {
+            // libical drops a parameter it cannot read (`DTEND;TZIDAsia/Tehran:…`, its `=`
+            // missing) and keeps the property: its value is used, without that parameter.
+            if message.hasPrefix("Can't parse parameter name") {
+                issues.append("unreadable parameter dropped, its property read without it: \(clean(message))")
+            } else {
+                issues.append("ignored invalid property: \(clean(message))")
+            }
+        }
         SpanCalculator.computeSpan(&record, zones: ZoneRegistry.shared, rules: rules)
         record.ridKey = record.recurrenceKey(zones: ZoneRegistry.shared)
         // Fingerprinted here, on a parser thread, so the writer thread only stores.
@@ -234,9 +245,22 @@ enum VEventReader {
         let civil = t.civil
         guard civil.date.isValid else { return nil }
         if t.is_date != 0 { return .date(civil.date) }
-        if icaltime_is_utc(t) != 0 { return .utc(civil.secondsAsIfUTC) }
-        if let param = icalproperty_get_first_parameter(prop, ICAL_TZID_PARAMETER),
-           let tzid = LibICal.string(icalparameter_get_tzid(param)), !tzid.isEmpty {
+        let tzid = icalproperty_get_first_parameter(prop, ICAL_TZID_PARAMETER).flatMap {
+            LibICal.string(icalparameter_get_tzid($0))
+        } ?? ""
+        if icaltime_is_utc(t) != 0 {
+            // `TZID=America/New_York:20211222T170000Z`: invalid (RFC 5545 3.3.5), and
+            // written by Google, whose own note in such files says it shows the zone's
+            // wall time; khal and x-wr-timezone read it so. Every time of the event
+            // written this way is read the same way, so EXDATEs still match.
+            if !tzid.isEmpty, let zone = context.zone(forTZID: tzid), zone !== Zone.utc {
+                let warning = zonedUTCWarning(name, tzid)
+                if !issues.contains(warning) { issues.append(warning) }
+                return .zoned(civil, zoneKey: zone.key)
+            }
+            return .utc(civil.secondsAsIfUTC)
+        }
+        if !tzid.isEmpty {
             if let zone = context.zone(forTZID: tzid) {
                 return zone === Zone.utc ? .utc(civil.secondsAsIfUTC) : .zoned(civil, zoneKey: zone.key)
             }
@@ -252,8 +276,16 @@ enum VEventReader {
         return .floating(civil)
     }
 
-    /// The warning for a UTC UNTIL on an all-day series.
-    static let allDayUntilWarning = "UTC UNTIL on an all-day series; the series ends on its local date, that date included"
+    /// The warning for a time that has a TZID and ends in `Z` (once per property name and
+    /// TZID in an event).
+    static func zonedUTCWarning(_ name: String, _ tzid: String) -> String {
+        "\(name) has TZID=\(tzid) on a UTC time (ending in Z); read as the wall time in \(tzid), as Google means it"
+    }
+
+    /// The warning for a UTC UNTIL on an all-day series, read in `zone`.
+    static func allDayUntilWarning(_ zone: String) -> String {
+        "UTC UNTIL on an all-day series; the series ends on its date in \(zone), that date included"
+    }
 
     /// The warning for a TZID nothing defines (once per TZID and file).
     static func unknownZoneWarning(_ tzid: String) -> String {

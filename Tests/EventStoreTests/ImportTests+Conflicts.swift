@@ -66,10 +66,29 @@ extension ImportTests {
         #expect(try s.store.eventCount() == 2)
     }
 
+    /// Revisions of one event (different SEQUENCE) in one file: the latest wins.
     @Test func duplicateWithinOneFileFollowsTheConflictRule() throws {
         let s = try ScratchStore()
         let r = try s.run(S.input("a.ics", S.calendar([shared("new", ["SEQUENCE:5"]), shared("old", ["SEQUENCE:4"])])))
         #expect(r.added == 1)
         #expect(try s.summary("shared@x") == "new")
+    }
+
+    /// Two VEVENTs of one UID and SEQUENCE in one file that differ are two events (each
+    /// under a UID derived from its content, the same on the next import of the file and
+    /// in either order); identical copies are one, under the UID as written.
+    @Test func copiesWithinOneFileThatDifferAreEachKept() throws {
+        let s = try ScratchStore()
+        let new = shared("new", ["SEQUENCE:5"]), old = shared("old", ["SEQUENCE:5"])
+        let r = try s.run(S.input("a.ics", S.calendar([new, old])))
+        #expect(r.added == 2)
+        let uids = try s.uids()
+        #expect(uids.count == 2 && uids.allSatisfy { $0.hasPrefix("shared@x#") }, "\(uids)")
+        let again = try s.run(S.input("a.ics", S.calendar([old, new])))
+        #expect(again.added == 0 && again.removed == 0 && again.unchanged == 2, "\(again)")
+        #expect(try s.uids() == uids)
+        let twin = try ScratchStore()
+        #expect(try twin.run(S.input("b.ics", S.calendar([new, new]))).added == 1)
+        #expect(try twin.uids() == ["shared@x"])
     }
 }

@@ -15,7 +15,7 @@ import Testing
         ("unknown.ics", calendar("UID:a\nDTSTART;TZID=Mars Standard Time:20261201T100000"),
          ":4: warning: unknown time zone \"Mars Standard Time\"; its times are read as floating times"),
         ("until.ics", calendar("UID:a\nDTSTART;VALUE=DATE:20210101\nRRULE:FREQ=DAILY;UNTIL=20210701T220000Z"),
-         ":4: warning: UTC UNTIL on an all-day series; the series ends on its local date, that date included"),
+         ":4: warning: UTC UNTIL on an all-day series; the series ends on its date in UTC, that date included"),
         ("exdate.ics", calendar("UID:a\nDTSTART:19960401T010000\nRRULE:FREQ=DAILY;COUNT=5\nEXDATE:19960402T010000Z"),
          ":4: warning: floating DTSTART with an EXDATE in UTC; the series is read in UTC"),
     ]

@@ -20,6 +20,11 @@ import ICalendar
             "[RFC] the reference adds DTEND-DTSTART in wall-clock time, so an instance in the DST overlap lasts 1.5 h and one "
             + "in the gap ends before it starts; RFC 5545 3.8.5.3: a duration given by DTEND is the same exact duration for "
             + "every instance, as eventd computes it",
+        "issue_28_rrule_with_UTC_endinginZ.ics":
+            "[DOCS] two Outlook all-day series with UNTIL=20200916T230000Z and 20200923T230000Z in a file whose VTIMEZONE "
+            + "is GMT Standard Time (British Summer Time then): the UTC instants of 17 and 24 September's local midnight, "
+            + "Outlook's way of naming the last day; docs/data-model.md dates them in the file's zone, so both Thursdays "
+            + "are shown; the reference takes the UTC dates (its own test of this file looks at 25 May to 5 September only)",
         "google.ics":
             "[RFC] the reference (x_wr_timezone.to_standard) moves UTC times into X-WR-TIMEZONE before expanding, so a UTC "
             + "weekly series shifts an hour across DST and its UTC EXDATE/RECURRENCE-ID no longer match; RFC 5545 3.3.5 "
@@ -41,8 +46,6 @@ import ICalendar
             "[open] FREQ=YEARLY;BYWEEKNO=20 without BYDAY: eventd takes the weekday from DTSTART, one Monday a year, as ical.net's own test of this file expects (RecurrenceTests.YearlyByWeekNo2: 1997-05-12, 1998-05-11, 1999-05-17); dateutil expands to all seven days of the week. RFC 5545 3.3.10: \"Information, not contained in the rule, necessary to determine the various recurrence instance start time and dates are derived from the Start Time ('DTSTART') component attribute\"; libical (pull request 455), lib-recur (issue 38) and JSCalendar read it so; the weeks themselves are expanded by eventd (WeekNumberRule) and agree with dateutil wherever BYDAY is given (Fixtures/yearly-week-numbers.ics)",
         "icalnet/Recurrence-YearlyByWeekNo3.ics":
             "[open] as Recurrence-YearlyByWeekNo2 (FREQ=YEARLY;BYWEEKNO=1 without BYDAY: one Tuesday a year in eventd and ical.net's test, the whole week in dateutil)",
-        "icalnet/Recurrence-YearlyInterval1.ics":
-            "[open] FREQ=YEARLY;INTERVAL=2;BYDAY=MO,TU;BYMONTHDAY=8,...,14 without BYMONTH: eventd (libical) takes the month from DTSTART (April; RFC 5545 3.3.10, quoted at Recurrence-YearlyByWeekNo2), as ical.net's current test of this file expects (RecurrenceTests.YearlyInterval1: 2005-04-11/12, 2007-04-09/10, 2009-04-13/14) and its maintainers kept after review (ical.net issue 791); dateutil expands BYMONTHDAY into every month of the year (427 instances against 37)",
         "icalnet/Serialization-Parameter2.ics":
             "[DOCS] two VEVENTs (1 and 2 September) with an empty UID (RFC 5545 3.8.4.7 requires a unique one): docs/data-model.md gives a VEVENT with an empty UID one of its own, as one without a UID, so eventd shows both events; the references key both by the UID \"\" and silently drop the second. eventd is right for the user: an empty UID identifies nothing",
         "ical4j/invalid-schedule-unstable.ics": "[DOCS] a vendor-prefixed TZID (/softwarestudio.org/Olson_20011030_5/...) with no VTIMEZONE: docs/data-model.md resolves it by its IANA tail; recurring-ical-events leaves it floating",
@@ -59,10 +62,20 @@ import ICalendar
         "vobject/RecurrenceIterator-UntilRespectsTimezoneTest.ics":
             "[open] a floating UNTIL with a zoned DTSTART (RFC 5545 3.3.10 requires UTC there): eventd reads it in DTSTART's zone, as libical, ical.net and sabre/vobject do; the references read it as UTC and lose the last instance (sabre/vobject's own test of this file, UntilRespectsTimezoneTest, expects eventd's reading)",
         "icalevents/test_data-cest.ics":
-            "[DOCS] an Outlook all-day series with UNTIL=20210701T220000Z and no X-WR-TIMEZONE: docs/data-model.md ends it on UNTIL's local date in the view's zone, 1 July in the tests' UTC view (2 July in a Berlin view, ImportFidelityTests); recurring-ical-events includes 2 July in every zone",
+            "[DOCS] Outlook all-day series bounded by the UTC instant of the last day's local midnight (UNTIL=20210701T220000Z) "
+            + "in a file whose VTIMEZONE is W. Europe Standard Time: docs/data-model.md dates such an UNTIL in the file's own "
+            + "zone (2 July), in every view; the references take its UTC date and lose each series' last day (236 against "
+            + "239 here, the count issue 53 reports icalevents' own test asserts)",
+        "icalevents/test_data-recurrenceid_ms.ics":
+            "[DOCS] as icalevents/test_data-cest.ics (an Outlook all-day UNTIL, 20210701T220000Z, is 2 July in the file's "
+            + "W. Europe Standard Time); 42 instances, the count issue 53 reports icalevents' own test asserts",
+        "icalevents/test_data-recurring_override.ics":
+            "[DOCS] as icalevents/test_data-cest.ics (UNTIL=20221102T230000Z on an all-day series is 3 November in the "
+            + "file's W. Europe Standard Time; the references end it on 2 November)",
+        "node-ical/fixtures-exchange_whole_day_moved_recurrence.ics":
+            "[DOCS] as icalevents/test_data-cest.ics (UNTIL=20260817T220000Z on an Exchange all-day series is 18 August, a "
+            + "Tuesday of its TU,TH rule, in the file's W. Europe Standard Time; the references end it on 17 August)",
         "peterbraden-icaljs/test-test14.ics": "[RFC] as node-ical/fixtures-biweekly-exdate-until.ics (a UTC series moved into X-WR-TIMEZONE by the reference)",
-        "khal/event_dt_mixed_awareness.ics":
-            "[DOCS] a floating DTSTART with a DTEND carrying both TZID=Europe/Berlin and a UTC 'Z' value (RFC 5545 3.2.19: TZID MUST NOT be applied to UTC times; invalid input): docs/data-model.md reads a '…Z' time as UTC, so eventd keeps the UTC value as written and reads DTSTART in its frame; the references apply the TZID and ignore the Z, and so does khal's own test of this file (test_mix_datetime_types: 12:00-16:00 Berlin), which is likely what its author meant",
         "khal/tz_windows_format.ics":
             "[DOCS] TZID \"New Zealand Standard Time\" has a VTIMEZONE in the file (+01:00 in November 2019): the documented order puts the file's VTIMEZONE before CLDR's Windows names, so eventd uses it; icalendar maps the Windows name to Pacific/Auckland first",
     ]
@@ -70,7 +83,7 @@ import ICalendar
     /// Where only ics-query differs from eventd (recurring-ical-events agrees with eventd there, or cannot read the file).
     static let knownICSQueryDisagreements: [String: String] = [
         "bad_rrule_missing_until_event.ics":
-            "[open] RRULE:FREQ=WEEKLY;UNTL=...: eventd drops the misspelt part (docs/data-model.md: salvage what can be read) and expands the series, as recurring-ical-events does; ics-query skips a series it cannot read (skip_bad_series=True)",
+            "[open] RRULE:FREQ=WEEKLY;UNTL=20191023: eventd reads the misspelt part's date as UNTIL, with a warning (docs/data-model.md: a misspelt UNTIL must not leave an endless series), 12 Thursdays to 17 October, the instances recurring-ical-events gives here too; ics-query skips a series it cannot read (skip_bad_series=True)",
         "icalendar/big_bad_calendar.ics":
             "[DOCS] truncated (no END:VCALENDAR): eventd rejects it whole; ics-query reads what is there",
         "ical4j/invalid-13-MoonPhase.ics":
@@ -184,7 +197,8 @@ import ICalendar
         let stale = Self.knownDisagreements.keys.filter { outcome.disagreeing[$0] == nil && !Self.isRealWorld($0) }.sorted()
         #expect(stale.isEmpty, "these now agree; remove them from knownDisagreements: \(stale)")
         // Issue 13: on the reference's own calendars every file agrees or is a listed reference bug.
-        #expect(own.agreed == own.compared, "the reference's own: \(own.agreed)/\(own.compared)")
+        let ownListed = own.disagreeing.keys.filter { Self.knownDisagreements[$0] != nil }.count
+        #expect(own.agreed + ownListed == own.compared, "the reference's own: \(own.agreed)/\(own.compared)")
         // Issue 48: at least 97% of the project's corpus (the reference's calendars, ours and
         // the fixtures of week-numbered rules, zoned UNTIL and Exchange overrides) agrees exactly.
         #expect(outcome.agreed * 100 >= 97 * outcome.compared, "\(outcome.agreed)/\(outcome.compared)")
@@ -230,8 +244,10 @@ import ICalendar
             print("differential (\(label), RealWorld): exact \(outcome.agreed)/\(outcome.compared); "
                   + "exact or a reference bug [RFC] \(outcome.agreed + rfc)/\(outcome.compared); "
                   + "also counting the documented readings [DOCS] \(outcome.agreed + rfc + spec)/\(outcome.compared)")
-            // The floor is the exact agreement reached (435/455 and 450/487), so it cannot fall.
-            let floor = label == "ics-query" ? (450, 487) : (435, 455)
+            // The floor is the exact agreement reached (434/455 and 449/487), so it cannot fall.
+            // (Issue 53's all-day UNTIL in the file's zone left three Outlook files where the
+            // references take the UTC date, listed above; two files came to agree.)
+            let floor = label == "ics-query" ? (449, 487) : (434, 455)
             #expect(outcome.agreed * floor.1 >= floor.0 * outcome.compared, "\(label): \(outcome.agreed)/\(outcome.compared)")
         }
         let stale = known.keys.filter { Self.isRealWorld($0) && !disagreeing.contains($0) }.sorted()

@@ -126,13 +126,52 @@ import Testing
 
     @Test func allDayUTCUntilEndsOnItsLocalDate() throws {
         let berlin = try #require(Zone.system("Europe/Berlin"))
-        // 2021-07-01 22:00Z is midnight of 2 July in Berlin: 2 July is the last day.
-        #expect(try Self.lastDay(Self.allDay(["X-WR-TIMEZONE:Europe/Berlin"]), view: .utc) == day(2021, 7, 2))
-        #expect(try Self.lastDay(Self.allDay(), view: berlin) == day(2021, 7, 2))
-        // In a view in UTC it is 1 July.
+        // 2021-07-01 22:00Z is midnight of 2 July in Berlin: 2 July is the last day, in
+        // every view, for a file whose own zone is Berlin (X-WR-TIMEZONE or a VTIMEZONE).
+        for view in [Zone.utc, berlin] {
+            #expect(try Self.lastDay(Self.allDay(["X-WR-TIMEZONE:Europe/Berlin"]), view: view) == day(2021, 7, 2))
+        }
+        let zoned = ICS.calendar(ICS.fixedZone("W. Europe Standard Time", offset: "+0200") + ICS.event([
+            "DTSTART;VALUE=DATE:20210101", "DTEND;VALUE=DATE:20210102", "RRULE:FREQ=DAILY;UNTIL=20210701T220000Z"]))
+        #expect(try Self.lastDay(zoned, view: .utc) == day(2021, 7, 2))
+        // A file with no zone of its own: the UTC date, 1 July, in a Berlin view too.
+        #expect(try Self.lastDay(Self.allDay(), view: berlin) == day(2021, 7, 1))
         #expect(try Self.lastDay(Self.allDay(), view: .utc) == day(2021, 7, 1))
         let parsed = try ICS.parse(Self.allDay())
-        #expect(parsed.warnings.map(\.message) == ["UTC UNTIL on an all-day series; the series ends on its local date, that date included"])
+        #expect(parsed.warnings.map(\.message) == ["UTC UNTIL on an all-day series; the series ends on its date in UTC, that date included"])
+    }
+
+    /// A rule stored before the parser dated the UNTIL (still UTC in the database) is
+    /// dated in UTC by the expander: the same last day in every view.
+    @Test func aStoredUTCUntilIsDatedInUTCInEveryView() throws {
+        var record = EventRecord(uid: "stored@x", start: .date(day(2021, 1, 1)), text: "", line: 1)
+        record.durationDays = 1
+        record.rrule = "FREQ=DAILY;UNTIL=20210701T220000Z"
+        for view in [Zone.utc, try #require(Zone.system("Europe/Berlin"))] {
+            let last = Expander.expand(Series(master: record), from: utcSeconds(2021, 6, 1), to: utcSeconds(2021, 8, 1),
+                                       floatingZone: view, zones: ZoneRegistry.shared).last?.startDate
+            #expect(last == day(2021, 7, 1), "\(view)")
+        }
+    }
+
+    /// Apple ends an all-day series at 23:59:59Z of its last day; tine20's tests expect
+    /// that day (18 September) to be the last, also in a view east of UTC.
+    @Test func appleAllDayUntilIsItsUTCDate() throws {
+        let text = ICS.calendar(ICS.event(["DTSTART;VALUE=DATE:20160912", "DTEND;VALUE=DATE:20160913",
+                                           "RRULE:FREQ=DAILY;UNTIL=20160918T235959Z"]))
+        let tokyo = try #require(Zone.system("Asia/Tokyo"))
+        for view in [Zone.utc, tokyo, try #require(Zone.system("America/New_York"))] {
+            let days = try ICS.expandOnly(text, from: utcSeconds(2016, 9, 1), to: utcSeconds(2016, 10, 1), floating: view)
+            #expect(days.map(\.startDate) == (12...18).map { day(2016, 9, $0) }, "\(view)")
+        }
+        // Also in a file whose own zone is east of UTC, where 23:59:59Z is already the
+        // next local date: Apple's value names the last day itself.
+        let east = ICS.calendar(ICS.event(["DTSTART;VALUE=DATE:20160912", "DTEND;VALUE=DATE:20160913",
+                                           "RRULE:FREQ=DAILY;UNTIL=20160918T235959Z"]), header: ["X-WR-TIMEZONE:Asia/Tokyo"])
+        for view in [Zone.utc, tokyo] {
+            let days = try ICS.expandOnly(east, from: utcSeconds(2016, 9, 1), to: utcSeconds(2016, 10, 1), floating: view)
+            #expect(days.map(\.startDate) == (12...18).map { day(2016, 9, $0) }, "\(view)")
+        }
     }
 
     /// Google wrote all-day holidays as `DTSTART;VALUE=DATE` with `DURATION:PT86400S`.

@@ -69,6 +69,16 @@ enum ReferenceComparison {
     }
 
     /// eventd's occurrences for one file, or the parse error.
+    /// The UID as written, without the suffix eventd derives for VEVENTs that share one
+    /// (`SharedUIDs`: `#` and 12 lower-case hex digits).
+    static func writtenUID(_ uid: String) -> String {
+        let tail = uid.suffix(13)
+        guard tail.count == 13, tail.first == "#", tail.dropFirst().allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else {
+            return uid
+        }
+        return String(uid.dropLast(13))
+    }
+
     static func eventd(_ path: String) -> Result<Set<String>, ICalendarSyntaxError> {
         guard let data = FileManager.default.contents(atPath: path) else {
             return .failure(ICalendarSyntaxError(line: 0, message: "unreadable"))
@@ -84,7 +94,8 @@ enum ReferenceComparison {
                 let e = format(o.endDate, o.end, floating: o.isFloating)
                 guard inWindow(s) else { continue }
                 // The reference has no UID for a VEVENT without one; eventd synthesizes one.
-                set.insert("\(uid.hasPrefix("synthesized-") ? "" : uid) \(s) \(e)")
+                // It reports a shared UID as written; eventd derives one per copy.
+                set.insert("\(uid.hasPrefix("synthesized-") ? "" : writtenUID(uid)) \(s) \(e)")
             }
         }
         return .success(set)
