@@ -32,11 +32,9 @@ view.wall = wall;
 function setConnection(name, text) {
   // Not live: since when (why in the title).
   const short = name === 'reconnecting' ? ui.reconnecting : name === 'offline' ? ui.offline.split(' — ')[0] : null;
-  const shown = short && state.heard ? `${short} · ${ui.updatedAt(view.times.time(new Date(state.heard)))}` : text;
-  if (name === state.connection && shown === connection.textContent) return; // said once
   state.connection = name;
   connection.dataset.state = name;
-  connection.textContent = shown;
+  connection.textContent = short && state.heard ? `${short} · ${ui.updatedAt(view.times.time(new Date(state.heard)))}` : text;
   connection.title = text;
   document.body.dataset.connection = name;
 }
@@ -112,9 +110,10 @@ function connect(fresh) {
     if (event.data) { queue = queue.then(() => (source === es ? refused(es, JSON.parse(event.data)) : null)); return; }
     if (source !== es) return;
     if (es.readyState === FeedStream.CLOSED) {
-      // Refused (503, 401...): from scratch 5 s later.
-      if (es.status === 401) setConnection('refused', ui.tokenRefused);
-      else setConnection('offline', ui.offline);
+      // Refused (503, 401...): from scratch 5 s later. A refused token is said once,
+      // in full at the foot too (the pill cuts it short).
+      if (es.status !== 401) setConnection('offline', ui.offline);
+      else if (state.connection !== 'refused') showProblem(ui.tokenRefused), setConnection('refused', ui.tokenRefused);
       retryTimer = setTimeout(() => connect(true), 5000);
     } else if (state.connection !== 'reconnecting') {
       setConnection('reconnecting', ui.reconnecting);

@@ -258,7 +258,7 @@ export class SharedFeed extends EventTarget {
     return new Promise((resolve) => { this.release = resolve; });
   }
 
-  /** Diffs wait for this tab's first snapshot (app.js skips those it holds). */
+  /** Diffs wait for this tab's first snapshot. */
   pass(m) {
     if (this.ended) return;
     if (m.type === 'diff' && !this.synced) return void this.held.push(m);

@@ -111,11 +111,16 @@ struct DashboardTokenTests {
                     const pill = document.getElementById('connection');
                     return pill.dataset.state === 'refused' && /token|address/.test(pill.textContent);
                     """)
-                // Two retries later (every 5 s): the pill has not changed once.
+                // In full at the window's foot (the pill cuts it short).
+                let advice = try await browser.run("const p = document.getElementById('problem'); return p.hidden ? '' : p.textContent;").stringValue ?? ""
+                #expect(advice.contains("no longer valid") && advice.contains("eventd-web printed"), "\(advice)")
+                // Two retries later (every 5 s): neither the pill nor the alert has changed once.
                 try await browser.run("""
                     window.pillChanges = [];
-                    new MutationObserver((records) => window.pillChanges.push(...records.map((r) => r.type + ' ' + document.getElementById('connection').textContent)))
-                      .observe(document.getElementById('connection'), { childList: true, characterData: true, subtree: true });
+                    for (const id of ['connection', 'problem']) {
+                      new MutationObserver((records) => window.pillChanges.push(...records.map((r) => id + ' ' + r.type)))
+                        .observe(document.getElementById(id), { childList: true, characterData: true, subtree: true, attributes: true });
+                    }
                     """)
                 try await pause(11)
                 let changes = try await browser.run("return JSON.stringify(window.pillChanges)").stringValue ?? ""
