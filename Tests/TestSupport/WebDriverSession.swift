@@ -105,6 +105,12 @@ public final class WebDriverSession: @unchecked Sendable {
         _ = try await call("POST", "window", ["handle": .string(handle)])
     }
 
+    /// Brings the current window's page to the front (a tab hidden behind another one
+    /// becomes visible: `visibilitychange`).
+    public func bringToFront() async throws {
+        _ = try await call("POST", "goog/cdp/execute", ["cmd": "Page.bringToFront", "params": [:]])
+    }
+
     /// Closes the current window (another one must be chosen with `switchTo` after it).
     public func closeWindow() async throws {
         _ = try await call("DELETE", "window")
