@@ -55,6 +55,32 @@ struct DashboardClockTests {
         }
     }
 
+    /// Before the day's first card (the line across the top of the grid) and before a
+    /// card of the first row (upright): the line's label covers no heading.
+    @Test func theNowLineNeverCoversAHeading() async throws {
+        try await DaemonHarness.with(running: Self.events) { daemon in
+            let web = try await WebGatewayHarness.start(for: daemon)
+            let digest = try await daemon.oneShotSnapshot(Self.view).protocol2Digest
+            try await WebDriverSession.with(daemon) { browser in
+                for (clock, form) in [("2026-11-29T07:00:10Z", "across"), ("2026-11-29T08:30:10Z", "upright")] {
+                    try await browser.setClock(clock)
+                    try await browser.open(web.pageURL + "&tz=UTC&days=7")
+                    try await browser.waitFor("the view at \(clock)", "const d = window.eventdDashboard; return d.connection === 'live' && d.verified === '\(digest)';")
+                    let page = try JSONValue.parse(try await browser.run("""
+                        const line = document.querySelector('[data-key="now"]'), label = line.firstElementChild.getBoundingClientRect();
+                        const covered = [...document.querySelectorAll('.heading')].map((h) => [h.textContent, h.getBoundingClientRect()])
+                          .filter(([, h]) => label.bottom > h.top && label.top < h.bottom && label.right > h.left && label.left < h.right);
+                        return JSON.stringify({ across: line.classList.contains('across'), label: line.textContent, covered: covered.map(([t]) => t) });
+                        """).stringValue ?? "null")
+                    #expect(page["across"] == .bool(form == "across"), "\(clock): \(page)")
+                    #expect(page["covered"] == [], "\(clock): the label covers \(page)")
+                    try FileManager.default.createDirectory(atPath: DashboardBrowserTests.outputDirectory, withIntermediateDirectories: true)
+                    try await browser.screenshot(to: DashboardBrowserTests.outputDirectory + "/clock-now-\(form).png")
+                }
+            }
+        }
+    }
+
     /// A tab hidden behind another while its clock moves on 3 minutes (its `Date.now`
     /// shifted in the page as it is hidden, so its minute timer is far off): shown again,
     /// the line says the new time within 1 s.
