@@ -7,7 +7,7 @@
 SWIFT        ?= swift
 PYTHON       ?= python3
 VENV         := .venv
-DEB_PACKAGES := libical-dev libsqlite3-dev libssl-dev libcurl4-openssl-dev pkg-config sqlite3 faketime chromium chromium-driver libsystemd-dev dbus-daemon libnotify-bin redis-server libhiredis-dev libncurses-dev fonts-wqy-microhei
+DEB_PACKAGES := libical-dev libsqlite3-dev libssl-dev libcurl4-openssl-dev pkg-config sqlite3 faketime chromium chromium-driver libsystemd-dev dbus-daemon libnotify-bin redis-server libhiredis-dev libncurses-dev zlib1g-dev fonts-wqy-microhei
 RELEASE_BIN  := .build/release
 # Debian's packaging tools: installed by `make deb` only, so `make run` does not wait for them.
 DEB_BUILD_PACKAGES := debhelper dpkg-dev fakeroot lintian

@@ -29,6 +29,8 @@ let package = Package(
         // which SwiftPM refuses with a warning on every build (and which changes nothing
         // on 64-bit Linux); the shim includes <hiredis/hiredis.h> from /usr/include.
         .systemLibrary(name: "CHiredis", providers: [.apt(["libhiredis-dev"])]),
+        // gzip for the dashboard's files (eventd-web).
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // The terminal for `eventctl watch`: terminfo, minimal updates, keys, the mouse.
         // No pkgConfig: ncursesw.pc's cflags are -D_DEFAULT_SOURCE -D_XOPEN_SOURCE=600, which
         // SwiftPM refuses with a warning on every build; the modulemap links ncursesw and
@@ -69,7 +71,7 @@ let package = Package(
         .target(name: "Feed", dependencies: ["Agenda", "CLinux", "CanonicalJSON", "Diagnostics", "EventStore", "FeedProtocol", "ICalendar", "LiveSources", "Reactor", "RuntimeDirectories", "SectionedDiff", "Threads"]),
         // The web gateway: HTTP/1.1 and Server-Sent Events in front of the feed socket
         // (a pure state machine and a thin loop on the reactor, as the feed's hub and loop).
-        .target(name: "WebGateway", dependencies: ["CLinux", "CanonicalJSON", "Diagnostics", "FeedClientKit", "FeedProtocol", "Reactor", "RuntimeDirectories", "Threads"]),
+        .target(name: "WebGateway", dependencies: ["CLinux", "CZlib", "CanonicalJSON", "Diagnostics", "Digests", "FeedClientKit", "FeedProtocol", "Reactor", "RuntimeDirectories", "Threads"]),
         // Status bars (Waybar, i3bar, plain lines) fed by the feed: a pure renderer.
         .target(name: "StatusBar", dependencies: ["CanonicalJSON", "Diagnostics", "ICalendar", "UpcomingEvents"]),
         // Desktop reminders before events: a pure planner, the sent log, sd-bus notifications.

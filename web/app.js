@@ -1,5 +1,5 @@
 // The dashboard: one stream on /api/events, each diff applied and checked by its digest.
-import { applyChanges, authorization, countChanges, digestOf, FeedStream, takeToken } from './feed.js';
+import { applyChanges, authorization, countChanges, digestOf, FeedStream, SharedFeed, takeToken } from './feed.js';
 import { AgendaView } from './render.js';
 import { Controls, chosenCalendars } from './controls.js';
 import { localisePage, ui } from './format.js';
@@ -28,18 +28,18 @@ window.eventdDashboard = state;
 state.animations = view.animations;
 view.wall = wall;
 
-/** The connection's state: a pill of fixed size (no reflow); on the body, dims stale content. */
+/** The connection's state: a pill of fixed size (no reflow); dims stale content. */
 function setConnection(name, text) {
-  state.connection = name;
-  connection.dataset.state = name;
   // Not live: since when (why in the title).
   const short = name === 'reconnecting' ? ui.reconnecting : name === 'offline' ? ui.offline.split(' — ')[0] : null;
+  state.connection = name;
+  connection.dataset.state = name;
   connection.textContent = short && state.heard ? `${short} · ${ui.updatedAt(view.times.time(new Date(state.heard)))}` : text;
   connection.title = text;
   document.body.dataset.connection = name;
 }
 
-/** eventd's words about a refused view (over the page, not in its flow). */
+/** eventd's words about a refused view (over the page, out of its flow). */
 function showProblem(text) {
   state.problem = text;
   problem.querySelector('.text').textContent = text ?? '';
@@ -66,11 +66,11 @@ function streamURL() {
   // No token: it goes in the Authorization header, never in a URL.
   for (const key of ['days', 'from', 'past_days', 'empty_days']) if (params.get(key)) q.set(key, params.get(key));
   for (const c of chosenCalendars(params) ?? []) q.append('calendar', c);
-  q.set('protocol', '2'); // per-section digests: a diff re-hashes only what it touched
+  q.set('protocol', '2'); // per-section digests: a diff re-hashes what it touched
   return 'api/events?' + q.toString();
 }
 
-/** Every calendar eventd knows, for the filter (also those with no event shown). */
+/** Every calendar eventd knows, for the filter (also those with no event). */
 async function loadCalendars() {
   try {
     const answer = await fetch('api/status', { cache: 'no-store', headers: authorization(token) });
@@ -79,10 +79,8 @@ async function loadCalendars() {
     state.calendarCount = status.calendar_names?.length ?? null;
     controls.setCalendars(status.calendar_names ?? [], status.calendar_colors);
     if (state.sections.length === 0) show([], state.tz, false);
-  } catch { /* the filter keeps the calendars seen in items */ }
+  } catch { /* the filter keeps the items' calendars */ }
 }
-
-// MARK: - The stream
 
 let source = null;
 let queue = Promise.resolve();
@@ -98,30 +96,36 @@ function connect(fresh) {
     setConnection('idle', ui.noCalendars);
     return;
   }
-  setConnection(state.epoch ? 'reconnecting' : 'connecting', state.epoch ? ui.reconnecting : ui.connecting);
-  const es = new FeedStream(streamURL(), token);
+  // A refused token stays said (once) while it is tried again.
+  if (state.connection !== 'refused') setConnection(state.epoch ? 'reconnecting' : 'connecting', state.epoch ? ui.reconnecting : ui.connecting);
+  const es = new SharedFeed(streamURL(), token, current);
   source = es;
   const handle = (fn) => (event) => { queue = queue.then(() => (source === es ? fn(JSON.parse(event.data)) : null)).catch(fail); };
-  es.addEventListener('hello', handle(onHello));
-  es.addEventListener('snapshot', handle(onSnapshot));
-  es.addEventListener('diff', handle(onDiff));
-  es.addEventListener('resync', handle((m) => view.announce(ui.resync(m.reason))));
-  es.addEventListener('heartbeat', handle(() => { state.heard = Date.now(); if (state.connection !== 'live') setConnection('live', ui.live); }));
-  es.addEventListener('offline', handle(() => setConnection('reconnecting', ui.notAnswering)));
+  for (const [type, fn] of Object.entries({
+    hello: onHello, snapshot: onSnapshot, diff: onDiff, resync: (m) => view.announce(ui.resync(m.reason)),
+    heartbeat: () => { state.heard = Date.now(); if (state.connection !== 'live') setConnection('live', ui.live); },
+    offline: () => setConnection('reconnecting', ui.notAnswering),
+  })) es.addEventListener(type, handle(fn));
   es.addEventListener('error', (event) => {
     if (event.data) { queue = queue.then(() => (source === es ? refused(es, JSON.parse(event.data)) : null)); return; }
     if (source !== es) return;
     if (es.readyState === FeedStream.CLOSED) {
-      // Refused (503, 401...): try again from scratch later. A refused token will not do
-      // better by waiting: the page says which address brings a good one.
-      if (es.status === 401) setConnection('refused', ui.tokenRefused);
-      else setConnection('offline', ui.offline);
+      // Refused (503, 401...): from scratch 5 s later. A refused token is said once,
+      // in full at the foot too (the pill cuts it short).
+      if (es.status !== 401) setConnection('offline', ui.offline);
+      else if (state.connection !== 'refused') showProblem(ui.tokenRefused), setConnection('refused', ui.tokenRefused);
       retryTimer = setTimeout(() => connect(true), 5000);
     } else if (state.connection !== 'reconnecting') {
       setConnection('reconnecting', ui.reconnecting);
     }
   });
 }
+
+/** The applied state as a snapshot, for another tab. */
+const current = () => queue.then(() => state.epoch && {
+  id: state.epoch + '.' + state.seq,
+  data: JSON.stringify({ digest: state.digest, epoch: state.epoch, protocol: 2, sections: state.sections, seq: state.seq, view: state.view }),
+});
 
 /** A resume with nothing changed brings nothing else until a heartbeat. */
 function onHello(message) {
@@ -158,7 +162,7 @@ function show(sections, tz, animate) {
   controls.addCalendars(sections.flatMap((s) => s.items.map((i) => i.calendar)));
 }
 
-/** Checks `sections` against `message`'s digest (null: no WebCrypto), then takes its seq. */
+/** Checks `sections` by `message`'s digest (null: no WebCrypto); takes its seq. */
 async function verify(sections, message, what) {
   const digest = await digestOf(sections, message.protocol);
   if (digest !== null && digest !== message.digest) throw new Error(`${what} digest mismatch`);
@@ -169,7 +173,7 @@ async function verify(sections, message, what) {
 async function onSnapshot(message) {
   const t0 = performance.now();
   const digest = await verify(message.sections, message, 'snapshot');
-  state.epoch = message.epoch;
+  state.epoch = message.epoch; state.view = message.view;
   state.lastValid = params.toString();
   // A snapshot after the first (a new view, a resync) animates.
   show(message.sections, message.view?.tz || browserZone, state.stats.snapshots > 0);
@@ -182,6 +186,7 @@ async function onSnapshot(message) {
 }
 
 async function onDiff(message) {
+  if (message.epoch === state.epoch && message.seq <= state.seq) return; // (held by a tab)
   if (message.epoch !== state.epoch || message.base_seq !== state.seq) throw new Error('diff does not follow the state');
   const t0 = performance.now();
   const next = applyChanges(state.sections, message.changes);
@@ -192,7 +197,7 @@ async function onDiff(message) {
   // For tests: the change is in the DOM, its animations started.
   dispatchEvent(new CustomEvent('eventd:applied', { detail: { seq: message.seq } }));
   state.stats.diffs += 1;
-  // Without the hashing (which a client may skip).
+  // Without hashing (a client may skip it).
   state.stats.diffMs = (t1 - t0) + (performance.now() - t2);
   state.stats.applyMs = t1 - t0;
   state.stats.renderPhases = view.timings;
@@ -208,5 +213,7 @@ controls.show(params);
 loadCalendars(); // also when no calendar is chosen (no snapshot comes)
 connect(true);
 let statusTimer = null;
-// Each minute: the "now" line and the colours (a new colour brings no diff).
-setInterval(() => { view.placeNowLine(); loadCalendars(); }, 60_000);
+// The "now" line and what is over: at each minute of the clock, and when shown again.
+(function tick() { view.placeNowLine(); setTimeout(tick, 60_001 - Date.now() % 60_000); })();
+addEventListener('visibilitychange', () => document.hidden || view.placeNowLine());
+setInterval(loadCalendars, 60_000); // a new colour brings no diff

@@ -1,4 +1,5 @@
-// The view's controls, kept in the URL, changed in place. All calendars: no `calendar`; none: `calendar=`.
+// The view's controls, kept in the URL, changed in place. All calendars: no `calendar`;
+// none: `calendar=`.
 import { el, paintCalendars } from './format.js';
 
 /** The calendars a view's parameters choose: null for all, [] for none. */

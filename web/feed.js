@@ -13,8 +13,8 @@ export function compareCodePoints(a, b) {
 
 const ESCAPES = { '"': '\\"', '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f' };
 
-/** A string as Python's json.dumps(ensure_ascii=True) writes it: UTF-16 units outside
- *  printable ASCII as \uXXXX (lowercase), so emoji become surrogate pairs. */
+/** A string as Python's json.dumps(ensure_ascii=True) writes it: \uXXXX (lowercase)
+ *  outside printable ASCII. */
 function quote(s) {
   let out = '"';
   for (let i = 0; i < s.length; i++) {
@@ -46,8 +46,8 @@ async function sha256Hex(text) {
   return Array.from(hash, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-// Protocol 2: each section's digest by id, with its header and item objects (applyChanges
-// keeps untouched items' objects, so an unchanged section is not hashed again).
+// Protocol 2: section digests by id, with header and items (applyChanges keeps untouched
+// items' objects: an unchanged section is not hashed again).
 const sectionDigests = new Map();
 
 /** Protocol 2's digest of a section: the SHA-256 of its canonical JSON. */
@@ -61,9 +61,8 @@ export async function sectionDigestOf(section) {
   return digest;
 }
 
-/** The view digest, lowercase hex; null without WebCrypto (plain HTTP to another host).
- *  Protocol 1 (the default): the SHA-256 of the sections' canonical JSON; protocol 2:
- *  the SHA-256 of the sections' own digests, in order. */
+/** The view digest, hex; null without WebCrypto (plain HTTP to another host). Protocol
+ *  1: SHA-256 of the sections' canonical JSON; 2: of the sections' digests, in order. */
 export async function digestOf(sections, protocol = 1) {
   if (!globalThis.crypto || !crypto.subtle) return null;
   if (protocol !== 2) return sha256Hex(canonicalJSON(sections));
@@ -73,8 +72,7 @@ export async function digestOf(sections, protocol = 1) {
   return sha256Hex(digests.join(''));
 }
 
-/** The reference application of a diff's `changes`: new sections (`sections` is not
- *  modified). Throws on a diff that does not fit, like a digest mismatch. */
+/** The reference application of `changes`: new sections; throws on a misfit. */
 export function applyChanges(sections, changes) {
   const si = changes.sections, it = changes.items;
   const byId = new Map();
@@ -142,17 +140,13 @@ export function countChanges(changes) {
   };
 }
 
-// MARK: - Transport: the token stays on this origin
+// Transport: the token stays on this origin
 
 const KEY = 'eventd-web-token';
 
-/** The token: from `?token=` (kept in Web Storage, taken out of the address), else that
- *  storage. Never a cookie: those go to every port of the host.
- *
- *  Any page may link here with a `?token=` of its own: one that differs from a stored
- *  token that works replaces it only when it works itself (`works` asks eventd-web), so
- *  that a link cannot log the dashboard out. The address is cleaned before the first
- *  wait. */
+/** The token: `?token=` (then kept in Web Storage, out of the address), else that
+ *  storage; never a cookie (sent to every port). A link's token replaces a working one
+ *  only if it works itself: a link cannot log the dashboard out. */
 export async function takeToken(works = tokenWorks) {
   const url = new URL(location.href);
   const given = url.searchParams.get('token');
@@ -167,7 +161,7 @@ export async function takeToken(works = tokenWorks) {
   return given;
 }
 
-/** Whether eventd-web takes `token` (its status answers, neither 401 nor 403). */
+/** Whether eventd-web takes `token` (its status answers). */
 async function tokenWorks(token) {
   try {
     const answer = await fetch('api/status', { cache: 'no-store', headers: authorization(token) });
@@ -179,22 +173,21 @@ async function tokenWorks(token) {
 
 export const authorization = (token) => (token ? { Authorization: 'Bearer ' + token } : {});
 
-/** EventSource over fetch, which can send `Authorization`: the same events, reconnection
- *  and CLOSED on a refusal. */
+/** EventSource over fetch, which sends `Authorization`; CLOSED on a refusal. */
 export class FeedStream extends EventTarget {
   static CONNECTING = 0; static OPEN = 1; static CLOSED = 2;
 
-  constructor(url, token) {
+  constructor(url, token, lastId = '') {
     super();
     this.readyState = FeedStream.CONNECTING;
     this.abort = new AbortController();
-    this.run(url, token);
+    this.run(url, token, lastId);
   }
 
   close() { this.readyState = FeedStream.CLOSED; this.abort.abort(); }
 
-  async run(url, token) {
-    let lastId = '', retry = 2000;
+  async run(url, token, lastId) {
+    let retry = 2000;
     while (this.readyState !== FeedStream.CLOSED) {
       const headers = { Accept: 'text/event-stream', ...authorization(token) };
       if (lastId) headers['Last-Event-ID'] = lastId;
@@ -221,11 +214,8 @@ export class FeedStream extends EventTarget {
               type = ''; data = null;
               continue;
             }
-            const colon = line.indexOf(':');
-            if (colon === 0) continue; // a comment (keep-alive)
-            const field = colon < 0 ? line : line.slice(0, colon);
-            let v = colon < 0 ? '' : line.slice(colon + 1);
-            if (v.startsWith(' ')) v = v.slice(1);
+            const [, field, v = ''] = line.match(/^([^:]*):? ?(.*)$/);
+            if (!field) continue; // a comment (keep-alive)
             if (field === 'event') type = v;
             else if (field === 'data') data = data === null ? v : data + '\n' + v;
             else if (field === 'id' && !v.includes('\0')) lastId = v;
@@ -239,4 +229,46 @@ export class FeedStream extends EventTarget {
       await new Promise((resolve) => setTimeout(resolve, retry));
     }
   }
+}
+
+/** One stream per view for all tabs (Chromium opens 6 connections a host): the Web Lock's
+ *  holder posts its events to the others, a late one its state; the next resumes. */
+export class SharedFeed extends EventTarget {
+  me = Math.random(); lastId = ''; held = []; done = new AbortController();
+
+  constructor(url, token, current) {
+    super();
+    const name = `eventd ${url} ${token}`, bc = this.bc = new BroadcastChannel(name);
+    bc.onmessage = ({ data: m }) => {
+      if (m.join) { if (this.stream) current().then((s) => s && bc.postMessage({ ...s, type: 'snapshot', to: m.join })); }
+      else if (!this.stream && (!m.to || m.to === this.me)) this.pass(m);
+    };
+    // Without Web Locks (no secure context): a stream per tab.
+    if (!navigator.locks) this.lead(url, token); else navigator.locks.request(name, { signal: this.done.signal }, () => this.lead(url, token)).catch(() => {});
+    bc.postMessage({ join: this.me });
+  }
+
+  lead(url, token) {
+    if (this.ended) return;
+    const s = this.stream = new FeedStream(url, token, this.lastId);
+    s.dispatchEvent = ({ type, data, lastEventId: id }) => {
+      const m = { type, data, id, closed: s.readyState === 2, status: s.status };
+      this.bc.postMessage(m); this.pass(m);
+    };
+    return new Promise((resolve) => { this.release = resolve; });
+  }
+
+  /** Diffs wait for this tab's first snapshot. */
+  pass(m) {
+    if (this.ended) return;
+    if (m.type === 'diff' && !this.synced) return void this.held.push(m);
+    if (m.id) this.lastId = m.id;
+    this.status = m.status; this.readyState = m.closed ? 2 : 1;
+    this.dispatchEvent(new MessageEvent(m.type, { data: m.data }));
+    if (m.type !== 'snapshot' || this.synced) return;
+    this.synced = true;
+    for (const h of this.held.splice(0)) this.pass(h);
+  }
+
+  close() { this.ended = true; this.readyState = 2; this.stream?.close(); this.release?.(); this.done.abort(); this.bc.close(); }
 }

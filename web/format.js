@@ -44,7 +44,7 @@ export function heading(section, kind) {
   return parts[0].type === 'day' ? `${part('weekday')} ${part('day')}` : SHORT_DATE.format(date);
 }
 
-/** Times in one zone (one per zone: a formatter costs more to make than to use). */
+/** Times in one zone (a formatter costs more to make than to use). */
 export class TimeFormat {
   constructor(tz) {
     this.tz = tz;
@@ -95,7 +95,7 @@ const contrast = (a, b) => { const [x, y] = [luminance(a), luminance(b)].sort((p
 /** Each scheme's card and banner (style.css), and what a colour is mixed toward. */
 const GROUNDS = [[[255, 255, 255], [231, 238, 252], 0], [[27, 32, 39], [35, 48, 74], 255]];
 
-/** `rgb` as ink of 4.5:1 on light and dark cards and banners, mixed only as far as needed. */
+/** `rgb` as ink of 4.5:1 on cards and banners, mixed only as far as needed. */
 export function inks(rgb) {
   return GROUNDS.map(([card, banner, toward]) => {
     let c = rgb;

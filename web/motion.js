@@ -1,5 +1,5 @@
-// Motion after layout (FLIP): each displaced element animated from its box before a change
-// to its box in the final layout. Leaving items fade where they were.
+// Motion after layout (FLIP): each displaced element animated from its old box to its
+// box in the final layout. Leaving items fade where they were.
 import { el } from './format.js';
 
 /** Every motion's duration and curve. */
@@ -66,7 +66,7 @@ export class Motion {
 
   /** Animates from `before` to the DOM render.js built. */
   play(before, sectionNodes, change) {
-    // Writes first: glides stop, leaving nodes leave the flow, new sections get their size.
+    // Writes first: glides stop, leaving nodes leave the flow, new sections sized.
     for (const section of sectionNodes.values()) {
       for (const node of section.lastChild.children) this.glides.get(node)?.cancel();
       this.glides.get(section.firstChild)?.cancel();
@@ -76,7 +76,7 @@ export class Motion {
     const batch = ++this.batch;
     const open = (s) => { s.style.contentVisibility = 'visible'; this.opened.add(s); };
     for (const s of change.fresh) open(s);
-    // Reads: the final layout (a skipped section now in view is opened, then all read again).
+    // Reads: the final layout (a skipped section now in view opened, all read again).
     let rects;
     for (let pass = 0; pass < 3; pass++) {
       rects = new Map();
@@ -187,7 +187,7 @@ export class Motion {
     return node.animate([{ opacity: 0 }, { opacity: 1 }], TIMING);
   }
 
-  /** A changed item: a short tint of its background (a colour, not a motion). */
+  /** A changed item: a short tint of its background. */
   highlight(node) {
     this.counts.flashed += 1;
     node.animate([{ backgroundColor: 'var(--flash)' }, {}], { duration: DURATION * 2, easing: 'ease-out' });
@@ -198,7 +198,7 @@ export class Motion {
       .finished.finally(() => node.remove());
   }
 
-  /** Ghost layers are fixed: a ghost stays where it was seen, whatever the scroll. */
+  /** Ghost layers are fixed: a ghost stays where it was seen. */
   place(node, rect) {
     Object.assign(node.style, { left: `${rect.left}px`, top: `${rect.top}px`, width: `${rect.width}px`, height: `${rect.height}px` });
   }

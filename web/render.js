@@ -45,7 +45,7 @@ export class AgendaView {
     this.itemObjects = new Map();
     this.tz = 'UTC';
     this.empty = null;
-    this.why = 'nothingInRange'; // why the view is empty (a key of ui), set by app.js
+    this.why = 'nothingInRange'; // why empty (a key of ui; app.js)
     this.mover = new Motion();
     this.keys = new RovingFocus(root);
     this.animations = this.mover.counts; // (read by the browser tests)
@@ -73,7 +73,7 @@ export class AgendaView {
     return this.timeFormat;
   }
 
-  /** The item's content on `date` (only the inside of a kept node is replaced). */
+  /** The item's content on `date` (a kept node's inside replaced). */
   fill(node, item, date) {
     node.replaceChildren();
     node.dataset.id = item.id;
@@ -110,7 +110,7 @@ export class AgendaView {
       .filter(Boolean).join(', '));
   }
 
-  /** Builds the final DOM; with `animate`, motion.js animates from the layout before. */
+  /** Builds the final DOM; `animate`: motion.js animates from the layout before. */
   render(sections, tz, animate) {
     this.tz = tz;
     const today = sections.find((s) => s.label === 'today')?.date ?? this.times.today();
@@ -121,10 +121,8 @@ export class AgendaView {
     const t1 = performance.now();
     const change = { entering: new Set(), fresh: new Set(), updated: [], crossing: new Map(), leaving: [], gone: [] };
 
-    const seen = new Set();
-    const keptSections = new Set();
-    let previous = null;
-    let weekDays = 0;
+    const seen = new Set(), keptSections = new Set();
+    let previous = null, weekDays = 0;
     for (const section of sections) {
       keptSections.add(section.id);
       let node = this.sectionNodes.get(section.id);
@@ -209,7 +207,7 @@ export class AgendaView {
     }
   }
 
-  /** Puts `node` after `previous` (first when null), moving it only if needed. */
+  /** Puts `node` after `previous` (null: first), moving it only if needed. */
   place(parent, node, previous) {
     const want = previous ? previous.nextSibling : parent.firstChild;
     if (want !== node || node.parentNode !== parent) parent.insertBefore(node, want);
@@ -234,11 +232,11 @@ export class AgendaView {
     if (motion) this.mover.enter(this.empty);
   }
 
-  /** The "now" line before today's first timed item not yet started (absolute: no cell). */
+  /** The "now" line before today's first timed item to come (absolute: no cell). */
   placeNowLine() {
     const list = this.root.querySelector('.section[data-kind="today"] .items');
     if (list !== this.nowList) {
-      // Placed again when the grid's size changes (its offsets change).
+      // Placed again when the grid's size changes.
       this.nowObserver ??= new ResizeObserver(() => this.placeNowLine());
       this.nowObserver.disconnect();
       if (list) this.nowObserver.observe(list);
@@ -260,15 +258,12 @@ export class AgendaView {
     // Upright in the gap before the next card; across the row gap when it starts a row.
     const style = getComputedStyle(list);
     const gap = parseFloat(style.columnGap) || 0, rowGap = parseFloat(style.rowGap) || 0;
-    const line = this.nowLine.style;
-    const across = (top) => {
-      this.nowLine.classList.add('across');
-      Object.assign(line, { left: '0px', top: `${top}px`, width: `${list.clientWidth}px`, height: '0px' });
+    const put = (across, left, top, width, height) => {
+      this.nowLine.classList.toggle('across', across);
+      Object.assign(this.nowLine.style, { left: left + 'px', top: top + 'px', width: width + 'px', height: height + 'px' });
     };
-    const upright = (left, card) => {
-      this.nowLine.classList.remove('across');
-      Object.assign(line, { left: `${left}px`, top: `${card.offsetTop}px`, width: '0px', height: `${card.offsetHeight}px` });
-    };
+    const across = (top) => put(true, 0, top, list.clientWidth, 0);
+    const upright = (left, card) => put(false, left, card.offsetTop, 0, card.offsetHeight);
     if (next && next.offsetLeft > 0) upright(next.offsetLeft - gap / 2, next);
     else if (next) across(next.offsetTop - rowGap / 2);
     else if (last && last.offsetLeft + 2 * last.offsetWidth + gap <= list.clientWidth) upright(last.offsetLeft + last.offsetWidth + gap / 2, last);

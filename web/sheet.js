@@ -1,4 +1,4 @@
-// An item's detail sheet (a modal dialog). Links only for http, https and mailto, never javascript:.
+// An item's detail sheet (a modal dialog). Links only for http(s) and mailto.
 import { el, ui } from './format.js';
 
 const sheet = document.getElementById('sheet');

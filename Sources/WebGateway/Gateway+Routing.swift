@@ -40,9 +40,45 @@ extension Gateway {
             guard let asset = assets.file(named: name) else {
                 return refuse(id, .notFound, "not found", request: request)
             }
-            effects.append(.log(.debug, "browser \(id): 200 \(request.path)"))
-            answerWithinBudget(id, responses.complete(.ok, contentType: asset.contentType, body: asset.bytes, head: request.isHead),
-                               head: request.isHead)
+            answerAsset(asset, request: request, for: id)
+        }
+    }
+
+    /// A file of the dashboard: gzipped when the browser takes it, with its validator;
+    /// `no-cache` (stored, but asked again each time), and 304 when the browser's copy is
+    /// current, so a reload costs a few hundred bytes and a change is never missed.
+    private mutating func answerAsset(_ asset: StaticAssets.File, request: HTTPRequest, for id: ClientID) {
+        let zipped = asset.gzipped != nil && Self.acceptsGzip(request.header("accept-encoding"))
+        let etag = asset.etag(gzipped: zipped)
+        var fields = [("ETag", etag), ("Cache-Control", "no-cache"), ("Vary", "Accept-Encoding")]
+        if let held = request.header("if-none-match"),
+           held.split(separator: ",").contains(where: { ["*", etag].contains(Self.opaqueTag($0)) }) {
+            effects.append(.log(.debug, "browser \(id): 304 \(request.path)"))
+            // No body and no Content-Length (it would have to be the 200's).
+            return answerWithinBudget(id, responses.head(.notModified, fields + [("Connection", "close")]), head: true)
+        }
+        if zipped { fields.append(("Content-Encoding", "gzip")) }
+        effects.append(.log(.debug, "browser \(id): 200 \(request.path)"))
+        answerWithinBudget(id, responses.complete(.ok, contentType: asset.contentType, body: zipped ? asset.gzipped! : asset.bytes,
+                                                  head: request.isHead, extra: fields),
+                           head: request.isHead)
+    }
+
+    /// An entity tag of an `If-None-Match` list without spaces or its weak mark (the
+    /// comparison is weak, RFC 9110 13.1.2).
+    static func opaqueTag(_ item: Substring) -> String {
+        let tag = item.trimmingCharacters(in: .whitespaces)
+        return tag.hasPrefix("W/") ? String(tag.dropFirst(2)) : tag
+    }
+
+    /// Whether an `Accept-Encoding` value takes gzip (not with `q=0`).
+    static func acceptsGzip(_ value: String?) -> Bool {
+        guard let value else { return false }
+        return value.lowercased().split(separator: ",").contains { item in
+            let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.first == "gzip" || parts.first == "x-gzip" || parts.first == "*" else { return false }
+            let q = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+            return q > 0
         }
     }
 

@@ -1,5 +1,6 @@
 /// Builds responses. Every answer carries the same security headers (docs/web-gateway.md):
-/// a CSP of `default-src 'self'`, `nosniff`, `no-referrer`, `no-store`, and no CORS
+/// a CSP of `default-src 'self'`, `nosniff`, `no-referrer`, `no-store` (`no-cache` for
+/// the dashboard's files, which carry validators), and no CORS
 /// header of any kind, so no other origin can read it; and the `Date` the I/O loop last
 /// told the gateway (RFC 9110 asks it of a server with a clock).
 public struct HTTPResponse: Sendable {
@@ -47,7 +48,9 @@ public struct HTTPResponse: Sendable {
     func head(_ status: HTTPStatus, _ fields: [(String, String)]) -> [UInt8] {
         var text = "HTTP/1.1 \(status.rawValue) \(status.reason)\r\n"
         if let date { text += "Date: \(date)\r\n" }
-        for (name, value) in fields + Self.securityHeaders { text += "\(name): \(value)\r\n" }
+        // A field given (the dashboard's files' `Cache-Control`) replaces the default one.
+        let given = Set(fields.map { $0.0 })
+        for (name, value) in fields + Self.securityHeaders.filter({ !given.contains($0.0) }) { text += "\(name): \(value)\r\n" }
         text += "\r\n"
         return Array(text.utf8)
     }

@@ -2,6 +2,7 @@
 public enum HTTPStatus: Int, Sendable {
     case ok = 200
     case seeOther = 303
+    case notModified = 304
     case badRequest = 400
     case unauthorized = 401
     case forbidden = 403
@@ -19,6 +20,7 @@ public enum HTTPStatus: Int, Sendable {
         switch self {
         case .ok: return "OK"
         case .seeOther: return "See Other"
+        case .notModified: return "Not Modified"
         case .badRequest: return "Bad Request"
         case .unauthorized: return "Unauthorized"
         case .forbidden: return "Forbidden"

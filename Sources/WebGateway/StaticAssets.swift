@@ -1,4 +1,6 @@
 import Foundation
+import CZlib
+import Digests
 
 /// The dashboard's files, read once at start into memory and served by exact name: no
 /// path from a request ever reaches the file system, so `..` and symlinks mean nothing.
@@ -9,12 +11,45 @@ public struct StaticAssets: Sendable {
         public var bytes: [UInt8]
         /// Its `Content-Type`.
         public var contentType: String
+        /// The content gzipped, made once at start; nil where that saves nothing (images).
+        public var gzipped: [UInt8]?
+        /// Its strong validator: a quoted SHA-256 prefix of the content (the gzipped
+        /// representation's has `-gz` added, as the two are different bytes).
+        public var etag: String
 
         /// A file with this content and type.
         public init(bytes: [UInt8], contentType: String) {
             self.bytes = bytes
             self.contentType = contentType
+            etag = "\"" + SHA256.hexDigest(bytes).prefix(32) + "\""
+            let zipped = StaticAssets.gzip(bytes)
+            gzipped = zipped.map { $0.count < bytes.count } == true ? zipped : nil
         }
+
+        /// The validator of the representation `gzipped` says.
+        public func etag(gzipped: Bool) -> String { gzipped ? String(etag.dropLast()) + "-gz\"" : etag }
+    }
+
+    /// `bytes` in the gzip format (RFC 1952), best compression; nil if zlib fails.
+    static func gzip(_ bytes: [UInt8]) -> [UInt8]? {
+        var stream = z_stream()
+        // windowBits 15 + 16: a gzip header and trailer rather than zlib's.
+        guard deflateInit2_(&stream, Z_BEST_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY,
+                            ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return nil }
+        defer { deflateEnd(&stream) }
+        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(bytes.count))) + 32)
+        var input = bytes
+        let status = input.withUnsafeMutableBufferPointer { inBuffer in
+            output.withUnsafeMutableBufferPointer { outBuffer in
+                stream.next_in = inBuffer.baseAddress
+                stream.avail_in = uInt(inBuffer.count)
+                stream.next_out = outBuffer.baseAddress
+                stream.avail_out = uInt(outBuffer.count)
+                return deflate(&stream, Z_FINISH)
+            }
+        }
+        guard status == Z_STREAM_END else { return nil }
+        return Array(output.prefix(Int(stream.total_out)))
     }
 
     /// Why the assets could not be loaded.

@@ -82,6 +82,40 @@ public final class WebDriverSession: @unchecked Sendable {
         try await open(url)
     }
 
+    /// Opens a new window of the same browser (visible, not a background tab), makes it
+    /// the current one, opens `url` in it and returns its handle.
+    @discardableResult
+    public func openInNewWindow(_ url: String) async throws -> String {
+        guard let handle = try await call("POST", "window/new", ["type": "window"])?["handle"]?.stringValue else {
+            throw HarnessError("no new window")
+        }
+        try await switchTo(handle)
+        try await open(url)
+        return handle
+    }
+
+    /// The current window's handle.
+    public func currentWindow() async throws -> String {
+        guard let handle = try await call("GET", "window")?.stringValue else { throw HarnessError("no current window") }
+        return handle
+    }
+
+    /// Makes the window `handle` the current one.
+    public func switchTo(_ handle: String) async throws {
+        _ = try await call("POST", "window", ["handle": .string(handle)])
+    }
+
+    /// Brings the current window's page to the front (a tab hidden behind another one
+    /// becomes visible: `visibilitychange`).
+    public func bringToFront() async throws {
+        _ = try await call("POST", "goog/cdp/execute", ["cmd": "Page.bringToFront", "params": [:]])
+    }
+
+    /// Closes the current window (another one must be chosen with `switchTo` after it).
+    public func closeWindow() async throws {
+        _ = try await call("DELETE", "window")
+    }
+
     /// Runs `script` (a function body; `return` gives the result) in the page.
     @discardableResult
     public func run(_ script: String, _ arguments: [JSONValue] = []) async throws -> JSONValue {

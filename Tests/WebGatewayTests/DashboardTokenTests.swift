@@ -2,6 +2,9 @@ import Foundation
 import Testing
 import CanonicalJSON
 import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Issue 43, point 1, in Debian's headless Chromium: the dashboard's credential stays on
 /// eventd-web's origin (scheme, host and port). A server of another local user on
@@ -86,6 +89,45 @@ struct DashboardTokenTests {
                 try await browser.open(web.pageURL + "&tz=UTC&days=7")
                 try await waitLive(browser, digest, "the page from the printed address again")
                 #expect(try await browser.run("return localStorage.getItem('eventd-web-token')").stringValue == token)
+            }
+        }
+    }
+
+    /// Issue 56, point 7: eventd-web restarted with another token (a new runtime
+    /// directory) makes an open page say that its address's token is no longer valid,
+    /// within 10 s, and say it once: the pill does not flip while the page retries.
+    @Test func aRestartWithANewTokenIsSaidOnce() async throws {
+        try await DaemonHarness.with(running: Self.events) { daemon in
+            let web = try await WebGatewayHarness.start(for: daemon)
+            let digest = try await daemon.oneShotSnapshot(Self.view).protocol2Digest
+            try await WebDriverSession.with(daemon) { browser in
+                try await browser.open(web.pageURL + "&tz=UTC&days=7")
+                try await waitLive(browser, digest, "the page from its ?token= address")
+                kill(web.pid, SIGTERM)
+                _ = try await daemon.waitOther(web.pid, timeout: 5)
+                let restarted = try await WebGatewayHarness.start(for: daemon, name: "eventd-web-new-token", port: web.port)
+                #expect(restarted.token != nil && restarted.token != web.token)
+                try await browser.waitFor("the refused token's words", timeout: 10, """
+                    const pill = document.getElementById('connection');
+                    return pill.dataset.state === 'refused' && /token|address/.test(pill.textContent);
+                    """)
+                // In full at the window's foot (the pill cuts it short).
+                let advice = try await browser.run("const p = document.getElementById('problem'); return p.hidden ? '' : p.textContent;").stringValue ?? ""
+                #expect(advice.contains("no longer valid") && advice.contains("eventd-web printed"), "\(advice)")
+                // Two retries later (every 5 s): neither the pill nor the alert has changed once.
+                try await browser.run("""
+                    window.pillChanges = [];
+                    for (const id of ['connection', 'problem']) {
+                      new MutationObserver((records) => window.pillChanges.push(...records.map((r) => id + ' ' + r.type)))
+                        .observe(document.getElementById(id), { childList: true, characterData: true, subtree: true, attributes: true });
+                    }
+                    """)
+                try await pause(11)
+                let changes = try await browser.run("return JSON.stringify(window.pillChanges)").stringValue ?? ""
+                #expect(changes == "[]", "the pill changed: \(changes)")
+                #expect(try await browser.run("return window.eventdDashboard.connection") == "refused")
+                try FileManager.default.createDirectory(atPath: DashboardBrowserTests.outputDirectory, withIntermediateDirectories: true)
+                try await browser.screenshot(to: DashboardBrowserTests.outputDirectory + "/token-refused-after-restart.png")
             }
         }
     }

@@ -11,7 +11,7 @@ import CanonicalJSON
         let text = h.output(id)
         #expect(text.hasPrefix("HTTP/1.1 200 OK\r\n"))
         for header in ["Content-Security-Policy: default-src 'self'", "X-Content-Type-Options: nosniff",
-                       "Referrer-Policy: no-referrer", "Cache-Control: no-store", "Content-Type: text/html"] {
+                       "Referrer-Policy: no-referrer", "Cache-Control: no-cache", "Content-Type: text/html"] {
             #expect(text.contains(header), "\(header)")
         }
         #expect(!text.lowercased().contains("access-control-allow"))
