@@ -43,10 +43,10 @@ extension DaemonHarness {
     }
 
     /// One `{"op":"snapshot"}` over a fresh connection.
-    public func oneShotSnapshot(_ view: JSONValue = DaemonHarness.weekView) async throws -> FeedState {
+    public func oneShotSnapshot(_ view: JSONValue = DaemonHarness.weekView, timeout: Double = 5) async throws -> FeedState {
         let client = try await connect()
         defer { client.close() }
-        let answer = try await client.request(["op": "snapshot", "view": view])
+        let answer = try await client.request(["op": "snapshot", "view": view], timeout: timeout)
         return try FeedState(snapshot: answer)
     }
 
