@@ -26,14 +26,20 @@ struct DashboardClockTests {
           morning: state('Morning run'), ending: state('Ends on the minute'), later: state('Later today') });
         """
 
+    /// Opens the UTC week with the page's clock at `clock` and waits until it shows the
+    /// snapshot whose digest is `digest`.
+    static func open(_ browser: WebDriverSession, _ web: WebGatewayHarness, at clock: String, verified digest: String) async throws {
+        try await browser.setClock(clock)
+        try await browser.open(web.pageURL + "&tz=UTC&days=7")
+        try await browser.waitFor("the view at \(clock)", "const d = window.eventdDashboard; return d.connection === 'live' && d.verified === '\(digest)';")
+    }
+
     @Test func theNowLineTurnsWithTheMinute() async throws {
         try await DaemonHarness.with(running: Self.events) { daemon in
             let web = try await WebGatewayHarness.start(for: daemon)
             let digest = try await daemon.oneShotSnapshot(Self.view).protocol2Digest
             try await WebDriverSession.with(daemon) { browser in
-                try await browser.setClock("2026-11-29T12:00:50Z")
-                try await browser.open(web.pageURL + "&tz=UTC&days=7")
-                try await browser.waitFor("the view", "const d = window.eventdDashboard; return d.connection === 'live' && d.verified === '\(digest)';")
+                try await Self.open(browser, web, at: "2026-11-29T12:00:50Z", verified: digest)
                 var page = try JSONValue.parse(try await browser.run(Self.probe).stringValue ?? "null")
                 let before = page["label"]?.stringValue ?? ""
                 #expect(before.contains("12:00"), "\(before)")
@@ -63,9 +69,7 @@ struct DashboardClockTests {
             let digest = try await daemon.oneShotSnapshot(Self.view).protocol2Digest
             try await WebDriverSession.with(daemon) { browser in
                 for (clock, form) in [("2026-11-29T07:00:10Z", "across"), ("2026-11-29T08:30:10Z", "upright")] {
-                    try await browser.setClock(clock)
-                    try await browser.open(web.pageURL + "&tz=UTC&days=7")
-                    try await browser.waitFor("the view at \(clock)", "const d = window.eventdDashboard; return d.connection === 'live' && d.verified === '\(digest)';")
+                    try await Self.open(browser, web, at: clock, verified: digest)
                     let page = try JSONValue.parse(try await browser.run("""
                         const line = document.querySelector('[data-key="now"]'), label = line.firstElementChild.getBoundingClientRect();
                         const covered = [...document.querySelectorAll('.heading')].map((h) => [h.textContent, h.getBoundingClientRect()])
@@ -89,9 +93,7 @@ struct DashboardClockTests {
             let web = try await WebGatewayHarness.start(for: daemon)
             let digest = try await daemon.oneShotSnapshot(Self.view).protocol2Digest
             try await WebDriverSession.with(daemon) { browser in
-                try await browser.setClock("2026-11-29T12:00:10Z")
-                try await browser.open(web.pageURL + "&tz=UTC&days=7")
-                try await browser.waitFor("the view", "const d = window.eventdDashboard; return d.connection === 'live' && d.verified === '\(digest)';")
+                try await Self.open(browser, web, at: "2026-11-29T12:00:10Z", verified: digest)
                 let label = "return document.querySelector('[data-key=\"now\"]').textContent;"
                 #expect(try await browser.run(label).stringValue?.contains("12:00") == true)
                 let page = try await browser.currentWindow()
