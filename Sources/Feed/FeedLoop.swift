@@ -178,7 +178,7 @@ final class FeedLoop {
                 reactor.markDirty(id)
                 return hub.interest(id).read
             case .end: apply(.connection(.peerClosed(id)))
-            case .failed: apply(.connection(.failed(id, reason: "read error")))
+            case .failed(let error): apply(.connection(.failed(id, reason: "read error (\(error))")))
             }
             return false
         }

@@ -271,7 +271,7 @@ public final class GatewayLoop {
             switch received {
             case .bytes(let bytes): apply(.browser(.received(id, bytes)))
             case .end: apply(.browser(.peerClosed(id)))
-            case .failed: apply(.browser(.failed(id, reason: "read error")))
+            case .failed(let error): apply(.browser(.failed(id, reason: "read error (\(error))")))
             }
             touch(id)
             return false
