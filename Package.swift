@@ -84,13 +84,13 @@ let package = Package(
         .target(name: "TerminalAgenda", dependencies: ["CNcursesw", "CanonicalJSON", "Diagnostics", "FeedClientKit", "FeedProtocol", "ICalendar", "SectionedDiff", "Threads", "UpcomingEvents"]),
         // The options eventd and eventd-web share (the Redis ones), declared once: the
         // executables' own, above the libraries they configure.
-        .target(name: "ServerOptions", dependencies: ["CommandLineKit", "RedisClient", "RedisFeed"]),
+        .target(name: "ServerOptions", dependencies: ["CommandErrors", "CommandLineKit", "Diagnostics", "Feed", "Reactor", "RedisClient", "RedisFeed", "WebGateway"]),
         // Low on purpose: it knows no domain error (the executables' CommandErrors maps them).
         .target(name: "CommandLineKit", dependencies: ["Diagnostics"]),
 
         // The one table from the libraries' errors to exit statuses and messages, for the
         // executables (CommandLineKit stays domain-free).
-        .target(name: "CommandErrors", dependencies: ["Agenda", "CommandLineKit", "Diagnostics", "EventStore", "Feed", "FeedClientKit", "ICalendar", "LiveSources", "Reactor", "RedisClient", "RuntimeDirectories", "WebGateway"]),
+        .target(name: "CommandErrors", dependencies: ["Agenda", "CommandLineKit", "Diagnostics", "EventStore", "FeedClientKit", "ICalendar", "LiveSources", "RuntimeDirectories"]),
 
         // MARK: - Executables
         .executableTarget(name: "eventctl", dependencies: ["Agenda", "CLinux", "CanonicalJSON", "CommandErrors", "CommandLineKit", "Diagnostics", "Digests", "EventStore", "FeedClientKit", "FeedProtocol", "ICalendar", "LiveSources", "Reminders", "RuntimeDirectories", "StatusBar", "TerminalAgenda", "UpcomingEvents"]),
@@ -107,7 +107,7 @@ let package = Package(
         // fsynced of each file and dir-synced of each name, and restores that at a cut.
         .target(name: "CCrashVFS", dependencies: ["CSQLite"], path: "Tests/CCrashVFS"),
         .testTarget(name: "CoreModulesTests", dependencies: ["CanonicalJSON", "Diagnostics", "Digests", "RuntimeDirectories", "TestSupport"]),
-        .testTarget(name: "CommandLineKitTests", dependencies: ["Agenda", "CommandErrors", "CommandLineKit", "Diagnostics", "EventStore", "Feed", "FeedClientKit", "ICalendar", "LiveSources", "RuntimeDirectories", "TestSupport", "WebGateway"]),
+        .testTarget(name: "CommandLineKitTests", dependencies: ["Agenda", "CommandErrors", "CommandLineKit", "Diagnostics", "EventStore", "Feed", "FeedClientKit", "ICalendar", "LiveSources", "RuntimeDirectories", "ServerOptions", "TestSupport", "WebGateway"]),
         .testTarget(name: "ICalendarTests", dependencies: ["CLibical", "CalendarGenerator", "CanonicalJSON", "Digests", "ICalendar", "TestSupport"],
                     exclude: ["RealWorld"], resources: [.copy("Fixtures")]),
         .testTarget(name: "EventStoreTests", dependencies: ["CalendarGenerator", "EventStore", "ICalendar", "TestSupport"]),

@@ -4,6 +4,7 @@ import CommandErrors
 import CommandLineKit
 import Diagnostics
 import Digests
+import ServerOptions
 import Threads
 import WebGateway
 
@@ -12,7 +13,7 @@ import WebGateway
 let lifecycle = Lifecycle()
 CryptoLibrary.initialiseWithoutExitCleanup()
 let environment = ProcessInfo.processInfo.environment
-let (loop, log) = WebOptions.spec.configure { arguments in
+let (loop, log) = WebOptions.spec.configure(table: .servers) { arguments in
     let log = Logger(level: WebOptions.logLevel(arguments))
     let systemd = GatewayListener.fromSystemd(environment: environment)
     let (config, madeToken) = try WebOptions.configuration(arguments, environment: environment, systemdSocket: systemd)
@@ -43,6 +44,6 @@ Thread.detachNewThread {
     log.log(.notice, "received \(reason), stopping")
     lifecycle.stopServices()
 }
-do { try loop.run() } catch { WebOptions.spec.fail(with: error) }
+do { try loop.run() } catch { WebOptions.spec.fail(with: error, table: .servers) }
 log.log(.notice, "stopped")
 exit(ExitStatus.success.rawValue)

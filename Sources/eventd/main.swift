@@ -14,12 +14,12 @@ import Threads
 let lifecycle = Lifecycle()
 CryptoLibrary.initialiseWithoutExitCleanup()
 let environment = ProcessInfo.processInfo.environment
-let (configuration, publishing) = EventdOptions.spec.configure {
+let (configuration, publishing) = EventdOptions.spec.configure(table: .servers) {
     (try EventdOptions.configuration($0, environment: environment), try PublishOptions.publishing($0))
 }
 let log = Logger(level: configuration.logLevel)
 let daemon = Daemon(config: configuration, environment: environment)
-do { try daemon.start(in: lifecycle) } catch { EventdOptions.spec.fail(with: error, linePrefix: "<3>") }
+do { try daemon.start(in: lifecycle) } catch { EventdOptions.spec.fail(with: error, table: .servers, linePrefix: "<3>") }
 // --publish: a subscriber of the daemon's own socket per published view, feeding Redis
 // from threads of its own (the feed loop never waits for Redis); stopped first.
 if let publishing {
@@ -31,6 +31,6 @@ if let publishing {
 let reason = lifecycle.waitForStop(reload: { daemon.reload() })
 log.notice(reason.hasPrefix("SIG") ? "received \(reason), stopping" : "\(reason), stopping")
 lifecycle.stopServices()
-if let failure = daemon.failure { EventdOptions.spec.fail(with: failure, linePrefix: "<3>") }
+if let failure = daemon.failure { EventdOptions.spec.fail(with: failure, table: .servers, linePrefix: "<3>") }
 log.notice("stopped")
 exit(ExitStatus.success.rawValue)
