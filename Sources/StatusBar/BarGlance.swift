@@ -1,5 +1,5 @@
 import ICalendar
-import UpcomingEvents
+import AgendaText
 
 /// What a status bar shows at one moment: the current or next event, its class, the
 /// progress through it, and the rest of today and tomorrow for the tooltip. Pure: the
@@ -92,9 +92,8 @@ public struct BarGlance: Equatable, Sendable {
     }
 
     private static func entry(_ e: BarEvent, dayStart: Int64, dayEnd: Int64, zone: Zone) -> Entry {
-        let from = e.start < dayStart ? "…" : EventWording.clock(e.start, zone)
-        let to = e.end > dayEnd ? "…" : EventWording.clock(e.end, zone)
-        return Entry(time: from + "–" + to, summary: e.summary, location: e.location)
+        Entry(time: ItemTime(start: e.start, end: e.end, zone: zone, day: dayStart..<dayEnd).text, summary: e.summary,
+              location: e.location)
     }
 
     static func value(_ field: BarTemplate.Field, of e: BarEvent, now: Int64, zone: Zone) -> String {

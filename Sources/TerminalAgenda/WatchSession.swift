@@ -1,4 +1,5 @@
 import CanonicalJSON
+import AgendaText
 import Diagnostics
 import FeedClientKit
 import FeedProtocol
@@ -214,7 +215,7 @@ public final class WatchSession {
     /// `HH:MM:SS` in the view's zone.
     func clock(_ seconds: Int64) -> String {
         let local = layout.zone.local(atUTC: seconds)
-        return [local.hour, local.minute, local.second].map(AgendaLayout.two).joined(separator: ":")
+        return [local.hour, local.minute, local.second].map(AgendaWords.two).joined(separator: ":")
     }
 
     /// Until the next frame of an animation or the turn of the minute.

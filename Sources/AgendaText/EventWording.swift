@@ -3,10 +3,7 @@ import ICalendar
 /// How times and countdowns are worded, the same in a status bar and a reminder.
 public enum EventWording {
     /// `HH:MM` in `zone`.
-    public static func clock(_ instant: Int64, _ zone: Zone) -> String {
-        let t = zone.local(atUTC: instant)
-        return (t.hour < 10 ? "0" : "") + "\(t.hour):" + (t.minute < 10 ? "0" : "") + "\(t.minute)"
-    }
+    public static func clock(_ instant: Int64, _ zone: Zone) -> String { AgendaWords.clock(instant, zone) }
 
     /// Whole minutes, rounded up: a countdown says "1 min" until the moment itself.
     public static func minutes(_ seconds: Int64) -> Int64 { seconds <= 0 ? 0 : (seconds + 59) / 60 }

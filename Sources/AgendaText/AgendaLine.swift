@@ -1,0 +1,52 @@
+import Diagnostics
+import FeedProtocol
+
+/// One event's line of the agenda, its pieces in order, ready for a surface to style:
+///
+///     [lead] time-column ● summary (tentative) [progress]  location  mark
+///
+/// `agenda` writes it with ANSI colours, `watch` as styled spans; calendar text is made
+/// inert here (`TerminalText`), once.
+public struct AgendaLine: Sendable, Equatable {
+    public var time: ItemTime
+    /// The summary, `(no title)` when there is none; made safe for a terminal.
+    public var summary: String
+    /// The calendar's name as the feed gives it (the colour's key: `CalendarColors`).
+    public var calendar: String
+    /// The iCalendar STATUS was TENTATIVE: ` (tentative)` follows the summary.
+    public var tentative: Bool
+    /// The location made safe, nil when there is none.
+    public var location: String?
+
+    /// The bullet in the calendar's colour between the time and the summary.
+    public static let bullet = "●"
+    /// What a date without events shows (the feed's placeholder).
+    public static let nothing = "(nothing)"
+
+    public init(_ item: FeedItem) {
+        time = ItemTime(item)
+        summary = (item.summary ?? "(no title)").terminalSafe
+        calendar = item.calendar ?? ""
+        tentative = item.status?.lowercased() == "tentative"
+        location = item.location.flatMap { $0.isEmpty ? nil : $0.terminalSafe }
+    }
+
+    /// All day or continuing over midnight: `watch` draws it as a bar.
+    public var isBanner: Bool { time.shape != .range && time.shape != .moment }
+
+    /// The line without colours, as `agenda` writes it: `  09:00–10:00 ● Standup  Room 4`.
+    public var plain: String {
+        var text = "  " + time.column + " " + Self.bullet + " " + summary
+        if tentative { text += " (tentative)" }
+        if let location { text += "  " + location }
+        if let mark = time.mark { text += "  " + mark }
+        return text
+    }
+
+    /// The item in one line of a change (`subscribe --format pretty`), `day` being its
+    /// date's `AgendaWords.shortDate`: `09:00–10:00 Standup (Mon 30 Nov)`,
+    /// `…–01:00 Maintenance ← (Sun 6 Dec)`.
+    public func change(on day: String) -> String {
+        "\(time.text) \(summary)\(time.mark.map { " " + $0 } ?? "") (\(day))"
+    }
+}
