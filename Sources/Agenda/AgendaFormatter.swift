@@ -35,15 +35,17 @@ public struct AgendaFormatter: Sendable {
         return lines.joined(separator: "\n")
     }
 
-    /// One item's line: `AgendaLine.plain`, coloured.
+    /// One item's line: `AgendaLine`'s pieces, coloured by their roles.
     func line(_ item: FeedItem) -> String {
         if item.kind == .placeholder { return "  " + style(AgendaLine.nothing, "2") }
         let line = AgendaLine(item)
         let ink = CalendarColors.color(for: line.calendar, own: calendarColors[line.calendar])
-        var text = "  " + line.time.column + " " + style(AgendaLine.bullet, "3\(ink.basic)") + " " + line.summary
-        if line.tentative { text += " (tentative)" }
-        if let location = line.location { text += "  " + style(location, "2") }
-        if let mark = line.time.mark { text += style("  " + mark, "2") }
-        return text
+        return "  " + (line.head + line.tail).map { part in
+            switch part.role {
+            case .bullet: return style(part.text, "3\(ink.basic)")
+            case .location, .mark: return style(part.text, "2")
+            case .time, .space, .summary, .tentative: return part.text
+            }
+        }.joined()
     }
 }

@@ -119,23 +119,24 @@ public struct AgendaLayout: Sendable {
         var spans: [AgendaRow.Span] = []
         if dense { spans.append(.init("  " + ItemTime.padded(AgendaWords.shortDate(date), to: 10) + " ", .dim)) }
         spans.append(.init(phase == .current ? "▶ " : "  ", .progress))
-        spans.append(.init(line.time.column, past ? .dim : .plain))
-        spans.append(.init(" " + AgendaLine.bullet + " ", .calendar(line.calendar)))
-        if line.isBanner {
-            spans.append(.init(" " + line.summary + " ", .banner(line.calendar)))
-        } else {
-            spans.append(.init(line.summary, past ? .dim : .plain))
-        }
-        if line.tentative { spans.append(.init(" (tentative)", .dim)) }
+        spans += line.head.map { span($0, line, past: past) }
         if phase == .current, let done = NowRule.progress(item, now: now) {
             spans.append(.init("  " + Self.progressBar(done), .progress))
         }
-        if let location = line.location {
-            spans.append(.init("  "))
-            spans.append(.init(location, .dim))
-        }
-        if let mark = line.time.mark { spans.append(.init("  " + mark, .dim)) }
+        spans += line.tail.map { span($0, line, past: past) }
         return AgendaRow(id: item.id, kind: line.isBanner ? .banner : .event, spans: spans, item: item, past: past)
+    }
+
+    /// A piece of the line as `watch` styles it: a banner's summary as a bar in the
+    /// calendar's colour, today's past dimmed.
+    func span(_ part: AgendaLine.Part, _ line: AgendaLine, past: Bool) -> AgendaRow.Span {
+        switch part.role {
+        case .bullet: return .init(part.text, .calendar(line.calendar))
+        case .summary where line.isBanner: return .init(" " + part.text + " ", .banner(line.calendar))
+        case .time, .summary: return .init(part.text, past ? .dim : .plain)
+        case .tentative, .location, .mark: return .init(part.text, .dim)
+        case .space: return .init(part.text)
+        }
     }
 
     func nowRule() -> AgendaRow {
