@@ -53,7 +53,11 @@ public struct AgendaLayout: Sendable {
         for section in model.sections {
             guard let date = CivilDate(iso: section.id) else { continue }
             let day = FeedDay(section.content)
-            let dense = SectionKind.range(date: date, label: day.label, today: today) == .later
+            let dense: Bool
+            switch SectionKind.range(date: date, label: day.label, today: today) {
+            case .later: dense = true
+            case .today, .tomorrow, .week, .past, .placeholder: dense = false
+            }
             if dense && !inLater {
                 if !rows.isEmpty { rows.append(gap("later")) }
                 rows.append(AgendaRow(id: "h:later", kind: .header, spans: [.init("Later", .bold)], section: .later))

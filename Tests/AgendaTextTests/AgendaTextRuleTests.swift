@@ -33,6 +33,18 @@ import ICalendar
         #expect(time.shape == .range)
     }
 
+    /// Status bars and reminders hold instants: the same forms from them.
+    @Test func timesFromInstantsTakeTheSameForms() {
+        let day: Range<Int64> = 86_400..<172_800
+        #expect(ItemTime(start: 90_000, end: 93_600, zone: .utc).text == "01:00–02:00")
+        #expect(ItemTime(start: 90_000, end: 90_000, zone: .utc).text == "01:00")
+        #expect(ItemTime(start: 80_000, end: 90_000, zone: .utc, day: day).text == "…–01:00")
+        #expect(ItemTime(start: 170_000, end: 180_000, zone: .utc, day: day).text == "23:13–…")
+        let through = ItemTime(start: 0, end: 200_000, zone: .utc, day: day)
+        #expect(through.text == "…")
+        #expect(through.mark == "↔")
+    }
+
     @Test func aLineHasItsPiecesInOrder() {
         let line = AgendaLine(Self.item(["summary": "Standup\u{1B}[2J", "location": "Room 4", "status": "TENTATIVE",
                                          "start": "2026-12-07T09:00:00Z", "end": "2026-12-07T09:15:00Z"]))
