@@ -30,6 +30,9 @@ public struct ItemTime: Sendable, Equatable {
     /// `HH:MM`, or `…` where it ends on a later day.
     public var end: String
 
+    /// An all-day event's time.
+    public static let allDayText = "all day"
+
     /// The width of `column`: `HH:MM–HH:MM`.
     public static let columnWidth = 11
 
@@ -70,7 +73,7 @@ public struct ItemTime: Sendable, Equatable {
     /// `22:00–…`, `…`, `all day`.
     public var text: String {
         switch shape {
-        case .allDay: return "all day"
+        case .allDay: return Self.allDayText
         case .moment: return start
         case .continuesThrough: return "…"
         case .range, .continuesFrom, .continuesTo: return start + "–" + end
@@ -82,7 +85,7 @@ public struct ItemTime: Sendable, Equatable {
     public var column: String {
         let text: String
         switch shape {
-        case .allDay: text = "all day"
+        case .allDay: text = Self.allDayText
         case .moment: text = start
         case .range, .continuesFrom, .continuesTo, .continuesThrough:
             text = Self.padded(start, to: 5) + "–" + end

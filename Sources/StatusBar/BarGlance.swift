@@ -81,11 +81,11 @@ public struct BarGlance: Equatable, Sendable {
             }
         }
 
-        glance.today = allDayToday.map { Entry(time: "all day", summary: $0.summary, location: $0.location) }
+        glance.today = allDayToday.map { Entry(time: ItemTime.allDayText, summary: $0.summary, location: $0.location) }
             + timed.filter { $0.end > now && $0.start < todayEnd }
                 .map { entry($0, dayStart: todayStart, dayEnd: todayEnd, zone: zone) }
         glance.tomorrow = events.filter { $0.allDay && $0.startDate <= tomorrow && tomorrow < $0.endDate }
-            .map { Entry(time: "all day", summary: $0.summary, location: $0.location) }
+            .map { Entry(time: ItemTime.allDayText, summary: $0.summary, location: $0.location) }
             + timed.filter { $0.start < tomorrowEnd && $0.end > todayEnd }
                 .map { entry($0, dayStart: todayEnd, dayEnd: tomorrowEnd, zone: zone) }
         return glance
@@ -99,7 +99,7 @@ public struct BarGlance: Equatable, Sendable {
     static func value(_ field: BarTemplate.Field, of e: BarEvent, now: Int64, zone: Zone) -> String {
         switch field {
         case .summary: return e.summary
-        case .start: return e.allDay ? "all day" : EventWording.clock(e.start, zone)
+        case .start: return e.allDay ? ItemTime.allDayText : EventWording.clock(e.start, zone)
         case .end: return e.allDay ? "" : EventWording.clock(e.end, zone)
         case .location: return e.location ?? ""
         case .calendar: return e.calendar

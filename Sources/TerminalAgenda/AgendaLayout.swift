@@ -89,10 +89,10 @@ public struct AgendaLayout: Sendable {
         let events = items.filter { $0.kind == .event }
         let shown = events.filter(isShown)
         if dense { return shown.map { eventRow($0, date: date, dense: true, today: false) } }
-        let kind = SectionKind(date: date, label: day.label, items: items, today: today)
+        // A header's kind is where its date falls (today's even when it has nothing on it).
         var rows = [AgendaRow(id: "h:" + id, kind: .header,
                               spans: [.init(AgendaWords.dayHeader(date, label: day.label, today: today), .bold)],
-                              section: date == today ? .today : kind)]
+                              section: date == today ? .today : SectionKind.range(date: date, label: day.label, today: today))]
         if shown.isEmpty {
             return rows + [placeholder("p:" + id, events.isEmpty ? "nothing on this day" : hiddenReason)]
         }

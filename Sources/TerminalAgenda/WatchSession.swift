@@ -141,7 +141,7 @@ public final class WatchSession {
             let first = feed == nil
             feed = next
             rowCache = AgendaLayout.Cache()
-            let shown = Set(next.model.sections.flatMap { $0.items.compactMap { $0.content["calendar"]?.stringValue } })
+            let shown = Set(next.model.sections.flatMap { $0.items.compactMap { FeedItem($0.content).calendar } })
             palette.learn(shown)
             // Colours again after a (re)subscription, and for a calendar without one.
             if snapshot { colorsAsked = [] }
