@@ -38,6 +38,16 @@ public enum AgendaWords {
         return two(t.hour) + ":" + two(t.minute)
     }
 
+    /// Whole minutes, rounded up: a countdown says "1 min" until the moment itself.
+    public static func minutes(_ seconds: Int64) -> Int64 { seconds <= 0 ? 0 : (seconds + 59) / 60 }
+
+    /// A countdown, the same in a status bar and a reminder: `25 min`, `1 h`, `2 h 5 min`.
+    public static func phrase(_ seconds: Int64) -> String {
+        let m = minutes(seconds)
+        if m < 60 { return "\(m) min" }
+        return m % 60 == 0 ? "\(m / 60) h" : "\(m / 60) h \(m % 60) min"
+    }
+
     /// Two digits, zero first.
     public static func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
 

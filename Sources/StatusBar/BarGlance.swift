@@ -60,14 +60,14 @@ public struct BarGlance: Equatable, Sendable {
         if let event = current {
             glance.kind = .now
             glance.alt = "timed"
-            glance.text = describe(event, "\(event.summary) · now, \(EventWording.phrase(event.end - now)) left")
+            glance.text = describe(event, "\(event.summary) · now, \(AgendaWords.phrase(event.end - now)) left")
             glance.shortText = event.summary
             let length = max(1, event.end - event.start)
             glance.percentage = Int(min(100, max(0, (now - event.start) * 100 / length)))
         } else if let event = next {
             glance.kind = event.start - now <= options.soon ? .soon : .later
             glance.alt = "timed"
-            glance.text = describe(event, "\(EventWording.clock(event.start, zone)) \(event.summary) · in \(EventWording.phrase(event.start - now))")
+            glance.text = describe(event, "\(AgendaWords.clock(event.start, zone)) \(event.summary) · in \(AgendaWords.phrase(event.start - now))")
             glance.shortText = event.summary
         }
         if !allDayToday.isEmpty, glance.alt == "none" || options.allDay == .always {
@@ -99,12 +99,12 @@ public struct BarGlance: Equatable, Sendable {
     static func value(_ field: BarTemplate.Field, of e: BarEvent, now: Int64, zone: Zone) -> String {
         switch field {
         case .summary: return e.summary
-        case .start: return e.allDay ? ItemTime.allDayText : EventWording.clock(e.start, zone)
-        case .end: return e.allDay ? "" : EventWording.clock(e.end, zone)
+        case .start: return e.allDay ? ItemTime.allDayText : AgendaWords.clock(e.start, zone)
+        case .end: return e.allDay ? "" : AgendaWords.clock(e.end, zone)
         case .location: return e.location ?? ""
         case .calendar: return e.calendar
-        case .minutesUntil: return "\(EventWording.minutes(e.start - now))"
-        case .minutesLeft: return "\(EventWording.minutes(e.end - now))"
+        case .minutesUntil: return "\(AgendaWords.minutes(e.start - now))"
+        case .minutesLeft: return "\(AgendaWords.minutes(e.end - now))"
         }
     }
 }

@@ -19,6 +19,16 @@ import ICalendar
         #expect(AgendaWords.clock(0, Zone.utc) == "00:00")
     }
 
+    @Test func countdownsRoundUpToTheMinute() {
+        #expect(AgendaWords.minutes(0) == 0)
+        #expect(AgendaWords.minutes(1) == 1)
+        #expect(AgendaWords.minutes(60) == 1)
+        #expect(AgendaWords.minutes(61) == 2)
+        #expect(AgendaWords.phrase(25 * 60) == "25 min")
+        #expect(AgendaWords.phrase(3600) == "1 h")
+        #expect(AgendaWords.phrase(2 * 3600 + 5 * 60) == "2 h 5 min")
+    }
+
     @Test func instantsReadOffsetsAndFractions() {
         #expect(AgendaWords.instant("1970-01-01T01:00:00+01:00") == 0)
         #expect(AgendaWords.instant("1970-01-01T00:00:10.250Z") == 10)
