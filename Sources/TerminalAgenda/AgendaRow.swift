@@ -1,4 +1,5 @@
-import CanonicalJSON
+import AgendaText
+import FeedProtocol
 import Diagnostics
 
 /// One line of the watched agenda, before it meets a width: styled pieces of text and
@@ -47,12 +48,16 @@ public struct AgendaRow: Sendable, Equatable {
     /// The rest of the line is filled with this (the now rule), else with spaces.
     public var fill: Character?
     /// The feed's item behind an event row (for details).
-    public var item: JSONValue?
+    public var item: FeedItem?
+    /// A header's section kind (`watch`'s t finds today's by it).
+    public var section: SectionKind?
     /// Dimmed as past (today's events that have ended).
     public var past: Bool
 
-    public init(id: String, kind: Kind, spans: [Span], fill: Character? = nil, item: JSONValue? = nil, past: Bool = false) {
+    public init(id: String, kind: Kind, spans: [Span], fill: Character? = nil, item: FeedItem? = nil, past: Bool = false,
+                section: SectionKind? = nil) {
         self.id = id
+        self.section = section
         self.kind = kind
         self.spans = spans
         self.fill = fill

@@ -1,4 +1,5 @@
 import CanonicalJSON
+import AgendaText
 import Diagnostics
 import FeedClientKit
 import FeedProtocol
@@ -140,7 +141,7 @@ public final class WatchSession {
             let first = feed == nil
             feed = next
             rowCache = AgendaLayout.Cache()
-            let shown = Set(next.model.sections.flatMap { $0.items.compactMap { $0.content["calendar"]?.stringValue } })
+            let shown = Set(next.model.sections.flatMap { $0.items.compactMap { FeedItem($0.content).calendar } })
             palette.learn(shown)
             // Colours again after a (re)subscription, and for a calendar without one.
             if snapshot { colorsAsked = [] }
@@ -214,7 +215,7 @@ public final class WatchSession {
     /// `HH:MM:SS` in the view's zone.
     func clock(_ seconds: Int64) -> String {
         let local = layout.zone.local(atUTC: seconds)
-        return [local.hour, local.minute, local.second].map(AgendaLayout.two).joined(separator: ":")
+        return [local.hour, local.minute, local.second].map(AgendaWords.two).joined(separator: ":")
     }
 
     /// Until the next frame of an animation or the turn of the minute.

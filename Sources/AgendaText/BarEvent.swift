@@ -58,7 +58,7 @@ public struct BarEvent: Hashable, Sendable {
             guard let first = CivilDate(iso: startText), let last = CivilDate(iso: endText) else { return nil }
             self.init(summary: summary, location: location, calendar: calendar, allDayFrom: first, until: last)
         } else {
-            guard let s = Self.instant(startText), let e = Self.instant(endText) else { return nil }
+            guard let s = AgendaWords.instant(startText), let e = AgendaWords.instant(endText) else { return nil }
             self.init(summary: summary, location: location, calendar: calendar, start: s, end: e)
         }
         uid = item.uid ?? ""
@@ -77,31 +77,6 @@ public struct BarEvent: Hashable, Sendable {
             }
         }
         return events.sorted { ($0.start, $0.allDay ? 0 : 1, $0.end, $0.summary) < ($1.start, $1.allDay ? 0 : 1, $1.end, $1.summary) }
-    }
-
-    /// Seconds since the epoch of the feed's `YYYY-MM-DDTHH:MM:SS±HH:MM` (or `Z`).
-    static func instant(_ text: String) -> Int64? {
-        let u = Array(text.utf8)
-        guard u.count >= 20, u[10] == UInt8(ascii: "T"),
-              let date = CivilDate(iso: String(decoding: u[0..<10], as: UTF8.self)),
-              let h = number(u[11..<13]), let m = number(u[14..<16]), let s = number(u[17..<19]) else { return nil }
-        var rest = u[19...]
-        if rest.first == UInt8(ascii: ".") { rest = rest.drop { $0 == UInt8(ascii: ".") || ($0 >= 48 && $0 <= 57) } }
-        let local = Int64(date.daysSinceEpoch) * 86_400 + Int64(h * 3600 + m * 60 + s)
-        if rest.elementsEqual("Z".utf8) { return local }
-        guard rest.count == 6, let sign = rest.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-"),
-              let oh = number(rest.dropFirst().prefix(2)), let om = number(rest.suffix(2)) else { return nil }
-        let offset = Int64(oh * 3600 + om * 60)
-        return sign == UInt8(ascii: "+") ? local - offset : local + offset
-    }
-
-    private static func number(_ digits: some Collection<UInt8>) -> Int? {
-        var value = 0
-        for d in digits {
-            guard d >= 48, d <= 57 else { return nil }
-            value = value * 10 + Int(d - 48)
-        }
-        return digits.isEmpty ? nil : value
     }
 }
 
