@@ -54,7 +54,7 @@ let package = Package(
         .target(name: "RedisClient", dependencies: ["CHiredis"]),
         .target(name: "ICalendar", dependencies: ["CLibical", "Digests", "Threads"]),
         .target(name: "EventStore", dependencies: ["CSQLite", "Diagnostics", "Digests", "ICalendar", "Threads"]),
-        .target(name: "CalendarGenerator", dependencies: ["ICalendar"]),
+        .target(name: "CalendarGenerator", dependencies: ["ICalendar"], path: "Benchmarks/CalendarGenerator"),
         // The feed through Redis Streams: view keys, and the publisher's and the gateway
         // upstream's pure state machines with their thin threads on RedisClient.
         .target(name: "RedisFeed", dependencies: ["CanonicalJSON", "Diagnostics", "Digests", "FeedProtocol", "RedisClient", "Threads"]),
@@ -100,7 +100,8 @@ let package = Package(
         .executableTarget(name: "eventd", dependencies: ["Agenda", "CommandErrors", "CommandLineKit", "Diagnostics", "Digests", "Feed", "FeedClientKit", "ICalendar", "RedisFeed", "RedisRelay", "RuntimeDirectories", "ServerOptions", "Threads"]),
         .executableTarget(name: "eventd-web", dependencies: ["CLinux", "CommandErrors", "CommandLineKit", "Diagnostics", "Digests", "RedisFeed", "RuntimeDirectories", "ServerOptions", "Threads", "WebGateway"]),
         .executableTarget(name: "eventd-bench",
-                          dependencies: ["Agenda", "CLibical", "CLinux", "CSQLite", "CalendarGenerator", "CanonicalJSON", "CommandLineKit", "EventStore", "Feed", "FeedClientKit", "FeedProtocol", "ICalendar", "LiveSources", "RuntimeDirectories", "SectionedDiff", "Threads"]),
+                          dependencies: ["Agenda", "CLibical", "CLinux", "CSQLite", "CalendarGenerator", "CanonicalJSON", "CommandLineKit", "EventStore", "Feed", "FeedClientKit", "FeedProtocol", "ICalendar", "LiveSources", "RuntimeDirectories", "SectionedDiff", "Threads"],
+                          path: "Benchmarks/eventd-bench"),
 
         // MARK: - Tests
         // Support shared by the test targets (process runner, daemon harness, feed client and
