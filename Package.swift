@@ -84,7 +84,7 @@ let package = Package(
         .target(name: "TerminalAgenda", dependencies: ["CNcursesw", "CanonicalJSON", "Diagnostics", "FeedClientKit", "FeedProtocol", "ICalendar", "SectionedDiff", "Threads", "UpcomingEvents"]),
         // The options eventd and eventd-web share (the Redis ones), declared once: the
         // executables' own, above the libraries they configure.
-        .target(name: "ServerOptions", dependencies: ["CommandLineKit", "RedisClient", "RedisFeed"]),
+        .target(name: "ServerOptions", dependencies: ["CommandLineKit", "Diagnostics", "RedisClient", "RedisFeed", "Threads"]),
         // Low on purpose: it knows no domain error (the executables' CommandErrors maps them).
         .target(name: "CommandLineKit", dependencies: ["Diagnostics"]),
 
@@ -115,6 +115,8 @@ let package = Package(
         .testTarget(name: "SectionedDiffTests", dependencies: ["SectionedDiff", "TestSupport"]),
         .testTarget(name: "EventctlTests", dependencies: ["TestSupport"]),
         .testTarget(name: "AgendaTests", dependencies: ["Agenda", "CanonicalJSON", "Digests", "EventStore", "ICalendar", "SectionedDiff", "TestSupport"]),
+        // Service threads and the lifecycle's rules, with fake services.
+        .testTarget(name: "ThreadsTests", dependencies: ["Threads"]),
         .testTarget(name: "ReactorTests", dependencies: ["Reactor", "Threads", "TestSupport"]),
         .testTarget(name: "FeedProtocolTests", dependencies: ["CanonicalJSON", "FeedClientKit", "FeedProtocol", "SectionedDiff", "TestSupport"],
                     resources: [.copy("Fixtures")]),

@@ -26,11 +26,12 @@ if let publishing {
     if let warning = RedisOptions.openServerWarning(publishing.target) { log.warning(warning) }
     let relay = RedisRelay(connector: FeedSocketConnector(path: configuration.socketPath, trustedPeers: [getuid()]),
                            target: publishing.target, settings: publishing.settings, logger: log)
+    // The relay's own stop ends its threads (its subscribers, then the publisher).
     lifecycle.started("relay") { relay.stop() }
 }
 let reason = lifecycle.waitForStop(reload: { daemon.reload() })
 log.notice(reason.hasPrefix("SIG") ? "received \(reason), stopping" : "\(reason), stopping")
-lifecycle.stopServices()
+lifecycle.stopServicesOrExit(log: log)
 if let failure = daemon.failure { EventdOptions.spec.fail(with: failure, linePrefix: "<3>") }
 log.notice("stopped")
 exit(ExitStatus.success.rawValue)
