@@ -29,6 +29,13 @@ if let publishing {
     // The relay's own stop ends its threads (its subscribers, then the publisher).
     lifecycle.started("relay") { relay.stop() }
 }
+#if DEBUG
+// Debug builds only, for the tests of a stuck stop (a second signal, the overall
+// deadline): a service, stopped first, whose stop never ends.
+if environment["EVENTD_TEST_STUCK_STOP"] != nil {
+    lifecycle.started("stuck stop (test)", stopDeadline: .seconds(60)) { while true { sleep(60) } }
+}
+#endif
 let reason = lifecycle.waitForStop(reload: { daemon.reload() })
 log.notice(reason.hasPrefix("SIG") ? "received \(reason), stopping" : "\(reason), stopping")
 lifecycle.stopServicesOrExit(log: log)
