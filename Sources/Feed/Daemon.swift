@@ -56,10 +56,12 @@ public final class Daemon: Sendable {
             mailbox = Mailbox<LoopMessage>(wake: { [wakePipe] in wakePipe.wake() })
             recomputer = Recomputer(config: config, log: log, clocks: clocks, epoch: epoch) { mailbox.post(.recomputed($0)) }
             try lifecycle.start(recomputer)
-            // A runner that cannot start stops the recompute thread (the lifecycle does).
             sources = try makeSources(mailbox: mailbox)
             try lifecycle.start(sources)
         } catch {
+            // Whatever failed, the services started so far (the recompute thread) stop
+            // and are joined (`lifecycle.start` did so already when a start threw).
+            _ = lifecycle.stopServices()
             close(listenFD)
             if let socketPathToRemove { unlink(socketPathToRemove) }
             throw error
