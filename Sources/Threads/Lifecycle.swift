@@ -26,13 +26,17 @@ public final class Lifecycle: Sendable {
     private enum Request: Sendable {
         case signal(Int32)
         case stop(reason: String)
-        case servicesStopped
+        /// The stopping thread of round `n` is done.
+        case servicesStopped(Int)
     }
 
     /// The longest the whole stop may take.
     public let shutdownDeadline: Duration
     private let requests = Mailbox<Request>()
     private let services = Mutex<[any Service]>([])
+    /// Each `stopServices` call's number, so a late end of an earlier one (which
+    /// returned at its deadline) is not taken for the current one's.
+    private let rounds = Atomic<Int>(0)
 
     /// `takingSignals`: block SIGTERM, SIGINT and SIGHUP in the calling thread and start
     /// the thread that takes them (tests pass false and call `signalled`).
@@ -88,7 +92,7 @@ public final class Lifecycle: Sendable {
     /// returns why (`SIGTERM`, `SIGINT`, or the reason given to `requestStop`).
     public func waitForStop(reload: () -> Void = {}) -> String {
         while true {
-            for request in requests.take(waitingAtMost: .infinity) {
+            for request in requests.take(waitingAtMost: .seconds(3600)) {
                 switch request {
                 case .signal(SIGHUP): reload()
                 case .signal(let signal): return Self.name(of: signal)
@@ -108,6 +112,7 @@ public final class Lifecycle: Sendable {
         // Names not ended yet, in stopping order, and those that missed their deadline.
         let left = Mutex((waiting: all.reversed().map(\.name), late: [String]()))
         let requests = self.requests
+        let round = rounds.add(1, ordering: .sequentiallyConsistent).newValue
         _ = ServiceThread<Never>(name: "stopping") { _ in
             for service in all.reversed() {
                 service.requestStop()
@@ -119,7 +124,7 @@ public final class Lifecycle: Sendable {
                     if !ended { left.late.append(service.name) }
                 }
             }
-            requests.post(.servicesStopped)
+            requests.post(.servicesStopped(round))
         }
         while true {
             let remaining = deadline - MonotonicInstant.now()
@@ -128,10 +133,10 @@ public final class Lifecycle: Sendable {
             }
             for request in requests.take(waitingAtMost: remaining) {
                 switch request {
-                case .servicesStopped:
+                case .servicesStopped(round):
                     let late = left.withLock { $0.late }
                     return late.isEmpty ? .stopped : .overdue(late)
-                case .signal(SIGHUP), .stop: continue
+                case .signal(SIGHUP), .stop, .servicesStopped: continue
                 case .signal(let signal): return .interrupted(signal: signal)
                 }
             }

@@ -13,10 +13,14 @@ final class FakeService: Service {
     let journal: Journal
     private let stuck: Bool
     private let failsToStart: Bool
+    /// How long `requestStop` blocks (a service that breaks the rule).
+    private let stopBlocks: Duration
     private let ended = Atomic<Bool>(false)
 
-    init(_ name: String, journal: Journal, stopDeadline: Duration = .seconds(1), stuck: Bool = false, failsToStart: Bool = false) {
+    init(_ name: String, journal: Journal, stopDeadline: Duration = .seconds(1), stuck: Bool = false, failsToStart: Bool = false,
+         stopBlocks: Duration = .zero) {
         self.name = name
+        self.stopBlocks = stopBlocks
         self.journal = journal
         self.stopDeadline = stopDeadline
         self.stuck = stuck
@@ -30,6 +34,7 @@ final class FakeService: Service {
 
     func requestStop() {
         journal.note("stop \(name)")
+        if stopBlocks > .zero { Thread.sleep(forTimeInterval: stopBlocks.seconds) }
         if !stuck { ended.store(true, ordering: .sequentiallyConsistent) }
     }
 
@@ -111,6 +116,19 @@ struct LifecycleRulesTests {
         #expect(lifecycle.stopServices() == .interrupted(signal: signal))
         let took = elapsed(since: start)
         #expect(took >= .milliseconds(190) && took < .seconds(2), "took \(took)")
+    }
+
+    @Test func aLateEndOfAnEarlierStopIsNotTakenForTheNextOne() throws {
+        let journal = Journal()
+        let lifecycle = Lifecycle(shutdownDeadline: .milliseconds(300), takingSignals: false)
+        // Its stop blocks past the overall deadline: the first round returns without it.
+        try lifecycle.start(FakeService("blocking", journal: journal, stopBlocks: .milliseconds(400)))
+        #expect(lifecycle.stopServices() == .overdue(["blocking"]))
+        try lifecycle.start(FakeService("stuck", journal: journal, stuck: true))
+        let start = MonotonicInstant.now()
+        // The first round's end arrives meanwhile; this round still waits for its own.
+        #expect(lifecycle.stopServices() == .overdue(["stuck"]))
+        #expect(elapsed(since: start) >= .milliseconds(290))
     }
 
     @Test func sighupWhileStoppingIsNotAnEscalation() throws {
