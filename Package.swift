@@ -122,7 +122,7 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "FeedTests", dependencies: ["Agenda", "CanonicalJSON", "Diagnostics", "EventStore", "Feed", "FeedProtocol", "ICalendar", "LiveSources", "TestSupport"]),
         .testTarget(name: "LiveSourcesTests", dependencies: ["CanonicalJSON", "EventStore", "LiveSources", "TestSupport"]),
-        .testTarget(name: "TerminalAgendaTests", dependencies: ["CanonicalJSON", "FeedProtocol", "ICalendar", "TerminalAgenda", "TestSupport"]),
+        .testTarget(name: "TerminalAgendaTests", dependencies: ["CanonicalJSON", "FeedClientKit", "FeedProtocol", "ICalendar", "TerminalAgenda", "TestSupport", "Threads"]),
         .testTarget(name: "StatusBarTests", dependencies: ["CanonicalJSON", "ICalendar", "Reminders", "StatusBar", "TestSupport", "UpcomingEvents"]),
         .testTarget(name: "DaemonTests", dependencies: ["CanonicalJSON", "SectionedDiff", "TestSupport"]),
         .testTarget(name: "ShipTests", dependencies: ["Diagnostics", "TestSupport"]),

@@ -114,9 +114,13 @@ final class FeedForwarder: Service {
             }
         }
 
-        /// While there is no live connection (a backoff's sleep), wakes every 100 ms to
-        /// see a stop; a connected thread is woken by its socket's shutdown.
-        func secondsUntilWake() -> Double? { lost ? 0.1 : nil }
+        /// While there is no live connection (a backoff's sleep), the driver looks every
+        /// 100 ms whether the forwarder was stopped (then at once: `wake` ends the run); a
+        /// connected thread is woken by its socket's shutdown.
+        func secondsUntilWake() -> Double? {
+            if owner.isRetired { return 0 }
+            return lost ? 0.1 : nil
+        }
         mutating func wake() throws {
             if owner.isRetired { throw Retired() }
         }
