@@ -19,11 +19,12 @@ public final class ServiceThread<Message: Sendable>: Sendable {
     private let ended = DispatchSemaphore(value: 0)
     private let interrupt = Mutex<(@Sendable () -> Void)?>(nil)
 
-    /// Starts a thread named `name` running `body`, which should return soon after
+    /// Starts a thread named `name` running `body` (with glibc's default stack, 8 MiB of
+    /// address space, touched only as used), which should return soon after
     /// `isStopRequested` turns true. `wake`, when given, is called after each post and
     /// at a stop request instead of the inbox's semaphore (a thread that waits in `poll`
     /// watches a `WakePipe`, and takes its messages with `takeAll`).
-    public init(name: String, stackSize: Int = 1 << 20, wake: (@Sendable () -> Void)? = nil,
+    public init(name: String, stackSize: Int = 8 << 20, wake: (@Sendable () -> Void)? = nil,
                 _ body: @escaping @Sendable (ServiceThread<Message>) -> Void) {
         self.name = name
         customWake = wake

@@ -26,7 +26,9 @@ struct ShutdownDeadlineTests {
             daemon.signal(signal)
             let exit = try await daemon.waitForExit(timeout: 5)
             #expect(exit == .signaled(signal), "got \(exit.map { "\($0)" } ?? "still running")")
-            #expect(monotonicNow() - second < 1, "the second signal took \(monotonicNow() - second) s")
+            // At once: milliseconds on a quiet machine; the bound leaves room for a loaded
+            // one and is far below the 10 s the stuck stop would otherwise hold it.
+            #expect(monotonicNow() - second < 3, "the second signal took \(monotonicNow() - second) s")
             #expect(daemon.log.contains("again while stopping; exiting at once"), "log:\n\(daemon.log)")
         }
     }
