@@ -50,7 +50,9 @@ public final class ServiceThread<Message: Sendable>: Sendable {
     public func requestStop() {
         guard !stopping.exchange(true, ordering: .sequentiallyConsistent) else { return }
         interrupt.withLock { $0 }?()
-        wake()
+        // Both: a thread with a wake of its own may still `pause`.
+        customWake?()
+        signal.signal()
     }
 
     /// Whether `requestStop` was called.
@@ -73,7 +75,9 @@ public final class ServiceThread<Message: Sendable>: Sendable {
     /// Everything posted so far, oldest first (possibly nothing).
     public func takeAll() -> [Message] { inbox.takeAll() }
 
-    /// Waits at most `wait` for a post or a stop request, then takes everything posted.
+    /// Waits at most `wait` for a post or a stop request, then takes everything posted
+    /// (a thread with a `wake` of its own is woken by posts through it: it calls
+    /// `takeAll` instead).
     public func take(waitingAtMost wait: Duration) -> [Message] {
         let now = inbox.takeAll()
         if !now.isEmpty || isStopRequested { return now }
@@ -108,10 +112,6 @@ public final class ServiceThread<Message: Sendable>: Sendable {
     public func onStop(_ stop: (@Sendable () -> Void)?) {
         interrupt.withLock { $0 = stop }
         if let stop, isStopRequested { stop() }
-    }
-
-    private func wake() {
-        if let customWake { customWake() } else { signal.signal() }
     }
 }
 

@@ -90,4 +90,26 @@ struct ServiceThreadTests {
         let ran = interrupted.load(ordering: .sequentiallyConsistent)
         #expect(ran)
     }
+
+    @Test func aThreadWithAWakeOfItsOwnIsWokenThroughItAndStillPauses() throws {
+        let pipe = try WakePipe()
+        let seen = Mutex<[Int]>([])
+        let thread = ServiceThread<Int>(name: "test-wake", wake: { pipe.wake() }) { thread in
+            while !thread.isStopRequested {
+                var descriptor = pollfd(fd: pipe.readFD, events: Int16(POLLIN), revents: 0)
+                _ = poll(&descriptor, 1, 10_000)
+                pipe.drain()
+                let messages = thread.takeAll()
+                seen.withLock { $0 += messages }
+            }
+            // After the stop, a pause returns at once.
+            #expect(!thread.pause(.seconds(30)))
+        }
+        thread.post(7)
+        let until = MonotonicInstant.now() + .seconds(5)
+        while seen.withLock({ $0 }).isEmpty, MonotonicInstant.now() < until { usleep(1_000) }
+        #expect(seen.withLock { $0 } == [7])
+        thread.requestStop()
+        #expect(thread.join(deadline: .seconds(2)))
+    }
 }
