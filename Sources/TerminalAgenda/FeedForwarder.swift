@@ -55,9 +55,9 @@ final class FeedForwarder: Service {
                 let socket = try open()
                 // Until the next connection replaces it (the driver drops a socket only to
                 // open another, or to end). Between a drop and the next open the number
-                // may name another descriptor: a stop then shuts down at most the colour
-                // reader's status connection, which the same exit stops (on anything but
-                // a socket, `shutdown` does nothing).
+                // may name another descriptor: a stop (an exit, a change of days) then at
+                // worst fails one status request of the colour reader, asked again within
+                // the minute (on anything but a socket, `shutdown` does nothing).
                 let fd = socket.fd
                 thread.onStop { shutdown(fd, Int32(SHUT_RDWR)) }
                 return socket
