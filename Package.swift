@@ -87,7 +87,7 @@ let package = Package(
         .target(name: "TerminalAgenda", dependencies: ["AgendaText", "CNcursesw", "CanonicalJSON", "Diagnostics", "FeedClientKit", "FeedProtocol", "ICalendar", "SectionedDiff", "Threads"]),
         // The options eventd and eventd-web share (the Redis ones), declared once: the
         // executables' own, above the libraries they configure.
-        .target(name: "ServerOptions", dependencies: ["CommandErrors", "CommandLineKit", "Diagnostics", "Feed", "Reactor", "RedisClient", "RedisFeed", "WebGateway"]),
+        .target(name: "ServerOptions", dependencies: ["CommandErrors", "CommandLineKit", "Diagnostics", "Feed", "Reactor", "RedisClient", "RedisFeed", "Threads", "WebGateway"]),
         // Low on purpose: it knows no domain error (the executables' CommandErrors maps them).
         .target(name: "CommandLineKit", dependencies: ["Diagnostics"]),
 
@@ -119,13 +119,15 @@ let package = Package(
         .testTarget(name: "SectionedDiffTests", dependencies: ["SectionedDiff", "TestSupport"]),
         .testTarget(name: "EventctlTests", dependencies: ["TestSupport"]),
         .testTarget(name: "AgendaTests", dependencies: ["Agenda", "CanonicalJSON", "Digests", "EventStore", "ICalendar", "SectionedDiff", "TestSupport"]),
+        // Service threads and the lifecycle's rules, with fake services.
+        .testTarget(name: "ThreadsTests", dependencies: ["Threads"]),
         .testTarget(name: "ReactorTests", dependencies: ["Reactor", "Threads", "TestSupport"]),
         .testTarget(name: "FeedProtocolTests", dependencies: ["CanonicalJSON", "FeedClientKit", "FeedProtocol", "SectionedDiff", "TestSupport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "FeedTests", dependencies: ["Agenda", "CanonicalJSON", "Diagnostics", "EventStore", "Feed", "FeedProtocol", "ICalendar", "LiveSources", "TestSupport"]),
         .testTarget(name: "LiveSourcesTests", dependencies: ["CanonicalJSON", "EventStore", "LiveSources", "TestSupport"]),
         .testTarget(name: "AgendaTextTests", dependencies: ["AgendaText", "CanonicalJSON", "FeedProtocol", "ICalendar", "TestSupport"]),
-        .testTarget(name: "TerminalAgendaTests", dependencies: ["AgendaText", "CanonicalJSON", "FeedProtocol", "ICalendar", "TerminalAgenda", "TestSupport"]),
+        .testTarget(name: "TerminalAgendaTests", dependencies: ["AgendaText", "CanonicalJSON", "FeedClientKit", "FeedProtocol", "ICalendar", "TerminalAgenda", "TestSupport", "Threads"]),
         .testTarget(name: "StatusBarTests", dependencies: ["AgendaText", "CanonicalJSON", "ICalendar", "Reminders", "StatusBar", "TestSupport"]),
         .testTarget(name: "DaemonTests", dependencies: ["CanonicalJSON", "SectionedDiff", "TestSupport"]),
         .testTarget(name: "ShipTests", dependencies: ["Diagnostics", "TestSupport"]),

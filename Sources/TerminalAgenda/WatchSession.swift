@@ -70,11 +70,18 @@ public final class WatchSession {
         let signals = TerminalRestore.watchSignals()
         let wake = try WakePipe()
         let mailbox = Mailbox<FeedNews>(wake: { wake.wake() })
+        // The threads are services (signals stay `TerminalRestore`'s: the loop reads
+        // them); however the loop ends, they are stopped and joined once the terminal is
+        // restored (within a second in all: a stuck one is left to the process's exit).
+        let services = Lifecycle(shutdownDeadline: .seconds(1), takingSignals: false)
+        defer { _ = services.stopServices() }
         let screen = try CursesScreen(environment: environment, palette: palette)
         defer { screen.end() }
         state.size = screen.size
-        forwarder = FeedForwarder(view: view(state.days), open: open, mailbox: mailbox)
-        colorReader = CalendarColorReader(status: status, mailbox: mailbox)
+        let reader = CalendarColorReader(status: status, mailbox: mailbox)
+        try services.start(reader)
+        colorReader = reader
+        forwarder = try Self.startForwarder(view: view(state.days), open: open, mailbox: mailbox, in: services)
         colorReader?.refresh()
         relayout(animated: false)
         screen.draw(compose())
@@ -103,8 +110,9 @@ public final class WatchSession {
                     relayout(animated: true)
                     dirty = true
                 case .changeDays(let days):
-                    forwarder?.retire()
-                    forwarder = FeedForwarder(view: view(days), open: open, mailbox: mailbox)
+                    // The old one ends at once (joined with the others at the end).
+                    forwarder?.requestStop()
+                    forwarder = try Self.startForwarder(view: view(days), open: open, mailbox: mailbox, in: services)
                     layout.days = days
                     lostReason = "subscribing to \(days) day\(days == 1 ? "" : "s")"
                     dirty = true
@@ -126,6 +134,13 @@ public final class WatchSession {
                 screen.draw(compose())
             }
         }
+    }
+
+    static func startForwarder(view: JSONValue, open: @escaping @Sendable () throws -> FeedSocket, mailbox: Mailbox<FeedNews>,
+                               in services: Lifecycle) throws -> FeedForwarder {
+        let forwarder = FeedForwarder(view: view, open: open, mailbox: mailbox)
+        try services.start(forwarder)
+        return forwarder
     }
 
     func take(_ news: FeedNews) throws {

@@ -27,6 +27,14 @@ public final class Mailbox<Message: Sendable>: Sendable {
         }
     }
 
+    /// Waits at most `wait` for a post, then takes all.
+    public func take(waitingAtMost wait: Duration) -> [Message] {
+        let now = takeAll()
+        if !now.isEmpty { return now }
+        _ = signal.wait(timeout: .now() + wait.dispatchInterval)
+        return takeAll()
+    }
+
     /// Waits at most `seconds` (on the monotonic clock) for a post, then takes all.
     public func take(waitingAtMost seconds: Double) -> [Message] {
         let now = takeAll()

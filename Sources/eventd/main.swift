@@ -26,11 +26,19 @@ if let publishing {
     if let warning = RedisOptions.openServerWarning(publishing.target) { log.warning(warning) }
     let relay = RedisRelay(connector: FeedSocketConnector(path: configuration.socketPath, trustedPeers: [getuid()]),
                            target: publishing.target, settings: publishing.settings, logger: log)
+    // The relay's own stop ends its threads (its subscribers, then the publisher).
     lifecycle.started("relay") { relay.stop() }
 }
+#if DEBUG
+// Debug builds only, for the tests of a stuck stop (a second signal, the overall
+// deadline): a service, stopped first, whose stop never ends.
+if environment["EVENTD_TEST_STUCK_STOP"] != nil {
+    lifecycle.started("stuck stop (test)", stopDeadline: .seconds(60)) { while true { sleep(60) } }
+}
+#endif
 let reason = lifecycle.waitForStop(reload: { daemon.reload() })
 log.notice(reason.hasPrefix("SIG") ? "received \(reason), stopping" : "\(reason), stopping")
-lifecycle.stopServices()
+lifecycle.stopServicesOrExit(log: log)
 if let failure = daemon.failure { EventdOptions.spec.fail(with: failure, table: .servers, linePrefix: "<3>") }
 log.notice("stopped")
 exit(ExitStatus.success.rawValue)
