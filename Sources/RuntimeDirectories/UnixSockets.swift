@@ -3,6 +3,9 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A Unix-domain socket address (`sockaddr_un`) for `bind`, `connect` and `sendto`:
 /// a path, or (where allowed) an abstract name written with a leading `@`, as
@@ -34,5 +37,38 @@ public struct UnixSocketAddress: Sendable {
         try withUnsafePointer(to: address) { pointer in
             try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { try body($0, length) }
         }
+    }
+}
+
+/// Who is at the other end of a connected Unix socket.
+public enum SocketPeer {
+    /// The uid of the process at the other end (`SO_PEERCRED`: for a listening socket,
+    /// whoever called `listen`; for one systemd listens on, systemd), or nil with errno set.
+    public static func uid(_ fd: Int32) -> UInt32? {
+        // `struct ucred` needs _GNU_SOURCE, which Swift's Glibc module is built without;
+        // this is the kernel's layout of it.
+        struct Credentials { var pid: Int32 = 0; var uid: UInt32 = 0; var gid: UInt32 = 0 }
+        var credentials = Credentials()
+        var length = socklen_t(MemoryLayout<Credentials>.size)
+        guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0 else { return nil }
+        return credentials.uid
+    }
+}
+
+/// A listening socket passed by systemd's socket activation.
+public enum SystemdListenSocket {
+    /// The stream socket systemd passed (`LISTEN_PID` is us and `LISTEN_FDS` >= 1: it is
+    /// descriptor 3, `SD_LISTEN_FDS_START`), made non-blocking and close-on-exec; nil
+    /// when none was passed or it is not a stream socket.
+    public static func descriptor(environment: [String: String]) -> Int32? {
+        guard let pid = environment["LISTEN_PID"].flatMap(Int32.init), pid == getpid(),
+              let count = environment["LISTEN_FDS"].flatMap(Int.init), count >= 1 else { return nil }
+        let fd: Int32 = 3
+        var type: Int32 = 0
+        var size = socklen_t(MemoryLayout<Int32>.size)
+        guard getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &size) == 0, type == Int32(SOCK_STREAM.rawValue) else { return nil }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        return fd
     }
 }
