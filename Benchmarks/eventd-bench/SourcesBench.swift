@@ -5,6 +5,7 @@ import Feed
 import ICalendar
 import LiveSources
 import Synchronization
+import Threads
 
 /// `eventd-bench sources`: the live-source figures of issue 10. 200 URL sources on a
 /// local server all answering 304 (our CPU per poll); a 10,000-file vdir with one file
@@ -79,7 +80,7 @@ enum SourcesBench {
                                                calendar: "s\(i)", everySeconds: 86_400))
         }
         let reports = BenchReports()
-        var configuration = SourceRunner.Configuration(databasePath: db, monotonic: Bench.now, wall: { Int64(Date().timeIntervalSince1970) })
+        var configuration = SourceRunner.Configuration(databasePath: db, wall: WallInstant.now)
         configuration.jitter = { 0 }
         let runner = try SourceRunner(configuration, log: { _, _ in }, report: reports.append)
         defer { runner.stop() }

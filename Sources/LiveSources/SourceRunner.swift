@@ -37,18 +37,19 @@ public final class SourceRunner: Service {
         public var limits = HTTPLimits()
         /// Fetch threads (at most this many fetches at once).
         public var concurrentFetches = LiveSourceDefaults.concurrentFetches
-        /// Seconds on a monotonic clock.
-        public var monotonic: @Sendable () -> Double
-        /// Unix seconds.
-        public var wall: @Sendable () -> Int64
+        /// The monotonic clock (schedules).
+        public var monotonic: @Sendable () -> MonotonicInstant
+        /// The wall clock (the dates kept in the database).
+        public var wall: @Sendable () -> WallInstant
         /// Jitter source for the schedule (tests pass `{ 0 }`).
         public var jitter: @Sendable () -> Double = { Double.random(in: -1...1) }
         /// Delay after a file change before the rescan, so that a burst of writes (an
         /// editor's save, vdirsyncer's run) is read once.
-        public var settle: Double = 0.05
+        public var settle: Duration = .milliseconds(50)
 
         /// A configuration with the system's clocks.
-        public init(databasePath: String, monotonic: @escaping @Sendable () -> Double, wall: @escaping @Sendable () -> Int64) {
+        public init(databasePath: String, monotonic: @escaping @Sendable () -> MonotonicInstant = MonotonicInstant.now,
+                    wall: @escaping @Sendable () -> WallInstant) {
             self.databasePath = databasePath
             self.monotonic = monotonic
             self.wall = wall

@@ -32,7 +32,7 @@ public final class RedisPublisher: Service {
         /// A new connection to the target; `blocking` is how much longer than the I/O
         /// timeout a reply may take (an `XREAD BLOCK`'s own wait).
         public func connect(blocking: Double = 0) throws(RedisError) -> RedisConnection {
-            try RedisConnection(url: url, password: password, connectTimeout: ioTimeout, ioTimeout: ioTimeout + blocking,
+            try RedisConnection(url: url, password: password, connectTimeout: .seconds(ioTimeout), ioTimeout: .seconds(ioTimeout + blocking),
                                 requireAuthentication: requireAuthentication)
         }
     }
@@ -152,7 +152,7 @@ public final class RedisPublisher: Service {
                 try thread.interruptible({ shutdown(fd, Int32(SHUT_RDWR)) }) {
                     guard !thread.isStopRequested else { return }
                     try redis.call(RedisCommand(["SUBSCRIBE", channel]))
-                    try redis.setTimeout(60)
+                    try redis.setTimeout(.seconds(60))
                     while !thread.isStopRequested {
                         let message = try redis.readReply(operation: "SUBSCRIBE")
                         if message.elements?.first?.text == "message" { inbox.announce() }

@@ -26,8 +26,8 @@ public final class WatchSession {
     let open: @Sendable () throws -> FeedSocket
     /// One status request on a connection of its own (for `calendar_colors`).
     let status: @Sendable () throws -> JSONValue?
-    /// Seconds since the epoch (EVENTD_FAKE_NOW moves it, as the daemon's).
-    let wallClock: @Sendable () -> Double
+    /// The wall clock (EVENTD_FAKE_NOW moves it, as the daemon's).
+    let wallClock: @Sendable () -> WallInstant
     let environment: [String: String]
     var state: WatchState
     var layout: AgendaLayout
@@ -39,7 +39,7 @@ public final class WatchSession {
     var colorsAsked: Set<String> = []
     /// Live, or why not and since when.
     var lostReason: String? = "connecting to eventd"
-    var lastUpdate: Double?
+    var lastUpdate: WallInstant?
     var palette: CalendarPalette
     /// Rows of the dates the minute does not change (see `AgendaLayout.Cache`).
     var rowCache = AgendaLayout.Cache()
@@ -48,7 +48,7 @@ public final class WatchSession {
     public init(days: Int, zoneName: String, calendars: [String], calendarCount: Int?, calendarColors: JSONValue? = nil,
                 view: @escaping @Sendable (Int) -> JSONValue, open: @escaping @Sendable () throws -> FeedSocket,
                 status: @escaping @Sendable () throws -> JSONValue?,
-                wallClock: @escaping @Sendable () -> Double, environment: [String: String]) {
+                wallClock: @escaping @Sendable () -> WallInstant, environment: [String: String]) {
         self.view = view
         self.open = open
         self.status = status
@@ -56,7 +56,7 @@ public final class WatchSession {
         self.environment = environment
         state = WatchState(days: days)
         state.zoneName = zoneName
-        layout = AgendaLayout(now: Int64(wallClock()), zone: Zone.system(zoneName) ?? .utc)
+        layout = AgendaLayout(now: wallClock().unixSeconds, zone: Zone.system(zoneName) ?? .utc)
         layout.days = days
         layout.calendarCount = calendarCount
         palette = CalendarPalette(names: calendars)
@@ -123,7 +123,7 @@ public final class WatchSession {
                 try take(news)
                 dirty = true
             }
-            if Int64(wallClock()) / 60 != layout.now / 60 {
+            if wallClock().unixSeconds / 60 != layout.now / 60 {
                 // As the dashboard: colours set meanwhile show within the minute.
                 colorReader?.refresh()
                 relayout(animated: true)
@@ -189,7 +189,7 @@ public final class WatchSession {
     /// Lays the local copy out again, now, with the keys' filter and calendars; rows the
     /// feed changed are highlighted (`highlight`), not those the clock or a key changed.
     func relayout(animated: Bool, highlight: Bool = false) {
-        layout.now = Int64(wallClock())
+        layout.now = wallClock().unixSeconds
         if layout.filter != state.filter || layout.hiddenCalendars != state.hiddenCalendars { rowCache = AgendaLayout.Cache() }
         layout.filter = state.filter
         layout.hiddenCalendars = state.hiddenCalendars
@@ -217,7 +217,7 @@ public final class WatchSession {
     var title: [AgendaRow.Span] {
         var spans: [AgendaRow.Span] = [.init(" eventd watch", .bold),
                                        .init("  \(state.days) day\(state.days == 1 ? "" : "s") · \(state.zoneName)  ")]
-        let updated = lastUpdate.map { clock(Int64($0)) } ?? "never"
+        let updated = lastUpdate.map { clock($0.unixSeconds) } ?? "never"
         if let lostReason {
             let stale = feed == nil ? "" : "stale · last update " + updated + " · "
             spans.append(.init("○ " + stale + lostReason.terminalSafe + " (retrying)", .warning))
@@ -236,10 +236,11 @@ public final class WatchSession {
     /// Until the next frame of an animation or the turn of the minute.
     func timeoutMilliseconds() -> Int32 {
         let now = wallClock()
-        var seconds = (now / 60).rounded(.down) * 60 + 60 - now
-        if let next = animator.nextChange(after: monotonic()) { seconds = min(seconds, next - monotonic()) }
-        return Int32(max(0, min(60_000, (seconds * 1000).rounded(.up))))
+        let minute = now.unixSeconds - (now.unixSeconds % 60 + 60) % 60
+        var wait = WallInstant(unixSeconds: minute + 60) - now
+        if let next = animator.nextChange(after: monotonic()) { wait = min(wait, next - monotonic()) }
+        return min(60_000, wait.pollMilliseconds)
     }
 
-    func monotonic() -> Double { SubscriptionDriver.monotonicNow() }
+    func monotonic() -> MonotonicInstant { .now() }
 }

@@ -34,13 +34,4 @@ public final class Mailbox<Message: Sendable>: Sendable {
         _ = signal.wait(timeout: .now() + wait.dispatchInterval)
         return takeAll()
     }
-
-    /// Waits at most `seconds` (on the monotonic clock) for a post, then takes all.
-    public func take(waitingAtMost seconds: Double) -> [Message] {
-        let now = takeAll()
-        if !now.isEmpty { return now }
-        let nanoseconds = seconds.isFinite ? UInt64(max(0, min(seconds, 3600)) * 1e9) : 3_600_000_000_000
-        _ = signal.wait(timeout: .now() + .nanoseconds(Int(nanoseconds)))
-        return takeAll()
-    }
 }

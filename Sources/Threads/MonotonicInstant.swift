@@ -30,4 +30,20 @@ extension Duration {
         let (whole, attoseconds) = components
         return Double(whole) + Double(attoseconds) / 1e18
     }
+
+    /// Whole milliseconds, rounded up so that a wait never ends early; 0 when negative,
+    /// at most `Int32.max` (what `poll` and `epoll_wait` take).
+    public var pollMilliseconds: Int32 {
+        let (whole, attoseconds) = components
+        guard whole >= 0, attoseconds >= 0 else { return 0 }
+        guard whole < Int64(Int32.max) / 1000 else { return Int32.max }
+        let unit: Int64 = 1_000_000_000_000_000
+        return Int32(whole * 1000 + attoseconds / unit + (attoseconds % unit > 0 ? 1 : 0))
+    }
+
+    /// Whole seconds, rounded up (a date planned this far ahead is never early).
+    public var wholeSecondsRoundedUp: Int64 {
+        let (whole, attoseconds) = components
+        return attoseconds > 0 ? whole + 1 : whole
+    }
 }

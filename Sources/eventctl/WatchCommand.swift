@@ -53,7 +53,7 @@ struct WatchCommand: Subcommand {
             },
             open: { [env] in try DaemonConnection.open(env) },
             status: { [env] in try DaemonConnection.answer(to: .status, on: DaemonConnection.open(env), timeout: 2)?.json },
-            wallClock: { [clock = AgendaClock(environment: env.environment)] in clock.preciseNow() },
+            wallClock: { [clock = AgendaClock(environment: env.environment)] in clock.instant() },
             environment: env.environment)
         let outcome: WatchSession.Outcome
         do {

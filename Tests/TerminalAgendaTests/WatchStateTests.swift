@@ -128,7 +128,7 @@ import Testing
         for columns in [1, 5, 20, 33, 60, 80] {
             var s = state()
             s.size = (20, columns)
-            let frame = RowAnimator(rows: s.rows).frame(at: 0)
+            let frame = RowAnimator(rows: s.rows).frame(at: .now())
             let lines = s.screen(title: [.init(" eventd watch 会議 😀")], frame: frame)
             #expect(lines.count == 20)
             for line in lines { #expect(DisplayWidth.of(line.text) == columns, "\(columns): \(line.text)") }
