@@ -58,7 +58,7 @@ let package = Package(
         // The feed through Redis Streams: view keys, and the publisher's and the gateway
         // upstream's pure state machines with their thin threads on RedisClient.
         .target(name: "RedisFeed", dependencies: ["CanonicalJSON", "Diagnostics", "Digests", "FeedProtocol", "RedisClient", "Threads"]),
-        .target(name: "Agenda", dependencies: ["CanonicalJSON", "Diagnostics", "Digests", "EventStore", "ICalendar", "Threads"]),
+        .target(name: "Agenda", dependencies: ["CanonicalJSON", "Diagnostics", "Digests", "EventStore", "FeedProtocol", "ICalendar", "Threads"]),
         .target(name: "LiveSources", dependencies: ["CCurl", "CanonicalJSON", "Diagnostics", "EventStore", "ICalendar", "Threads"]),
         // The feed protocol as types: requests and messages (both ways), the client's
         // local copy and its subscription state machine. No I/O, no daemon modules.
@@ -114,14 +114,14 @@ let package = Package(
         .testTarget(name: "CalendarGeneratorTests", dependencies: ["CalendarGenerator", "TestSupport"]),
         .testTarget(name: "SectionedDiffTests", dependencies: ["SectionedDiff", "TestSupport"]),
         .testTarget(name: "EventctlTests", dependencies: ["TestSupport"]),
-        .testTarget(name: "AgendaTests", dependencies: ["Agenda", "CanonicalJSON", "Digests", "EventStore", "ICalendar", "SectionedDiff", "TestSupport"]),
+        .testTarget(name: "AgendaTests", dependencies: ["Agenda", "CanonicalJSON", "Digests", "EventStore", "FeedProtocol", "ICalendar", "SectionedDiff", "TestSupport"]),
         .testTarget(name: "ReactorTests", dependencies: ["Reactor", "Threads", "TestSupport"]),
         .testTarget(name: "FeedProtocolTests", dependencies: ["CanonicalJSON", "FeedClientKit", "FeedProtocol", "SectionedDiff", "TestSupport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "FeedTests", dependencies: ["Agenda", "CanonicalJSON", "Diagnostics", "EventStore", "Feed", "FeedProtocol", "ICalendar", "LiveSources", "TestSupport"]),
         .testTarget(name: "LiveSourcesTests", dependencies: ["CanonicalJSON", "EventStore", "LiveSources", "TestSupport"]),
         .testTarget(name: "TerminalAgendaTests", dependencies: ["CanonicalJSON", "FeedProtocol", "ICalendar", "TerminalAgenda", "TestSupport"]),
-        .testTarget(name: "StatusBarTests", dependencies: ["CanonicalJSON", "ICalendar", "Reminders", "StatusBar", "TestSupport", "UpcomingEvents"]),
+        .testTarget(name: "StatusBarTests", dependencies: ["CanonicalJSON", "FeedProtocol", "ICalendar", "Reminders", "StatusBar", "TestSupport", "UpcomingEvents"]),
         .testTarget(name: "DaemonTests", dependencies: ["CanonicalJSON", "SectionedDiff", "TestSupport"]),
         .testTarget(name: "ShipTests", dependencies: ["Diagnostics", "TestSupport"]),
         // The Debian package installed, upgraded, removed and purged on this machine (root).

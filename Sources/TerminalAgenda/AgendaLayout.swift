@@ -1,4 +1,3 @@
-import CanonicalJSON
 import FeedProtocol
 import ICalendar
 import UpcomingEvents
@@ -81,10 +80,10 @@ public struct AgendaLayout: Sendable {
     /// One date's rows: its header and events (with the now rule today), or for a date
     /// past the week its events alone, dense.
     func sectionRows(_ section: FeedClientState.Model.Section, date: CivilDate, today: CivilDate, dense: Bool) -> [AgendaRow] {
-        let events = section.items.map(\.content).filter { $0["kind"]?.stringValue == "event" }
+        let events = section.items.map(\.content).filter { $0.kind == .event }
         let shown = events.filter(isShown)
         if dense { return shown.map { eventRow($0, date: date, dense: true, today: false) } }
-        let label = section.content["label"]?.stringValue
+        let label = section.content.label
         var rows = [AgendaRow(id: "h:" + section.id, kind: .header,
                               spans: [.init(Self.header(date, label: label, today: today), .bold)])]
         if shown.isEmpty {
@@ -109,20 +108,20 @@ public struct AgendaLayout: Sendable {
         return "only events of hidden calendars"
     }
 
-    func isShown(_ item: JSONValue) -> Bool {
-        if hiddenCalendars.contains(item["calendar"]?.stringValue ?? "") { return false }
+    func isShown(_ item: FeedItem) -> Bool {
+        if hiddenCalendars.contains(item.calendar ?? "") { return false }
         guard !filter.isEmpty else { return true }
         let needle = filter.lowercased()
-        return ["summary", "location", "calendar"].contains { key in
-            item[key]?.stringValue?.lowercased().contains(needle) ?? false
+        return [item.summary, item.location, item.calendar].contains { text in
+            text?.lowercased().contains(needle) ?? false
         }
     }
 
-    func eventRow(_ item: JSONValue, date: CivilDate, dense: Bool, today: Bool) -> AgendaRow {
-        let calendar = item["calendar"]?.stringValue ?? ""
-        let allDay = item["all_day"]?.boolValue ?? false
-        let from = item["continues_from_previous_day"]?.boolValue ?? false
-        let to = item["continues_to_next_day"]?.boolValue ?? false
+    func eventRow(_ item: FeedItem, date: CivilDate, dense: Bool, today: Bool) -> AgendaRow {
+        let calendar = item.calendar ?? ""
+        let allDay = item.allDay
+        let from = item.continuesFromPreviousDay
+        let to = item.continuesToNextDay
         let event = BarEvent(item: item)
         let underWay = today && !allDay && event.map { $0.start <= now && now < $0.end } ?? false
         let past = today && !allDay && event.map { $0.end <= now } ?? false
@@ -134,24 +133,24 @@ public struct AgendaLayout: Sendable {
         if allDay {
             time = (from ? "← " : "  ") + "all day" + (to ? " →" : "  ")
         } else {
-            time = (from ? "←" : Self.clock(item["start"]?.stringValue)) + "–" + (to ? "→" : Self.clock(item["end"]?.stringValue))
+            time = (from ? "←" : Self.clock(item.start)) + "–" + (to ? "→" : Self.clock(item.end))
         }
         time += String(repeating: " ", count: max(0, 11 - DisplayWidth.of(time)))
         spans.append(.init(time, past ? .dim : .plain))
         spans.append(.init(" ● ", .calendar(calendar)))
-        let summary = AgendaRow.text(item["summary"]?.stringValue ?? "(no title)",
+        let summary = AgendaRow.text(item.summary ?? "(no title)",
                                      banner ? .banner(calendar) : past ? .dim : .plain)
         spans.append(banner ? AgendaRow.Span(" " + summary.text + " ", summary.style) : summary)
-        if item["status"]?.stringValue == "tentative" { spans.append(.init(" (tentative)", .dim)) }
+        if item.status == "tentative" { spans.append(.init(" (tentative)", .dim)) }
         if underWay, let event {
             let done = Double(now - event.start) / Double(max(1, event.end - event.start))
             spans.append(.init("  " + Self.progressBar(done), .progress))
         }
-        if let location = item["location"]?.stringValue, !location.isEmpty {
+        if let location = item.location, !location.isEmpty {
             spans.append(.init("  "))
             spans.append(AgendaRow.text(location, .dim))
         }
-        return AgendaRow(id: item["id"]?.stringValue ?? "", kind: banner ? .banner : .event, spans: spans,
+        return AgendaRow(id: item.id, kind: banner ? .banner : .event, spans: spans,
                          item: item, past: past)
     }
 

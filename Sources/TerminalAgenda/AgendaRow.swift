@@ -1,4 +1,4 @@
-import CanonicalJSON
+import FeedProtocol
 import Diagnostics
 
 /// One line of the watched agenda, before it meets a width: styled pieces of text and
@@ -47,11 +47,11 @@ public struct AgendaRow: Sendable, Equatable {
     /// The rest of the line is filled with this (the now rule), else with spaces.
     public var fill: Character?
     /// The feed's item behind an event row (for details).
-    public var item: JSONValue?
+    public var item: FeedItem?
     /// Dimmed as past (today's events that have ended).
     public var past: Bool
 
-    public init(id: String, kind: Kind, spans: [Span], fill: Character? = nil, item: JSONValue? = nil, past: Bool = false) {
+    public init(id: String, kind: Kind, spans: [Span], fill: Character? = nil, item: FeedItem? = nil, past: Bool = false) {
         self.id = id
         self.kind = kind
         self.spans = spans

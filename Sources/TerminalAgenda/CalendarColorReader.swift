@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-import CanonicalJSON
+import FeedProtocol
 import Threads
 
 /// Asks eventd's status for the calendars' own colours (`calendar_colors`) on a thread
@@ -13,12 +13,12 @@ final class CalendarColorReader: Sendable {
     private let signal = DispatchSemaphore(value: 0)
 
     /// Starts the thread; `status` is one status request (nil or a throw: no answer).
-    init(status: @escaping @Sendable () throws -> JSONValue?, mailbox: Mailbox<FeedNews>) {
+    init(status: @escaping @Sendable () throws -> FeedStatus?, mailbox: Mailbox<FeedNews>) {
         let thread = Thread { [self] in
             while true {
                 signal.wait()
                 guard pending.withLock({ was in defer { was = false }; return was }) else { continue }
-                guard let answer = try? status(), let colors = answer["calendar_colors"] else { continue }
+                guard let answer = try? status(), let colors = answer.calendarColors else { continue }
                 mailbox.post(.colors(CalendarPalette.colors(from: colors)))
             }
         }

@@ -28,7 +28,7 @@ final class FeedForwarder: Sendable {
     private let retired = Atomic<Bool>(false)
 
     /// Starts the thread subscribing to `view`.
-    init(view: JSONValue, open: @escaping @Sendable () throws -> FeedSocket, mailbox: Mailbox<FeedNews>) {
+    init(view: ViewFields, open: @escaping @Sendable () throws -> FeedSocket, mailbox: Mailbox<FeedNews>) {
         let configuration = SubscriptionMachine.Configuration(view: view, initialBackoff: 0.2, maxBackoff: 2)
         let thread = Thread { [self] in
             var consumer = Consumer(owner: self, mailbox: mailbox)

@@ -21,10 +21,10 @@ public final class WatchSession {
     }
 
     /// The view for a number of days.
-    let view: @Sendable (Int) -> JSONValue
+    let view: @Sendable (Int) -> ViewFields
     let open: @Sendable () throws -> FeedSocket
     /// One status request on a connection of its own (for `calendar_colors`).
-    let status: @Sendable () throws -> JSONValue?
+    let status: @Sendable () throws -> FeedStatus?
     /// Seconds since the epoch (EVENTD_FAKE_NOW moves it, as the daemon's).
     let wallClock: @Sendable () -> Double
     let environment: [String: String]
@@ -44,9 +44,9 @@ public final class WatchSession {
     var rowCache = AgendaLayout.Cache()
 
     /// `calendarColors`: status's `calendar_colors` when the caller has it already.
-    public init(days: Int, zoneName: String, calendars: [String], calendarCount: Int?, calendarColors: JSONValue? = nil,
-                view: @escaping @Sendable (Int) -> JSONValue, open: @escaping @Sendable () throws -> FeedSocket,
-                status: @escaping @Sendable () throws -> JSONValue?,
+    public init(days: Int, zoneName: String, calendars: [String], calendarCount: Int?, calendarColors: [String: String]? = nil,
+                view: @escaping @Sendable (Int) -> ViewFields, open: @escaping @Sendable () throws -> FeedSocket,
+                status: @escaping @Sendable () throws -> FeedStatus?,
                 wallClock: @escaping @Sendable () -> Double, environment: [String: String]) {
         self.view = view
         self.open = open
@@ -132,7 +132,7 @@ public final class WatchSession {
         case .colors(let colors):
             palette.own = colors
         case .state(let next, let snapshot):
-            if let tz = next.view["tz"]?.stringValue, tz != state.zoneName, let zone = Zone.system(tz) {
+            if let tz = next.view.tz, tz != state.zoneName, let zone = Zone.system(tz) {
                 layout.zone = zone
                 state.zoneName = tz
             }
@@ -140,7 +140,7 @@ public final class WatchSession {
             let first = feed == nil
             feed = next
             rowCache = AgendaLayout.Cache()
-            let shown = Set(next.model.sections.flatMap { $0.items.compactMap { $0.content["calendar"]?.stringValue } })
+            let shown = Set(next.model.sections.flatMap { $0.items.compactMap(\.content.calendar) })
             palette.learn(shown)
             // Colours again after a (re)subscription, and for a calendar without one.
             if snapshot { colorsAsked = [] }

@@ -1,4 +1,4 @@
-import CanonicalJSON
+import FeedProtocol
 import Diagnostics
 import ICalendar
 
@@ -37,7 +37,7 @@ extension WatchState {
                 body[placed.line - top] = ScreenLine(placed.row.fitted(to: width), emphasis)
             }
         case .details(let id):
-            let item = rows.first { $0.id == id }?.item ?? .null
+            let item = rows.first { $0.id == id }?.item ?? FeedItem(id: "", kind: nil)
             for (k, row) in detailRows(item).prefix(bodyLines).enumerated() {
                 body[k] = ScreenLine(row.fitted(to: width))
             }
@@ -76,31 +76,31 @@ extension WatchState {
     }
 
     /// An event's details: time with its zone, location, description, URL, calendar.
-    func detailRows(_ item: JSONValue) -> [AgendaRow] {
+    func detailRows(_ item: FeedItem) -> [AgendaRow] {
         func row(_ label: String, _ value: String?, _ style: AgendaRow.Style = .plain) -> AgendaRow? {
             guard let value, !value.isEmpty else { return nil }
             return AgendaRow(id: "", kind: .event, spans: [.init("  " + label.padding(10), .dim), AgendaRow.text(value, style)])
         }
-        let calendar = item["calendar"]?.stringValue ?? ""
-        let allDay = item["all_day"]?.boolValue ?? false
-        let start = item["start"]?.stringValue ?? ""
-        let end = item["end"]?.stringValue ?? ""
+        let calendar = item.calendar ?? ""
+        let allDay = item.allDay
+        let start = item.start ?? ""
+        let end = item.end ?? ""
         let when = allDay ? Self.span(start, end, allDay: true) : Self.span(start, end, allDay: false) + " (\(zoneName))"
-        var rows = [AgendaRow(id: "", kind: .header, spans: [.init("  "), AgendaRow.text(item["summary"]?.stringValue ?? "(no title)", .bold)])]
+        var rows = [AgendaRow(id: "", kind: .header, spans: [.init("  "), AgendaRow.text(item.summary ?? "(no title)", .bold)])]
         rows.append(AgendaRow(id: "", kind: .gap, spans: []))
-        rows += [row("When", when), row("Location", item["location"]?.stringValue),
-                 row("Status", item["status"]?.stringValue), row("Calendar", calendar, .calendar(calendar)),
-                 row("URL", item["url"]?.stringValue)].compactMap { $0 }
+        rows += [row("When", when), row("Location", item.location),
+                 row("Status", item.status), row("Calendar", calendar, .calendar(calendar)),
+                 row("URL", item.url)].compactMap { $0 }
         // The description (at most 1,024 bytes in the feed) a row per line, its first
         // `maxDescriptionLines`; each sanitised (`AgendaRow.text`), so no control reaches
         // the terminal. Before the UID, after what is shorter, so it cannot push them out.
-        let lines = (item["description"]?.stringValue ?? "").split(whereSeparator: \.isNewline)
+        let lines = (item.description ?? "").split(whereSeparator: \.isNewline)
             .map { String($0).trimmingTrailingSpaces }.filter { !$0.isEmpty }
         for (k, line) in lines.prefix(Self.maxDescriptionLines).enumerated() {
             let more = k == Self.maxDescriptionLines - 1 && lines.count > Self.maxDescriptionLines
             rows += [row(k == 0 ? "About" : "", more ? line + " …" : line)].compactMap { $0 }
         }
-        rows += [row("UID", item["uid"]?.stringValue, .dim)].compactMap { $0 }
+        rows += [row("UID", item.uid, .dim)].compactMap { $0 }
         return rows
     }
 }

@@ -1,5 +1,5 @@
 import XCTest
-import CanonicalJSON
+import FeedProtocol
 @testable import TerminalAgenda
 
 final class CalendarPaletteTests: XCTestCase {
@@ -21,10 +21,11 @@ final class CalendarPaletteTests: XCTestCase {
         for bad in ["", "#", "ff0000", "#ff00", "#ff00000", "#gg0000", "#+f0000", "#-f0000", "turquoise", "#ｆｆ0000", " #ff0000"] {
             XCTAssertNil(CalendarPalette.RGB(hex: bad), bad)
         }
-        let status: JSONValue = ["work": "#FF0000", "home": "#0f0", "named": "turquoise", "odd": 7]
-        XCTAssertEqual(CalendarPalette.colors(from: status), ["work": CalendarPalette.RGB(255, 0, 0), "home": CalendarPalette.RGB(0, 255, 0)])
+        let status = FeedStatus(fields: ["calendar_colors": ["work": "#FF0000", "home": "#0f0", "named": "turquoise", "odd": 7]])
+        XCTAssertEqual(CalendarPalette.colors(from: status.calendarColors),
+                       ["work": CalendarPalette.RGB(255, 0, 0), "home": CalendarPalette.RGB(0, 255, 0)])
         XCTAssertEqual(CalendarPalette.colors(from: nil), [:])
-        XCTAssertEqual(CalendarPalette.colors(from: "#ff0000"), [:])
+        XCTAssertEqual(CalendarPalette.colors(from: FeedStatus(fields: ["calendar_colors": "#ff0000"]).calendarColors), [:])
     }
 
     func testOwnColoursComeFirstThePaletteForTheRest() {
