@@ -129,7 +129,7 @@ let package = Package(
         .testTarget(name: "WebGatewayTests", dependencies: ["CalendarGenerator", "CanonicalJSON", "FeedProtocol", "RuntimeDirectories", "TestSupport", "WebGateway"]),
         .testTarget(name: "ReliabilityTests", dependencies: ["CCrashVFS", "CalendarGenerator", "CanonicalJSON", "Digests", "EventStore", "TestSupport"]),
         // Redis: URLs, password files, and the client against a redis-server each test starts.
-        .testTarget(name: "RedisTests", dependencies: ["CalendarGenerator", "CanonicalJSON", "FeedProtocol", "RedisClient", "RedisFeed", "TestSupport"]),
+        .testTarget(name: "RedisTests", dependencies: ["CalendarGenerator", "CanonicalJSON", "Feed", "FeedProtocol", "RedisClient", "RedisFeed", "TestSupport"]),
         .testTarget(name: "HostileInputTests", dependencies: ["CanonicalJSON", "EventStore", "Feed", "FeedProtocol", "ICalendar", "TestSupport"],
                     resources: [.copy("Corpus")]),
     ],

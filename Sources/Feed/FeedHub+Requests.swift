@@ -129,19 +129,15 @@ extension FeedHub {
             return
         }
         connections[live: id].subscription = .live(view)
-        if let resume {
-            if resume.epoch != epoch {
-                send(FeedMessage.resync(.epoch), to: id)
-            } else if resume.seq == feed.seq {
-                return
-            } else if resume.seq < feed.seq, let diffs = feed.history.diffs(after: resume.seq) {
-                for entry in diffs { sendSubscriptionData(entry.bytes, kind: .diff, to: id) }
-                return
-            } else {
-                send(FeedMessage.resync(.expired), to: id)
-            }
+        switch ResumeLog.resolve(resume: resume, head: FeedPosition(epoch: epoch, seq: feed.seq), log: feed.history.log) {
+        case .upToDate:
+            return
+        case .replay(let diffs):
+            for entry in diffs { sendSubscriptionData(entry.value.bytes, kind: .diff, to: id) }
+        case .snapshot(let reason):
+            if let reason { send(FeedMessage.resync(reason), to: id) }
+            serveSnapshot(of: view, to: id)
         }
-        serveSnapshot(of: view, to: id)
     }
 
     /// Queues `resync` (when given) and the view's current snapshot for `id` (live from
