@@ -29,6 +29,32 @@ public struct EncodedFeedState: Sendable {
         assemble()
     }
 
+    /// Starts from a local copy (a subscription's, its digest checked).
+    public init(state: FeedClientState) {
+        self.state = state
+        encoded = [:]
+        encoded.reserveCapacity(state.model.sections.count)
+        for section in state.model.sections { encoded[section.id] = FeedClientState.sectionBytes(section) }
+        sectionsBytes = []
+        assemble()
+    }
+
+    /// Follows a `diff` message that a subscription already applied to its copy
+    /// (`state`, its digest checked): only the sections it touched are encoded again.
+    /// Throws when it does not follow on from this state.
+    public mutating func follow(_ diff: FeedMessage.Diff, to state: FeedClientState) throws {
+        guard diff.epoch == self.state.epoch, diff.baseSeq == self.state.seq, state.seq == diff.seq else {
+            throw FeedClientState.Failure("diff \(diff.seq) does not follow on from seq \(self.state.seq)")
+        }
+        self.state = state
+        for id in diff.changes.sections.deleted { encoded.removeValue(forKey: id) }
+        for id in Self.touchedSections(diff.changes) {
+            guard let section = state.model.section(withID: id) else { continue }
+            encoded[id] = FeedClientState.sectionBytes(section)
+        }
+        assemble()
+    }
+
     /// The digest of the current state (the same as `state.digest`).
     public var digest: String { digest(version: state.protocolVersion) }
 
