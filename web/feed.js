@@ -11,27 +11,15 @@ export function compareCodePoints(a, b) {
   }
 }
 
-const ESCAPES = { '"': '\\"', '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f' };
-
 /** A string as Python's json.dumps(ensure_ascii=True) writes it: \uXXXX (lowercase)
  *  outside printable ASCII. */
-function quote(s) {
-  let out = '"';
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    out += ESCAPES[s[i]] ?? (c < 0x20 || c > 0x7e ? '\\u' + c.toString(16).padStart(4, '0') : s[i]);
-  }
-  return out + '"';
-}
+const quote = (s) => JSON.stringify(s).replace(/[^ -~]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
 
 /** Canonical JSON: keys sorted by code point, no whitespace, ASCII-only escapes. */
 export function canonicalJSON(value) {
   if (value === null) return 'null';
   switch (typeof value) {
-    case 'boolean': return value ? 'true' : 'false';
-    case 'number':
-      if (!Number.isFinite(value)) return 'null';
-      return Number.isInteger(value) ? String(value) : JSON.stringify(value);
+    case 'boolean': case 'number': return JSON.stringify(value); // (not finite: null)
     case 'string': return quote(value);
     case 'object':
       if (Array.isArray(value)) return '[' + value.map(canonicalJSON).join(',') + ']';

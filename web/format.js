@@ -86,9 +86,14 @@ export class TimeFormat {
   time(date) { return this.format.format(date) + this.tail; }
 }
 
-/** Colours (Tableau 10) for calendars with none, by name order. */
+/** Colours (Tableau 10) for calendars with none, by the name's FNV-1a (AgendaText). */
 const PALETTE = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948', '#b07aa1', '#ff9da7', '#9c755f', '#bab0ac'];
-const channels = (hex) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+export const paletteColour = (name) => {
+  let h = 2166136261;
+  for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 16777619);
+  return PALETTE[(h >>> 0) % 10];
+};
+export const channels = (hex) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
 const luminance = (c) => c.map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
   .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
 const contrast = (a, b) => { const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
@@ -104,9 +109,8 @@ export function inks(rgb) {
   });
 }
 
-/** `#rrggbb` or a CSS colour name as [r, g, b] (null: no such colour). */
+/** A CSS colour (`#rrggbb`, a name) as [r, g, b] (null: no such colour). */
 function rgbOf(colour) {
-  if (/^#[0-9a-f]{6}$/i.test(colour)) return channels(colour);
   const probe = document.createElement('i');
   probe.style.color = colour;
   if (!probe.style.color) return null;
@@ -118,9 +122,8 @@ function rgbOf(colour) {
 
 /** Each calendar's colour for `[data-calendar]`: `chosen`'s, else the palette's. */
 export function paintCalendars(names, chosen = {}) {
-  let next = 0;
   const rules = names.map((name) => {
-    const [light, dark] = inks((chosen[name] && rgbOf(chosen[name])) || channels(PALETTE[next++ % PALETTE.length]));
+    const [light, dark] = inks((chosen[name] && rgbOf(chosen[name])) || channels(paletteColour(name)));
     return `[data-calendar="${CSS.escape(name)}"]{--cal-l:${light};--cal-d:${dark}}`;
   });
   // A constructed sheet (the CSP allows no inline style), replaced only on a change.

@@ -23,6 +23,11 @@ function sameItem(a, b) {
   return keys.length === Object.keys(a).length && keys.every((k) => a[k] === b[k]);
 }
 
+// AgendaText's now rule (Tests/Vectors): over once ended; the line before the first to come.
+const timed = (i) => i.kind === 'event' && !i.all_day;
+export const isOver = (i, now) => timed(i) && Date.parse(i.end) <= now;
+export const comesNext = (i, now) => timed(i) && Date.parse(i.start) > now;
+
 /** A section's kind, its layout; an empty date is a kind of its own. */
 export function sectionKind(section, today) {
   if (section.items.length > 0 && section.items.every((i) => i.kind === 'placeholder')) return 'placeholder';
@@ -251,9 +256,9 @@ export class AgendaView {
     for (const node of list.children) {
       const item = this.itemObjects.get(node.dataset.id);
       if (!item || node.hidden) continue;
-      node.classList.toggle('done', item.kind === 'event' && Date.parse(item.end) <= now);
+      node.classList.toggle('done', isOver(item, now));
       last = node;
-      if (!next && item.kind === 'event' && !item.all_day && !node.classList.contains('banner') && Date.parse(item.start) > now) next = node;
+      if (!next && comesNext(item, now)) next = node;
     }
     // Upright in the gap before the next card; across the row gap when it starts a row.
     const style = getComputedStyle(list);

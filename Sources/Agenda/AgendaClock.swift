@@ -1,4 +1,5 @@
 import Foundation
+import Threads
 
 /// The wall clock snapshots are computed against. Debug builds (the tests') move it with
 /// `EVENTD_FAKE_NOW` (an RFC 3339 UTC time such as `2026-11-29T23:59:50Z`, or seconds
@@ -25,6 +26,9 @@ public struct AgendaClock: Sendable {
 
     /// Seconds since the epoch, now.
     public func now() -> Int64 { Int64(Date().timeIntervalSince1970) + shift }
+
+    /// The wall clock now, shifted as `now()`.
+    public func instant() -> WallInstant { WallInstant.now() + .seconds(shift) }
 
     /// Fractional seconds since the epoch, now.
     public func preciseNow() -> Double { Date().timeIntervalSince1970 + Double(shift) }

@@ -2,23 +2,36 @@ import Agenda
 import CommandLineKit
 import Diagnostics
 import EventStore
-import Feed
 import FeedClientKit
 import Foundation
 import ICalendar
 import LiveSources
-import Reactor
-import RedisClient
 import RuntimeDirectories
-import WebGateway
 
 /// The one table from errors to exit statuses (docs/data-model.md), at the command
 /// layer: the libraries throw their own typed errors and know nothing of processes;
-/// eventctl, eventd and eventd-web end through this table. A new error type that may
-/// end a program gets its row here (and in `ExitStatusTests`).
-public enum ErrorTable {
+/// eventctl, eventd and eventd-web end through this table. Its rows here are every
+/// program's (the store, the parser, the client's socket); the servers add the rows of
+/// their own errors (`ErrorTable.servers`, in ServerOptions), so that eventctl's table
+/// imports no daemon or gateway module. A new error type that may end a program gets its
+/// row in one of the two (and in `ExitStatusTests`).
+public struct ErrorTable: Sendable {
+    /// A program's own rows: the status of an error type, nil for any other.
+    public typealias Rows = @Sendable (any Error) -> ExitStatus?
+
+    private let programRows: Rows
+
+    /// The shared rows, then `rows` for the errors only one program throws.
+    public init(adding rows: @escaping Rows) { programRows = rows }
+
+    /// eventctl's table: the shared rows alone.
+    public static let commands = ErrorTable(adding: { _ in nil })
+
     /// The status of the error types the table knows; nil for any other.
-    static func row(_ error: any Error) -> ExitStatus? {
+    func row(_ error: any Error) -> ExitStatus? { Self.sharedRow(error) ?? programRows(error) }
+
+    /// The rows every program shares.
+    static func sharedRow(_ error: any Error) -> ExitStatus? {
         switch error {
         // The command layer's own errors (CommandLineKit's, the executables').
         case let error as any ExitStatusProviding: return error.exitStatus
@@ -38,7 +51,7 @@ public enum ErrorTable {
             if error.isBusy || error.isIOError { return .ioError }
             return error.isNotADatabase ? .dataError : .software
         // The path adds words, not a class.
-        case let error as DatabaseFailure: return status(for: error.underlying)
+        case let error as DatabaseFailure: return sharedRow(error.underlying) ?? systemStatus(error.underlying) ?? .software
         // A source named twice or not at all: the input names something wrong.
         case is LiveSourceError: return .dataError
         // A view comes from the command line's options (an unknown calendar or zone).
@@ -51,34 +64,27 @@ public enum ErrorTable {
         // eventd refuses a squattable directory as an I/O error; eventctl's daemon
         // commands report it as `CommandFailure.daemonUnavailable` instead (69).
         case is UnsafeDirectoryError: return .ioError
-        // A daemon, a socket or a service that cannot be reached, trusted or set up; a
-        // program that cannot poll its sockets cannot offer its service either.
-        case is FeedSocket.Unavailable, is FeedSocket.UntrustedPeer, is SocketSetupError, is ListenError,
-             is FeedConnector.Unavailable, is ReactorError, is RedisError:
-            return .unavailable
-        // The dashboard's files, or the Redis password file, are missing.
-        case is StaticAssets.LoadError, is RedisPasswordError: return .noInput
-        // A bad `--publish`/`--upstream` value.
-        case is RedisURLError: return .usage
+        // A daemon that cannot be reached or trusted.
+        case is FeedSocket.Unavailable, is FeedSocket.UntrustedPeer: return .unavailable
         default: return nil
         }
     }
 
     /// The exit status for `error`: its row, then the system's errors, else 70.
-    public static func status(for error: any Error) -> ExitStatus {
-        row(error) ?? systemStatus(error) ?? .software
+    public func status(for error: any Error) -> ExitStatus {
+        row(error) ?? Self.systemStatus(error) ?? .software
     }
 
     /// Whether `error` is one a program expects (a row of the table, or a system error
     /// with a status of its own), rather than a bug: 70 from anything else is an
     /// internal error.
-    public static func isExpected(_ error: any Error) -> Bool {
-        row(error) != nil || (systemStatus(error) ?? .software) != .software
+    public func isExpected(_ error: any Error) -> Bool {
+        row(error) != nil || (Self.systemStatus(error) ?? .software) != .software
     }
 
     /// The one-line message for `error` (after `PROGRAM: `): the error's own text, its
     /// hint for usage errors, and "internal error" for what nothing expected.
-    public static func message(for error: any Error) -> String {
+    public func message(for error: any Error) -> String {
         let text: String
         if let usage = error as? UsageError {
             text = usage.line
@@ -106,28 +112,28 @@ public enum ErrorTable {
 }
 
 extension ExitStatus {
-    /// The exit status for `error` (`ErrorTable`).
-    public static func `for`(_ error: any Error) -> ExitStatus { ErrorTable.status(for: error) }
+    /// The exit status for `error` in eventctl's table (`ErrorTable.commands`).
+    public static func `for`(_ error: any Error) -> ExitStatus { ErrorTable.commands.status(for: error) }
 
-    /// The one-line message for `error` (`ErrorTable`).
-    public static func message(for error: any Error) -> String { ErrorTable.message(for: error) }
+    /// The one-line message for `error` (`ErrorTable.commands`).
+    public static func message(for error: any Error) -> String { ErrorTable.commands.message(for: error) }
 }
 
 extension CommandSpec {
     /// The start of a daemon's `main`: parses the process's arguments and returns what
     /// `configure` makes of them. `--help`, `--version` and `__man` print and exit 0; a
-    /// usage or configuration error exits through `fail(with:)`.
-    public func configure<Configuration>(_ configure: (ParsedArguments) throws -> Configuration) -> Configuration {
+    /// usage or configuration error exits through `fail(with:table:)`.
+    public func configure<Configuration>(table: ErrorTable, _ configure: (ParsedArguments) throws -> Configuration) -> Configuration {
         let parsed: (command: CommandSpec, arguments: ParsedArguments)?
-        do { parsed = try dispatch(Array(CommandLine.arguments.dropFirst())) } catch { fail(with: error) }
+        do { parsed = try dispatch(Array(CommandLine.arguments.dropFirst())) } catch { fail(with: error, table: table) }
         guard let arguments = parsed?.arguments else { Foundation.exit(ExitStatus.success.rawValue) }
-        do { return try configure(arguments) } catch { fail(with: error) }
+        do { return try configure(arguments) } catch { fail(with: error, table: table) }
     }
 
     /// Writes `error` as one line (`PROGRAM: message`, after `linePrefix`, such as a
-    /// journal level) on standard error and exits with its status.
-    public func fail(with error: any Error, linePrefix: String = "") -> Never {
-        FileHandle.standardError.write(Data("\(linePrefix)\(name): \(ErrorTable.message(for: error))\n".utf8))
-        Foundation.exit(ErrorTable.status(for: error).rawValue)
+    /// journal level) on standard error and exits with its status in `table`.
+    public func fail(with error: any Error, table: ErrorTable, linePrefix: String = "") -> Never {
+        FileHandle.standardError.write(Data("\(linePrefix)\(name): \(table.message(for: error))\n".utf8))
+        Foundation.exit(table.status(for: error).rawValue)
     }
 }

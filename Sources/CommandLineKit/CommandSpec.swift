@@ -71,3 +71,93 @@ public struct CommandSpec: Sendable {
         return arguments.map(\.synopsis) + ownOptions.filter { $0.name != Option.version.name }.map(\.synopsis)
     }
 }
+
+/// What `CommandSpec.parse` found: option values, and positionals. Every value has
+/// passed its option's validation. Options are read by their typed keys
+/// (`arguments[ViewOptions.days]`), never by name.
+public struct ParsedArguments: Sendable, Equatable {
+    /// The positional arguments, in order.
+    public var positionals: [String] = []
+    /// The values given for each option (long name), in order; a flag's value is "".
+    var values: [String: [String]] = [:]
+
+    /// An empty result (no options, no positionals).
+    public init() {}
+
+    /// The option's value, of the key's type.
+    public subscript<Value>(key: OptionKey<Value>) -> Value { key.read(values[key.option.name] ?? []) }
+
+    /// Whether the option was given at all.
+    public func has(_ declaration: some OptionDeclaring) -> Bool { values[declaration.option.name] != nil }
+}
+
+/// The defaults of `--db` and `--socket` (`RuntimePaths.resolve`) as help texts and man
+/// pages list them: eventctl and eventd resolve the paths alike, so they say it alike.
+/// The man pages show the same text (`ManPage` derives roff from help texts).
+public enum PathDefaults {
+    /// For `--help`: two lines, the second to be indented under the first.
+    public static let databaseHelp = """
+        $EVENTD_DB, $STATE_DIRECTORY/events.db,
+        $XDG_STATE_HOME/eventd/events.db, ~/.local/state/eventd/events.db
+        """
+
+    /// For `--help`: two lines, the second to be indented under the first.
+    public static let socketHelp = """
+        $EVENTD_SOCKET, $RUNTIME_DIRECTORY/feed.sock,
+        $XDG_RUNTIME_DIR/eventd/feed.sock, /tmp/eventd-$UID/feed.sock
+        """
+
+    /// For the man page, after either list: how the list is read.
+    public static let firstApplies = "The first that applies is used."
+
+    /// For the man page of a client's `--db`: the list, and why it matches eventd's.
+    public static let databaseDetails = firstApplies + " The rules are eventd(1)'s, so with no options the two meet."
+}
+
+extension CommandSpec {
+    /// The `--help` text: OVERVIEW, USAGE, ARGUMENTS, OPTIONS, SUBCOMMANDS, EXAMPLES.
+    public var helpText: String {
+        var blocks = ["OVERVIEW: " + overview]
+        if let discussion { blocks.append(discussion) }
+        blocks.append(Self.usageLines(synopsisUnits, name: name))
+        let shown = optionsWithHelp
+        let width = (arguments.map(\.name.count) + shown.map(\.label.count)).max()! + 3
+        if !arguments.isEmpty {
+            blocks.append("ARGUMENTS:\n" + arguments.map { Self.row($0.name, $0.help, width: width) }.joined(separator: "\n"))
+        }
+        blocks.append("OPTIONS:\n" + shown.map { Self.row($0.label, $0.help, width: width) }.joined(separator: "\n"))
+        if !subcommands.isEmpty {
+            let rows = subcommands.map { Self.row($0.commandName, $0.abstract, width: 12) }
+            blocks.append("SUBCOMMANDS:\n" + rows.joined(separator: "\n")
+                          + "\n\n  See '\(name) <subcommand> --help' for detailed help.")
+        }
+        blocks.append("EXAMPLES:\n" + examples.map { "  " + $0 }.joined(separator: "\n"))
+        return blocks.joined(separator: "\n\n")
+    }
+
+    /// `  label   help`, continuation lines of the help indented to its column.
+    static func row(_ label: String, _ help: String, width: Int) -> String {
+        let pad = String(repeating: " ", count: 2 + width)
+        let lines = help.split(separator: "\n", omittingEmptySubsequences: false)
+        let first = "  " + label + String(repeating: " ", count: max(1, width - label.count)) + lines[0]
+        return ([first] + lines.dropFirst().map { pad + $0 }).joined(separator: "\n")
+    }
+
+    /// `USAGE: name words...`, broken before a word that would pass column 80; the
+    /// continuation lines start under the first word after the name.
+    static func usageLines(_ units: [String], name: String) -> String {
+        let prefix = "USAGE: " + name
+        let indent = String(repeating: " ", count: prefix.count + 1)
+        var lines: [String] = []
+        var line = prefix
+        for word in units {
+            if line != prefix, line.count + 1 + word.count > 80 {
+                lines.append(line)
+                line = indent + word
+            } else {
+                line += " " + word
+            }
+        }
+        return (lines + [line]).joined(separator: "\n")
+    }
+}

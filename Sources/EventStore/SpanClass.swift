@@ -35,3 +35,9 @@ public enum SpanClass {
     /// The longest span (minutes) class `k` holds.
     public static func reach(_ k: Int) -> Int64 { Int64(60) << Int64(k) }
 }
+
+/// A series' identity in the store: its calendar id and UID.
+struct SeriesKey: Hashable {
+    var calendar: Int64
+    var uid: String
+}

@@ -8,9 +8,10 @@ import RuntimeDirectories
 import Threads
 
 /// The daemon's services, started in order (recompute thread, source runner, feed loop
-/// thread) under the process's `Lifecycle`, which stops them in reverse order: the loop
-/// stops accepting and flushes its subscribers (at most 2 s), then the sources, then the
-/// recompute thread. SIGHUP (`reload`) reopens the database.
+/// thread) under the process's `Lifecycle`, which stops them in reverse order, each
+/// within its deadline: the loop stops accepting and flushes its subscribers (at most
+/// 2 s), then the sources, then the recompute thread. One that cannot start stops those
+/// started before it. SIGHUP (`reload`) reopens the database.
 public final class Daemon: Sendable {
     let config: DaemonConfiguration
     let log: Logger
@@ -47,27 +48,30 @@ public final class Daemon: Sendable {
                                                                directoryPolicy: config.socketDirectoryPolicy)
         let socketPathToRemove = systemdFD == nil ? config.socketPath : nil
         let wakePipe: WakePipe
-        let recomputer = Recomputer()
         let mailbox: Mailbox<LoopMessage>
         let sources: SourceRunner
+        let recomputer: Recomputer
         do {
             wakePipe = try WakePipe()
-            mailbox = Mailbox<LoopMessage>(wake: { wakePipe.wake() })
-            try recomputer.start(config: config, log: log, clocks: clocks, epoch: epoch) { mailbox.post(.recomputed($0)) }
-            sources = try startSources(mailbox: mailbox)
+            mailbox = Mailbox<LoopMessage>(wake: { [wakePipe] in wakePipe.wake() })
+            recomputer = Recomputer(config: config, log: log, clocks: clocks, epoch: epoch) { mailbox.post(.recomputed($0)) }
+            try lifecycle.start(recomputer)
+            sources = try makeSources(mailbox: mailbox)
+            try lifecycle.start(sources)
         } catch {
+            // Whatever failed, the services started so far (the recompute thread) stop
+            // and are joined (`lifecycle.start` did so already when a start threw).
+            _ = lifecycle.stopServices()
             close(listenFD)
             if let socketPathToRemove { unlink(socketPathToRemove) }
             throw error
         }
         self.mailbox.withLock { $0 = mailbox }
-        lifecycle.started("recompute") { recomputer.stop() }
-        lifecycle.started("sources") { sources.stop() }
         log.notice("eventd \(ProductVersion.number) listening on \(systemdFD == nil ? config.socketPath : "a socket from systemd"), database \(config.databasePath), epoch \(epoch)")
 
-        let loopEnded = DispatchSemaphore(value: 0)
         let (config, log, clocks, environment, loopFailure) = (self.config, self.log, self.clocks, self.environment, self.loopFailure)
-        let loopThread = Thread {
+        // The loop ends only after a shutdown, unless it could not start at all.
+        try lifecycle.start(FeedLoopService(mailbox: mailbox) {
             let notifier = SystemdNotifier(environment: environment)
             let hub = FeedHub(config: config, epoch: epoch, watchdogInterval: notifier?.watchdogInterval,
                               followsSystemZone: config.timeZoneFollowsSystem, now: clocks.now())
@@ -82,23 +86,15 @@ public final class Daemon: Sendable {
                 if let socketPathToRemove { unlink(socketPathToRemove) }
                 lifecycle.requestStop("the feed loop failed")
             }
-            loopEnded.signal()
-        }
-        loopThread.name = "eventd-feed"
-        loopThread.start()
-        // The loop ends only after a shutdown, unless it could not start at all.
-        lifecycle.started("feed loop") {
-            mailbox.post(.shutdown)
-            loopEnded.wait()
-        }
+        })
     }
 
-    /// The live-source runner, on its own threads, reporting to the loop's mailbox.
-    private func startSources(mailbox: Mailbox<LoopMessage>) throws -> SourceRunner {
+    /// The live-source runner (its threads), reporting to the loop's mailbox.
+    private func makeSources(mailbox: Mailbox<LoopMessage>) throws -> SourceRunner {
         let clocks = self.clocks
         var configuration = SourceRunner.Configuration(databasePath: config.databasePath,
-                                                       monotonic: { clocks.monotonic() },
-                                                       wall: { Int64(clocks.wall().rounded(.down)) })
+                                                       monotonic: { MonotonicInstant(sinceStart: .seconds(clocks.monotonic())) },
+                                                       wall: { WallInstant(sinceEpoch: .seconds(clocks.wall())) })
         configuration.gate = config.databaseGate
         // The system service's credentials (LoadCredential=netrc) stand in for ~/.netrc.
         if let directory = environment["CREDENTIALS_DIRECTORY"] {

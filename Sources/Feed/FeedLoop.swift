@@ -73,7 +73,9 @@ final class FeedLoop {
             let stopping = hub.shutdownDeadline != nil
             let now = clocks.monotonic()
             var tickNow = stopping
-            for event in try reactor.wait(until: stopping ? now + 0.05 : nextTick, now: now) {
+            let deadline = stopping ? now + 0.05 : nextTick
+            for event in try reactor.wait(until: MonotonicInstant(sinceStart: .seconds(deadline)),
+                                          now: MonotonicInstant(sinceStart: .seconds(now))) {
                 switch event.id {
                 case Token.wake: takeMessages()
                 case Token.clock: if clockWatch.acknowledge() { tickNow = true }
@@ -178,7 +180,7 @@ final class FeedLoop {
                 reactor.markDirty(id)
                 return hub.interest(id).read
             case .end: apply(.connection(.peerClosed(id)))
-            case .failed: apply(.connection(.failed(id, reason: "read error")))
+            case .failed(let error): apply(.connection(.failed(id, reason: "read error (\(error))")))
             }
             return false
         }

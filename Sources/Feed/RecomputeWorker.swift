@@ -115,7 +115,7 @@ final class RecomputeWorker {
     func run() {
         loop: while true {
             let wait = schedule.wait(at: clocks.monotonic(), untilMidnight: secondsUntilMidnight())
-            let jobs = mailbox.take(waitingAtMost: wait)
+            let jobs = mailbox.take(waitingAtMost: .seconds(min(wait, 3600)))
             var activated: [View] = []
             var dropped = false
             defer { if dropped { ReleasedMemory.returnToSystem() } }

@@ -3,24 +3,39 @@ import Threads
 import Foundation
 import Synchronization
 
-/// The recompute thread's handle (any thread): its inbox, start and join. The
-/// `RecomputeWorker` it runs is created inside the thread and never leaves it, so the
-/// database connection it owns stays on one thread, as the compiler checks.
-final class Recomputer: Sendable {
+/// The recompute thread's handle (any thread): its inbox, start and stop, a `Service`
+/// of the daemon. The `RecomputeWorker` it runs is created inside the thread and never
+/// leaves it, so the database connection it owns stays on one thread, as the compiler
+/// checks.
+final class Recomputer: Service {
+    let name = "recompute"
+    /// A build under way finishes first (seconds for a year-long view), then the
+    /// database closes.
+    let stopDeadline: Duration = .seconds(5)
     private let mailbox = Mailbox<RecomputeJob>()
-    private let finished = DispatchSemaphore(value: 0)
+    private let thread = Mutex<ServiceThread<Never>?>(nil)
+    private let config: DaemonConfiguration
+    private let log: Logger
+    private let clocks: DaemonClocks
+    private let epoch: String
+    private let output: @Sendable (RecomputeOutput) -> Void
 
-    init() {}
+    init(config: DaemonConfiguration, log: Logger, clocks: DaemonClocks, epoch: String,
+         output: @escaping @Sendable (RecomputeOutput) -> Void) {
+        self.config = config
+        self.log = log
+        self.clocks = clocks
+        self.epoch = epoch
+        self.output = output
+    }
 
     /// Starts the thread; returns once the database is open (or throws why it is not),
     /// so that the calendar list is known before the first client can ask for a view.
-    func start(config: DaemonConfiguration, log: Logger, clocks: DaemonClocks, epoch: String,
-               output: @escaping @Sendable (RecomputeOutput) -> Void) throws {
+    func start() throws {
         let opened = DispatchSemaphore(value: 0)
         let failure = Mutex<(any Error)?>(nil)
-        let mailbox = self.mailbox
-        let finished = self.finished
-        let thread = Thread {
+        let (mailbox, config, log, clocks, epoch, output) = (mailbox, config, log, clocks, epoch, output)
+        let started = ServiceThread<Never>(name: "eventd-recompute", stackSize: 8 << 20) { _ in
             let worker: RecomputeWorker
             do {
                 worker = try RecomputeWorker(config: config, log: log, clocks: clocks, epoch: epoch,
@@ -28,28 +43,29 @@ final class Recomputer: Sendable {
             } catch {
                 failure.withLock { $0 = error }
                 opened.signal()
-                finished.signal()
                 return
             }
             opened.signal()
             worker.run()
-            finished.signal()
         }
-        thread.name = "eventd-recompute"
-        thread.stackSize = 8 << 20
-        thread.start()
+        thread.withLock { $0 = started }
         opened.wait()
         if let error = failure.withLock({ $0 }) {
-            finished.wait()
+            started.join(deadline: stopDeadline)
             throw error
         }
     }
 
     func submit(_ job: RecomputeJob) { mailbox.post(job) }
 
-    /// Stops the thread and waits until it has closed the database.
+    /// Asks the worker to stop after the job under way (it then closes the database).
+    func requestStop() { submit(.stop) }
+
+    func join(deadline: Duration) -> Bool { thread.withLock { $0 }?.join(deadline: deadline) ?? true }
+
+    /// Stops the thread and waits (at most `stopDeadline`) until it has closed the database.
     func stop() {
-        submit(.stop)
-        finished.wait()
+        requestStop()
+        _ = join(deadline: stopDeadline)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import Threads
 
 /// The threads that fetch URLs (`LiveSourceDefaults.concurrentFetches`), each with its
 /// own `HTTPFetcher`, so that no network wait is ever on the feed's or the runner's
@@ -22,7 +23,7 @@ final class FetchPool: Sendable {
 
     private let state = Mutex(State())
     private let available = DispatchSemaphore(value: 0)
-    private let ended = DispatchSemaphore(value: 0)
+    private let threads = Mutex<[ServiceThread<Never>]>([])
     private let count: Int
     private let limits: HTTPLimits
     private let shouldStop: @Sendable () -> Bool
@@ -48,8 +49,8 @@ final class FetchPool: Sendable {
     }
 
     private func startThreads() {
-        for index in 0..<count {
-            let thread = Thread { [self] in
+        let started = (0..<count).map { index in
+            ServiceThread<Never>(name: "eventd-fetch-\(index + 1)") { [self] _ in
                 // The fetcher (a libcurl handle) is created and used on this thread only.
                 let fetcher = Result { try HTTPFetcher(limits: limits, shouldStop: shouldStop) }
                 while let job = next() {
@@ -63,11 +64,9 @@ final class FetchPool: Sendable {
                     }
                     deliver(job.name, result)
                 }
-                ended.signal()
             }
-            thread.name = "eventd-fetch-\(index + 1)"
-            thread.start()
         }
+        threads.withLock { $0 = started }
     }
 
     /// The next job, waiting for one; nil when stopping.
@@ -82,16 +81,17 @@ final class FetchPool: Sendable {
         }
     }
 
-    /// Stops the threads and waits for them (a running fetch sees `shouldStop` within
-    /// about a second; after 3 s the threads are left to end on their own).
-    func stop() {
+    /// Stops the threads and waits for them, at most `deadline` in all (a running fetch
+    /// sees `shouldStop` within about a second); whether all ended.
+    @discardableResult
+    func stop(within deadline: Duration) -> Bool {
         let started = state.withLock { state -> Bool in
             state.stopping = true
             return state.started
         }
-        guard started else { return }
+        guard started else { return true }
         for _ in 0..<count { available.signal() }
-        let deadline = DispatchTime.now() + .seconds(3)
-        for _ in 0..<count where ended.wait(timeout: deadline) == .timedOut { break }
+        let until = MonotonicInstant.now() + deadline
+        return threads.withLock { $0 }.allSatisfy { $0.join(deadline: until - MonotonicInstant.now()) }
     }
 }

@@ -76,8 +76,8 @@ public final class HTTPFetcher {
         try handle.set(CURLOPT_MAXREDIRS, limits.maxRedirects)
         try handle.set(CURLOPT_SSL_VERIFYPEER, 1)
         try handle.set(CURLOPT_SSL_VERIFYHOST, 2)
-        try handle.set(CURLOPT_CONNECTTIMEOUT_MS, Int(limits.connectTimeout * 1000))
-        try handle.set(CURLOPT_TIMEOUT_MS, Int(limits.totalTimeout * 1000))
+        try handle.set(CURLOPT_CONNECTTIMEOUT_MS, Int(limits.connectTimeout / .milliseconds(1)))
+        try handle.set(CURLOPT_TIMEOUT_MS, Int(limits.totalTimeout / .milliseconds(1)))
         // "" offers every encoding libcurl decodes (gzip, deflate, …).
         try handle.set(CURLOPT_ACCEPT_ENCODING, "")
         try handle.set(CURLOPT_USERAGENT, limits.userAgent)

@@ -2,10 +2,10 @@ import Diagnostics
 
 /// The bounds of one HTTP fetch (docs/live-sources.md). Tests shorten the timeouts.
 public struct HTTPLimits: Sendable, Equatable {
-    /// Seconds to establish the connection (TCP and TLS).
-    public var connectTimeout: Double = 10
-    /// Seconds for the whole transfer, redirects included.
-    public var totalTimeout: Double = 60
+    /// To establish the connection (TCP and TLS).
+    public var connectTimeout: Duration = .seconds(10)
+    /// For the whole transfer, redirects included.
+    public var totalTimeout: Duration = .seconds(60)
     /// Largest body accepted (decoded); the transfer is aborted as soon as it passes.
     public var maxBodyBytes = 64 << 20
     /// All response header lines together, every redirect included.
@@ -31,7 +31,7 @@ public enum LiveSourceDefaults {
     /// A calendar's own REFRESH-INTERVAL / X-PUBLISHED-TTL counts up to one day.
     public static let maximumTTL: Int64 = 86_400
     /// Backoff never waits longer than six hours.
-    public static let maximumBackoff: Double = 6 * 3600
+    public static let maximumBackoff: Duration = .seconds(6 * 3600)
     /// Fetches at once.
     public static let concurrentFetches = 4
 }

@@ -1,4 +1,5 @@
 import EventStore
+import Threads
 
 extension RunnerWorker {
     /// Starts what the schedule says is due: a URL goes to the fetch pool, a vdir or
@@ -17,7 +18,7 @@ extension RunnerWorker {
                 case .vdir, .file:
                     // Re-watch first: a directory deleted and created again needs a new watch.
                     watch(source)
-                    finish(syncer.syncFiles(source, now: configuration.wall()))
+                    finish(syncer.syncFiles(source, now: configuration.wall().unixSeconds))
                 }
             }
         }
@@ -29,7 +30,7 @@ extension RunnerWorker {
             schedule.remove(name)
             return
         }
-        finish(syncer.apply(result, to: source, now: configuration.wall()))
+        finish(syncer.apply(result, to: source, now: configuration.wall().unixSeconds))
     }
 
     /// Records an attempt's end: the schedule, the state, the log line, the refresh
@@ -37,9 +38,9 @@ extension RunnerWorker {
     mutating func finish(_ attempt: SyncReport) {
         var attempt = attempt
         let now = configuration.monotonic()
-        let outcome: SourceScheduler.Outcome = attempt.succeeded ? .success(ttl: attempt.ttl.map(Double.init)) : .failure
+        let outcome: SourceScheduler.Outcome = attempt.succeeded ? .success(ttl: attempt.ttl.map { .seconds($0) }) : .failure
         if let due = schedule.finished(attempt.name, outcome, at: now) {
-            attempt.source.state.nextAttempt = configuration.wall() + Int64((due - now).rounded(.up))
+            attempt.source.state.nextAttempt = configuration.wall().unixSeconds + (due - now).wholeSecondsRoundedUp
         }
         sources[attempt.name] = attempt.source
         if let failure = attempt.failure {

@@ -1,6 +1,7 @@
 import EventStore
 import Foundation
 import Glibc
+import Threads
 
 /// The runner thread's state and loop (see `SourceRunner`): created inside the thread,
 /// so the database connection, the watches and the schedule never leave it.
@@ -43,10 +44,10 @@ struct RunnerWorker {
         for message in early { handle(message) }
         while running {
             let now = configuration.monotonic()
-            let wait = schedule.nextDue.map { max(0, min($0 - now, 60)) } ?? 60
+            let wait = schedule.nextDue.map { max(.zero, min($0 - now, .seconds(60))) } ?? .seconds(60)
             var fds = [pollfd(fd: inbox.readFD, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: watcher.fd, events: Int16(POLLIN), revents: 0)]
-            _ = fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, 2, Int32((wait * 1000).rounded(.up))) }
+            _ = fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, 2, wait.pollMilliseconds) }
             for message in inbox.takeAll() { handle(message) }
             if fds[1].revents != 0 { filesChanged() }
             startDue()
@@ -79,7 +80,7 @@ struct RunnerWorker {
             log(true, "cannot read the live sources: \(error)")
             return
         }
-        let now = configuration.monotonic(), wall = configuration.wall()
+        let now = configuration.monotonic(), wall = configuration.wall().unixSeconds
         let names = Set(stored.map(\.name))
         for name in sources.keys where !names.contains(name) {
             schedule.remove(name)
@@ -90,9 +91,9 @@ struct RunnerWorker {
         }
         for source in stored where sources[source.name] == nil || sources[source.name]!.location != source.location {
             sources[source.name] = source
-            let every = source.kind == .url ? Double(source.everySeconds) : Self.rescanInterval
-            let due = source.state.nextAttempt.map { now + Double(max(0, $0 - wall)) } ?? now
-            schedule.add(source.name, every: every, ttl: source.state.ttlSeconds.map(Double.init),
+            let every = source.kind == .url ? Duration.seconds(source.everySeconds) : Self.rescanInterval
+            let due = source.state.nextAttempt.map { now + .seconds(max(0, $0 - wall)) } ?? now
+            schedule.add(source.name, every: every, ttl: source.state.ttlSeconds.map { .seconds($0) },
                          failures: source.state.failures, due: source.kind == .url ? due : now)
             watch(source)
         }
@@ -113,7 +114,7 @@ struct RunnerWorker {
 
     /// Watched sources are rescanned this often even without an event (a missed event,
     /// a directory re-created on another file system).
-    static let rescanInterval: Double = 3600
+    static let rescanInterval: Duration = .seconds(3600)
 
     func watch(_ source: LiveSource) {
         switch source.kind {

@@ -2,12 +2,13 @@ import EventStore
 import Foundation
 import Glibc
 import Synchronization
+import Threads
 
 /// The daemon's live sources: one thread (`eventd-sources`) that owns the schedule, a
 /// database connection of its own, the inotify watches and the file reads, plus a pool
 /// of fetch threads for URLs. The feed loop only posts requests here and receives
 /// `SourceRunner.Report`s; it never waits on the network or on files.
-public final class SourceRunner: Sendable {
+public final class SourceRunner: Service {
     /// What the runner tells the feed.
     public enum Report: Sendable {
         /// Events changed: recompute (the path `eventctl import`'s refresh takes).
@@ -36,18 +37,19 @@ public final class SourceRunner: Sendable {
         public var limits = HTTPLimits()
         /// Fetch threads (at most this many fetches at once).
         public var concurrentFetches = LiveSourceDefaults.concurrentFetches
-        /// Seconds on a monotonic clock.
-        public var monotonic: @Sendable () -> Double
-        /// Unix seconds.
-        public var wall: @Sendable () -> Int64
+        /// The monotonic clock (schedules).
+        public var monotonic: @Sendable () -> MonotonicInstant
+        /// The wall clock (the dates kept in the database).
+        public var wall: @Sendable () -> WallInstant
         /// Jitter source for the schedule (tests pass `{ 0 }`).
         public var jitter: @Sendable () -> Double = { Double.random(in: -1...1) }
         /// Delay after a file change before the rescan, so that a burst of writes (an
         /// editor's save, vdirsyncer's run) is read once.
-        public var settle: Double = 0.05
+        public var settle: Duration = .milliseconds(50)
 
         /// A configuration with the system's clocks.
-        public init(databasePath: String, monotonic: @escaping @Sendable () -> Double, wall: @escaping @Sendable () -> Int64) {
+        public init(databasePath: String, monotonic: @escaping @Sendable () -> MonotonicInstant = MonotonicInstant.now,
+                    wall: @escaping @Sendable () -> WallInstant) {
             self.databasePath = databasePath
             self.monotonic = monotonic
             self.wall = wall
@@ -56,8 +58,13 @@ public final class SourceRunner: Sendable {
 
     let inbox: RunnerInbox<Message>
     private let configuration: Configuration
-    private let ended = DispatchSemaphore(value: 0)
+    private let thread: ServiceThread<Never>
     private let stopping = StopFlag()
+
+    public let name = "sources"
+    /// A running transfer is cut within about a second (libcurl's progress callback);
+    /// the fetch threads get 3 s of it.
+    public let stopDeadline: Duration = .seconds(5)
 
     /// Starts the runner thread, which opens the database and starts following the
     /// sources at the first message (`reload`, `sync`). `report` and `log` are called on
@@ -66,20 +73,18 @@ public final class SourceRunner: Sendable {
                 report: @escaping @Sendable (Report) -> Void) throws {
         self.configuration = configuration
         inbox = try RunnerInbox()
-        let (inbox, stopping, ended) = (self.inbox, self.stopping, self.ended)
+        let (inbox, stopping) = (self.inbox, self.stopping)
         let pool = FetchPool(count: configuration.concurrentFetches, limits: configuration.limits,
                              shouldStop: { stopping.isSet },
                              deliver: { name, result in inbox.post(.fetched(name, result)) })
-        let thread = Thread {
+        // As the import's parser threads: libical recurses on nested components.
+        thread = ServiceThread(name: "eventd-sources", stackSize: 8 << 20, wake: { inbox.post(.stop) }) { _ in
             // The connection and the watches are made here, off the caller's thread (the
             // daemon's start is not delayed), and never leave this thread.
             // Nothing is opened before the first message (the daemon sends `reload` once it
             // is ready): a stop before that ends the thread at once.
             let early = Self.firstMessages(inbox)
-            if early.contains(where: { if case .stop = $0 { return true }; return false }) {
-                ended.signal()
-                return
-            }
+            if early.contains(where: { if case .stop = $0 { return true }; return false }) { return }
             do {
                 // The database must open now (the worker opens its connections per wake-up).
                 _ = try EventStore(path: configuration.databasePath, options: .daemon)
@@ -90,14 +95,12 @@ public final class SourceRunner: Sendable {
                 log(true, "live sources unavailable: \(error)")
                 Self.refuseAll(inbox: inbox, reason: "live sources unavailable: \(error)", report: report)
             }
-            pool.stop()
-            ended.signal()
+            pool.stop(within: .seconds(3))
         }
-        thread.name = "eventd-sources"
-        // As the import's parser threads: libical recurses on nested components.
-        thread.stackSize = 8 << 20
-        thread.start()
     }
+
+    /// Nothing to do: the thread waits for the first message (the daemon's `reload`).
+    public func start() {}
 
     /// Waits for the first messages (the runner starts its work on the first one).
     private static func firstMessages(_ inbox: RunnerInbox<Message>) -> [Message] {
@@ -139,11 +142,19 @@ public final class SourceRunner: Sendable {
     /// outcome comes back as `.synced(token:…)`.
     public func sync(names: [String], token: Int) { inbox.post(.sync(names: names, token: token)) }
 
-    /// Stops the runner and its fetches, and waits (at most about 5 s).
-    public func stop() {
+    /// Asks the runner and its fetches to stop (returns at once).
+    public func requestStop() {
         stopping.set()
-        inbox.post(.stop)
-        _ = ended.wait(timeout: .now() + .seconds(5))
+        thread.requestStop()
+    }
+
+    /// Waits at most `deadline` for the runner thread (which waits for its fetch threads).
+    public func join(deadline: Duration) -> Bool { thread.join(deadline: deadline) }
+
+    /// Stops the runner and its fetches, and waits (at most `stopDeadline`).
+    public func stop() {
+        requestStop()
+        _ = join(deadline: stopDeadline)
     }
 }
 

@@ -197,8 +197,8 @@ public final class Reactor {
     /// `deadline` (`now` is that clock's reading; the wait is rounded up to a
     /// millisecond, so a deadline is never woken for early). A signal ends the wait
     /// with nothing ready.
-    public func wait(until deadline: Double, now: Double) throws(ReactorError) -> ReadyEvents {
-        let milliseconds = Int32(min(Double(Int32.max), (max(0, deadline - now) * 1000).rounded(.up)))
+    public func wait(until deadline: MonotonicInstant, now: MonotonicInstant) throws(ReactorError) -> ReadyEvents {
+        let milliseconds = (deadline - now).pollMilliseconds
         let count = buffer.withUnsafeMutableBufferPointer { epoll_wait(epollFD, $0.baseAddress, Int32($0.count), milliseconds) }
         if count < 0 && errno == EINTR { return ReadyEvents(buffer: buffer, count: 0) }
         let ready = ReadyEvents(buffer: buffer, count: Int(try ReactorError.check(count, "epoll_wait")))

@@ -25,7 +25,7 @@ public final class RedisConnection {
     /// so that a refused login or database fails here with its own error kind. Before
     /// `AUTH`, a `PING` says whether the server answers anyone (`acceptsAnyone`); with
     /// `requireAuthentication` such a server is refused (`.authentication`).
-    public init(url: RedisURL, password: RedisPassword?, connectTimeout: Double = 5, ioTimeout: Double = 5,
+    public init(url: RedisURL, password: RedisPassword?, connectTimeout: Duration = .seconds(5), ioTimeout: Duration = .seconds(5),
                 requireAuthentication: Bool = false) throws(RedisError) {
         self.url = url
         guard let context = redisConnectWithTimeout(url.host, Int32(url.port), Self.timeval(connectTimeout)) else {
@@ -50,8 +50,8 @@ public final class RedisConnection {
 
     /// Changes how long a read or write may wait (a blocking `XREAD BLOCK ms` needs more
     /// than `ms`).
-    public func setTimeout(_ seconds: Double) throws(RedisError) {
-        try check(redisSetTimeout(context, Self.timeval(seconds)), "set timeout")
+    public func setTimeout(_ timeout: Duration) throws(RedisError) {
+        try check(redisSetTimeout(context, Self.timeval(timeout)), "set timeout")
     }
 
     /// Sends one command and returns its reply; an error reply is returned as `.error`.
@@ -162,8 +162,9 @@ public final class RedisConnection {
         throw RedisError(.reply, operation: probe.name, message: message)
     }
 
-    private static func timeval(_ seconds: Double) -> Glibc.timeval {
-        let whole = max(0, seconds.rounded(.down))
-        return Glibc.timeval(tv_sec: Int(whole), tv_usec: Int((max(0, seconds) - whole) * 1_000_000))
+    private static func timeval(_ timeout: Duration) -> Glibc.timeval {
+        let (seconds, attoseconds) = timeout.components
+        guard seconds >= 0, attoseconds >= 0 else { return Glibc.timeval(tv_sec: 0, tv_usec: 0) }
+        return Glibc.timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
     }
 }

@@ -11,7 +11,7 @@ import Glibc
 /// `SUBSCRIBE` to the wanted channel (a subscribed connection can do nothing else) and
 /// turns its messages into announcements. Nothing here ever blocks the caller of
 /// `offer`: a full inbox drops lines and owes the view a snapshot.
-public final class RedisPublisher: Sendable {
+public final class RedisPublisher: Service {
     /// Where Redis is and how to log in.
     public struct Target: Sendable {
         public var url: RedisURL
@@ -32,16 +32,16 @@ public final class RedisPublisher: Sendable {
         /// A new connection to the target; `blocking` is how much longer than the I/O
         /// timeout a reply may take (an `XREAD BLOCK`'s own wait).
         public func connect(blocking: Double = 0) throws(RedisError) -> RedisConnection {
-            try RedisConnection(url: url, password: password, connectTimeout: ioTimeout, ioTimeout: ioTimeout + blocking,
+            try RedisConnection(url: url, password: password, connectTimeout: .seconds(ioTimeout), ioTimeout: .seconds(ioTimeout + blocking),
                                 requireAuthentication: requireAuthentication)
         }
     }
 
     private let inbox: PublisherInbox
-    private let running = Atomic<Bool>(true)
-    private let threads = Mutex<[WorkerThread<Void>]>([])
-    /// The announcement listener's socket, to wake it at `stop`.
-    private let listenerSocket = Atomic<Int32>(-1)
+    private let threads = Mutex<[ServiceThread<Never>]>([])
+    public let name = "redis publisher"
+    /// The write under way, bounded by the I/O timeout.
+    public var stopDeadline: Duration { .seconds(target.ioTimeout + 1) }
 
     private let target: Target
     private let settings: PublisherSettings
@@ -63,11 +63,11 @@ public final class RedisPublisher: Sendable {
     /// Starts both threads (once).
     public func start() {
         let (inbox, target, settings, logger, follow) = (inbox, target, settings, logger, follow)
-        let publisher = WorkerThread(name: "redis-publisher") {
+        let publisher = ServiceThread<Never>(name: "redis-publisher") { _ in
             Self.publish(target: target, settings: settings, logger: logger, inbox: inbox, follow: follow)
         }
-        let listener = WorkerThread(name: "redis-wanted") { [self] in
-            listen(target: target, channel: settings.keys.wanted)
+        let listener = ServiceThread<Never>(name: "redis-wanted") { [self] thread in
+            listen(thread, target: target, channel: settings.keys.wanted)
         }
         threads.withLock { $0 = [publisher, listener] }
     }
@@ -80,13 +80,23 @@ public final class RedisPublisher: Sendable {
     /// publisher (never blocks; only the latest is kept).
     public func offerStatus(_ line: [UInt8]) { inbox.offerStatus(line) }
 
-    /// Stops both threads and waits for them.
-    public func stop() {
-        running.store(false, ordering: .sequentiallyConsistent)
+    /// Asks both threads to stop: the publisher's inbox ends, the listener's socket is
+    /// shut down (returns at once).
+    public func requestStop() {
         inbox.stop()
-        let fd = listenerSocket.load(ordering: .sequentiallyConsistent)
-        if fd >= 0 { shutdown(fd, Int32(SHUT_RDWR)) }
-        for thread in threads.withLock({ $0 }) { thread.join() }
+        for thread in threads.withLock({ $0 }) { thread.requestStop() }
+    }
+
+    /// Waits at most `deadline` for both threads.
+    public func join(deadline: Duration) -> Bool {
+        let until = MonotonicInstant.now() + deadline
+        return threads.withLock { $0 }.allSatisfy { $0.join(deadline: until - MonotonicInstant.now()) }
+    }
+
+    /// Stops both threads and waits for them (at most `stopDeadline`).
+    public func stop() {
+        requestStop()
+        _ = join(deadline: stopDeadline)
     }
 
     // MARK: - The publisher thread
@@ -134,25 +144,22 @@ public final class RedisPublisher: Sendable {
     /// Subscribes to the wanted channel and announces each message; reconnects after
     /// 1 s when Redis goes away (the publisher logs outages: this thread is silent). A
     /// quiet channel times out every minute and subscribes again.
-    private func listen(target: Target, channel: String) {
-        while running.load(ordering: .sequentiallyConsistent) {
+    private func listen(_ thread: ServiceThread<Never>, target: Target, channel: String) {
+        while !thread.isStopRequested {
             do {
                 let redis = try target.connect()
-                listenerSocket.store(redis.fileDescriptor, ordering: .sequentiallyConsistent)
-                defer { listenerSocket.store(-1, ordering: .sequentiallyConsistent) }
-                guard running.load(ordering: .sequentiallyConsistent) else { return }
-                try redis.call(RedisCommand(["SUBSCRIBE", channel]))
-                try redis.setTimeout(60)
-                while running.load(ordering: .sequentiallyConsistent) {
-                    let message = try redis.readReply(operation: "SUBSCRIBE")
-                    if message.elements?.first?.text == "message" { inbox.announce() }
+                let fd = redis.fileDescriptor
+                try thread.interruptible({ shutdown(fd, Int32(SHUT_RDWR)) }) {
+                    guard !thread.isStopRequested else { return }
+                    try redis.call(RedisCommand(["SUBSCRIBE", channel]))
+                    try redis.setTimeout(.seconds(60))
+                    while !thread.isStopRequested {
+                        let message = try redis.readReply(operation: "SUBSCRIBE")
+                        if message.elements?.first?.text == "message" { inbox.announce() }
+                    }
                 }
             } catch {
-                var remaining = 1.0
-                while remaining > 0 && running.load(ordering: .sequentiallyConsistent) {
-                    usleep(100_000)
-                    remaining -= 0.1
-                }
+                thread.pause(.seconds(1))
             }
         }
     }

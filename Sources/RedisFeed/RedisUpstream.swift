@@ -2,6 +2,7 @@ import CanonicalJSON
 import Diagnostics
 import FeedProtocol
 import Synchronization
+import Threads
 
 /// eventd-web's upstream through Redis (`--upstream redis://…`): it answers the feed
 /// requests the gateway would send eventd, from Redis. One `ViewWatcher` per view (one
@@ -10,7 +11,7 @@ import Synchronization
 /// client is what eventd's socket would have sent on that client's connection; the
 /// gateway treats it the same way (its bounded buffers, its `offline` event when the
 /// upstream goes away).
-public final class RedisUpstream: Sendable {
+public final class RedisUpstream: Service {
     /// What a client's upstream receives.
     public enum Delivery: Sendable, Equatable {
         /// Feed lines, each ending in a newline.
@@ -29,6 +30,12 @@ public final class RedisUpstream: Sendable {
     private let clientViews = Mutex<[Int: String]>([:])
     private let outage = Mutex<Bool>(false)
     private let statusReader = Mutex<StatusReader?>(nil)
+    private let stopping = Atomic<Bool>(false)
+    /// The watchers `requestStop` stopped, for `join` (an ending watcher leaves `watchers`).
+    private let stopped = Mutex<[ViewWatcher]>([])
+    public let name = "redis upstream"
+    /// A watcher's read under way (250 ms) or a connect (the I/O timeout).
+    public var stopDeadline: Duration { .seconds(target.ioTimeout + 1) }
 
     /// An upstream reading Redis at `target` under `keys`; `deliver` is called from the
     /// watchers' threads (the gateway's loop posts it to itself).
@@ -41,9 +48,35 @@ public final class RedisUpstream: Sendable {
         self.deliver = deliver
     }
 
+    /// Nothing to do: watchers start with their view's first browser.
+    public func start() {}
+
+    /// Stops every watcher and the status reader; later requests are refused (returns
+    /// at once).
+    public func requestStop() {
+        stopping.store(true, ordering: .sequentiallyConsistent)
+        let all = watchers.withLock { Array($0.values) }
+        stopped.withLock { $0 = all }
+        for watcher in all { watcher.requestStop() }
+        statusReader.withLock { $0 }?.requestStop()
+    }
+
+    /// Waits at most `deadline` for the watchers' and the status reader's threads.
+    public func join(deadline: Duration) -> Bool {
+        let until = MonotonicInstant.now() + deadline
+        let all = stopped.withLock { $0 }
+        let watchersEnded = all.allSatisfy { $0.join(deadline: until - MonotonicInstant.now()) }
+        let readerEnded = statusReader.withLock { $0 }?.join(deadline: until - MonotonicInstant.now()) ?? true
+        return watchersEnded && readerEnded
+    }
+
     /// A request line the gateway sends on `client`'s upstream.
     public func request(_ client: Int, line: [UInt8]) {
         let end = line.last == 10 ? line.count - 1 : line.count
+        guard !stopping.load(ordering: .sequentiallyConsistent) else {
+            deliver(client, .closed(reason: ViewWatcher.unavailable))
+            return
+        }
         guard case .success(let request) = Request.decode(line[0..<end]) else {
             deliver(client, .bytes(FeedMessage.error(.badRequest, "not a request")))
             return

@@ -1,4 +1,3 @@
-import Dispatch
 import RedisClient
 import Synchronization
 import Threads
@@ -7,32 +6,37 @@ import Threads
 /// connection serving `/api/status` and `/healthz`. Requests arriving while a read is
 /// under way share the next one, so a burst of probes costs one read.
 final class StatusReader: Sendable {
-    private struct Pending {
-        var requests: [(client: Int, health: Bool)] = []
+    /// A client waiting for an answer (a ping when `health`).
+    private struct Asked: Sendable {
+        var client: Int
+        var health: Bool
     }
 
-    private let pending = Mutex(Pending())
-    private let signal = DispatchSemaphore(value: 0)
-    private let thread = Mutex<WorkerThread<Void>?>(nil)
+    private let thread = Mutex<ServiceThread<Asked>?>(nil)
 
     init(target: RedisPublisher.Target, keys: FeedKeys, upstream: RedisUpstream) {
-        let worker = WorkerThread(name: "redis-status") { [self] in
-            run(target: target, keys: keys, upstream: upstream)
+        let worker = ServiceThread<Asked>(name: "redis-status") { thread in
+            Self.run(thread, target: target, keys: keys, upstream: upstream)
         }
         thread.withLock { $0 = worker }
     }
 
     /// Answers `client` (a ping when `health`) from the next read.
     func request(_ client: Int, health: Bool) {
-        pending.withLock { $0.requests.append((client, health)) }
-        signal.signal()
+        thread.withLock { $0 }?.post(Asked(client: client, health: health))
     }
 
-    private func run(target: RedisPublisher.Target, keys: FeedKeys, upstream: RedisUpstream) {
+    /// Asks the thread to end after the read under way.
+    func requestStop() { thread.withLock { $0 }?.requestStop() }
+
+    /// Waits at most `deadline` for the thread to end.
+    func join(deadline: Duration) -> Bool { thread.withLock { $0 }?.join(deadline: deadline) ?? true }
+
+    private static func run(_ thread: ServiceThread<Asked>, target: RedisPublisher.Target, keys: FeedKeys,
+                            upstream: RedisUpstream) {
         var connection: RedisConnection?
-        while true {
-            signal.wait()
-            let batch = pending.withLock { p in defer { p.requests.removeAll() }; return p.requests }
+        while !thread.isStopRequested {
+            let batch = thread.take(waitingAtMost: .seconds(3600))
             guard !batch.isEmpty else { continue }
             var replies: [RedisReply] = []
             // Redis answered but the status key is missing or stale: eventd is not publishing.
@@ -46,8 +50,8 @@ final class StatusReader: Sendable {
                 connection = nil
                 reason = "Redis did not answer"
             }
-            for (client, health) in batch {
-                upstream.send(client, StatusKey.answer(replies, health: health).map { .bytes($0) } ?? .closed(reason: reason))
+            for asked in batch {
+                upstream.send(asked.client, StatusKey.answer(replies, health: asked.health).map { .bytes($0) } ?? .closed(reason: reason))
             }
         }
     }

@@ -20,21 +20,27 @@ final class ViewWatcher: Sendable {
     }
 
     private let inbox = Mutex(Inbox())
-    /// Wakes the thread while it waits (Redis down, or a new view's first snapshot).
-    private let signal = DispatchSemaphore(value: 0)
-    private let thread = Mutex<WorkerThread<Void>?>(nil)
+    /// The thread; a post (`()`) wakes it while it waits (Redis down, or a new view's
+    /// first snapshot).
+    private let thread = Mutex<ServiceThread<Void>?>(nil)
     let view: PublishedView
 
     /// How long the thread waits for its inbox when the machine asked for nothing.
-    static let idleWait = 0.05
+    static let idleWait: Duration = .milliseconds(50)
 
     init(view: PublishedView, target: RedisPublisher.Target, keys: FeedKeys, settings: WatcherSettings, upstream: RedisUpstream) {
         self.view = view
-        let worker = WorkerThread(name: "redis-view") { [self] in
-            run(WatcherMachine(view: view, keys: keys, settings: settings), target: target, upstream: upstream)
+        let worker = ServiceThread<Void>(name: "redis-view") { [self] thread in
+            run(WatcherMachine(view: view, keys: keys, settings: settings), on: thread, target: target, upstream: upstream)
         }
         thread.withLock { $0 = worker }
     }
+
+    /// Asks the thread to end after its read under way (`XREAD BLOCK`: 250 ms at most).
+    func requestStop() { thread.withLock { $0 }?.requestStop() }
+
+    /// Waits at most `deadline` for the thread to end.
+    func join(deadline: Duration) -> Bool { thread.withLock { $0 }?.join(deadline: deadline) ?? true }
 
     var isRunning: Bool { inbox.withLock { $0.running } }
 
@@ -44,7 +50,7 @@ final class ViewWatcher: Sendable {
         post(.join(client: client, resume: resume, oneShot: oneShot))
     }
 
-    func leave(_ client: Int) { post(.leave(client: client)) }
+    func leave(_ client: Int) { _ = post(.leave(client: client)) }
 
     private func post(_ event: WatcherEvent) -> Bool {
         let taken = inbox.withLock { i -> Bool in
@@ -52,11 +58,11 @@ final class ViewWatcher: Sendable {
             i.events.append(event)
             return true
         }
-        if taken { signal.signal() }
+        if taken { thread.withLock { $0 }?.post(()) }
         return taken
     }
 
-    private func run(_ start: WatcherMachine, target: RedisPublisher.Target, upstream: RedisUpstream) {
+    private func run(_ start: WatcherMachine, on thread: ServiceThread<Void>, target: RedisPublisher.Target, upstream: RedisUpstream) {
         var machine = start
         var link = RedisLink(target: target, blocking: Double(machine.settings.blockMilliseconds) / 1000)
         var pending = machine.start(at: Self.clock())
@@ -79,12 +85,12 @@ final class ViewWatcher: Sendable {
                 }
                 if let next { pending += machine.handle(next, at: Self.clock()) }
             }
-            if machine.isFinished { return finish(upstream) }
+            if machine.isFinished || thread.isStopRequested { return finish(upstream) }
             let events = inbox.withLock { i in defer { i.events.removeAll() }; return i.events }
             for event in events { pending += machine.handle(event, at: Self.clock()) }
             pending += machine.handle(.tick, at: Self.clock())
             // Nothing to do (Redis down, eventd's first snapshot awaited): wait for a join.
-            if pending.isEmpty { _ = signal.wait(timeout: .now() + .milliseconds(Int(Self.idleWait * 1000))) }
+            if pending.isEmpty { _ = thread.take(waitingAtMost: Self.idleWait) }
         }
     }
 

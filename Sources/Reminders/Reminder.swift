@@ -1,5 +1,5 @@
 import ICalendar
-import UpcomingEvents
+import AgendaText
 
 /// One notification: an occurrence and how long before its start it is due.
 public struct Reminder: Equatable, Sendable {
@@ -18,9 +18,9 @@ public struct Reminder: Equatable, Sendable {
 
     /// `in 10 min · 14:00–15:00 · Room 4` (times in `zone`), as at `now`.
     public func describe(now: Int64, zone: Zone) -> String {
-        // The status bar's wording (`EventWording`): the same countdown and times a user sees there.
-        var parts = [event.start <= now ? "now" : "in " + EventWording.phrase(event.start - now)]
-        parts.append(EventWording.clock(event.start, zone) + "–" + EventWording.clock(event.end, zone))
+        // The status bar's wording (`AgendaWords`): the same countdown and times a user sees there.
+        var parts = [event.start <= now ? "now" : "in " + AgendaWords.phrase(event.start - now)]
+        parts.append(ItemTime(start: event.start, end: event.end, zone: zone).text)
         if let location = event.location { parts.append(location) }
         return parts.joined(separator: " · ")
     }

@@ -1,5 +1,5 @@
 import ICalendar
-import UpcomingEvents
+import AgendaText
 
 /// What a status bar shows at one moment: the current or next event, its class, the
 /// progress through it, and the rest of today and tomorrow for the tooltip. Pure: the
@@ -60,14 +60,14 @@ public struct BarGlance: Equatable, Sendable {
         if let event = current {
             glance.kind = .now
             glance.alt = "timed"
-            glance.text = describe(event, "\(event.summary) · now, \(EventWording.phrase(event.end - now)) left")
+            glance.text = describe(event, "\(event.summary) · now, \(AgendaWords.phrase(event.end - now)) left")
             glance.shortText = event.summary
             let length = max(1, event.end - event.start)
             glance.percentage = Int(min(100, max(0, (now - event.start) * 100 / length)))
         } else if let event = next {
             glance.kind = event.start - now <= options.soon ? .soon : .later
             glance.alt = "timed"
-            glance.text = describe(event, "\(EventWording.clock(event.start, zone)) \(event.summary) · in \(EventWording.phrase(event.start - now))")
+            glance.text = describe(event, "\(AgendaWords.clock(event.start, zone)) \(event.summary) · in \(AgendaWords.phrase(event.start - now))")
             glance.shortText = event.summary
         }
         if !allDayToday.isEmpty, glance.alt == "none" || options.allDay == .always {
@@ -81,31 +81,30 @@ public struct BarGlance: Equatable, Sendable {
             }
         }
 
-        glance.today = allDayToday.map { Entry(time: "all day", summary: $0.summary, location: $0.location) }
+        glance.today = allDayToday.map { Entry(time: ItemTime.allDayText, summary: $0.summary, location: $0.location) }
             + timed.filter { $0.end > now && $0.start < todayEnd }
                 .map { entry($0, dayStart: todayStart, dayEnd: todayEnd, zone: zone) }
         glance.tomorrow = events.filter { $0.allDay && $0.startDate <= tomorrow && tomorrow < $0.endDate }
-            .map { Entry(time: "all day", summary: $0.summary, location: $0.location) }
+            .map { Entry(time: ItemTime.allDayText, summary: $0.summary, location: $0.location) }
             + timed.filter { $0.start < tomorrowEnd && $0.end > todayEnd }
                 .map { entry($0, dayStart: todayEnd, dayEnd: tomorrowEnd, zone: zone) }
         return glance
     }
 
     private static func entry(_ e: BarEvent, dayStart: Int64, dayEnd: Int64, zone: Zone) -> Entry {
-        let from = e.start < dayStart ? "…" : EventWording.clock(e.start, zone)
-        let to = e.end > dayEnd ? "…" : EventWording.clock(e.end, zone)
-        return Entry(time: from + "–" + to, summary: e.summary, location: e.location)
+        Entry(time: ItemTime(start: e.start, end: e.end, zone: zone, day: dayStart..<dayEnd).text, summary: e.summary,
+              location: e.location)
     }
 
     static func value(_ field: BarTemplate.Field, of e: BarEvent, now: Int64, zone: Zone) -> String {
         switch field {
         case .summary: return e.summary
-        case .start: return e.allDay ? "all day" : EventWording.clock(e.start, zone)
-        case .end: return e.allDay ? "" : EventWording.clock(e.end, zone)
+        case .start: return e.allDay ? ItemTime.allDayText : AgendaWords.clock(e.start, zone)
+        case .end: return e.allDay ? "" : AgendaWords.clock(e.end, zone)
         case .location: return e.location ?? ""
         case .calendar: return e.calendar
-        case .minutesUntil: return "\(EventWording.minutes(e.start - now))"
-        case .minutesLeft: return "\(EventWording.minutes(e.end - now))"
+        case .minutesUntil: return "\(AgendaWords.minutes(e.start - now))"
+        case .minutesLeft: return "\(AgendaWords.minutes(e.end - now))"
         }
     }
 }

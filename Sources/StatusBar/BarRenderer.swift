@@ -1,5 +1,5 @@
 import ICalendar
-import UpcomingEvents
+import AgendaText
 
 /// The status bar's state machine: it takes the feed's changes, minute turns and lost
 /// connections, and returns the whole lines to write. Pure (the caller brings the clock

@@ -1,9 +1,9 @@
 import FeedProtocol
 import ICalendar
-import UpcomingEvents
+import AgendaText
 import Diagnostics
 
-/// Lays a view's local copy out as rows, the way `agenda` and the dashboard do: Today
+/// Lays a view's local copy out as rows, worded by AgendaText as `agenda` words them: Today
 /// (past events dimmed, the event under way marked with its progress, a rule at now),
 /// Tomorrow, the rest of the week under day headers, then later dates as a dense list.
 /// All-day and multi-day events are banners, continuing ← and → across dates. A
@@ -52,10 +52,15 @@ public struct AgendaLayout: Sendable {
         var inLater = false
         for section in model.sections {
             guard let date = CivilDate(iso: section.id) else { continue }
-            let dense = date >= today.adding(days: 7)
+            let day = section.content
+            let dense: Bool
+            switch SectionKind.range(date: date, label: day.label, today: today) {
+            case .later: dense = true
+            case .today, .tomorrow, .week, .past, .placeholder: dense = false
+            }
             if dense && !inLater {
                 if !rows.isEmpty { rows.append(gap("later")) }
-                rows.append(AgendaRow(id: "h:later", kind: .header, spans: [.init("Later", .bold)]))
+                rows.append(AgendaRow(id: "h:later", kind: .header, spans: [.init("Later", .bold)], section: .later))
                 inLater = true
             }
             if !dense && !rows.isEmpty { rows.append(gap(section.id)) }
@@ -63,7 +68,8 @@ public struct AgendaLayout: Sendable {
                 rows += known
                 continue
             }
-            let laid = sectionRows(section, date: date, today: today, dense: dense)
+            let laid = sectionRows(section.items.map(\.content), id: section.id, day: day, date: date,
+                                   today: today, dense: dense)
             if date != today { cache.sections[section.id] = laid }
             rows += laid
         }
@@ -77,28 +83,21 @@ public struct AgendaLayout: Sendable {
         return rows
     }
 
-    /// One date's rows: its header and events (with the now rule today), or for a date
-    /// past the week its events alone, dense.
-    func sectionRows(_ section: FeedClientState.Model.Section, date: CivilDate, today: CivilDate, dense: Bool) -> [AgendaRow] {
-        let events = section.items.map(\.content).filter { $0.kind == .event }
+    /// One date's rows: its header and events (with the now line today, `NowRule`), or
+    /// for a date past the week its events alone, dense.
+    func sectionRows(_ items: [FeedItem], id: String, day: FeedDay, date: CivilDate, today: CivilDate, dense: Bool) -> [AgendaRow] {
+        let events = items.filter { $0.kind == .event }
         let shown = events.filter(isShown)
         if dense { return shown.map { eventRow($0, date: date, dense: true, today: false) } }
-        let label = section.content.label
-        var rows = [AgendaRow(id: "h:" + section.id, kind: .header,
-                              spans: [.init(Self.header(date, label: label, today: today), .bold)])]
+        // A header's kind is where its date falls (today's even when it has nothing on it).
+        var rows = [AgendaRow(id: "h:" + id, kind: .header,
+                              spans: [.init(AgendaWords.dayHeader(date, label: day.label, today: today), .bold)],
+                              section: date == today ? .today : SectionKind.range(date: date, label: day.label, today: today))]
         if shown.isEmpty {
-            return rows + [placeholder("p:" + section.id, events.isEmpty ? "nothing on this day" : hiddenReason)]
+            return rows + [placeholder("p:" + id, events.isEmpty ? "nothing on this day" : hiddenReason)]
         }
-        var ruled = date != today
-        for item in shown {
-            let row = eventRow(item, date: date, dense: false, today: date == today)
-            if !ruled, row.kind == .event, let start = BarEvent(item: item)?.start, start > now {
-                rows.append(nowRule())
-                ruled = true
-            }
-            rows.append(row)
-        }
-        if !ruled { rows.append(nowRule()) }
+        rows += shown.map { eventRow($0, date: date, dense: false, today: date == today) }
+        if date == today { rows.insert(nowRule(), at: 1 + NowRule.lineIndex(shown, now: now)) }
         return rows
     }
 
@@ -112,51 +111,40 @@ public struct AgendaLayout: Sendable {
         if hiddenCalendars.contains(item.calendar ?? "") { return false }
         guard !filter.isEmpty else { return true }
         let needle = filter.lowercased()
-        return [item.summary, item.location, item.calendar].contains { text in
-            text?.lowercased().contains(needle) ?? false
-        }
+        return [item.summary, item.location, item.calendar].contains { $0?.lowercased().contains(needle) ?? false }
     }
 
+    /// An event's row: `AgendaLine`'s pieces as spans, today's past dimmed and the
+    /// current one marked with its progress.
     func eventRow(_ item: FeedItem, date: CivilDate, dense: Bool, today: Bool) -> AgendaRow {
-        let calendar = item.calendar ?? ""
-        let allDay = item.allDay
-        let from = item.continuesFromPreviousDay
-        let to = item.continuesToNextDay
-        let event = BarEvent(item: item)
-        let underWay = today && !allDay && event.map { $0.start <= now && now < $0.end } ?? false
-        let past = today && !allDay && event.map { $0.end <= now } ?? false
+        let line = AgendaLine(item)
+        let phase = today ? NowRule.phase(item, now: now) : .timeless
+        let past = phase == .over
         var spans: [AgendaRow.Span] = []
-        if dense { spans.append(.init("  " + Self.shortDate(date) + " ", .dim)) }
-        spans.append(.init(underWay ? "▶ " : "  ", .progress))
-        let banner = allDay || from || to
-        var time: String
-        if allDay {
-            time = (from ? "← " : "  ") + "all day" + (to ? " →" : "  ")
-        } else {
-            time = (from ? "←" : Self.clock(item.start)) + "–" + (to ? "→" : Self.clock(item.end))
-        }
-        time += String(repeating: " ", count: max(0, 11 - DisplayWidth.of(time)))
-        spans.append(.init(time, past ? .dim : .plain))
-        spans.append(.init(" ● ", .calendar(calendar)))
-        let summary = AgendaRow.text(item.summary ?? "(no title)",
-                                     banner ? .banner(calendar) : past ? .dim : .plain)
-        spans.append(banner ? AgendaRow.Span(" " + summary.text + " ", summary.style) : summary)
-        if item.status == "tentative" { spans.append(.init(" (tentative)", .dim)) }
-        if underWay, let event {
-            let done = Double(now - event.start) / Double(max(1, event.end - event.start))
+        if dense { spans.append(.init("  " + ItemTime.padded(AgendaWords.shortDate(date), to: 10) + " ", .dim)) }
+        spans.append(.init(phase == .current ? "▶ " : "  ", .progress))
+        spans += line.head.map { span($0, line, past: past) }
+        if phase == .current, let done = NowRule.progress(item, now: now) {
             spans.append(.init("  " + Self.progressBar(done), .progress))
         }
-        if let location = item.location, !location.isEmpty {
-            spans.append(.init("  "))
-            spans.append(AgendaRow.text(location, .dim))
+        spans += line.tail.map { span($0, line, past: past) }
+        return AgendaRow(id: item.id, kind: line.isBanner ? .banner : .event, spans: spans, item: item, past: past)
+    }
+
+    /// A piece of the line as `watch` styles it: a banner's summary as a bar in the
+    /// calendar's colour, today's past dimmed.
+    func span(_ part: AgendaLine.Part, _ line: AgendaLine, past: Bool) -> AgendaRow.Span {
+        switch part.role {
+        case .bullet: return .init(part.text, .calendar(line.calendar))
+        case .summary where line.isBanner: return .init(" " + part.text + " ", .banner(line.calendar))
+        case .time, .summary: return .init(part.text, past ? .dim : .plain)
+        case .tentative, .location, .mark: return .init(part.text, .dim)
+        case .space: return .init(part.text)
         }
-        return AgendaRow(id: item.id, kind: banner ? .banner : .event, spans: spans,
-                         item: item, past: past)
     }
 
     func nowRule() -> AgendaRow {
-        let local = zone.local(atUTC: now)
-        let text = "  ── now " + Self.two(local.hour) + ":" + Self.two(local.minute) + " "
+        let text = "  ── now " + AgendaWords.clock(now, zone) + " "
         return AgendaRow(id: "now", kind: .nowRule, spans: [.init(text, .rule)], fill: "─")
     }
 
@@ -165,32 +153,6 @@ public struct AgendaLayout: Sendable {
     }
 
     func gap(_ id: String) -> AgendaRow { AgendaRow(id: "g:" + id, kind: .gap, spans: []) }
-
-    static let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
-    static let months = ["January", "February", "March", "April", "May", "June", "July", "August",
-                         "September", "October", "November", "December"]
-
-    /// `Today, Sunday 29 November` (the year when it is not this year's).
-    static func header(_ date: CivilDate, label: String?, today: CivilDate) -> String {
-        var text = "\(weekdays[date.weekday]) \(date.day) \(months[date.month - 1])"
-        if date.year != today.year { text += " \(date.year)" }
-        if let label { text = label.prefix(1).uppercased() + label.dropFirst() + ", " + text }
-        return text
-    }
-
-    /// `Mon 7 Dec`, for the dense list (always 10 columns).
-    static func shortDate(_ date: CivilDate) -> String {
-        let text = "\(weekdays[date.weekday].prefix(3)) \(date.day) \(months[date.month - 1].prefix(3))"
-        return text + String(repeating: " ", count: max(0, 10 - text.count))
-    }
-
-    /// `HH:MM` of an RFC 3339 time in the view's zone.
-    static func clock(_ rfc3339: String?) -> String {
-        guard let s = rfc3339, s.utf8.count >= 16 else { return "??:??" }
-        return String(s.dropFirst(11).prefix(5))
-    }
-
-    static func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
 
     /// Eight cells, filled by the part of the event that has passed.
     static func progressBar(_ fraction: Double) -> String {

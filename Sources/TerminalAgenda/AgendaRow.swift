@@ -1,3 +1,4 @@
+import AgendaText
 import FeedProtocol
 import Diagnostics
 
@@ -48,11 +49,15 @@ public struct AgendaRow: Sendable, Equatable {
     public var fill: Character?
     /// The feed's item behind an event row (for details).
     public var item: FeedItem?
+    /// A header's section kind (`watch`'s t finds today's by it).
+    public var section: SectionKind?
     /// Dimmed as past (today's events that have ended).
     public var past: Bool
 
-    public init(id: String, kind: Kind, spans: [Span], fill: Character? = nil, item: FeedItem? = nil, past: Bool = false) {
+    public init(id: String, kind: Kind, spans: [Span], fill: Character? = nil, item: FeedItem? = nil, past: Bool = false,
+                section: SectionKind? = nil) {
         self.id = id
+        self.section = section
         self.kind = kind
         self.spans = spans
         self.fill = fill

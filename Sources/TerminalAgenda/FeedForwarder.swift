@@ -4,6 +4,9 @@ import CanonicalJSON
 import FeedClientKit
 import FeedProtocol
 import Threads
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What the subscription thread tells the screen's loop.
 enum FeedNews: Sendable {
@@ -23,16 +26,42 @@ enum FeedNews: Sendable {
 /// Runs one subscription (`SubscriptionDriver`, the project's machine: resume after a
 /// reconnect, resync on a gap, digest checks) on a thread of its own, posting what the
 /// screen needs to a mailbox that wakes the loop. A new view (other days) starts a new
-/// forwarder; the old one's thread ends at its next message (a heartbeat at the latest).
-final class FeedForwarder: Sendable {
+/// forwarder and stops the old one. A stop shuts the socket in use down, so a blocked
+/// read returns at once; without a connection the thread looks at its stop every
+/// 100 ms (`Consumer.secondsUntilWake`).
+final class FeedForwarder: Service {
+    let name = "watch feed"
+    let stopDeadline: Duration = .seconds(1)
     private let retired = Atomic<Bool>(false)
+    private let view: ViewFields
+    private let open: @Sendable () throws -> FeedSocket
+    private let mailbox: Mailbox<FeedNews>
+    private let thread = Mutex<ServiceThread<Never>?>(nil)
 
-    /// Starts the thread subscribing to `view`.
+    /// A forwarder for `view`, not started yet.
     init(view: ViewFields, open: @escaping @Sendable () throws -> FeedSocket, mailbox: Mailbox<FeedNews>) {
+        self.view = view
+        self.open = open
+        self.mailbox = mailbox
+    }
+
+    /// Starts the thread subscribing to the view.
+    func start() {
         let configuration = SubscriptionMachine.Configuration(view: view, initialBackoff: 0.2, maxBackoff: 2)
-        let thread = Thread { [self] in
+        let (open, mailbox) = (open, mailbox)
+        thread.withLock { $0 = ServiceThread<Never>(name: "watch feed") { [self] thread in
             var consumer = Consumer(owner: self, mailbox: mailbox)
-            let driver = SubscriptionDriver(configuration, open: open)
+            let driver = SubscriptionDriver(configuration) {
+                let socket = try open()
+                // Until the next connection replaces it (the driver drops a socket only to
+                // open another, or to end). Between a drop and the next open the number
+                // may name another descriptor: a stop (an exit, a change of days) then at
+                // worst fails one status request of the colour reader, asked again within
+                // the minute (on anything but a socket, `shutdown` does nothing).
+                let fd = socket.fd
+                thread.onStop { shutdown(fd, Int32(SHUT_RDWR)) }
+                return socket
+            }
             do {
                 // The consumer has posted the failure the run returns.
                 _ = try driver.run(&consumer)
@@ -41,15 +70,18 @@ final class FeedForwarder: Sendable {
             } catch {
                 if !isRetired { mailbox.post(.ended(error)) }
             }
-        }
-        thread.name = "watch feed"
-        thread.start()
+        } }
     }
 
     var isRetired: Bool { retired.load(ordering: .relaxed) }
 
-    /// Stops posting; the thread ends at its next effect.
-    func retire() { retired.store(true, ordering: .relaxed) }
+    /// Stops posting and ends the thread (returns at once).
+    func requestStop() {
+        retired.store(true, ordering: .relaxed)
+        thread.withLock { $0 }?.requestStop()
+    }
+
+    func join(deadline: Duration) -> Bool { thread.withLock { $0 }?.join(deadline: deadline) ?? true }
 
     struct Retired: Error {}
 
@@ -85,7 +117,15 @@ final class FeedForwarder: Sendable {
             }
         }
 
-        func secondsUntilWake() -> Double? { nil }
-        mutating func wake() throws {}
+        /// While there is no live connection (a backoff's sleep), the driver looks every
+        /// 100 ms whether the forwarder was stopped (then at once: `wake` ends the run); a
+        /// connected thread is woken by its socket's shutdown.
+        func secondsUntilWake() -> Double? {
+            if owner.isRetired { return 0 }
+            return lost ? 0.1 : nil
+        }
+        mutating func wake() throws {
+            if owner.isRetired { throw Retired() }
+        }
     }
 }

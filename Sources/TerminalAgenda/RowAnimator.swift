@@ -1,4 +1,5 @@
 import SectionedDiff
+import Threads
 
 /// Animates one layout into the next the way a collection view does, in whole lines:
 /// rows keep their identity (their id), a deleted row is shown dimmed and then
@@ -11,11 +12,11 @@ import SectionedDiff
 /// rounded, never meet. The others (moved rows) leave at the first frame and arrive at
 /// the last, so no row ever crosses or overlaps another.
 public struct RowAnimator: Sendable {
-    /// Seconds a change takes, and the frames after the first one.
-    public static let duration = 0.15
+    /// How long a change takes, and the frames after the first one.
+    public static let duration: Duration = .milliseconds(150)
     public static let steps = 4
-    /// Seconds an inserted, moved or changed row stays highlighted after the slide.
-    public static let highlight = 1.0
+    /// How long an inserted, moved or changed row stays highlighted after the slide.
+    public static let highlight: Duration = .seconds(1)
 
     /// How a row is drawn in a frame.
     public enum Mark: Sendable, Equatable {
@@ -39,12 +40,13 @@ public struct RowAnimator: Sendable {
     /// For each row of `rows`: its line in `before` when it slides from there.
     private var origins: [Int?] = []
     private var leaving: Set<String> = []
-    private var started = -Double.infinity
+    /// When the slide under way started (nil: none, the new layout is shown as it is).
+    private var started: MonotonicInstant?
     /// The last step drawn: a late wake-up (a loaded machine) draws the next step, not
     /// a later one, so every intermediate frame reaches the terminal.
     private var drawn = Self.steps
     /// Highlighted ids and until when.
-    private var fresh: [String: Double] = [:]
+    private var fresh: [String: MonotonicInstant] = [:]
 
     /// A layout shown as it is.
     public init(rows: [AgendaRow] = []) {
@@ -54,7 +56,7 @@ public struct RowAnimator: Sendable {
     /// Starts the animation from the current layout to `new` at `now`; one still under
     /// way ends where it was going first. `highlight`: whether rows new or changed stand
     /// out (a change of the feed), or only slide (the clock moved the now rule, a filter).
-    public mutating func transition(to new: [AgendaRow], at now: Double, highlight: Bool = true) {
+    public mutating func transition(to new: [AgendaRow], at now: MonotonicInstant, highlight: Bool = true) {
         let old = rows
         var oldLine: [String: Int] = [:]
         for (line, row) in old.enumerated() { oldLine[row.id] = line }
@@ -79,18 +81,19 @@ public struct RowAnimator: Sendable {
         before = old
         rows = new
         // Nothing to slide and nothing to collapse: the new layout at once.
-        started = slides || !leaving.isEmpty ? now : -Double.infinity
-        drawn = started == now ? 0 : Self.steps
+        started = slides || !leaving.isEmpty ? now : nil
+        drawn = started == nil ? Self.steps : 0
     }
 
     /// The frame to draw at `now`, one step at most after the last one drawn.
-    public mutating func drawFrame(at now: Double) -> [Placed] {
+    public mutating func drawFrame(at now: MonotonicInstant) -> [Placed] {
         drawn = min(step(at: now), drawn + 1)
         return frame(step: drawn, at: now)
     }
 
     /// The step of the slide at `now`: 0 (the old layout) to `steps` (the new one).
-    func step(at now: Double) -> Int {
+    func step(at now: MonotonicInstant) -> Int {
+        guard let started else { return Self.steps }
         // A frame's instant, computed as `started + k × duration / steps`, is step k,
         // rounding notwithstanding.
         let steps = (now - started) / Self.duration * Double(Self.steps) + 1e-6
@@ -99,9 +102,9 @@ public struct RowAnimator: Sendable {
     }
 
     /// The rows and their lines at `now`.
-    public func frame(at now: Double) -> [Placed] { frame(step: step(at: now), at: now) }
+    public func frame(at now: MonotonicInstant) -> [Placed] { frame(step: step(at: now), at: now) }
 
-    func frame(step: Int, at now: Double) -> [Placed] {
+    func frame(step: Int, at now: MonotonicInstant) -> [Placed] {
         if step == 0 {
             return before.enumerated().map { line, row in
                 Placed(row: row, line: line, mark: leaving.contains(row.id) ? .leaving : .none)
@@ -109,7 +112,7 @@ public struct RowAnimator: Sendable {
         }
         if step == Self.steps {
             return rows.enumerated().map { line, row in
-                Placed(row: row, line: line, mark: (fresh[row.id] ?? 0) > now ? .fresh : .none)
+                Placed(row: row, line: line, mark: fresh[row.id].map { $0 > now } ?? false ? .fresh : .none)
             }
         }
         let f = Double(step) / Double(Self.steps)
@@ -121,15 +124,15 @@ public struct RowAnimator: Sendable {
     }
 
     /// When the next frame differs from the one at `now` (nil: nothing more to draw).
-    public func nextChange(after now: Double) -> Double? {
+    public func nextChange(after now: MonotonicInstant) -> MonotonicInstant? {
         let step = min(step(at: now), drawn)
-        if step < Self.steps {
+        if step < Self.steps, let started {
             // Behind (the step due was not drawn yet): at once.
-            return max(now, started + Double(step + 1) * Self.duration / Double(Self.steps))
+            return max(now, started + Self.duration * (step + 1) / Self.steps)
         }
         return fresh.values.filter { $0 > now }.min()
     }
 
     /// Whether the new layout is being slid into.
-    public func isSliding(at now: Double) -> Bool { step(at: now) < Self.steps }
+    public func isSliding(at now: MonotonicInstant) -> Bool { step(at: now) < Self.steps }
 }

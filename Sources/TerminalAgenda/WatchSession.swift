@@ -1,4 +1,4 @@
-import CanonicalJSON
+import AgendaText
 import Diagnostics
 import FeedClientKit
 import FeedProtocol
@@ -25,8 +25,8 @@ public final class WatchSession {
     let open: @Sendable () throws -> FeedSocket
     /// One status request on a connection of its own (for `calendar_colors`).
     let status: @Sendable () throws -> FeedStatus?
-    /// Seconds since the epoch (EVENTD_FAKE_NOW moves it, as the daemon's).
-    let wallClock: @Sendable () -> Double
+    /// The wall clock (EVENTD_FAKE_NOW moves it, as the daemon's).
+    let wallClock: @Sendable () -> WallInstant
     let environment: [String: String]
     var state: WatchState
     var layout: AgendaLayout
@@ -38,7 +38,7 @@ public final class WatchSession {
     var colorsAsked: Set<String> = []
     /// Live, or why not and since when.
     var lostReason: String? = "connecting to eventd"
-    var lastUpdate: Double?
+    var lastUpdate: WallInstant?
     var palette: CalendarPalette
     /// Rows of the dates the minute does not change (see `AgendaLayout.Cache`).
     var rowCache = AgendaLayout.Cache()
@@ -47,7 +47,7 @@ public final class WatchSession {
     public init(days: Int, zoneName: String, calendars: [String], calendarCount: Int?, calendarColors: [String: String]? = nil,
                 view: @escaping @Sendable (Int) -> ViewFields, open: @escaping @Sendable () throws -> FeedSocket,
                 status: @escaping @Sendable () throws -> FeedStatus?,
-                wallClock: @escaping @Sendable () -> Double, environment: [String: String]) {
+                wallClock: @escaping @Sendable () -> WallInstant, environment: [String: String]) {
         self.view = view
         self.open = open
         self.status = status
@@ -55,7 +55,7 @@ public final class WatchSession {
         self.environment = environment
         state = WatchState(days: days)
         state.zoneName = zoneName
-        layout = AgendaLayout(now: Int64(wallClock()), zone: Zone.system(zoneName) ?? .utc)
+        layout = AgendaLayout(now: wallClock().unixSeconds, zone: Zone.system(zoneName) ?? .utc)
         layout.days = days
         layout.calendarCount = calendarCount
         palette = CalendarPalette(names: calendars)
@@ -69,11 +69,18 @@ public final class WatchSession {
         let signals = TerminalRestore.watchSignals()
         let wake = try WakePipe()
         let mailbox = Mailbox<FeedNews>(wake: { wake.wake() })
+        // The threads are services (signals stay `TerminalRestore`'s: the loop reads
+        // them); however the loop ends, they are stopped and joined once the terminal is
+        // restored (within a second in all: a stuck one is left to the process's exit).
+        let services = Lifecycle(shutdownDeadline: .seconds(1), takingSignals: false)
+        defer { _ = services.stopServices() }
         let screen = try CursesScreen(environment: environment, palette: palette)
         defer { screen.end() }
         state.size = screen.size
-        forwarder = FeedForwarder(view: view(state.days), open: open, mailbox: mailbox)
-        colorReader = CalendarColorReader(status: status, mailbox: mailbox)
+        let reader = CalendarColorReader(status: status, mailbox: mailbox)
+        try services.start(reader)
+        colorReader = reader
+        forwarder = try Self.startForwarder(view: view(state.days), open: open, mailbox: mailbox, in: services)
         colorReader?.refresh()
         relayout(animated: false)
         screen.draw(compose())
@@ -102,8 +109,9 @@ public final class WatchSession {
                     relayout(animated: true)
                     dirty = true
                 case .changeDays(let days):
-                    forwarder?.retire()
-                    forwarder = FeedForwarder(view: view(days), open: open, mailbox: mailbox)
+                    // The old one ends at once (joined with the others at the end).
+                    forwarder?.requestStop()
+                    forwarder = try Self.startForwarder(view: view(days), open: open, mailbox: mailbox, in: services)
                     layout.days = days
                     lostReason = "subscribing to \(days) day\(days == 1 ? "" : "s")"
                     dirty = true
@@ -114,7 +122,7 @@ public final class WatchSession {
                 try take(news)
                 dirty = true
             }
-            if Int64(wallClock()) / 60 != layout.now / 60 {
+            if wallClock().unixSeconds / 60 != layout.now / 60 {
                 // As the dashboard: colours set meanwhile show within the minute.
                 colorReader?.refresh()
                 relayout(animated: true)
@@ -125,6 +133,13 @@ public final class WatchSession {
                 screen.draw(compose())
             }
         }
+    }
+
+    static func startForwarder(view: ViewFields, open: @escaping @Sendable () throws -> FeedSocket, mailbox: Mailbox<FeedNews>,
+                               in services: Lifecycle) throws -> FeedForwarder {
+        let forwarder = FeedForwarder(view: view, open: open, mailbox: mailbox)
+        try services.start(forwarder)
+        return forwarder
     }
 
     func take(_ news: FeedNews) throws {
@@ -173,7 +188,7 @@ public final class WatchSession {
     /// Lays the local copy out again, now, with the keys' filter and calendars; rows the
     /// feed changed are highlighted (`highlight`), not those the clock or a key changed.
     func relayout(animated: Bool, highlight: Bool = false) {
-        layout.now = Int64(wallClock())
+        layout.now = wallClock().unixSeconds
         if layout.filter != state.filter || layout.hiddenCalendars != state.hiddenCalendars { rowCache = AgendaLayout.Cache() }
         layout.filter = state.filter
         layout.hiddenCalendars = state.hiddenCalendars
@@ -201,7 +216,7 @@ public final class WatchSession {
     var title: [AgendaRow.Span] {
         var spans: [AgendaRow.Span] = [.init(" eventd watch", .bold),
                                        .init("  \(state.days) day\(state.days == 1 ? "" : "s") · \(state.zoneName)  ")]
-        let updated = lastUpdate.map { clock(Int64($0)) } ?? "never"
+        let updated = lastUpdate.map { clock($0.unixSeconds) } ?? "never"
         if let lostReason {
             let stale = feed == nil ? "" : "stale · last update " + updated + " · "
             spans.append(.init("○ " + stale + lostReason.terminalSafe + " (retrying)", .warning))
@@ -214,16 +229,17 @@ public final class WatchSession {
     /// `HH:MM:SS` in the view's zone.
     func clock(_ seconds: Int64) -> String {
         let local = layout.zone.local(atUTC: seconds)
-        return [local.hour, local.minute, local.second].map(AgendaLayout.two).joined(separator: ":")
+        return [local.hour, local.minute, local.second].map(AgendaWords.two).joined(separator: ":")
     }
 
     /// Until the next frame of an animation or the turn of the minute.
     func timeoutMilliseconds() -> Int32 {
         let now = wallClock()
-        var seconds = (now / 60).rounded(.down) * 60 + 60 - now
-        if let next = animator.nextChange(after: monotonic()) { seconds = min(seconds, next - monotonic()) }
-        return Int32(max(0, min(60_000, (seconds * 1000).rounded(.up))))
+        let minute = now.unixSeconds - (now.unixSeconds % 60 + 60) % 60
+        var wait = WallInstant(unixSeconds: minute + 60) - now
+        if let next = animator.nextChange(after: monotonic()) { wait = min(wait, next - monotonic()) }
+        return min(60_000, wait.pollMilliseconds)
     }
 
-    func monotonic() -> Double { SubscriptionDriver.monotonicNow() }
+    func monotonic() -> MonotonicInstant { .now() }
 }

@@ -1,5 +1,6 @@
-import FeedProtocol
+import AgendaText
 import Diagnostics
+import FeedProtocol
 import ICalendar
 
 /// One terminal line as the screen draws it: spans exactly as wide as the terminal.
@@ -37,8 +38,8 @@ extension WatchState {
                 body[placed.line - top] = ScreenLine(placed.row.fitted(to: width), emphasis)
             }
         case .details(let id):
-            let item = rows.first { $0.id == id }?.item ?? FeedItem(id: "", kind: nil)
-            for (k, row) in detailRows(item).prefix(bodyLines).enumerated() {
+            let details: [AgendaRow] = rows.first { $0.id == id }?.item.map { detailRows($0) } ?? []
+            for (k, row) in details.prefix(bodyLines).enumerated() {
                 body[k] = ScreenLine(row.fitted(to: width))
             }
         case .calendars(let cursor):
@@ -113,14 +114,15 @@ extension WatchState {
     /// by dates (the feed's end is exclusive).
     static func span(_ start: String, _ end: String, allDay: Bool) -> String {
         func date(_ text: String) -> String {
-            CivilDate(iso: String(text.prefix(10))).map { AgendaLayout.shortDate($0).trimmingTrailingSpaces } ?? text
+            CivilDate(iso: String(text.prefix(10))).map { AgendaWords.shortDate($0) } ?? text
         }
         if allDay {
             let last = CivilDate(iso: end).map { $0.adding(days: -1).iso } ?? end
             return last == start ? date(start) + ", all day" : date(start) + " – " + date(last) + ", all day"
         }
         let sameDay = start.prefix(10) == end.prefix(10)
-        return date(start) + " " + AgendaLayout.clock(start) + " – " + (sameDay ? "" : date(end) + " ") + AgendaLayout.clock(end)
+        return date(start) + " " + (AgendaWords.clock(start) ?? "??:??") + " – " + (sameDay ? "" : date(end) + " ")
+            + (AgendaWords.clock(end) ?? "??:??")
     }
 }
 

@@ -190,7 +190,7 @@ public struct WatchState: Sendable {
 
     /// Selects today's first event, with today's header in sight.
     mutating func today() {
-        guard let header = rows.firstIndex(where: { $0.kind == .header && $0.plainText.hasPrefix("Today") })
+        guard let header = rows.firstIndex(where: { $0.kind == .header && $0.section == .today })
                 ?? rows.firstIndex(where: { $0.kind == .header }) else { return }
         top = header
         if let first = rows[header...].firstIndex(where: \.selectable) { select(first) }

@@ -27,12 +27,11 @@ public final class Mailbox<Message: Sendable>: Sendable {
         }
     }
 
-    /// Waits at most `seconds` (on the monotonic clock) for a post, then takes all.
-    public func take(waitingAtMost seconds: Double) -> [Message] {
+    /// Waits at most `wait` for a post, then takes all.
+    public func take(waitingAtMost wait: Duration) -> [Message] {
         let now = takeAll()
         if !now.isEmpty { return now }
-        let nanoseconds = seconds.isFinite ? UInt64(max(0, min(seconds, 3600)) * 1e9) : 3_600_000_000_000
-        _ = signal.wait(timeout: .now() + .nanoseconds(Int(nanoseconds)))
+        _ = signal.wait(timeout: .now() + wait.dispatchInterval)
         return takeAll()
     }
 }

@@ -95,7 +95,9 @@ public final class GatewayLoop {
                 }
                 touch(id)
             })
-            for event in try reactor.wait(until: stopDeadline == nil ? nextTick : min(nextTick, monotonic() + 0.05), now: monotonic()) {
+            let deadline = stopDeadline == nil ? nextTick : min(nextTick, monotonic() + 0.05)
+            for event in try reactor.wait(until: MonotonicInstant(sinceStart: .seconds(deadline)),
+                                          now: MonotonicInstant(sinceStart: .seconds(monotonic()))) {
                 guard event.id != Self.listening else { acceptAll(); continue }
                 guard event.id != Self.pushWake else { takeDeliveries(); continue }
                 guard event.id != Self.stopWake else { stop(); continue }
@@ -271,7 +273,7 @@ public final class GatewayLoop {
             switch received {
             case .bytes(let bytes): apply(.browser(.received(id, bytes)))
             case .end: apply(.browser(.peerClosed(id)))
-            case .failed: apply(.browser(.failed(id, reason: "read error")))
+            case .failed(let error): apply(.browser(.failed(id, reason: "read error (\(error))")))
             }
             touch(id)
             return false

@@ -1,5 +1,6 @@
 import Foundation
 import Agenda
+import AgendaText
 import CommandLineKit
 import EventStore
 
@@ -47,7 +48,8 @@ struct AgendaCommand: Subcommand {
                 FileHandle.standardOutput.write(Data(snapshot.agendaJSON + [10]))
             } else {
                 let color = isatty(1) != 0 && (env.environment["NO_COLOR"] ?? "").isEmpty
-                print(AgendaFormatter(color: color).render(snapshot))
+                let colors = ((try? store.calendarColors()) ?? [:]).compactMapValues(CalendarColors.RGB.init(hex:))
+                print(AgendaFormatter(color: color, calendarColors: colors).render(snapshot))
             }
         } catch let error as SQLiteError {
             throw DatabaseFailure(path: store.path, underlying: error)

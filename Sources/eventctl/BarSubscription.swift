@@ -3,7 +3,7 @@ import CommandLineKit
 import ICalendar
 import FeedProtocol
 import StatusBar
-import UpcomingEvents
+import AgendaText
 import CanonicalJSON
 
 /// `eventctl subscribe --format waybar|i3bar|line`: `BarRenderer`'s lines, written whole

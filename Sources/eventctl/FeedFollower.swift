@@ -4,7 +4,7 @@ import CanonicalJSON
 import FeedClientKit
 import FeedProtocol
 import ICalendar
-import UpcomingEvents
+import AgendaText
 
 /// eventctl's subscriptions (`subscribe` in every format, `remind`): a
 /// `SubscriptionDriver` over `DaemonConnection`, whose effects go to a consumer (a

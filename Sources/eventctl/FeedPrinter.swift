@@ -1,5 +1,5 @@
 import Foundation
-import Agenda
+import AgendaText
 import FeedProtocol
 import ICalendar
 import Diagnostics
@@ -63,40 +63,15 @@ struct FeedPrinter {
         for x in changes.items.updated { emit(style("~ " + describe(x.item.content, section: x.section), "33")) }
     }
 
-    /// `09:00 Standup (Mon 30 Nov)`; a day an event continues into as `agenda` shows it:
-    /// `…–01:00 Maintenance ← (Sun 6 Dec)`, `22:00–… Maintenance → (Sat 5 Dec)`.
+    /// The item as `agenda` words it, with its date (`AgendaLine.change`):
+    /// `09:00–10:00 Standup (Mon 30 Nov)`, `…–01:00 Maintenance ← (Sun 6 Dec)`.
     func describe(_ item: FeedItem, section: String) -> String {
-        if item.kind == .placeholder { return "(nothing) (\(day(section)))" }
-        let summary = (item.summary ?? "(no title)").terminalSafe
-        let from = item.continuesFromPreviousDay, to = item.continuesToNextDay
-        let time: String
-        if item.allDay {
-            time = "all day"
-        } else if from && to {
-            time = "…"
-        } else if from {
-            time = "…–" + clock(item.end)
-        } else if to {
-            time = clock(item.start) + "–…"
-        } else {
-            time = clock(item.start)
-        }
-        let mark = from && to ? " ↔" : from ? " ←" : to ? " →" : ""
-        return "\(time) \(summary)\(mark) (\(day(section)))"
-    }
-
-    /// `HH:MM` of an RFC 3339 time, `?` when there is none.
-    func clock(_ text: String?) -> String {
-        guard let text, text.count >= 16 else { return "?" }
-        let i = text.index(text.startIndex, offsetBy: 11)
-        return String(text[i..<text.index(i, offsetBy: 5)])
+        if item.kind == .placeholder { return "\(AgendaLine.nothing) (\(day(section)))" }
+        return AgendaLine(item).change(on: day(section))
     }
 
     func day(_ iso: String) -> String {
-        guard let d = CivilDate(iso: iso) else { return iso.terminalSafe }
-        let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        return "\(weekdays[d.weekday]) \(d.day) \(months[d.month - 1])"
+        CivilDate(iso: iso).map(AgendaWords.shortDate) ?? iso.terminalSafe
     }
 
     func style(_ text: String, _ code: String) -> String { color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }

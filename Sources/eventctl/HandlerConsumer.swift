@@ -2,7 +2,7 @@ import Agenda
 import FeedClientKit
 import FeedProtocol
 import ICalendar
-import UpcomingEvents
+import AgendaText
 
 /// A `FeedFollower.Handler` as a subscription's consumer: the local copy's events on
 /// every change, its wake-ups by the wall clock (moved by EVENTD_FAKE_NOW as the

@@ -4,7 +4,7 @@ import EventStore
 import ICalendar
 import Reminders
 import StatusBar
-import UpcomingEvents
+import AgendaText
 import CanonicalJSON
 import FeedProtocol
 import Diagnostics

@@ -46,6 +46,16 @@ enum StoreAccess {
         if let missing = names.first(where: { !known.contains($0) }) { throw unknownCalendar(missing, known: known) }
     }
 
+    /// The same check for a client of the feed (`subscribe`, `watch`): against the
+    /// database when this user can read it, else against the daemon's `calendar_names`
+    /// (`daemonNames`, asked only then; nil: the daemon checks the view itself).
+    static func requireCalendars(_ names: [String], _ env: CommandEnvironment, daemonNames: () -> [String]?) throws {
+        guard !names.isEmpty else { return }
+        if let store = try? openExisting(env) { return try requireCalendars(names, in: store) }
+        guard let known = daemonNames() else { return }
+        if let missing = names.first(where: { !known.contains($0) }) { throw unknownCalendar(missing, known: known) }
+    }
+
     /// `no calendar named "x" (calendars: a, b)`.
     static func unknownCalendar(_ name: String, known: [String]) -> CommandFailure {
         .badData("no calendar named \"\(name.terminalSafe)\" (calendars: "

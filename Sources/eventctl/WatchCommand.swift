@@ -40,6 +40,8 @@ struct WatchCommand: Subcommand {
         let zone = options.tz ?? AgendaClock.systemZoneName(environment: env.environment)
         let status = (try? DaemonConnection.answer(to: .status, on: DaemonConnection.open(env), timeout: 2)).flatMap { FeedStatus($0) }
         let names = status?.calendarNames ?? []
+        // Checked as agenda checks them (exit 65, the calendars named), before the screen is taken.
+        try StoreAccess.requireCalendars(options.calendars, env) { status?.calendarNames }
         let base = options
         let session = WatchSession(
             days: options.days ?? 14, zoneName: zone, calendars: names, calendarCount: status?.calendars.map(Int.init),
@@ -51,7 +53,7 @@ struct WatchCommand: Subcommand {
             },
             open: { [env] in try DaemonConnection.open(env) },
             status: { [env] in try DaemonConnection.answer(to: .status, on: DaemonConnection.open(env), timeout: 2).flatMap { FeedStatus($0) } },
-            wallClock: { [clock = AgendaClock(environment: env.environment)] in clock.preciseNow() },
+            wallClock: { [clock = AgendaClock(environment: env.environment)] in clock.instant() },
             environment: env.environment)
         let outcome: WatchSession.Outcome
         do {

@@ -20,19 +20,24 @@ enum UpstreamOptions {
     static let all: [any OptionDeclaring] = [upstream, RedisOptions.passwordFile, RedisOptions.requireAuth, RedisOptions.prefix]
 
     /// The gateway loop's upstream the arguments name: nil for eventd's socket, else
-    /// Redis (the password file read now).
-    static func upstream(_ arguments: ParsedArguments, log: Logger) throws
+    /// Redis (the password file read now), whose watchers are a service of `lifecycle`.
+    static func upstream(_ arguments: ParsedArguments, log: Logger, lifecycle: Lifecycle) throws
         -> ((_ wake: @escaping @Sendable () -> Void) -> any Upstream)? {
         guard let (target, keys) = try RedisOptions.connection(arguments, url: upstream) else { return nil }
         if let warning = RedisOptions.openServerWarning(target) { log.log(.warning, warning) }
-        return { wake in RedisFedUpstream(target: target, keys: keys, log: log, wake: wake) }
+        return { wake in
+            let upstream = RedisFedUpstream(target: target, keys: keys, log: log, wake: wake)
+            // Started before the gateway, so stopped after it has ended its streams.
+            lifecycle.started(upstream.redis)
+            return upstream
+        }
     }
 }
 
 /// `RedisUpstream` as the gateway's `Upstream`: its watchers' deliveries wait in a
 /// mailbox that wakes the loop.
 final class RedisFedUpstream: Upstream {
-    private let redis: RedisUpstream
+    let redis: RedisUpstream
     private let deliveries: Mailbox<(client: ClientID, delivery: UpstreamDelivery)>
 
     init(target: RedisPublisher.Target, keys: FeedKeys, log: Logger, wake: @escaping @Sendable () -> Void) {

@@ -4,6 +4,7 @@ import CommandErrors
 import CommandLineKit
 import Diagnostics
 import Digests
+import ServerOptions
 import Threads
 import WebGateway
 
@@ -12,11 +13,11 @@ import WebGateway
 let lifecycle = Lifecycle()
 CryptoLibrary.initialiseWithoutExitCleanup()
 let environment = ProcessInfo.processInfo.environment
-let (loop, log) = WebOptions.spec.configure { arguments in
+let (loop, log) = WebOptions.spec.configure(table: .servers) { arguments in
     let log = Logger(level: WebOptions.logLevel(arguments))
     let systemd = GatewayListener.fromSystemd(environment: environment)
     let (config, madeToken) = try WebOptions.configuration(arguments, environment: environment, systemdSocket: systemd)
-    let upstream = try UpstreamOptions.upstream(arguments, log: log)
+    let upstream = try UpstreamOptions.upstream(arguments, log: log, lifecycle: lifecycle)
     let assets = try StaticAssets(directory: WebOptions.assetsDirectory(arguments))
     let listenFD = try systemd?.fd ?? GatewayListener.create(config.listen)
     signal(SIGPIPE, SIG_IGN)
@@ -35,14 +36,18 @@ let (loop, log) = WebOptions.spec.configure { arguments in
     return (try GatewayLoop(gateway: Gateway(config: config, assets: assets, now: GatewayLoop.monotonicNow()), listenFD: listenFD, log: log,
                             upstream: upstream), log)
 }
-// The loop runs on this thread; the lifecycle's stop ends its streams, and `run` returns
-// once their last words are written (at most `GatewayLoop.drainDeadline`).
-lifecycle.started("gateway", stop: loop.stopper)
-Thread.detachNewThread {
+// The loop runs on this thread, as the last service started: the lifecycle's stop ends
+// its streams, and `run` returns once their last words are written (at most
+// `GatewayLoop.drainDeadline`); then the Redis watchers, if any, stop. The lifecycle's
+// thread ends the process.
+let gateway = HostedService(name: "gateway", stopDeadline: GatewayLoop.drainDeadline + .milliseconds(300), stop: loop.stopper)
+lifecycle.started(gateway)
+_ = ServiceThread<Never>(name: "lifecycle") { _ in
     let reason = lifecycle.waitForStop()
     log.log(.notice, "received \(reason), stopping")
-    lifecycle.stopServices()
+    lifecycle.stopServicesOrExit(log: log)
+    log.log(.notice, "stopped")
+    exit(ExitStatus.success.rawValue)
 }
-do { try loop.run() } catch { WebOptions.spec.fail(with: error) }
-log.log(.notice, "stopped")
-exit(ExitStatus.success.rawValue)
+do { try gateway.run { try loop.run() } } catch { WebOptions.spec.fail(with: error, table: .servers) }
+while true { pause() }

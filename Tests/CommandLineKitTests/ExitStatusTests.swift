@@ -9,6 +9,7 @@ import ICalendar
 import LiveSources
 import RuntimeDirectories
 import Diagnostics
+import ServerOptions
 import Testing
 import WebGateway
 
@@ -16,8 +17,8 @@ import WebGateway
 private typealias ExitStatus = Diagnostics.ExitStatus
 
 /// Every error type's exit status. The mapping is `ErrorTable` (CommandErrors, the
-/// command layer's one table; `ExitStatus.for` asks it), which imports every module
-/// whose errors may end a program, as this suite does.
+/// command layer's one table; `ExitStatus.for` asks eventctl's, `.commands`), with the
+/// servers' own rows in `ErrorTable.servers` (ServerOptions).
 @Suite struct ExitStatusTests {
     @Test func statusByErrorType() {
         let cases: [(any Error, ExitStatus)] = [
@@ -45,11 +46,7 @@ private typealias ExitStatus = Diagnostics.ExitStatus
             (SourcePlanner.Problem.unusable("/dev/null"), .noInput),
             (UnsafeDirectoryError(path: "/tmp/x", problem: "belongs to uid 1", fix: "remove it"), .ioError),
             (FeedSocket.UntrustedPeer(path: "/x.sock", peerUID: 1), .unavailable),
-            (SocketSetupError(description: "in use"), .unavailable),
             (FeedSocket.Unavailable(description: "refused"), .unavailable),
-            (ListenError(description: "in use"), .unavailable),
-            (FeedConnector.Unavailable(description: "refused"), .unavailable),
-            (StaticAssets.LoadError(description: "no index.html"), .noInput),
             (CocoaError(.fileReadNoSuchFile), .noInput),
             (CocoaError(.fileWriteOutOfSpace), .ioError),
             (POSIXError(.EIO), .ioError),
@@ -57,6 +54,23 @@ private typealias ExitStatus = Diagnostics.ExitStatus
         ]
         for (error, status) in cases {
             #expect(ExitStatus.for(error) == status, "\(error)")
+            // The servers' table has every shared row.
+            #expect(ErrorTable.servers.status(for: error) == status, "\(error)")
+        }
+    }
+
+    /// The rows only a server's errors need: in the servers' table, not in eventctl's.
+    @Test func serverErrorsAreTheServersRows() {
+        let cases: [(any Error, ExitStatus)] = [
+            (SocketSetupError(description: "in use"), .unavailable),
+            (ListenError(description: "in use"), .unavailable),
+            (FeedConnector.Unavailable(description: "refused"), .unavailable),
+            (StaticAssets.LoadError(description: "no index.html"), .noInput),
+        ]
+        for (error, status) in cases {
+            #expect(ErrorTable.servers.status(for: error) == status, "\(error)")
+            #expect(ErrorTable.commands.status(for: error) == .software, "\(error)")
+            #expect(!ErrorTable.commands.isExpected(error), "\(error)")
         }
     }
 

@@ -158,7 +158,7 @@ import TestSupport
             let lines = text().split(separator: "\n").map(String.init)
             #expect(lines.contains("  21:00–… Database maintenance window → (Sun 29 Nov)"), "\(lines)")
             #expect(lines.contains("  …–01:00 Database maintenance window ← (Mon 30 Nov)"), "\(lines)")
-            #expect(lines.contains("- 18:00 Soon cancelled (Mon 30 Nov)"), "\(lines)")
+            #expect(lines.contains("- 18:00–19:00 Soon cancelled (Mon 30 Nov)"), "\(lines)")
         }
     }
 }

@@ -11,9 +11,14 @@ import Diagnostics
 @Suite(.serialized) struct RecomputeWorkerTests {
     /// A running recompute thread and what it published.
     final class Running: Sendable {
-        let recomputer = Recomputer()
-        let outputs = Mutex<[RecomputeOutput]>([])
-        let arrived = DispatchSemaphore(value: 0)
+        let recomputer: Recomputer
+        /// What the thread published, filled from its output closure.
+        final class Outputs: Sendable {
+            let items = Mutex<[RecomputeOutput]>([])
+            let arrived = DispatchSemaphore(value: 0)
+        }
+
+        let outputs = Outputs()
         let path: String
         let fake: FakeClocks
 
@@ -22,10 +27,12 @@ import Diagnostics
             fake = FakeClocks(wallStart: wallStart)
             var config = DaemonConfiguration(databasePath: path, socketPath: "/nonexistent", timeZone: "UTC")
             config.logLevel = .error
-            try recomputer.start(config: config, log: Logger(level: .error), clocks: fake.clocks, epoch: "e") { [self] output in
-                outputs.withLock { $0.append(output) }
-                arrived.signal()
+            let outputs = outputs
+            recomputer = Recomputer(config: config, log: Logger(level: .error), clocks: fake.clocks, epoch: "e") { output in
+                outputs.items.withLock { $0.append(output) }
+                outputs.arrived.signal()
             }
+            try recomputer.start()
         }
 
         deinit {
@@ -46,12 +53,12 @@ import Diagnostics
         func next<T>(within seconds: Double = 1, _ match: (RecomputeOutput) -> T?) -> T? {
             let deadline = DispatchTime.now() + seconds
             while true {
-                let found = outputs.withLock { box -> T? in
+                let found = outputs.items.withLock { box -> T? in
                     for (i, o) in box.enumerated() { if let t = match(o) { box.removeFirst(i + 1); return t } }
                     return nil
                 }
                 if let found { return found }
-                if arrived.wait(timeout: deadline) == .timedOut { return nil }
+                if outputs.arrived.wait(timeout: deadline) == .timedOut { return nil }
             }
         }
 

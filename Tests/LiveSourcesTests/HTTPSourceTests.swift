@@ -2,6 +2,7 @@ import EventStore
 import Foundation
 import Testing
 import TestSupport
+import Threads
 @testable import LiveSources
 
 /// URL sources against the local HTTP server: conditional requests, gzip, redirects,
@@ -93,8 +94,8 @@ import TestSupport
         var source = good.source
         source.location = server.url(path + (path.contains("?") ? "&" : "?") + "token=s3cret")
         var schedule = SourceScheduler(jitter: { 0 })
-        schedule.add("web", every: 900, due: 0)
-        _ = schedule.start(at: 0)
+        schedule.add("web", every: .seconds(900), due: MonotonicInstant(sinceStart: .zero))
+        _ = schedule.start(at: MonotonicInstant(sinceStart: .zero))
         let failed = attempt(source)
         #expect(failed.failure?.kind == kind, "\(failed.summary)")
         #expect(try scratch.store.eventCount(calendar: "web") == 3)
@@ -105,7 +106,7 @@ import TestSupport
         #expect(stored.state.lastError?.contains("s3cret") == false)
         #expect(stored.state.lastError?.hasPrefix("http://127.0.0.1:\(server.port)/…") == true)
         #expect(stored.state.lastError?.contains("\n") == false)
-        #expect(schedule.finished("web", .failure, at: 10) == 1810.0)
+        #expect(schedule.finished("web", .failure, at: MonotonicInstant(sinceStart: .seconds(10)))?.sinceStart == .seconds(1810))
     }
 
     @Test func aRefusedConnectionIsRecordedAndKeepsTheEvents() throws {

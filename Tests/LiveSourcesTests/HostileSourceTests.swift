@@ -18,7 +18,7 @@ import TestSupport
     @Test func anEndlessBodyIsCutAtTheSizeLimit() throws {
         let server = try LocalHTTPServer()
         var limits = HTTPLimits()
-        limits.totalTimeout = 30
+        limits.totalTimeout = .seconds(30)
         let fetcher = try HTTPFetcher(limits: limits)
         let before = Self.peakResidentKiB()
         let started = Date()

@@ -17,8 +17,8 @@ enum Fixture {
     /// Limits for tests: a 2 s transfer, 4 MiB bodies.
     static var limits: HTTPLimits {
         var l = HTTPLimits()
-        l.connectTimeout = 2
-        l.totalTimeout = 2
+        l.connectTimeout = .seconds(2)
+        l.totalTimeout = .seconds(2)
         l.maxBodyBytes = 4 << 20
         return l
     }

@@ -3,13 +3,13 @@ import Foundation
 import Synchronization
 import Testing
 import TestSupport
+import Threads
 @testable import LiveSources
 
 /// The runner's threads with real inotify, a real database and the local HTTP server.
 @Suite(.serialized) struct SourceRunnerTests {
     static func configuration(_ path: String) -> SourceRunner.Configuration {
-        var c = SourceRunner.Configuration(databasePath: path, monotonic: { ProcessInfo.processInfo.systemUptime },
-                                           wall: { Int64(Date().timeIntervalSince1970) })
+        var c = SourceRunner.Configuration(databasePath: path, wall: WallInstant.now)
         c.limits = Fixture.limits
         c.jitter = { 0 }
         return c

@@ -8,9 +8,9 @@ import Threads
 /// The reactor on real descriptors: socket pairs, a pipe, a listening Unix socket.
 @Suite struct ReactorTests {
     /// Waits at most `seconds` and returns the ids reported.
-    static func ready(_ reactor: Reactor, within seconds: Double = 0.5) throws -> [Int] {
-        let now = monotonicNow()
-        return try reactor.wait(until: now + seconds, now: now).map(\.id)
+    static func ready(_ reactor: Reactor, within wait: Duration = .milliseconds(500)) throws -> [Int] {
+        let now = MonotonicInstant.now()
+        return try reactor.wait(until: now + wait, now: now).map(\.id)
     }
 
     static func send(_ fd: Int32, _ text: String) {
@@ -23,9 +23,9 @@ import Threads
         defer { close(peer) }
         reactor.adopt(mine, as: 7)
         reactor.updateInterests({ _ in .readable }, failed: { _, error in Issue.record("\(error)") })
-        #expect(try Self.ready(reactor, within: 0.02).isEmpty)
+        #expect(try Self.ready(reactor, within: .milliseconds(20)).isEmpty)
         Self.send(peer, "hello")
-        let events = try { let now = monotonicNow(); return try reactor.wait(until: now + 1, now: now) }()
+        let events = try { let now = MonotonicInstant.now(); return try reactor.wait(until: now + .seconds(1), now: now) }()
         #expect(events.count == 1)
         #expect(events.first?.id == 7 && events.first?.readable == true && events.first?.writable == false)
         var got: [String] = []
@@ -48,7 +48,7 @@ import Threads
         reactor.markDirty(1)
         reactor.updateInterests({ _ in wanted }, failed: { _, _ in })
         close(peer)
-        #expect(try Self.ready(reactor, within: 0.05).isEmpty)
+        #expect(try Self.ready(reactor, within: .milliseconds(50)).isEmpty)
         // Held back (no read interest): rechecked on request, then read again.
         wanted = .readable
         reactor.recheckHeldBack()
@@ -84,14 +84,14 @@ import Threads
 
     @Test func waitsUntilTheDeadline() throws {
         let reactor = try Reactor()
-        let started = monotonicNow()
-        #expect(try reactor.wait(until: started + 0.08, now: started).isEmpty)
-        let waited = monotonicNow() - started
-        #expect(waited >= 0.079 && waited < 1, "waited \(waited) s")
+        let started = MonotonicInstant.now()
+        #expect(try reactor.wait(until: started + .milliseconds(80), now: started).isEmpty)
+        let waited = MonotonicInstant.now() - started
+        #expect(waited >= .milliseconds(79) && waited < .seconds(1), "waited \(waited)")
         // A deadline already past: no wait at all.
-        let now = monotonicNow()
-        #expect(try reactor.wait(until: now - 5, now: now).isEmpty)
-        #expect(monotonicNow() - now < 0.05)
+        let now = MonotonicInstant.now()
+        #expect(try reactor.wait(until: MonotonicInstant(sinceStart: now.sinceStart - .seconds(5)), now: now).isEmpty)
+        #expect(MonotonicInstant.now() - now < .milliseconds(50))
     }
 
     @Test func aWakeFromAnotherThreadEndsTheWaitAndIsDrained() throws {
@@ -101,12 +101,12 @@ import Threads
         let waker = Thread { sleepSeconds(0.05); pipe.wake() }
         let started = monotonicNow()
         waker.start()
-        #expect(try Self.ready(reactor, within: 5) == [-1])
+        #expect(try Self.ready(reactor, within: .seconds(5)) == [-1])
         #expect(monotonicNow() - started < 2)
         // Several wakes before a wait: one report, the pipe emptied, the next wait sleeps.
         for _ in 0..<3 { pipe.wake() }
         #expect(try Self.ready(reactor) == [-1])
-        #expect(try Self.ready(reactor, within: 0.05).isEmpty)
+        #expect(try Self.ready(reactor, within: .milliseconds(50)).isEmpty)
     }
 
     @Test func acceptsEveryWaitingConnection() throws {

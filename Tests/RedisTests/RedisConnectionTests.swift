@@ -94,7 +94,7 @@ import TestSupport
     /// a killed one gives `.io` at once.
     @Test func aStoppedOrKilledServerIsAnIOError() async throws {
         let server = try await RedisServerProcess()
-        let redis = try RedisConnection(url: try RedisURL(parsing: server.url()), password: nil, ioTimeout: 0.5)
+        let redis = try RedisConnection(url: try RedisURL(parsing: server.url()), password: nil, ioTimeout: .milliseconds(500))
         server.suspend()
         defer { server.resume() }
         let stalled = #expect(throws: RedisError.self) { try redis.call(RedisCommand(["PING"])) }
@@ -102,7 +102,7 @@ import TestSupport
         #expect(stalled?.losesConnection == true)
         server.resume()
 
-        let again = try RedisConnection(url: try RedisURL(parsing: server.url()), password: nil, ioTimeout: 2)
+        let again = try RedisConnection(url: try RedisURL(parsing: server.url()), password: nil, ioTimeout: .seconds(2))
         server.stop()
         let lost = #expect(throws: RedisError.self) { try again.call(RedisCommand(["PING"])) }
         #expect(lost?.kind == .io)

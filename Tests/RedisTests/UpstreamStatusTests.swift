@@ -2,6 +2,9 @@ import CanonicalJSON
 import Foundation
 import Testing
 import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `/api/status` and `/healthz` of a gateway reading Redis: eventd's status key, its age,
 /// and 503 once it is gone or Redis does not answer.
@@ -53,6 +56,28 @@ struct UpstreamStatusTests {
             let silent = try await web.get("/healthz", timeout: 15)
             #expect(silent.status == 503)
             #expect(silent.text.contains("Redis did not answer"), "\(silent.text)")
+        }
+    }
+
+    /// A gateway reading Redis stops as one reading the socket does: its streams end
+    /// with their last words and it exits 0 within 2 s, its watchers and its status
+    /// reader (both running here) stopped and joined.
+    @Test func sigtermStopsTheWatchersAndExitsZeroWithinTwoSeconds() async throws {
+        let users = try await ReadmeRedisUsers.start()
+        defer { users.remove() }
+        try await DaemonHarness.with(running: PublishEndToEndTests.base, arguments: users.eventdArguments) { daemon in
+            let web = try await WebGatewayHarness.start(for: daemon, arguments: users.gatewayArguments)
+            let stream = try await web.stream(query: UpstreamEndToEndTests.query)
+            _ = try await stream.next("snapshot", timeout: 30)
+            _ = try await web.get("/healthz")
+            let signalled = monotonicNow()
+            #expect(kill(web.pid, SIGTERM) == 0)
+            let exit = try await daemon.waitOther(web.pid, timeout: 2)
+            #expect(exit == .exited(0), "eventd-web should exit 0 on SIGTERM, got \(exit.map { "\($0)" } ?? "still running")")
+            #expect(monotonicNow() - signalled < 2, "stopping took \(monotonicNow() - signalled) s")
+            #expect(try await stream.waitForEnd(timeout: 1).last?.event == "offline")
+            #expect(web.log.contains("stopped"), "log:\n\(web.log)")
+            #expect(!web.log.contains("did not stop"), "log:\n\(web.log)")
         }
     }
 }

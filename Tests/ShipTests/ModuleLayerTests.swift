@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// Dependencies point downward only: docs/architecture.md's layer table places every
-/// module of Sources/ on a layer, and a module may import (and list in Package.swift)
+/// module of Sources/ and Benchmarks/ on a layer, and a module may import (and list in Package.swift)
 /// only modules on lower layers. The table is read from the document itself, so the map
 /// and the check cannot drift apart.
 @Suite struct ModuleLayerTests {
@@ -67,9 +67,18 @@ struct ModuleLayers {
         return ModuleLayers(layerOf: layers)
     }
 
-    /// Every module under Sources/ (a directory) and the modules its Swift files import.
+    /// Every module under Sources/ and Benchmarks/ (a directory) and the modules its Swift
+    /// files import.
     static func sourceModules() throws -> [String: Set<String>] {
-        let sources = Products.repositoryRoot.appendingPathComponent("Sources")
+        var modules: [String: Set<String>] = [:]
+        for tree in ["Sources", "Benchmarks"] {
+            modules.merge(try Self.modules(in: tree)) { $1 }
+        }
+        return modules
+    }
+
+    private static func modules(in tree: String) throws -> [String: Set<String>] {
+        let sources = Products.repositoryRoot.appendingPathComponent(tree)
         let files = FileManager.default
         var modules: [String: Set<String>] = [:]
         for module in try files.contentsOfDirectory(atPath: sources.path) where !module.hasPrefix(".") {

@@ -1,6 +1,6 @@
 import Testing
 import ICalendar
-import UpcomingEvents
+import AgendaText
 import FeedProtocol
 import CanonicalJSON
 @testable import StatusBar

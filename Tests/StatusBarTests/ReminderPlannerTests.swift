@@ -1,7 +1,7 @@
 import Testing
 import Foundation
 import ICalendar
-import UpcomingEvents
+import AgendaText
 @testable import Reminders
 @testable import StatusBar
 

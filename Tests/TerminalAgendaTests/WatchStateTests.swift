@@ -1,7 +1,7 @@
-import XCTest
+import Testing
 @testable import TerminalAgenda
 
-final class WatchStateTests: XCTestCase {
+@Suite struct WatchStateTests {
     func state(days: Int = 14) -> WatchState {
         var state = WatchState(days: days)
         state.size = (12, 60)
@@ -10,36 +10,51 @@ final class WatchStateTests: XCTestCase {
         return state
     }
 
-    func testSelectionStartsAfterNowAndSkipsNonEvents() {
+    @Test func selectionStartsAfterNowAndSkipsNonEvents() {
         var s = state()
-        XCTAssertEqual(s.selected, "next")
-        XCTAssertEqual(s.handle(.character("j")), .redraw)
-        XCTAssertEqual(s.selected, "tue", "headers and gaps are skipped")
-        XCTAssertEqual(s.handle(.up), .redraw)
-        XCTAssertEqual(s.handle(.character("k")), .redraw)
-        XCTAssertEqual(s.selected, "run")
+        #expect(s.selected == "next")
+        #expect(s.handle(.character("j")) == .redraw)
+        #expect(s.selected == "tue", "headers and gaps are skipped")
+        #expect(s.handle(.up) == .redraw)
+        #expect(s.handle(.character("k")) == .redraw)
+        #expect(s.selected == "run")
         _ = s.handle(.end)
-        XCTAssertEqual(s.selected, "later")
-        XCTAssertGreaterThan(s.top, 0, "the selection is kept in sight")
+        #expect(s.selected == "later")
+        #expect(s.top > 0, "the selection is kept in sight")
         _ = s.handle(.character("t"))
-        XCTAssertEqual(s.selected, "fest")
-        XCTAssertEqual(s.top, 0)
+        #expect(s.selected == "fest")
+        #expect(s.top == 0)
     }
 
-    func testSelectionFollowsItsItemWhenRowsComeAndGo() {
+    /// t finds today by the section's kind, not by a header's words: a view that starts
+    /// yesterday, today's section without a label.
+    @Test func todayIsFoundByItsKindNotItsText() {
+        var s = WatchState(days: 3)
+        s.size = (12, 60)
+        s.update(rows: AgendaFixture.layout.rows(AgendaFixture.model([
+            AgendaFixture.section("2026-11-28", nil, [AgendaFixture.event("sat", "2026-11-28", "10:00", "11:00", "Today's Saturday")]),
+            AgendaFixture.section("2026-11-29", nil, [AgendaFixture.event("sun", "2026-11-29", "15:00", "16:00", "Sunday")]),
+        ])))
+        _ = s.handle(.home)
+        #expect(s.selected == "sat")
+        _ = s.handle(.character("t"))
+        #expect(s.selected == "sun")
+    }
+
+    @Test func selectionFollowsItsItemWhenRowsComeAndGo() {
         var s = state()
         var layout = AgendaFixture.layout
         layout.filter = "review"
         s.update(rows: layout.rows(AgendaFixture.week))
-        XCTAssertEqual(s.selected, "next")
+        #expect(s.selected == "next")
         layout.filter = "planning"
         s.update(rows: layout.rows(AgendaFixture.week))
-        XCTAssertEqual(s.selected, "tue", "the nearest event takes the selection of one that left")
+        #expect(s.selected == "tue", "the nearest event takes the selection of one that left")
     }
 
     /// The details show the item's description (a row per line, controls made harmless)
     /// and its URL; an item without them shows neither label.
-    func testDetailsShowTheDescriptionAndTheURL() {
+    @Test func detailsShowTheDescriptionAndTheURL() {
         var item = AgendaFixture.event("memo", "2026-11-29", "15:00", "16:00", "Review").objectValue!
         item["description"] = .string("Bring the notes\nand \u{1B}[31mthe plan")
         item["url"] = .string("https://wiki.example.org/review")
@@ -47,76 +62,76 @@ final class WatchStateTests: XCTestCase {
         var s = WatchState(days: 14)
         s.size = (14, 60)
         s.update(rows: AgendaFixture.layout.rows(model))
-        XCTAssertEqual(s.selected, "memo")
-        XCTAssertEqual(s.handle(.enter), .redraw)
+        #expect(s.selected == "memo")
+        #expect(s.handle(.enter) == .redraw)
         let details = s.screen(title: [], frame: []).map(\.text)
         let all = details.joined(separator: "\n")
-        XCTAssertTrue(details.contains { $0.contains("About     Bring the notes") }, all)
-        XCTAssertTrue(details.contains { $0.contains("          and ^[[31mthe plan") }, all)
-        XCTAssertTrue(details.contains { $0.contains("URL       https://wiki.example.org/review") }, all)
-        XCTAssertFalse(all.contains("\u{1B}"), "no escape reaches the terminal")
+        #expect(details.contains { $0.contains("About     Bring the notes") }, "\(all)")
+        #expect(details.contains { $0.contains("          and ^[[31mthe plan") }, "\(all)")
+        #expect(details.contains { $0.contains("URL       https://wiki.example.org/review") }, "\(all)")
+        #expect(!(all.contains("\u{1B}")), "no escape reaches the terminal")
 
         var plain = state()
         _ = plain.handle(.enter)
         let without = plain.screen(title: [], frame: []).map(\.text).joined(separator: "\n")
-        XCTAssertFalse(without.contains("About") || without.contains("URL "), without)
+        #expect(!(without.contains("About") || without.contains("URL ")), "\(without)")
     }
 
-    func testDetailsFilterCalendarsDaysQuit() {
+    @Test func detailsFilterCalendarsDaysQuit() {
         var s = state()
-        XCTAssertEqual(s.handle(.enter), .redraw)
-        XCTAssertEqual(s.mode, .details("next"))
+        #expect(s.handle(.enter) == .redraw)
+        #expect(s.mode == .details("next"))
         let details = s.screen(title: [], frame: []).map(\.text)
-        XCTAssertTrue(details.contains { $0.contains("When      Sun 29 Nov 15:00 – 16:00 (UTC)") }, details.joined(separator: "\n"))
-        XCTAssertTrue(details.contains { $0.contains("Calendar") && $0.contains("work") })
-        XCTAssertEqual(s.handle(.escape), .redraw)
-        XCTAssertEqual(s.mode, .list)
+        #expect(details.contains { $0.contains("When      Sun 29 Nov 15:00 – 16:00 (UTC)") }, "\(details.joined(separator: "\n"))")
+        #expect(details.contains { $0.contains("Calendar") && $0.contains("work") })
+        #expect(s.handle(.escape) == .redraw)
+        #expect(s.mode == .list)
 
-        XCTAssertEqual(s.handle(.character("/")), .redraw)
-        XCTAssertEqual(s.handle(.character("r")), .relayout)
-        XCTAssertEqual(s.handle(.character("é")), .relayout)
-        XCTAssertEqual(s.filter, "ré")
-        XCTAssertEqual(s.handle(.backspace), .relayout)
-        XCTAssertEqual(s.handle(.character("q")), .relayout, "q is text while typing")
-        XCTAssertEqual(s.handle(.enter), .relayout)
-        XCTAssertEqual(s.filter, "rq")
-        XCTAssertEqual(s.handle(.escape), .relayout)
-        XCTAssertEqual(s.filter, "")
+        #expect(s.handle(.character("/")) == .redraw)
+        #expect(s.handle(.character("r")) == .relayout)
+        #expect(s.handle(.character("é")) == .relayout)
+        #expect(s.filter == "ré")
+        #expect(s.handle(.backspace) == .relayout)
+        #expect(s.handle(.character("q")) == .relayout, "q is text while typing")
+        #expect(s.handle(.enter) == .relayout)
+        #expect(s.filter == "rq")
+        #expect(s.handle(.escape) == .relayout)
+        #expect(s.filter == "")
 
-        XCTAssertEqual(s.handle(.character("c")), .redraw)
-        XCTAssertEqual(s.handle(.down), .redraw)
-        XCTAssertEqual(s.handle(.character(" ")), .relayout)
-        XCTAssertEqual(s.hiddenCalendars, ["work"])
-        XCTAssertEqual(s.handle(.character("c")), .redraw)
-        XCTAssertEqual(s.mode, .list)
+        #expect(s.handle(.character("c")) == .redraw)
+        #expect(s.handle(.down) == .redraw)
+        #expect(s.handle(.character(" ")) == .relayout)
+        #expect(s.hiddenCalendars == ["work"])
+        #expect(s.handle(.character("c")) == .redraw)
+        #expect(s.mode == .list)
 
-        XCTAssertEqual(s.handle(.character("+")), .changeDays(15))
-        XCTAssertEqual(s.handle(.character("-")), .changeDays(14))
+        #expect(s.handle(.character("+")) == .changeDays(15))
+        #expect(s.handle(.character("-")) == .changeDays(14))
         var one = state(days: 1)
-        XCTAssertEqual(one.handle(.character("-")), .redraw, "no fewer than one day")
-        XCTAssertEqual(s.handle(.interrupt), .quit)
-        XCTAssertEqual(s.handle(.character("q")), .quit)
+        #expect(one.handle(.character("-")) == .redraw, "no fewer than one day")
+        #expect(s.handle(.interrupt) == .quit)
+        #expect(s.handle(.character("q")) == .quit)
     }
 
-    func testWheelScrollsWithoutMovingTheSelection() {
+    @Test func wheelScrollsWithoutMovingTheSelection() {
         var s = state()
         let selected = s.selected
         _ = s.handle(.wheelDown)
-        XCTAssertEqual(s.top, 3)
-        XCTAssertEqual(s.selected, selected)
+        #expect(s.top == 3)
+        #expect(s.selected == selected)
         _ = s.handle(.wheelUp)
         _ = s.handle(.wheelUp)
-        XCTAssertEqual(s.top, 0)
+        #expect(s.top == 0)
     }
 
-    func testEveryScreenLineIsExactlyAsWideAsTheTerminal() {
+    @Test func everyScreenLineIsExactlyAsWideAsTheTerminal() {
         for columns in [1, 5, 20, 33, 60, 80] {
             var s = state()
             s.size = (20, columns)
-            let frame = RowAnimator(rows: s.rows).frame(at: 0)
+            let frame = RowAnimator(rows: s.rows).frame(at: .now())
             let lines = s.screen(title: [.init(" eventd watch 会議 😀")], frame: frame)
-            XCTAssertEqual(lines.count, 20)
-            for line in lines { XCTAssertEqual(DisplayWidth.of(line.text), columns, "\(columns): \(line.text)") }
+            #expect(lines.count == 20)
+            for line in lines { #expect(DisplayWidth.of(line.text) == columns, "\(columns): \(line.text)") }
         }
     }
 }

@@ -31,7 +31,9 @@ public final class HTTPConnection: @unchecked Sendable {
         }
         guard rc == 0 else {
             let message = String(cString: strerror(errno))
-            Glibc.close(fd)
+            // Every stored property is set, so the throw runs `deinit`, which closes the
+            // descriptor: closing it here as well would close whatever took its number
+            // meanwhile (another test's socket).
             throw HarnessError("connect 127.0.0.1:\(port): \(message)")
         }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)

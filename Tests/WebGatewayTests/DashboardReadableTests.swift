@@ -58,7 +58,8 @@ struct DashboardReadableTests {
             #expect(status["calendar_colors"] == ["home": "turquoise", "work": "#1f77b4"], "\(status)")
 
             // Every page draws them alike: the chosen colour (as ink at 4.5:1), the name's,
-            // and the palette's first colour for the calendar that has none.
+            // and for the calendar that has none the palette's by its name, as agenda and
+            // watch choose (AgendaText's CalendarColors: `plain` takes #ff9da7).
             let web = try await WebGatewayHarness.start(for: daemon)
             try await WebDriverSession.with(daemon) { browser in
                 try await browser.open(web.pageURL + "&tz=UTC&days=7")
@@ -69,7 +70,7 @@ struct DashboardReadableTests {
                     const swatch = (cal) => getComputedStyle(document.querySelector(`.swatch[data-calendar="${cal}"]`)).backgroundColor;
                     return [edge('work'), edge('work') === swatch('work'), edge('plain'), edge('home')];
                     """)
-                #expect(drawn == ["rgb(28, 107, 162)", true, "rgb(70, 109, 150)", "rgb(34, 120, 110)"], "\(drawn)")
+                #expect(drawn == ["rgb(28, 107, 162)", true, "rgb(135, 84, 89)", "rgb(34, 120, 110)"], "\(drawn)")
                 // A removed calendar leaves the filter.
                 #expect(try await daemon.eventctl(["remove", "--calendar", "plain"]).succeeded)
                 try await browser.waitFor("the filter without plain", """
