@@ -118,7 +118,7 @@ let package = Package(
         .testTarget(name: "CalendarGeneratorTests", dependencies: ["CalendarGenerator", "TestSupport"]),
         .testTarget(name: "SectionedDiffTests", dependencies: ["SectionedDiff", "TestSupport"]),
         .testTarget(name: "EventctlTests", dependencies: ["TestSupport"]),
-        .testTarget(name: "AgendaTests", dependencies: ["Agenda", "CanonicalJSON", "Digests", "EventStore", "ICalendar", "SectionedDiff", "TestSupport"]),
+        .testTarget(name: "AgendaTests", dependencies: ["Agenda", "CanonicalJSON", "Digests", "EventStore", "FeedProtocol", "ICalendar", "SectionedDiff", "TestSupport"]),
         // Service threads and the lifecycle's rules, with fake services.
         .testTarget(name: "ThreadsTests", dependencies: ["Threads"]),
         .testTarget(name: "ReactorTests", dependencies: ["Reactor", "Threads", "TestSupport"]),
@@ -128,7 +128,7 @@ let package = Package(
         .testTarget(name: "LiveSourcesTests", dependencies: ["CanonicalJSON", "EventStore", "LiveSources", "TestSupport", "Threads"]),
         .testTarget(name: "AgendaTextTests", dependencies: ["AgendaText", "CanonicalJSON", "FeedProtocol", "ICalendar", "TestSupport"]),
         .testTarget(name: "TerminalAgendaTests", dependencies: ["AgendaText", "CanonicalJSON", "FeedClientKit", "FeedProtocol", "ICalendar", "TerminalAgenda", "TestSupport", "Threads"]),
-        .testTarget(name: "StatusBarTests", dependencies: ["AgendaText", "CanonicalJSON", "ICalendar", "Reminders", "StatusBar", "TestSupport"]),
+        .testTarget(name: "StatusBarTests", dependencies: ["AgendaText", "CanonicalJSON", "FeedProtocol", "ICalendar", "Reminders", "StatusBar", "TestSupport"]),
         .testTarget(name: "DaemonTests", dependencies: ["CanonicalJSON", "SectionedDiff", "TestSupport"]),
         .testTarget(name: "ShipTests", dependencies: ["Diagnostics", "TestSupport"]),
         // The Debian package installed, upgraded, removed and purged on this machine (root).
@@ -136,7 +136,7 @@ let package = Package(
         .testTarget(name: "WebGatewayTests", dependencies: ["CalendarGenerator", "CanonicalJSON", "FeedProtocol", "RuntimeDirectories", "TestSupport", "WebGateway"]),
         .testTarget(name: "ReliabilityTests", dependencies: ["CCrashVFS", "CalendarGenerator", "CanonicalJSON", "Digests", "EventStore", "TestSupport"]),
         // Redis: URLs, password files, and the client against a redis-server each test starts.
-        .testTarget(name: "RedisTests", dependencies: ["CalendarGenerator", "CanonicalJSON", "FeedProtocol", "RedisClient", "RedisFeed", "TestSupport"]),
+        .testTarget(name: "RedisTests", dependencies: ["CalendarGenerator", "CanonicalJSON", "Feed", "FeedProtocol", "RedisClient", "RedisFeed", "TestSupport"]),
         .testTarget(name: "HostileInputTests", dependencies: ["CanonicalJSON", "EventStore", "Feed", "FeedProtocol", "ICalendar", "TestSupport"],
                     resources: [.copy("Corpus")]),
     ],

@@ -45,11 +45,11 @@ enum FanoutBench {
         var sockets: [FeedSocket] = []
         for _ in 0..<subscribers {
             let s = try FeedSocket(path: socketPath)
-            try s.send(.subscribe(view: view, resume: nil))
+            try s.send(.subscribe(view: ViewFields(view), resume: nil))
             sockets.append(s)
         }
         let probe = try FeedSocket(path: socketPath)
-        try probe.send(.subscribe(view: view, resume: nil))
+        try probe.send(.subscribe(view: ViewFields(view), resume: nil))
         let readers = FanoutReaders(descriptors: sockets.map(\.fd))
         let t0 = Bench.now()
         _ = try readers.waitForAll(marker: FeedMessage.head(.snapshot), timeout: 300)

@@ -30,7 +30,7 @@ enum MemoryBench {
 
         let view: JSONValue = ["tz": "Europe/Berlin", "days": .int(Int64(days))]
         let subscriber = try FeedSocket(path: socketPath)
-        try subscriber.send(.subscribe(view: view, resume: nil))
+        try subscriber.send(.subscribe(view: ViewFields(view), resume: nil))
         let t0 = Bench.now()
         let (snapshotBytes, items) = try snapshotSize(subscriber)
         let snapshotSeconds = Bench.now() - t0

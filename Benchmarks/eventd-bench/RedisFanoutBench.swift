@@ -41,7 +41,7 @@ enum RedisFanoutBench {
         // A probe on eventd's socket: the snapshot's and the diff's lines as eventd sent them.
         let view: JSONValue = ["tz": "Europe/Berlin", "days": .int(Int64(days))]
         let probe = try FeedSocket(path: dir.socketPath)
-        try probe.send(.subscribe(view: view, resume: nil))
+        try probe.send(.subscribe(view: ViewFields(view), resume: nil))
         let snapshotBytes = try FanoutBench.lineLength(probe, type: .snapshot)
 
         // The streams join a batch at a time, round-robin over the gateways.
@@ -64,7 +64,7 @@ enum RedisFanoutBench {
         // Where the time goes: a second subscriber of eventd's socket, and a reader of
         // the view's stream (`XREAD BLOCK`), timed along with the streams.
         let socketTimer = try FeedSocket(path: dir.socketPath)
-        try socketTimer.send(.subscribe(view: view, resume: nil))
+        try socketTimer.send(.subscribe(view: ViewFields(view), resume: nil))
         _ = try FanoutBench.lineLength(socketTimer, type: .snapshot)
         let streamTimer = try redis.streamReader()
         defer { close(streamTimer) }

@@ -63,7 +63,7 @@ enum ViewsBench {
         for n in 0..<count {
             let view: JSONValue = ["tz": .string(zones[n % zones.count]), "days": .int(Int64(days - n / zones.count)),
                                    "past_days": .int(Int64(pastDays))]
-            try client.send(.subscribe(view: view, resume: nil))
+            try client.send(.subscribe(view: ViewFields(view), resume: nil))
             while let line = try client.readLine(timeout: 120) {
                 if line.starts(with: FeedMessage.head(.snapshot)) { served += 1; break }
                 if line.starts(with: FeedMessage.head(.error)) { refused += 1; break }

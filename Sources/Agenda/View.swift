@@ -1,5 +1,6 @@
 import ICalendar
 import CanonicalJSON
+import FeedProtocol
 
 /// The parameters of one snapshot (docs/data-model.md), normalised: defaults filled in,
 /// calendars sorted and unique. Two equal views share one snapshot and sequence.
@@ -50,6 +51,10 @@ public struct View: Hashable, Sendable {
         self.emptyDays = emptyDays
     }
 
+    /// The view's fields, as `snapshot` messages carry them (`from` and `calendars` null
+    /// when not set).
+    public var fields: ViewFields { ViewFields(json) }
+
     /// The view as JSON, keys in canonical order, as `snapshot` messages carry it.
     public var json: JSONValue {
         .object([
@@ -74,46 +79,42 @@ public struct ViewError: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 extension View {
-    /// Reads a view from request JSON (`{"tz": ..., "days": ...}`), filling defaults.
-    /// `knownCalendars` validates `calendars`; `defaultZone` is the daemon's zone.
-    public static func parse(_ json: JSONValue?, defaultZone: String, knownCalendars: Set<String>?) throws(ViewError) -> View {
-        guard let json, !json.isNull else { return try View(timeZone: defaultZone).validated(knownCalendars: knownCalendars) }
-        guard let object = json.objectValue else { throw ViewError("view must be an object") }
-        let allowed: Set<String> = ["tz", "from", "past_days", "days", "calendars", "empty_days"]
-        if let unknown = object.keys.sorted().first(where: { !allowed.contains($0) }) {
+    /// Reads a view from a request's view fields, filling defaults. `knownCalendars`
+    /// validates `calendars`; `defaultZone` is the daemon's zone. A member of another type
+    /// than its field's, or one no view has, is refused by name.
+    public static func parse(_ fields: ViewFields?, defaultZone: String, knownCalendars: Set<String>?) throws(ViewError) -> View {
+        guard let fields, fields.notAnObject != .null else {
+            return try View(timeZone: defaultZone).validated(knownCalendars: knownCalendars)
+        }
+        guard fields.notAnObject == nil else { throw ViewError("view must be an object") }
+        let other = fields.otherMembers
+        if let unknown = other.keys.sorted().first(where: { !ViewFields.names.contains($0) }) {
             throw ViewError("unknown view field \"\(unknown)\"")
         }
+        /// A member of another type than its field's (a `null` is as if absent).
+        func mistyped(_ name: String) -> Bool { other[name].map { !$0.isNull } ?? false }
         var view = View(timeZone: defaultZone)
-        if let tz = object["tz"], !tz.isNull {
-            guard let s = tz.stringValue else { throw ViewError("tz must be a string") }
-            view.timeZone = s
-        }
-        if let from = object["from"], !from.isNull {
-            guard let s = from.stringValue, let d = CivilDate(iso: s) else { throw ViewError("from must be a date YYYY-MM-DD") }
+        if mistyped("tz") { throw ViewError("tz must be a string") }
+        if let tz = fields.tz { view.timeZone = tz }
+        if mistyped("from") { throw ViewError("from must be a date YYYY-MM-DD") }
+        if let from = fields.from {
+            guard let d = CivilDate(iso: from) else { throw ViewError("from must be a date YYYY-MM-DD") }
             view.from = d
         }
-        func int(_ name: String, _ range: ClosedRange<Int>) throws(ViewError) -> Int? {
-            guard let v = object[name], !v.isNull else { return nil }
-            guard let i = v.intValue, let n = Int(exactly: i), range.contains(n) else {
-                throw ViewError("\(name) must be an integer in \(range.lowerBound)...\(range.upperBound)")
-            }
+        func int(_ name: String, _ value: Int64?, _ range: ClosedRange<Int>) throws(ViewError) -> Int? {
+            let problem = ViewError("\(name) must be an integer in \(range.lowerBound)...\(range.upperBound)")
+            if mistyped(name) { throw problem }
+            guard let value else { return nil }
+            guard let n = Int(exactly: value), range.contains(n) else { throw problem }
             return n
         }
-        if let n = try int("days", daysRange) { view.days = n }
-        if let n = try int("past_days", pastDaysRange) { view.pastDays = n }
-        if let c = object["calendars"], !c.isNull {
-            guard let list = c.arrayValue else { throw ViewError("calendars must be an array of names") }
-            var names: [String] = []
-            for item in list {
-                guard let s = item.stringValue else { throw ViewError("calendars must be an array of names") }
-                names.append(s)
-            }
-            view.calendars = Array(Set(names)).sorted()
-        }
-        if let e = object["empty_days"], !e.isNull {
-            guard let s = e.stringValue, let mode = EmptyDays(rawValue: s) else {
-                throw ViewError("empty_days must be \"omit\" or \"placeholder\"")
-            }
+        if let n = try int("days", fields.days, daysRange) { view.days = n }
+        if let n = try int("past_days", fields.pastDays, pastDaysRange) { view.pastDays = n }
+        if mistyped("calendars") { throw ViewError("calendars must be an array of names") }
+        if let names = fields.calendars { view.calendars = Array(Set(names)).sorted() }
+        if mistyped("empty_days") { throw ViewError("empty_days must be \"omit\" or \"placeholder\"") }
+        if let e = fields.emptyDays {
+            guard let mode = EmptyDays(rawValue: e) else { throw ViewError("empty_days must be \"omit\" or \"placeholder\"") }
             view.emptyDays = mode
         }
         if view.from != nil { view.pastDays = 0 }

@@ -47,8 +47,7 @@ public struct BarEvent: Hashable, Sendable {
 
     /// The event an item of the feed describes, or nil for a placeholder, a cancelled
     /// occurrence or an item whose times cannot be read.
-    public init?(item json: JSONValue) {
-        let item = FeedItem(json)
+    public init?(item: FeedItem) {
         guard item.kind == .event, item.status?.uppercased() != "CANCELLED",
               let startText = item.start, let endText = item.end else { return nil }
         let summary = item.summary ?? "(no title)"

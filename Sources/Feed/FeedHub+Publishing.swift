@@ -104,7 +104,7 @@ extension FeedHub {
     /// What a publication means for one subscriber (decided in place, then done).
     private enum PublishAction {
         case nothing
-        case serveSnapshot(resync: String?)
+        case serveSnapshot(resync: ResyncReason?)
         /// The diff went into its queue (or overflowed it) in place.
         case sentDiff(HubConnection.QueueOutcome)
     }
@@ -114,7 +114,7 @@ extension FeedHub {
     private mutating func snapshotEncoded(_ view: View, seq: Int64, message: SnapshotMessage) {
         guard views[view] != nil else { return }
         views[view]!.snapshotRequested = false
-        let waiting = views[view]!.subscribers.compactMap { id -> (ConnectionID, String?)? in
+        let waiting = views[view]!.subscribers.compactMap { id -> (ConnectionID, ResyncReason?)? in
             guard case .awaitingFirstSnapshot(_, let resync)? = connections[id]?.subscription else { return nil }
             return (id, resync)
         }

@@ -92,7 +92,7 @@ extension FeedHub {
         }
     }
 
-    private mutating func parseView(_ json: JSONValue?, for id: ConnectionID) -> View? {
+    private mutating func parseView(_ json: ViewFields?, for id: ConnectionID) -> View? {
         do {
             return try View.parse(json, defaultZone: defaultZone, knownCalendars: info.calendars)
         } catch {
@@ -123,25 +123,21 @@ extension FeedHub {
             // First subscriber of this view: compute it; the snapshot follows. The view is
             // new in this run: a resume from another run is an epoch change, one from this
             // run has expired (the view was dropped).
-            let reason = resume.map { $0.epoch == epoch ? "expired" : "epoch" }
+            let reason = resume.map { $0.epoch == epoch ? ResyncReason.expired : .epoch }
             connections[live: id].subscription = .awaitingFirstSnapshot(view, resync: reason)
             effects.append(.recompute(.activate(view)))
             return
         }
         connections[live: id].subscription = .live(view)
-        if let resume {
-            if resume.epoch != epoch {
-                send(FeedMessage.resync("epoch"), to: id)
-            } else if resume.seq == feed.seq {
-                return
-            } else if resume.seq < feed.seq, let diffs = feed.history.diffs(after: resume.seq) {
-                for entry in diffs { sendSubscriptionData(entry.bytes, kind: .diff, to: id) }
-                return
-            } else {
-                send(FeedMessage.resync("expired"), to: id)
-            }
+        switch ResumeLog.resolve(resume: resume, head: FeedPosition(epoch: epoch, seq: feed.seq), log: feed.history.log) {
+        case .upToDate:
+            return
+        case .replay(let diffs):
+            for entry in diffs { sendSubscriptionData(entry.value.bytes, kind: .diff, to: id) }
+        case .snapshot(let reason):
+            if let reason { send(FeedMessage.resync(reason), to: id) }
+            serveSnapshot(of: view, to: id)
         }
-        serveSnapshot(of: view, to: id)
     }
 
     /// Queues `resync` (when given) and the view's current snapshot for `id` (live from
@@ -149,7 +145,7 @@ extension FeedHub {
     /// for both. A snapshot is a fresh start, queued whatever waits before it (an answer,
     /// the `resync`): were it held to --client-buffer like diffs, a snapshot larger than
     /// the buffer would overflow after every `resync` and never go out.
-    mutating func serveSnapshot(of view: View, to id: ConnectionID, resync: String? = nil) {
+    mutating func serveSnapshot(of view: View, to id: ConnectionID, resync: ResyncReason? = nil) {
         guard connections.contains(id), let feed = views[view] else { return }
         guard let message = feed.snapshotMessage else {
             connections[live: id].subscription = .awaitingFirstSnapshot(view, resync: resync)

@@ -13,7 +13,7 @@ extension FeedHub {
         case .synced(let token, let reports):
             guard let id = pendingSyncs.removeValue(forKey: token), connections.contains(id) else { return }
             connections[live: id].syncsWaiting -= 1
-            send(FeedMessage.synced(reports.map(\.json)), to: id)
+            send(FeedMessage.synced(reports.map { SyncOutcome($0.json) }), to: id)
             // It may have been held back by the limit on waiting requests.
             processInput(id)
         }

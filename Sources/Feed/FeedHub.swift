@@ -170,7 +170,7 @@ struct FeedHub {
 
     /// What follows a write, once the connection's queue is empty.
     private enum AfterDrain {
-        case stillWaiting, close, closeLater, owed(View, reason: String?)
+        case stillWaiting, close, closeLater, owed(View, reason: ResyncReason?)
         /// Requests it sent while it did not read wait in `input`.
         case readOn
         /// Nothing: no input waits (every subscriber after a diff).

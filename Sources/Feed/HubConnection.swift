@@ -1,3 +1,4 @@
+import FeedProtocol
 import Agenda
 
 /// Identifies a connection for the life of the daemon (never reused, unlike descriptors).
@@ -11,12 +12,12 @@ struct HubConnection {
         case none
         /// Waiting for the view's first snapshot; `resync` is the reason to send before
         /// it (a `resume` that cannot be honoured).
-        case awaitingFirstSnapshot(View, resync: String?)
+        case awaitingFirstSnapshot(View, resync: ResyncReason?)
         /// Receives every diff of the view.
         case live(View)
         /// Its queued subscription data was dropped (overflow) or superseded: once its
         /// queue drains, it gets `resync` (when `reason` is set) and the current snapshot.
-        case owed(View, reason: String?)
+        case owed(View, reason: ResyncReason?)
 
         var view: View? {
             switch self {
@@ -103,10 +104,10 @@ struct HubConnection {
         }
         outbox.dropUnstarted()
         if case .owed(_, let reason) = subscription {
-            if reason == nil { subscription = .owed(view, reason: "overflow") }
+            if reason == nil { subscription = .owed(view, reason: .overflow) }
             return .dropped(owedBefore: true)
         }
-        subscription = .owed(view, reason: "overflow")
+        subscription = .owed(view, reason: .overflow)
         return .dropped(owedBefore: false)
     }
 }

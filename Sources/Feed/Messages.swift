@@ -8,7 +8,7 @@ public enum Messages {
     /// The sections are written straight into the line (reserved once at about its
     /// size), so a year-long view's tens of megabytes exist once, not three times.
     public static func snapshot(epoch: String, seq: Int64, snapshot: AgendaSnapshot) -> [UInt8] {
-        FeedMessage.snapshot(digest: snapshot.digest, epoch: epoch, seq: seq, view: snapshot.view.json,
+        FeedMessage.snapshot(digest: snapshot.digest, epoch: epoch, seq: seq, view: snapshot.view.fields,
                              protocolVersion: snapshot.view.digestVersion.rawValue, reserving: snapshot.sectionsSize + 512) { snapshot.writeSections(into: &$0) }
     }
 

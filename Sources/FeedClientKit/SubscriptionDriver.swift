@@ -25,13 +25,25 @@ public struct SubscriptionDriver {
     public var open: () throws -> FeedSocket
     /// Seconds on a monotonic clock.
     public var clock: () -> Double
+    /// Waits this many seconds while there is no connection (before a reconnection):
+    /// a thread that can be stopped passes a wait that its stop ends early.
+    public var sleep: (Double) -> Void
 
     /// A driver for `configuration`, connecting with `open` and timing with `clock`.
     public init(_ configuration: SubscriptionMachine.Configuration, open: @escaping () throws -> FeedSocket,
-                clock: @escaping () -> Double = SubscriptionDriver.monotonicNow) {
+                clock: @escaping () -> Double = SubscriptionDriver.monotonicNow,
+                sleep: @escaping (Double) -> Void = SubscriptionDriver.sleep) {
         self.configuration = configuration
         self.open = open
         self.clock = clock
+        self.sleep = sleep
+    }
+
+    /// Waits `seconds` (signals do not cut it short).
+    public static func sleep(_ seconds: Double) {
+        var ts = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
+        var rest = timespec()
+        while nanosleep(&ts, &rest) != 0 && errno == EINTR { ts = rest }
     }
 
     /// Seconds on the monotonic clock.
@@ -99,9 +111,7 @@ public struct SubscriptionDriver {
                 }
             }
         } else if timeout > 0 {
-            var ts = timespec(tv_sec: Int(timeout), tv_nsec: Int((timeout - timeout.rounded(.down)) * 1e9))
-            var rest = timespec()
-            while nanosleep(&ts, &rest) != 0 && errno == EINTR { ts = rest }
+            sleep(timeout)
         }
         if let wake = consumer.secondsUntilWake(), wake <= 0 { try consumer.wake() }
         if let deadline = machine.deadline, clock() >= deadline { effects += machine.handle(.timer, now: clock()) }

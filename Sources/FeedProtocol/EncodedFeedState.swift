@@ -7,7 +7,7 @@ import Digests
 /// A publisher that must write the whole state after every diff (the snapshot key of the
 /// feed through Redis) would otherwise encode the whole view twice per diff, once for the
 /// digest and once for the line: at ten thousand items that dominates its cost. The bytes
-/// are the same as `FeedClientState.sectionsJSON.canonicalBytes()` (a property test
+/// are the same as `FeedClientState.sectionsBytes` (a property test
 /// holds it to that), so the digest check and the snapshot line stay exact.
 public struct EncodedFeedState: Sendable {
     /// The view's state.
@@ -23,9 +23,35 @@ public struct EncodedFeedState: Sendable {
         encoded = [:]
         encoded.reserveCapacity(state.model.sections.count)
         for section in state.model.sections {
-            encoded[section.id] = FeedClientState.sectionJSON(section).canonicalBytes()
+            encoded[section.id] = FeedClientState.sectionBytes(section)
         }
         sectionsBytes = []
+        assemble()
+    }
+
+    /// Starts from a local copy (a subscription's, its digest checked).
+    public init(state: FeedClientState) {
+        self.state = state
+        encoded = [:]
+        encoded.reserveCapacity(state.model.sections.count)
+        for section in state.model.sections { encoded[section.id] = FeedClientState.sectionBytes(section) }
+        sectionsBytes = []
+        assemble()
+    }
+
+    /// Follows a `diff` message that a subscription already applied to its copy
+    /// (`state`, its digest checked): only the sections it touched are encoded again.
+    /// Throws when it does not follow on from this state.
+    public mutating func follow(_ diff: FeedMessage.Diff, to state: FeedClientState) throws {
+        guard diff.epoch == self.state.epoch, diff.baseSeq == self.state.seq, state.seq == diff.seq else {
+            throw FeedClientState.Failure("diff \(diff.seq) does not follow on from seq \(self.state.seq)")
+        }
+        self.state = state
+        for id in diff.changes.sections.deleted { encoded.removeValue(forKey: id) }
+        for id in Self.touchedSections(diff.changes) {
+            guard let section = state.model.section(withID: id) else { continue }
+            encoded[id] = FeedClientState.sectionBytes(section)
+        }
         assemble()
     }
 
@@ -45,7 +71,7 @@ public struct EncodedFeedState: Sendable {
         for id in changes.sections.deleted { encoded.removeValue(forKey: id) }
         for id in Self.touchedSections(changes) {
             guard let section = state.model.section(withID: id) else { continue }
-            encoded[id] = FeedClientState.sectionJSON(section).canonicalBytes()
+            encoded[id] = FeedClientState.sectionBytes(section)
         }
         assemble()
         return digest(version: diff.protocolVersion) == diff.digest
@@ -76,17 +102,6 @@ public struct EncodedFeedState: Sendable {
 
     /// Joins the sections' bytes in display order into `sectionsBytes`.
     private mutating func assemble() {
-        let sections = state.model.sections
-        var total = 2 + max(0, sections.count - 1)
-        for section in sections { total += encoded[section.id]?.count ?? 0 }
-        var bytes = [UInt8]()
-        bytes.reserveCapacity(total)
-        bytes.append(UInt8(ascii: "["))
-        for (index, section) in sections.enumerated() {
-            if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            bytes.append(contentsOf: encoded[section.id]!)
-        }
-        bytes.append(UInt8(ascii: "]"))
-        sectionsBytes = bytes
+        sectionsBytes = FeedClientState.arrayBytes(state.model.sections.map { encoded[$0.id]! })
     }
 }

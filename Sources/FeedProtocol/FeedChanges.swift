@@ -13,6 +13,20 @@ public enum FeedChanges {
     /// Writes `d` as a `changes` object. An inserted section travels with its items:
     /// `sectionJSON` gives its whole JSON by id.
     public static func write(_ d: FeedDiff, sectionJSON: (String) -> [UInt8]?, into w: inout JSONWriter) {
+        write(d, item: { $0 }, header: { $0 }, insertedSection: { sectionJSON($0.id) }, into: &w)
+    }
+
+    /// Writes decoded changes as the `changes` object they came as (the same bytes).
+    public static func write(_ d: FeedModelChanges, into w: inout JSONWriter) {
+        write(d, item: \.bytes, header: \.bytes, insertedSection: FeedClientState.sectionBytes, into: &w)
+    }
+
+    static func write<SectionContent, ItemContent>(
+        _ d: SnapshotDiff<String, SectionContent, String, ItemContent>, item: (ItemContent) -> [UInt8],
+        header: (SectionContent) -> [UInt8],
+        insertedSection: (SnapshotDiff<String, SectionContent, String, ItemContent>.Section) -> [UInt8]?,
+        into w: inout JSONWriter
+    ) {
         w.beginObject()
         w.key("items")
         w.beginObject()
@@ -21,7 +35,7 @@ public enum FeedChanges {
         w.endArray()
         w.key("inserted"); w.beginArray()
         for x in d.items.inserted {
-            w.beginObject(); w.key("index"); w.int(x.index); w.key("item"); w.raw(x.item.content)
+            w.beginObject(); w.key("index"); w.int(x.index); w.key("item"); w.raw(item(x.item.content))
             w.key("section"); w.string(x.section); w.endObject()
         }
         w.endArray()
@@ -36,7 +50,7 @@ public enum FeedChanges {
         w.endArray()
         w.key("updated"); w.beginArray()
         for x in d.items.updated {
-            w.beginObject(); w.key("item"); w.raw(x.item.content); w.key("section"); w.string(x.section); w.endObject()
+            w.beginObject(); w.key("item"); w.raw(item(x.item.content)); w.key("section"); w.string(x.section); w.endObject()
         }
         w.endArray()
         w.endObject()
@@ -48,7 +62,7 @@ public enum FeedChanges {
         w.key("inserted"); w.beginArray()
         for x in d.sections.inserted {
             w.beginObject(); w.key("index"); w.int(x.index)
-            w.key("section"); w.raw(sectionJSON(x.section.id) ?? Array("null".utf8)); w.endObject()
+            w.key("section"); w.raw(insertedSection(x.section) ?? Array("null".utf8)); w.endObject()
         }
         w.endArray()
         w.key("moved"); w.beginArray()
@@ -57,7 +71,7 @@ public enum FeedChanges {
         }
         w.endArray()
         w.key("updated"); w.beginArray()
-        for x in d.sections.updated { w.beginObject(); w.key("section"); w.raw(x.content); w.endObject() }
+        for x in d.sections.updated { w.beginObject(); w.key("section"); w.raw(header(x.content)); w.endObject() }
         w.endArray()
         w.endObject()
         w.endObject()
@@ -76,14 +90,14 @@ public enum FeedChanges {
 
     /// A section's JSON (with its items) as the client model's section.
     public static func section(_ json: JSONValue) throws -> FeedClientState.Model.Section {
-        guard var object = json.objectValue, let id = object["id"]?.stringValue else { throw Failure("section without id") }
-        let items = try (object.removeValue(forKey: "items")?.arrayValue ?? []).map(item)
-        return FeedClientState.Model.Section(id: id, content: .object(object), items: items)
+        guard let object = json.objectValue, let id = object["id"]?.stringValue else { throw Failure("section without id") }
+        let items = try (object["items"]?.arrayValue ?? []).map(item)
+        return FeedClientState.Model.Section(id: id, content: FeedDay(json), items: items)
     }
 
     static func item(_ json: JSONValue) throws -> FeedClientState.Model.Item {
         guard let id = json["id"]?.stringValue else { throw Failure("item without id") }
-        return FeedClientState.Model.Item(id: id, content: json)
+        return FeedClientState.Model.Item(id: id, content: FeedItem(json))
     }
 
     static func string(_ v: JSONValue?, _ what: String) throws -> String {

@@ -39,29 +39,37 @@ extension FeedMessage {
                                 server: fields["server"]?.stringValue ?? ""))
         case .snapshot:
             guard let sections = fields["sections"]?.arrayValue else { throw Malformed("snapshot without \"sections\"") }
-            self = .snapshot(Snapshot(digest: try string("digest"), epoch: try string("epoch"), sections: sections,
-                                      seq: try int("seq"), view: fields["view"] ?? .null,
-                                      protocolVersion: fields["protocol"]?.intValue ?? 1))
+            do {
+                self = .snapshot(try Snapshot(digest: try string("digest"), epoch: try string("epoch"), sectionObjects: sections,
+                                              seq: try int("seq"), view: ViewFields(fields["view"] ?? .null),
+                                              protocolVersion: fields["protocol"]?.intValue ?? 1))
+            } catch let failure as Malformed {
+                throw failure
+            } catch {
+                throw Malformed("snapshot: \(error)")
+            }
         case .diff:
-            guard let changes = fields["changes"], changes.objectValue != nil else { throw Malformed("diff without \"changes\"") }
+            guard let json = fields["changes"], json.objectValue != nil else { throw Malformed("diff without \"changes\"") }
+            let changes: FeedModelChanges
+            do { changes = try FeedChanges.read(json) } catch { throw Malformed("diff: \(error)") }
             self = .diff(Diff(baseSeq: try int("base_seq"), changes: changes, digest: try string("digest"),
                               epoch: try string("epoch"), seq: try int("seq"),
                               protocolVersion: fields["protocol"]?.intValue ?? 1))
         case .heartbeat:
             self = .heartbeat(Heartbeat(epoch: try string("epoch"), seq: try int("seq"), time: fields["time"]?.stringValue ?? ""))
         case .resync:
-            self = .resync(reason: fields["reason"]?.stringValue ?? "")
+            self = .resync(reason: ResyncReason(fields["reason"]?.stringValue ?? ""))
         case .error:
-            self = .error(code: fields["code"]?.stringValue ?? "error", message: fields["message"]?.stringValue ?? "")
+            self = .error(code: ErrorCode(fields["code"]?.stringValue ?? "error"), message: fields["message"]?.stringValue ?? "")
         case .ok:
             self = .ok
         case .pong:
             self = .pong
         case .synced:
-            self = .synced(sources: fields["sources"]?.arrayValue ?? [])
+            self = .synced(sources: (fields["sources"]?.arrayValue ?? []).map(SyncOutcome.init))
         case .status:
             fields["type"] = nil
-            self = .status(fields: fields)
+            self = .status(FeedStatus(fields: fields))
         case nil:
             self = .other(type: type, json)
         }

@@ -36,7 +36,7 @@ extension FeedMessage {
     /// A snapshot line; `sections` writes the sections array (`reserving`: about the
     /// line's size, so a large view's bytes are reserved once).
     /// Protocol 1's lines carry no `protocol` key (as that protocol has them).
-    public static func snapshot(digest: String, epoch: String, seq: Int64, view: JSONValue, protocolVersion: Int64 = 1,
+    public static func snapshot(digest: String, epoch: String, seq: Int64, view: ViewFields, protocolVersion: Int64 = 1,
                                 reserving capacity: Int = 512, sections: (inout JSONWriter) -> Void) -> [UInt8] {
         line(.snapshot, reserving: capacity) { w in
             w.key("digest"); w.string(digest)
@@ -44,7 +44,7 @@ extension FeedMessage {
             if protocolVersion != 1 { w.key("protocol"); w.int(protocolVersion) }
             w.key(sectionsKey); sections(&w)
             w.key("seq"); w.int(seq)
-            w.key("view"); w.value(view)
+            w.key("view"); w.value(view.json)
         }
     }
 
@@ -71,16 +71,14 @@ extension FeedMessage {
     }
 
     /// A fresh snapshot follows, for `reason` (`epoch`, `expired`, `overflow`).
-    public static func resync(_ reason: String) -> [UInt8] {
-        line(.resync) { w in w.key("reason"); w.string(reason) }
+    public static func resync(_ reason: ResyncReason) -> [UInt8] {
+        line(.resync) { w in w.key("reason"); w.string(reason.rawValue) }
     }
 
     /// The answer to a request that failed.
-    public static func error(_ code: ErrorCode, _ message: String) -> [UInt8] { error(code: code.rawValue, message) }
-
-    static func error(code: String, _ message: String) -> [UInt8] {
+    public static func error(_ code: ErrorCode, _ message: String) -> [UInt8] {
         line(.error) { w in
-            w.key("code"); w.string(code)
+            w.key("code"); w.string(code.rawValue)
             w.key("message"); w.string(message)
         }
     }
@@ -92,8 +90,8 @@ extension FeedMessage {
 
     /// The answer to `sync`: per source, whether it succeeded, whether events changed,
     /// one line of outcome, and its status (as in `status`).
-    public static func synced(_ sources: [JSONValue]) -> [UInt8] {
-        line(.synced) { w in w.key("sources"); w.value(.array(sources)) }
+    public static func synced(_ sources: [SyncOutcome]) -> [UInt8] {
+        line(.synced) { w in w.key("sources"); w.value(.array(sources.map(\.json))) }
     }
 
     /// The answer to `status`: `fields` in code-point order after `type`.
@@ -112,17 +110,17 @@ extension FeedMessage {
         case .hello(let h): return Self.hello(epoch: h.epoch, protocolVersion: h.protocolVersion, server: h.server)
         case .snapshot(let s):
             return Self.snapshot(digest: s.digest, epoch: s.epoch, seq: s.seq, view: s.view,
-                                 protocolVersion: s.protocolVersion) { $0.value(.array(s.sections)) }
+                                 protocolVersion: s.protocolVersion) { $0.raw(s.sectionsBytes) }
         case .diff(let d):
             return Self.diff(epoch: d.epoch, seq: d.seq, baseSeq: d.baseSeq, digest: d.digest,
-                             protocolVersion: d.protocolVersion) { $0.value(d.changes) }
+                             protocolVersion: d.protocolVersion) { FeedChanges.write(d.changes, into: &$0) }
         case .heartbeat(let h): return Self.heartbeat(epoch: h.epoch, seq: h.seq, time: h.time)
         case .resync(let reason): return Self.resync(reason)
-        case .error(let code, let message): return Self.error(code: code, message)
+        case .error(let code, let message): return Self.error(code, message)
         case .ok: return Self.okLine
         case .pong: return Self.pongLine
         case .synced(let sources): return Self.synced(sources)
-        case .status(let fields): return Self.status(fields)
+        case .status(let status): return Self.status(status.json.objectValue ?? [:])
         case .other(_, let json): return json.canonicalBytes() + [10]
         }
     }

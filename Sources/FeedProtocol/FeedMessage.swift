@@ -9,17 +9,17 @@ public enum FeedMessage: Sendable, Equatable {
     case snapshot(Snapshot)
     case diff(Diff)
     case heartbeat(Heartbeat)
-    /// A fresh snapshot follows (`epoch`, `expired`, `overflow`).
-    case resync(reason: String)
-    /// A request failed: `code` is one of `ErrorCode`'s raw values (kept as text, so a
-    /// newer daemon's code still reads).
-    case error(code: String, message: String)
+    /// A fresh snapshot follows (`epoch`, `expired`, `overflow`; a newer daemon's
+    /// reason as `other`).
+    case resync(reason: ResyncReason)
+    /// A request failed (a newer daemon's code as `ErrorCode.other`).
+    case error(code: ErrorCode, message: String)
     case ok
     case pong
-    /// The answer to `sync`: one object per source.
-    case synced(sources: [JSONValue])
-    /// The answer to `status`: its fields (all but `type`).
-    case status(fields: [String: JSONValue])
+    /// The answer to `sync`: one outcome per source.
+    case synced(sources: [SyncOutcome])
+    /// The answer to `status`.
+    case status(FeedStatus)
     /// A message of a type this client does not know (a newer daemon's), kept whole.
     case other(type: String, JSONValue)
 
@@ -76,29 +76,42 @@ public enum FeedMessage: Sendable, Equatable {
         }
     }
 
-    /// A view's whole state at `seq`.
+    /// A view's whole state at `seq`: its sections decoded, each keeping its bytes.
     public struct Snapshot: Sendable, Equatable {
         public var digest: String
         public var epoch: String
-        public var sections: [JSONValue]
+        public var sections: [FeedSection]
         public var seq: Int64
-        public var view: JSONValue
+        /// The normalised view.
+        public var view: ViewFields
         /// Which digest `digest` is (`protocol`; absent: 1).
         public var protocolVersion: Int64
 
         /// A snapshot of `view` at `seq`.
-        public init(digest: String, epoch: String, sections: [JSONValue], seq: Int64, view: JSONValue,
+        public init(digest: String, epoch: String, sections: [FeedSection], seq: Int64, view: ViewFields,
                     protocolVersion: Int64 = 1) {
             (self.digest, self.epoch, self.sections, self.seq, self.view) = (digest, epoch, sections, seq, view)
             self.protocolVersion = protocolVersion
         }
+
+        /// A snapshot of `view` at `seq` whose sections are the JSON objects `sectionObjects`.
+        public init(digest: String, epoch: String, sectionObjects: [JSONValue], seq: Int64, view: ViewFields,
+                    protocolVersion: Int64 = 1) throws {
+            var sections: [FeedSection] = []
+            sections.reserveCapacity(sectionObjects.count)
+            for object in sectionObjects { sections.append(try FeedChanges.section(object)) }
+            self.init(digest: digest, epoch: epoch, sections: sections, seq: seq, view: view, protocolVersion: protocolVersion)
+        }
+
+        /// The canonical JSON of the `sections` array.
+        public var sectionsBytes: [UInt8] { FeedClientState.arrayBytes(sections.map(FeedClientState.sectionBytes)) }
     }
 
-    /// The changes from state `baseSeq` (always `seq - 1`) to `seq`; `changes` as
-    /// `FeedChanges` reads it.
+    /// The changes from state `baseSeq` (always `seq - 1`) to `seq`, decoded
+    /// (`FeedChanges.read`).
     public struct Diff: Sendable, Equatable {
         public var baseSeq: Int64
-        public var changes: JSONValue
+        public var changes: FeedModelChanges
         public var digest: String
         public var epoch: String
         public var seq: Int64
@@ -106,7 +119,7 @@ public enum FeedMessage: Sendable, Equatable {
         public var protocolVersion: Int64
 
         /// A diff to `seq` (from `baseSeq`, by default `seq - 1`).
-        public init(baseSeq: Int64? = nil, changes: JSONValue, digest: String, epoch: String, seq: Int64,
+        public init(baseSeq: Int64? = nil, changes: FeedModelChanges, digest: String, epoch: String, seq: Int64,
                     protocolVersion: Int64 = 1) {
             (self.baseSeq, self.changes, self.digest) = (baseSeq ?? seq - 1, changes, digest)
             (self.epoch, self.seq, self.protocolVersion) = (epoch, seq, protocolVersion)

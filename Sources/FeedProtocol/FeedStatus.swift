@@ -86,8 +86,8 @@ public struct FeedStatus: Sendable, Equatable {
 
     /// The status of a `status` message; nil for any other message.
     public init?(_ message: FeedMessage) {
-        guard case .status(let fields) = message else { return nil }
-        self.init(fields: fields)
+        guard case .status(let status) = message else { return nil }
+        self = status
     }
 }
 

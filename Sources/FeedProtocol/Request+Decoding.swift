@@ -34,8 +34,8 @@ extension Request {
                 }
                 version = n
             }
-            return .success(.subscribe(view: object["view"], resume: resume, protocolVersion: version))
-        case "snapshot": return .success(.snapshot(view: object["view"]))
+            return .success(.subscribe(view: object["view"].map(ViewFields.init), resume: resume, protocolVersion: version))
+        case "snapshot": return .success(.snapshot(view: object["view"].map(ViewFields.init)))
         case "refresh": return .success(.refresh)
         case "status": return .success(.status)
         case "ping": return .success(.ping)

@@ -4,8 +4,8 @@ import CanonicalJSON
 /// (`decode`), clients encode it (`line`).
 public enum Request: Sendable, Equatable {
     /// `protocolVersion`: the digest the subscription's messages carry (1 or 2, docs/protocol.md).
-    case subscribe(view: JSONValue?, resume: Resume?, protocolVersion: Int64 = 1)
-    case snapshot(view: JSONValue?)
+    case subscribe(view: ViewFields?, resume: Resume?, protocolVersion: Int64 = 1)
+    case snapshot(view: ViewFields?)
     case refresh
     case status
     case ping
@@ -38,11 +38,11 @@ public enum Request: Sendable, Equatable {
         var object: [String: JSONValue] = ["op": .string(op)]
         switch self {
         case .subscribe(let view, let resume, let version):
-            if let view { object["view"] = view }
+            if let view { object["view"] = view.json }
             if version != 1 { object["protocol"] = .int(version) }
             if let resume { object["resume"] = ["epoch": .string(resume.epoch), "seq": .int(resume.seq)] }
         case .snapshot(let view):
-            if let view { object["view"] = view }
+            if let view { object["view"] = view.json }
         case .sync(let sources):
             object["sources"] = .array(sources.map { .string($0) })
         case .refresh, .status, .ping:

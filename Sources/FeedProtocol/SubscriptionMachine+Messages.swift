@@ -38,7 +38,7 @@ extension SubscriptionMachine {
         case .resync(let reason):
             effects.append(.resync(reason: reason))
         case .error(let code, let text):
-            if code == ErrorCode.overloaded.rawValue {
+            if code == .overloaded {
                 return effects + [.close, .lost("daemon: \(code): \(text)")] + reconnect(now)
             }
             phase = .stopped

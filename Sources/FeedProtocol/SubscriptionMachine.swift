@@ -10,7 +10,7 @@ public struct SubscriptionMachine: Sendable {
     /// What to subscribe to and how patiently.
     public struct Configuration: Sendable {
         /// The view subscribed to.
-        public var view: JSONValue
+        public var view: ViewFields
         /// Where to resume at the first connection (later ones resume from what arrived).
         public var resume: Request.Resume?
         /// Seconds before the first reconnect; doubled at each attempt up to `maxBackoff`
@@ -29,7 +29,7 @@ public struct SubscriptionMachine: Sendable {
         public var protocolVersion: Int64
 
         /// A subscription to `view` (the defaults suit a long-running reader).
-        public init(view: JSONValue, resume: Request.Resume? = nil, initialBackoff: Double = 0.2, maxBackoff: Double = 5,
+        public init(view: ViewFields, resume: Request.Resume? = nil, initialBackoff: Double = 0.2, maxBackoff: Double = 5,
                     staleAfter: Double = 90, failIfFirstConnectFails: Bool = false, protocolVersion: Int64 = 2) {
             self.view = view
             self.protocolVersion = protocolVersion
@@ -70,7 +70,7 @@ public struct SubscriptionMachine: Sendable {
         case diff(FeedMessage.Diff, FeedClientState)
         case heartbeat(FeedMessage.Heartbeat)
         /// The daemon starts over; a snapshot follows.
-        case resync(reason: String)
+        case resync(reason: ResyncReason)
         /// A diff did not fit or its digest differed: the local copy is dropped and a
         /// fresh snapshot requested.
         case digestMismatch(seq: Int64)
@@ -85,7 +85,7 @@ public struct SubscriptionMachine: Sendable {
     /// Why a subscription ended.
     public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
         /// The daemon answered `error` (say `invalid_view`): asking again would not help.
-        case refused(code: String, message: String)
+        case refused(code: ErrorCode, message: String)
         /// The first connection failed and the configuration says not to retry.
         case unreachable(String)
 

@@ -8,23 +8,23 @@ import FeedProtocol
 /// parameters, whichever order a URL gave them in.
 public struct PublishedView: Sendable, Hashable, CustomStringConvertible {
     /// The canonical parameters, as the `subscribe` request's `view`.
-    public let view: JSONValue
+    public let view: ViewFields
     /// `view` in canonical JSON: the member of the wanted set.
     public let canonical: String
     /// The first 32 hex digits of the SHA-256 of `canonical`: the `K` of `PREFIX:view:K`.
     public let key: String
 
     /// The published view for a `subscribe` request's `view` object.
-    public init(view: JSONValue) {
-        self.view = .object(ViewFields.members(withCalendarSet: view))
-        canonical = self.view.canonicalString()
+    public init(view: ViewFields) {
+        self.view = view.withCalendarSet
+        canonical = self.view.json.canonicalString()
         key = String(SHA256.hexDigest(canonical).prefix(32))
     }
 
     /// A member of the wanted set (canonical JSON of a view object); nil when it is not one.
     public init?(wantedMember bytes: [UInt8]) {
         guard let value = try? JSONParser(maxDepth: 4).parse(bytes), value.objectValue != nil else { return nil }
-        self.init(view: value)
+        self.init(view: ViewFields(value))
     }
 
     public var description: String { "view \(key) \(canonical)" }

@@ -103,8 +103,8 @@ public final class RedisUpstream: Service {
         watchers.withLock { $0[key] }?.leave(client)
     }
 
-    private func watch(_ client: Int, view: JSONValue?, resume: Request.Resume?, oneShot: Bool) {
-        let published = PublishedView(view: view ?? .object([:]))
+    private func watch(_ client: Int, view: ViewFields?, resume: Request.Resume?, oneShot: Bool) {
+        let published = PublishedView(view: view ?? ViewFields())
         clientViews.withLock { $0[client] = published.key }
         // A watcher that ended between the lookup and the join refuses it: start another.
         while true {

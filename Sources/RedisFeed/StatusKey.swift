@@ -19,8 +19,8 @@ public enum StatusKey {
     /// its newline); nil when the line is not a status answer.
     public static func line(fromAnswer answer: [UInt8]) -> [UInt8]? {
         let end = answer.last == 10 ? answer.count - 1 : answer.count
-        guard case .status(let fields)? = try? FeedMessage.decode(answer[0..<end]),
-              case .object(let redacted) = FeedMessage.redacted(status: .object(fields)) else { return nil }
+        guard case .status(let status)? = try? FeedMessage.decode(answer[0..<end]),
+              case .object(let redacted) = FeedMessage.redacted(status: status.json) else { return nil }
         return Array(FeedMessage.status(redacted).dropLast())
     }
 
@@ -40,7 +40,8 @@ public enum StatusKey {
     /// usable status (the gateway answers 503).
     public static func answer(_ replies: [RedisReply], health: Bool) -> [UInt8]? {
         guard replies.count == 2, case .string(let line) = replies[0], case .integer(let remaining) = replies[1], remaining >= 0,
-              case .status(var fields)? = try? FeedMessage.decode(line[...]) else { return nil }
+              case .status(let status)? = try? FeedMessage.decode(line[...]),
+              var fields = status.json.objectValue else { return nil }
         let age = max(0, lifetimeMilliseconds - remaining)
         let hello = FeedMessage.hello(epoch: "redis")
         if health { return age <= freshMilliseconds ? hello + FeedMessage.line(.pong) : nil }

@@ -38,6 +38,11 @@ public struct ViewFanout: Sendable {
     public let tailBytes: Int
     private(set) var tail: [StreamEntry] = []
     private var tailSize = 0
+    /// The diffs of the tail that lead to `head`, under the same bounds: what a resume
+    /// replays (FeedProtocol's one rule, `ResumeLog.resolve`, as eventd's hub has it).
+    private(set) var log = ResumeLog<StreamEntry>()
+    /// The newest state of the view in the tail (a snapshot's or a diff's).
+    private(set) var head: FeedPosition?
     /// The last entry read: where the next `XREAD` starts.
     public private(set) var position = StreamID.zero
     var members: [Int: Member] = [:]
@@ -58,6 +63,8 @@ public struct ViewFanout: Sendable {
     public mutating func start(entries: [StreamEntry], at last: StreamID) {
         tail = []
         tailSize = 0
+        log.removeAll()
+        head = nil
         for entry in entries { keep(entry) }
         position = max(position, last)
     }
@@ -72,19 +79,39 @@ public struct ViewFanout: Sendable {
             drop += 1
         }
         if drop > 0 { tail.removeFirst(drop) }
+        let position = FeedPosition(epoch: entry.epoch, seq: entry.seq)
+        switch entry.type {
+        case .diff:
+            // A diff that does not follow on from the head starts the chain again.
+            if head.map({ $0.epoch != entry.epoch || $0.seq + 1 != entry.seq }) ?? true { log.removeAll() }
+            log.append(seq: entry.seq, size: entry.line.count, entry, policy: retention)
+            head = position
+        case .snapshot where position != head:
+            // A snapshot of another state (eventd restarted, or rebuilt the view): no diff
+            // before it leads to it.
+            log.removeAll()
+            head = position
+        default:
+            break
+        }
     }
 
-    /// A client resuming after `resume`: its lines (hello, then the entries after its
-    /// position), or nil when the position is not in the tail (it needs a snapshot).
+    /// The fan-out's retention: its tail's bounds (the tail keeps its newest entry
+    /// whatever its size, for the members reading it; the log, as eventd's, does not).
+    var retention: RetentionPolicy { RetentionPolicy(maxEntries: tailLimit, maxBytes: tailBytes) }
+
+    /// A client resuming after `resume`: its lines (hello, then the diffs after its
+    /// position; none at the head), or nil when the log does not reach back to it (it
+    /// needs a snapshot, after `resync`).
     public mutating func resume(_ client: Int, after resume: Request.Resume) -> [[UInt8]]? {
-        guard let index = tail.lastIndex(where: { $0.epoch == resume.epoch && $0.seq == resume.seq && $0.type != .heartbeat }) else {
-            return nil
-        }
+        guard let head else { return nil }
         var lines = [Self.hello(resume.epoch)]
-        var member = Member(epoch: resume.epoch, seq: resume.seq, skipThrough: tail[index].id)
-        for entry in tail[(index + 1)...] { lines += Self.lines(for: entry, member: &member) ?? [] }
-        member.skipThrough = position
-        members[client] = member
+        switch ResumeLog.resolve(resume: resume, head: head, log: log) {
+        case .upToDate: break
+        case .replay(let diffs): lines += diffs.map(\.value.line)
+        case .snapshot: return nil
+        }
+        members[client] = Member(epoch: head.epoch, seq: head.seq, skipThrough: position)
         return lines
     }
 
@@ -151,5 +178,5 @@ public struct ViewFanout: Sendable {
     }
 
     static func hello(_ epoch: String) -> [UInt8] { Array(FeedMessage.hello(epoch: epoch).dropLast()) }
-    static func resync(_ reason: ResyncReason) -> [UInt8] { Array(FeedMessage.resync(reason.rawValue).dropLast()) }
+    static func resync(_ reason: ResyncReason) -> [UInt8] { Array(FeedMessage.resync(reason).dropLast()) }
 }

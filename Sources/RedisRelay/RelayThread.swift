@@ -30,20 +30,38 @@ final class RelayThread: Sendable {
     /// Ends the thread and waits for it.
     func stop() {
         running.store(false, ordering: .sequentiallyConsistent)
-        let fd = socketFD.load(ordering: .sequentiallyConsistent)
-        if fd >= 0 { shutdown(fd, Int32(SHUT_RDWR)) }
+        // The descriptor is the thread's own duplicate: shutting it down ends the
+        // connection's blocked read; closing it is then this side's to do.
+        let fd = socketFD.exchange(-1, ordering: .sequentiallyConsistent)
+        if fd >= 0 { shutdown(fd, Int32(SHUT_RDWR)); close(fd) }
         stopped.signal()
         thread.withLock { $0 }?.join()
     }
 
     /// Connects to the daemon's socket and runs `body` with it, where `stop` can reach it.
     func withSocket<T>(_ connector: FeedSocketConnector, _ body: (FeedSocket) throws -> T) throws -> T {
-        let socket = try FeedSocket(connector: connector)
-        socketFD.store(socket.fd, ordering: .sequentiallyConsistent)
-        defer { socketFD.store(-1, ordering: .sequentiallyConsistent) }
-        // A stop that came before the descriptor was stored found nothing to shut down.
-        guard isRunning else { throw FeedClientState.Failure("stopped") }
+        let socket = try connect(connector)
+        defer { release() }
         return try body(socket)
+    }
+
+    /// Connects to the daemon's socket for a subscription driver, where `stop` can reach
+    /// it: the thread keeps a duplicate of the descriptor (its own, so its number is
+    /// never another file's) until `release` or the next connection.
+    func connect(_ connector: FeedSocketConnector) throws -> FeedSocket {
+        let socket = try FeedSocket(connector: connector)
+        let copy = fcntl(socket.fd, F_DUPFD_CLOEXEC, 0)
+        let previous = socketFD.exchange(copy, ordering: .sequentiallyConsistent)
+        if previous >= 0 { close(previous) }
+        // A stop that came before the descriptor was stored found nothing to shut down.
+        guard isRunning else { release(); throw FeedClientState.Failure("stopped") }
+        return socket
+    }
+
+    /// Lets go of the connection `connect` made (it was lost).
+    func release() {
+        let fd = socketFD.exchange(-1, ordering: .sequentiallyConsistent)
+        if fd >= 0 { close(fd) }
     }
 
     /// Waits `seconds`, or less if the thread is stopped meanwhile. A blocking wait, not

@@ -3,75 +3,104 @@ import FeedClientKit
 import FeedProtocol
 import RedisFeed
 
-/// One published view's subscriber of the daemon's socket, on its own thread: each
-/// line goes to the publisher with the snapshot line of the state after it. A lost
-/// subscription resumes from the local copy's position (the retained diffs, or the
-/// daemon's resync and a fresh snapshot), after the clients' `Backoff`.
+/// One published view's subscriber of the daemon's socket, on its own thread: a
+/// `SubscriptionDriver` (the one client: `hello` checked, resume from the copy's
+/// position, `resync`, the staleness timer, the clients' backoff) whose every snapshot,
+/// diff and heartbeat goes to the publisher with the snapshot line of the state after it.
 final class ViewRelay: Sendable {
     private let thread: RelayThread
 
     init(view: PublishedView, connector: FeedSocketConnector, publisher: RedisPublisher, logger: Logger) {
         thread = RelayThread(name: "redis-relay") { thread in
-            Self.run(thread, view: view, connector: connector, publisher: publisher, logger: logger)
+            let configuration = SubscriptionMachine.Configuration(view: view.view, initialBackoff: 0.2, maxBackoff: 5,
+                                                                  protocolVersion: 2)
+            var consumer = Consumer(view: view, thread: thread, publisher: publisher, logger: logger,
+                                    maxBackoff: configuration.maxBackoff)
+            let driver = SubscriptionDriver(configuration, open: { try thread.connect(connector) },
+                                            sleep: { thread.pause($0) })
+            while thread.isRunning {
+                do {
+                    // Only a refused view ends a run (eventd answered `error`): asked
+                    // again after the machine's longest wait, from a fresh snapshot.
+                    let failure = try driver.run(&consumer)
+                    logger.warning("publishing \(view): \(failure); trying again in \(Int(configuration.maxBackoff)) s")
+                } catch {
+                    // Stopped (the thread's stop shut the connection down), or a socket
+                    // not to be trusted (the driver's `open`): asked again after the wait.
+                    if thread.isRunning {
+                        logger.warning("publishing \(view): \(error); trying again in \(Int(configuration.maxBackoff)) s")
+                    }
+                }
+                thread.release()
+                thread.pause(configuration.maxBackoff)
+            }
         }
     }
 
     /// Ends the subscription and waits for the thread.
     func stop() { thread.stop() }
 
-    private static func run(_ thread: RelayThread, view: PublishedView, connector: FeedSocketConnector,
-                            publisher: RedisPublisher, logger: Logger) {
-        // The socket may not exist yet when eventd starts: a failure is logged only when
-        // it repeats (once, until the subscription works again).
+    /// What the subscription's effects do: keep the copy with each section's bytes, and
+    /// offer each line to the publisher.
+    struct Consumer: SubscriptionDriver.Consumer {
+        let view: PublishedView
+        let thread: RelayThread
+        let publisher: RedisPublisher
+        let logger: Logger
+        /// The longest wait between attempts (for the log).
+        let maxBackoff: Double
+        /// The last line received: the one the next typed effect came from.
+        var line: [UInt8] = []
+        var copy: EncodedFeedState?
+        /// Connections lost since the subscription last worked: the socket may not be
+        /// there yet when eventd starts, so only a repeated failure is logged (once).
         var failures = 0
-        var state: EncodedFeedState?
-        let backoff = Backoff(first: 0.2, max: 5)
-        while thread.isRunning {
-            do {
-                try thread.withSocket(connector) { socket in
-                    try socket.send(.subscribe(view: view.view, resume: state?.state.position, protocolVersion: 2))
-                    try relay(socket, thread: thread, view: view, publisher: publisher, state: &state) { failures = 0 }
-                }
-            } catch {
-                failures += 1
-                // A copy a diff did not apply to is not resumed from.
-                if error is FeedClientState.Failure { state = nil }
-                if thread.isRunning && failures == 3 {
-                    logger.warning("publishing \(view): \(error); trying again (every \(Int(backoff.max)) s at most)")
-                }
-            }
-            // The daemon's own socket: a failure is a refused view, a restart or a shutdown.
-            thread.pause(backoff.delay(after: max(failures - 1, 0)))
-        }
-    }
 
-    /// Reads the subscription until it ends, handing each message on.
-    private static func relay(_ socket: FeedSocket, thread: RelayThread, view: PublishedView, publisher: RedisPublisher,
-                              state: inout EncodedFeedState?, working: () -> Void) throws {
-        while thread.isRunning, let line = try socket.readLine() {
-            switch try FeedMessage.decode(line) {
-            case .snapshot(let snapshot):
-                state = try EncodedFeedState(snapshot: snapshot)
-                working()
-                publisher.offer(FeedLine(type: .snapshot, epoch: snapshot.epoch, seq: snapshot.seq, line: line, snapshot: line,
-                                         protocolVersion: snapshot.protocolVersion), of: view)
-            case .diff(let diff):
-                guard var current = state, try current.apply(diff: diff) else {
-                    throw FeedClientState.Failure("diff \(diff.seq) does not apply to the local copy")
+        struct Stopped: Error {}
+
+        mutating func handle(_ effect: SubscriptionMachine.Effect) throws {
+            switch effect {
+            case .line(let bytes):
+                line = bytes
+            case .snapshot(let state):
+                let fresh = EncodedFeedState(state: state)
+                copy = fresh
+                failures = 0
+                publisher.offer(FeedLine(type: .snapshot, epoch: state.epoch, seq: state.seq, line: line, snapshot: line,
+                                         protocolVersion: state.protocolVersion), of: view)
+            case .diff(let diff, let state):
+                // The machine's copy is checked; a relay copy that lost step starts over from it.
+                let current: EncodedFeedState
+                if var followed = copy, (try? followed.follow(diff, to: state)) != nil {
+                    current = followed
+                } else {
+                    current = EncodedFeedState(state: state)
                 }
-                state = current
-                working()
+                copy = current
+                failures = 0
                 publisher.offer(FeedLine(type: .diff, epoch: diff.epoch, seq: diff.seq, line: line,
                                          snapshot: current.snapshotLine(digest: diff.digest),
                                          protocolVersion: diff.protocolVersion), of: view)
             case .heartbeat(let beat):
                 publisher.offer(FeedLine(type: .heartbeat, epoch: beat.epoch, seq: beat.seq, line: line, snapshot: nil,
-                                         protocolVersion: state?.state.protocolVersion ?? 1), of: view)
-            case .error(let code, let message):
-                throw FeedClientState.Failure("\(code): \(message)")
-            default:
-                break // hello; resync (a snapshot follows)
+                                         protocolVersion: copy?.state.protocolVersion ?? 2), of: view)
+            case .digestMismatch:
+                copy = nil
+            case .lost(let reason):
+                thread.release()
+                guard thread.isRunning else { throw Stopped() }
+                failures += 1
+                if failures == 3 {
+                    logger.warning("publishing \(view): \(reason); trying again (every \(Int(maxBackoff)) s at most)")
+                }
+            case .stale:
+                thread.release()
+            case .resync, .failed, .connect, .send, .close, .scheduleReconnect:
+                break
             }
         }
+
+        func secondsUntilWake() -> Double? { nil }
+        mutating func wake() throws {}
     }
 }

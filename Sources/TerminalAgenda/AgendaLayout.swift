@@ -52,7 +52,7 @@ public struct AgendaLayout: Sendable {
         var inLater = false
         for section in model.sections {
             guard let date = CivilDate(iso: section.id) else { continue }
-            let day = FeedDay(section.content)
+            let day = section.content
             let dense: Bool
             switch SectionKind.range(date: date, label: day.label, today: today) {
             case .later: dense = true
@@ -68,7 +68,7 @@ public struct AgendaLayout: Sendable {
                 rows += known
                 continue
             }
-            let laid = sectionRows(section.items.map { FeedItem($0.content) }, id: section.id, day: day, date: date,
+            let laid = sectionRows(section.items.map(\.content), id: section.id, day: day, date: date,
                                    today: today, dense: dense)
             if date != today { cache.sections[section.id] = laid }
             rows += laid

@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-import CanonicalJSON
+import FeedProtocol
 import Threads
 
 /// Asks eventd's status for the calendars' own colours (`calendar_colors`) on a thread
@@ -12,12 +12,12 @@ final class CalendarColorReader: Service {
     let name = "watch colours"
     /// One status request's own timeout (2 s) is the longest a stop waits.
     let stopDeadline: Duration = .seconds(2)
-    private let status: @Sendable () throws -> JSONValue?
+    private let status: @Sendable () throws -> FeedStatus?
     private let mailbox: Mailbox<FeedNews>
     private let thread = Mutex<ServiceThread<Void>?>(nil)
 
     /// `status` is one status request (nil or a throw: no answer).
-    init(status: @escaping @Sendable () throws -> JSONValue?, mailbox: Mailbox<FeedNews>) {
+    init(status: @escaping @Sendable () throws -> FeedStatus?, mailbox: Mailbox<FeedNews>) {
         self.status = status
         self.mailbox = mailbox
     }
@@ -27,7 +27,7 @@ final class CalendarColorReader: Service {
         thread.withLock { $0 = ServiceThread<Void>(name: "watch colours") { thread in
             while !thread.isStopRequested {
                 guard !thread.take(waitingAtMost: .seconds(3600)).isEmpty, !thread.isStopRequested else { continue }
-                guard let answer = try? status(), let colors = answer["calendar_colors"] else { continue }
+                guard let answer = try? status(), let colors = answer.calendarColors else { continue }
                 mailbox.post(.colors(CalendarPalette.colors(from: colors)))
             }
         } }

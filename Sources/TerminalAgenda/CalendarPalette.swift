@@ -1,5 +1,4 @@
 import AgendaText
-import CanonicalJSON
 
 /// The calendars `watch` knows (for its list), their own colours, and how many colours
 /// the terminal has.
@@ -39,9 +38,8 @@ public struct CalendarPalette: Sendable, Equatable {
 
     /// Status's `calendar_colors` (name -> "#rrggbb"), typed; values that are not `#rgb`
     /// or `#rrggbb` are left out (those calendars keep the palette's colour).
-    public static func colors(from json: JSONValue?) -> [String: RGB] {
-        guard case .object(let fields)? = json else { return [:] }
-        return fields.compactMapValues { $0.stringValue.flatMap(RGB.init(hex:)) }
+    public static func colors(from hex: [String: String]?) -> [String: RGB] {
+        (hex ?? [:]).compactMapValues(RGB.init(hex:))
     }
 
     /// The terminal's colour depth from its environment and what terminfo says it has.

@@ -33,13 +33,13 @@ final class FeedForwarder: Service {
     let name = "watch feed"
     let stopDeadline: Duration = .seconds(1)
     private let retired = Atomic<Bool>(false)
-    private let view: JSONValue
+    private let view: ViewFields
     private let open: @Sendable () throws -> FeedSocket
     private let mailbox: Mailbox<FeedNews>
     private let thread = Mutex<ServiceThread<Never>?>(nil)
 
     /// A forwarder for `view`, not started yet.
-    init(view: JSONValue, open: @escaping @Sendable () throws -> FeedSocket, mailbox: Mailbox<FeedNews>) {
+    init(view: ViewFields, open: @escaping @Sendable () throws -> FeedSocket, mailbox: Mailbox<FeedNews>) {
         self.view = view
         self.open = open
         self.mailbox = mailbox

@@ -1,4 +1,3 @@
-import CanonicalJSON
 import AgendaText
 import Diagnostics
 import FeedClientKit
@@ -22,10 +21,10 @@ public final class WatchSession {
     }
 
     /// The view for a number of days.
-    let view: @Sendable (Int) -> JSONValue
+    let view: @Sendable (Int) -> ViewFields
     let open: @Sendable () throws -> FeedSocket
     /// One status request on a connection of its own (for `calendar_colors`).
-    let status: @Sendable () throws -> JSONValue?
+    let status: @Sendable () throws -> FeedStatus?
     /// The wall clock (EVENTD_FAKE_NOW moves it, as the daemon's).
     let wallClock: @Sendable () -> WallInstant
     let environment: [String: String]
@@ -45,9 +44,9 @@ public final class WatchSession {
     var rowCache = AgendaLayout.Cache()
 
     /// `calendarColors`: status's `calendar_colors` when the caller has it already.
-    public init(days: Int, zoneName: String, calendars: [String], calendarCount: Int?, calendarColors: JSONValue? = nil,
-                view: @escaping @Sendable (Int) -> JSONValue, open: @escaping @Sendable () throws -> FeedSocket,
-                status: @escaping @Sendable () throws -> JSONValue?,
+    public init(days: Int, zoneName: String, calendars: [String], calendarCount: Int?, calendarColors: [String: String]? = nil,
+                view: @escaping @Sendable (Int) -> ViewFields, open: @escaping @Sendable () throws -> FeedSocket,
+                status: @escaping @Sendable () throws -> FeedStatus?,
                 wallClock: @escaping @Sendable () -> WallInstant, environment: [String: String]) {
         self.view = view
         self.open = open
@@ -136,7 +135,7 @@ public final class WatchSession {
         }
     }
 
-    static func startForwarder(view: JSONValue, open: @escaping @Sendable () throws -> FeedSocket, mailbox: Mailbox<FeedNews>,
+    static func startForwarder(view: ViewFields, open: @escaping @Sendable () throws -> FeedSocket, mailbox: Mailbox<FeedNews>,
                                in services: Lifecycle) throws -> FeedForwarder {
         let forwarder = FeedForwarder(view: view, open: open, mailbox: mailbox)
         try services.start(forwarder)
@@ -148,7 +147,7 @@ public final class WatchSession {
         case .colors(let colors):
             palette.own = colors
         case .state(let next, let snapshot):
-            if let tz = next.view["tz"]?.stringValue, tz != state.zoneName, let zone = Zone.system(tz) {
+            if let tz = next.view.tz, tz != state.zoneName, let zone = Zone.system(tz) {
                 layout.zone = zone
                 state.zoneName = tz
             }
@@ -156,7 +155,7 @@ public final class WatchSession {
             let first = feed == nil
             feed = next
             rowCache = AgendaLayout.Cache()
-            let shown = Set(next.model.sections.flatMap { $0.items.compactMap { FeedItem($0.content).calendar } })
+            let shown = Set(next.model.sections.flatMap { $0.items.compactMap(\.content.calendar) })
             palette.learn(shown)
             // Colours again after a (re)subscription, and for a calendar without one.
             if snapshot { colorsAsked = [] }

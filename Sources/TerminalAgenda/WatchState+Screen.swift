@@ -1,6 +1,5 @@
-import CanonicalJSON
-import Diagnostics
 import AgendaText
+import Diagnostics
 import FeedProtocol
 import ICalendar
 

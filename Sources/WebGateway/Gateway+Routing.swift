@@ -91,7 +91,7 @@ extension Gateway {
 
     /// `/api/events`: the stream's head at once, then eventd's messages as events.
     private mutating func openStream(_ request: HTTPRequest, for id: ClientID) {
-        let view: JSONValue, version: Int64
+        let view: ViewFields, version: Int64
         do { (view, version) = (try ViewQuery.view(request), try ViewQuery.protocolVersion(request)) } catch {
             return refuse(id, .badRequest, error.description, request: request)
         }
@@ -120,12 +120,17 @@ extension Gateway {
             return responses.text(.serviceUnavailable, "eventd did not answer the ping", head: head)
         case (.snapshot, .snapshot(let snapshot)?):
             // What `eventctl agenda --json` prints: digest, sections, view.
-            let body: JSONValue = ["digest": .string(snapshot.digest), "sections": .array(snapshot.sections), "view": snapshot.view]
-            return json(.ok, body, head: head)
+            var w = JSONWriter(reservingCapacity: 256)
+            w.beginObject()
+            w.key("digest"); w.string(snapshot.digest)
+            w.key("sections"); w.raw(snapshot.sectionsBytes)
+            w.key("view"); w.value(snapshot.view.json)
+            w.endObject()
+            return json(.ok, bytes: w.takeBytes(), head: head)
         case (.status, .status?):
             return json(.ok, Self.redacted(status: message!.json), head: head)
         case (_, .error(let code, _)?):
-            let status: HTTPStatus = code == ErrorCode.invalidView.rawValue ? .badRequest : .badGateway
+            let status: HTTPStatus = code == .invalidView ? .badRequest : .badGateway
             return json(status, message!.json, head: head)
         default:
             return responses.text(.badGateway, "unexpected answer from eventd", head: head)
@@ -136,6 +141,11 @@ extension Gateway {
     static func redacted(status: JSONValue) -> JSONValue { FeedMessage.redacted(status: status) }
 
     func json(_ status: HTTPStatus, _ value: JSONValue, head: Bool) -> [UInt8] {
-        responses.complete(status, contentType: "application/json", body: value.canonicalBytes() + [10], head: head)
+        json(status, bytes: value.canonicalBytes(), head: head)
+    }
+
+    /// A JSON answer whose body (without its newline) is written already.
+    func json(_ status: HTTPStatus, bytes: [UInt8], head: Bool) -> [UInt8] {
+        responses.complete(status, contentType: "application/json", body: bytes + [10], head: head)
     }
 }

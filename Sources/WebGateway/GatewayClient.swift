@@ -1,4 +1,3 @@
-import CanonicalJSON
 import FeedProtocol
 
 /// One browser connection as the gateway sees it: what it is doing, what waits to be
@@ -9,7 +8,7 @@ struct GatewayClient {
         /// Its request head is arriving.
         case head(HTTPHeadParser)
         /// An event stream: eventd's messages become events.
-        case stream(view: JSONValue)
+        case stream(view: ViewFields)
         /// A request answered by one message from eventd, due by `deadline`.
         case oneShot(OneShot, head: Bool, deadline: Double)
         /// The answer is queued; once written, the write side is shut.
@@ -20,7 +19,7 @@ struct GatewayClient {
 
     /// The one-shot requests and the eventd request each one sends.
     enum OneShot: Equatable {
-        case snapshot(JSONValue)
+        case snapshot(ViewFields)
         case status
         case health
 

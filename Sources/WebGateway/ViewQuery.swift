@@ -1,4 +1,3 @@
-import CanonicalJSON
 import FeedProtocol
 
 /// A view (docs/data-model.md) from a URL's query: `tz`, `from`, `days`, `past_days`,
@@ -26,7 +25,7 @@ public enum ViewQuery {
     }
 
     /// The view of `request`'s query; an empty object when it names nothing.
-    public static func view(_ request: HTTPRequest) throws(Problem) -> JSONValue {
+    public static func view(_ request: HTTPRequest) throws(Problem) -> ViewFields {
         var parameters = ViewParameters()
         for (name, value) in request.query {
             let known: Bool
@@ -62,7 +61,7 @@ public enum ViewQuery {
 
     /// The `subscribe` request for `view`, resuming after `lastEventID` when it is a
     /// feed position (`EPOCH.SEQ`).
-    public static func subscribe(view: JSONValue, lastEventID: String?, protocolVersion: Int64 = 1) -> Request {
+    public static func subscribe(view: ViewFields, lastEventID: String?, protocolVersion: Int64 = 1) -> Request {
         let position = lastEventID.flatMap(ServerSentEvent.position(lastEventID:))
         return .subscribe(view: view, resume: position.map { Request.Resume(epoch: $0.epoch, seq: $0.seq) },
                           protocolVersion: protocolVersion)

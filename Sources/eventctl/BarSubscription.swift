@@ -11,7 +11,7 @@ import CanonicalJSON
 struct BarSubscription: FeedFollower.Handler {
     var renderer: BarRenderer
 
-    func run(_ env: CommandEnvironment, view: JSONValue, resume: Request.Resume?) throws -> Never {
+    func run(_ env: CommandEnvironment, view: ViewFields, resume: Request.Resume?) throws -> Never {
         // The bar going away closes our pipe: a write then fails with EPIPE and we stop.
         signal(SIGPIPE, SIG_IGN)
         try FeedFollower(view: view, resume: resume, waitForDaemon: true).run(env, self)

@@ -10,7 +10,7 @@ import AgendaText
 /// `SubscriptionDriver` over `DaemonConnection`, whose effects go to a consumer (a
 /// printer, or a `Handler` through `HandlerConsumer`), and whose end is eventctl's error.
 struct FeedFollower {
-    var view: JSONValue
+    var view: ViewFields
     var resume: Request.Resume?
     /// Whether to wait for a daemon that cannot be reached at first (a bar or reminders
     /// started before eventd) rather than fail (a command run by hand).
@@ -38,8 +38,8 @@ struct FeedFollower {
         case .refused(let code, let message):
             let text = "daemon: \(code): \(message)"
             // An unknown calendar is 65 in every command (the daemon's database named none such).
-            if code == ErrorCode.invalidView.rawValue, message.hasPrefix("unknown calendar") { throw CommandFailure.badData(text) }
-            if code == ErrorCode.invalidView.rawValue { throw UsageError(text) }
+            if code == .invalidView, message.hasPrefix("unknown calendar") { throw CommandFailure.badData(text) }
+            if code == .invalidView { throw UsageError(text) }
             throw CommandFailure.daemonUnavailable(text)
         case .unreachable(let reason):
             throw CommandFailure.daemonUnavailable(DaemonHint.unavailable(env.paths.socket, reason))

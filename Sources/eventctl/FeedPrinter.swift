@@ -2,7 +2,6 @@ import Foundation
 import AgendaText
 import FeedProtocol
 import ICalendar
-import CanonicalJSON
 import Diagnostics
 
 /// Prints feed messages: every line as received (ndjson), or readable changes (pretty),
@@ -15,7 +14,7 @@ struct FeedPrinter {
     var heard = false
     /// Every item of the last state by id, with its section: a deletion is shown with what
     /// it deleted (the diff names only the id, and the new state no longer has it).
-    var lastKnown: [String: (item: JSONValue, section: String)] = [:]
+    var lastKnown: [String: (item: FeedItem, section: String)] = [:]
 
     func raw(_ line: [UInt8]) {
         guard format == .ndjson else { return }
@@ -44,14 +43,14 @@ struct FeedPrinter {
         defer { remember(state) }
         emit("= diff seq \(message.seq)")
         // Typed, as the local copy read them (it applied them already).
-        guard let changes = try? FeedChanges.read(message.changes) else { return }
+        let changes = message.changes
         for id in changes.sections.deleted { emit(style("- day \(day(id))", "31")) }
         for x in changes.sections.inserted {
             emit(style("+ day \(day(x.section.id))", "32"))
             for item in x.section.items { emit(style("+ " + describe(item.content, section: x.section.id), "32")) }
         }
         for x in changes.sections.updated {
-            emit("~ day \(day(x.id)) is now \((FeedDay(x.content).label ?? "unlabelled").terminalSafe)")
+            emit("~ day \(day(x.id)) is now \((x.content.label ?? "unlabelled").terminalSafe)")
         }
         for x in changes.items.deleted {
             emit(style("- " + (lastKnown[x.id].map { describe($0.item, section: x.section) } ?? "\(x.id.terminalSafe) (\(day(x.section)))"), "31"))
@@ -66,8 +65,7 @@ struct FeedPrinter {
 
     /// The item as `agenda` words it, with its date (`AgendaLine.change`):
     /// `09:00–10:00 Standup (Mon 30 Nov)`, `…–01:00 Maintenance ← (Sun 6 Dec)`.
-    func describe(_ json: JSONValue, section: String) -> String {
-        let item = FeedItem(json)
+    func describe(_ item: FeedItem, section: String) -> String {
         if item.kind == .placeholder { return "\(AgendaLine.nothing) (\(day(section)))" }
         return AgendaLine(item).change(on: day(section))
     }

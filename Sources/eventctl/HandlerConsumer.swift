@@ -25,7 +25,7 @@ struct HandlerConsumer<H: FeedFollower.Handler>: SubscriptionDriver.Consumer {
     mutating func handle(_ effect: SubscriptionMachine.Effect) throws {
         switch effect {
         case .snapshot(let state):
-            zone = ViewFields(state.view).tz.flatMap(Zone.system) ?? zone
+            zone = state.view.tz.flatMap(Zone.system) ?? zone
             try handler.changed(BarEvent.events(in: state.model), zone: zone, now: now())
         case .diff(_, let state):
             try handler.changed(BarEvent.events(in: state.model), zone: zone, now: now())

@@ -75,7 +75,7 @@ struct RemindCommand: Subcommand {
         let handler = Run(planner: ReminderPlanner(befores: befores),
                           log: SentLog(path: state ?? Self.defaultState(env.environment)),
                           notifier: DesktopNotifier(way: way, environment: env.environment), store: store)
-        try FeedFollower(view: view.json, resume: nil, waitForDaemon: true).run(env, handler)
+        try FeedFollower(view: view, resume: nil, waitForDaemon: true).run(env, handler)
     }
 
     /// The follower's handler: plan, record, then show.

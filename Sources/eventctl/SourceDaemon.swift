@@ -18,7 +18,7 @@ enum SourceDaemon {
         guard let socket = try connect(env) else { return nil }
         do {
             switch try DaemonConnection.answer(to: .sync(sources: names), on: socket, timeout: syncTimeout) {
-            case .synced(let sources)?: return sources.map { SyncOutcome($0) }
+            case .synced(let sources)?: return sources
             case .error(_, let message)?: throw CommandFailure.daemonUnavailable("the daemon refused the sync: \(message)")
             case let other?: throw CommandFailure.daemonUnavailable("the daemon answered the sync with \(other.type)")
             case nil: break

@@ -84,9 +84,9 @@ struct SubscribeCommand: Subcommand {
             // A status bar needs today and tomorrow whatever the default window.
             var view = options
             view.days = max(view.days ?? 2, 2)
-            try BarSubscription(renderer: BarRenderer(format: barFormat, options: bar)).run(env, view: view.json, resume: position)
+            try BarSubscription(renderer: BarRenderer(format: barFormat, options: bar)).run(env, view: view.fields, resume: position)
         }
         var printer = FeedPrinter(format: format, color: isatty(1) != 0 && (env.environment["NO_COLOR"] ?? "").isEmpty)
-        try FeedFollower(view: options.json, resume: position, waitForDaemon: false).run(env, &printer)
+        try FeedFollower(view: options.fields, resume: position, waitForDaemon: false).run(env, &printer)
     }
 }

@@ -63,13 +63,13 @@ struct ViewOptions: Sendable {
     }
 
     /// The view as a request names it (`{"tz": ..., "days": ...}`), defaults left out.
-    var json: JSONValue {
+    var fields: ViewFields {
         ViewFields(tz: tz, from: from?.iso, days: days.map { Int64($0) }, pastDays: pastDays.map { Int64($0) },
-                   calendars: calendars, emptyDays: emptyDays?.rawValue).json
+                   calendars: calendars, emptyDays: emptyDays?.rawValue)
     }
 
     /// The view these options describe (defaults filled in by `View.parse`).
     func view(defaultZone: String, knownCalendars: Set<String>?) throws(ViewError) -> View {
-        try View.parse(json, defaultZone: defaultZone, knownCalendars: knownCalendars)
+        try View.parse(fields, defaultZone: defaultZone, knownCalendars: knownCalendars)
     }
 }

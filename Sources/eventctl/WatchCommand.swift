@@ -45,21 +45,21 @@ struct WatchCommand: Subcommand {
         let base = options
         let session = WatchSession(
             days: options.days ?? 14, zoneName: zone, calendars: names, calendarCount: status?.calendars.map(Int.init),
-            calendarColors: status?.calendarColors.map { .object($0.mapValues(JSONValue.string)) },
+            calendarColors: status?.calendarColors,
             view: { days in
                 var view = base
                 view.days = days
-                return view.json
+                return view.fields
             },
             open: { [env] in try DaemonConnection.open(env) },
-            status: { [env] in try DaemonConnection.answer(to: .status, on: DaemonConnection.open(env), timeout: 2)?.json },
+            status: { [env] in try DaemonConnection.answer(to: .status, on: DaemonConnection.open(env), timeout: 2).flatMap { FeedStatus($0) } },
             wallClock: { [clock = AgendaClock(environment: env.environment)] in clock.instant() },
             environment: env.environment)
         let outcome: WatchSession.Outcome
         do {
             outcome = try session.run()
         } catch let failure as SubscriptionMachine.Failure {
-            if case .refused(let code, _) = failure, code == ErrorCode.invalidView.rawValue { throw UsageError(failure.description) }
+            if case .refused(let code, _) = failure, code == .invalidView { throw UsageError(failure.description) }
             throw CommandFailure.daemonUnavailable(failure.description)
         } catch let unsupported as CursesScreen.Unsupported {
             throw UsageError(unsupported.description, hint: "for pipes and scripts: eventctl agenda or eventctl subscribe")

@@ -4,6 +4,7 @@ import Agenda
 import EventStore
 import ICalendar
 import CanonicalJSON
+import FeedProtocol
 import TestSupport
 
 /// docs/data-model.md: view fields, defaults, validation (`invalid_view`) and normalisation.
@@ -12,7 +13,7 @@ import TestSupport
 
     func parse(_ json: String, zone: String = "Europe/Berlin", known: Set<String>? = ViewTests.known) throws -> View {
         let value = try JSONValue.parse(json)
-        return try View.parse(value, defaultZone: zone, knownCalendars: known)
+        return try View.parse(ViewFields(value), defaultZone: zone, knownCalendars: known)
     }
 
     func rejects(_ json: String, mentioning word: String? = nil, known: Set<String>? = ViewTests.known,
@@ -23,7 +24,7 @@ import TestSupport
             return
         }
         let error = #expect(throws: ViewError.self, "\(json) should be refused", sourceLocation: sourceLocation) {
-            try View.parse(value, defaultZone: "Europe/Berlin", knownCalendars: known)
+            try View.parse(ViewFields(value), defaultZone: "Europe/Berlin", knownCalendars: known)
         }
         if let word, let error {
             #expect(error.message.contains(word), "\(json): \(error.message)", sourceLocation: sourceLocation)
@@ -32,7 +33,7 @@ import TestSupport
 
     @Test func defaults() throws {
         for view in [try View.parse(nil, defaultZone: "Asia/Tokyo", knownCalendars: nil),
-                     try View.parse(.null, defaultZone: "Asia/Tokyo", knownCalendars: nil),
+                     try View.parse(ViewFields(.null), defaultZone: "Asia/Tokyo", knownCalendars: nil),
                      try parse("{}", zone: "Asia/Tokyo"),
                      try parse(#"{"tz":null,"from":null,"past_days":null,"days":null,"calendars":null,"empty_days":null}"#,
                                zone: "Asia/Tokyo")] {

@@ -61,6 +61,8 @@ import TestSupport
         }
         var encoded = try EncodedFeedState(snapshot: first)
         var reference = try FeedClientState(snapshot: first)
+        // A relay's copy follows the subscription's checked state instead of applying.
+        var followed = EncodedFeedState(state: reference)
         for seq in 2...60 as ClosedRange<Int64> {
             let new = Self.edit(sections, &random, next: &next)
             guard case .diff(let diff) = try Self.decoded(try FeedScript.diff(from: sections, to: new, seq: seq)) else {
@@ -72,6 +74,8 @@ import TestSupport
             #expect(encoded.sectionsBytes == reference.sectionsJSON.canonicalBytes(), "seed \(seed), seq \(seq)")
             // The snapshot key's line is the daemon's snapshot line of the same state.
             #expect(encoded.snapshotLine(digest: diff.digest) == (try FeedScript.snapshot(new, seq: seq)))
+            try followed.follow(diff, to: reference)
+            #expect(followed.sectionsBytes == encoded.sectionsBytes, "seed \(seed), seq \(seq)")
             sections = new
         }
     }
@@ -87,5 +91,7 @@ import TestSupport
         // Another epoch or a gap throws, as the reference does.
         guard case .diff(let late) = try Self.decoded(try FeedScript.diff(from: two, to: one, seq: 4)) else { return }
         #expect(throws: FeedClientState.Failure.self) { try encoded.apply(diff: late) }
+        var followed = try EncodedFeedState(snapshot: first)
+        #expect(throws: FeedClientState.Failure.self) { try followed.follow(late, to: followed.state) }
     }
 }

@@ -31,16 +31,20 @@ import FeedProtocol
     @Test func everyMessageDecodesToWhatEncodedIt() throws {
         let messages: [FeedMessage] = [
             .hello(.init(epoch: "e")),
-            .snapshot(.init(digest: "d", epoch: "e", sections: [FeedScript.section("2026-12-03", ["a"])], seq: 4, view: ["days": 2])),
-            .diff(.init(changes: ["items": [:], "sections": [:]], digest: "d", epoch: "e", seq: 5)),
+            .snapshot(try .init(digest: "d", epoch: "e", sectionObjects: [FeedScript.section("2026-12-03", ["a"])], seq: 4, view: ["days": 2])),
+            .diff(.init(changes: FeedModelChanges(), digest: "d", epoch: "e", seq: 5)),
             .heartbeat(.init(epoch: "e", seq: 5, time: "2026-12-03T10:00:00Z")),
-            .resync(reason: "epoch"), .error(code: "invalid_view", message: "bad zone"), .ok, .pong,
-            .synced(sources: [["name": "work", "ok": true]]), .status(fields: ["epoch": "e", "healthy": true]),
+            .resync(reason: .epoch), .error(code: .invalidView, message: "bad zone"), .ok, .pong,
+            .synced(sources: [SyncOutcome(["name": "work", "ok": true])]), .status(FeedStatus(fields: ["epoch": "e", "healthy": true])),
+            // A newer daemon's reason and code read as what they say.
+            .resync(reason: .other("newer")), .error(code: .other("newer_code"), message: "m"),
             .other(type: "future", ["type": "future", "x": 1]),
         ]
         for message in messages {
             #expect(try FeedMessage.decode(message.line.dropLast()) == message)
         }
+        #expect(try FeedMessage.decode(FeedMessage.resync(.other("newer")).dropLast()) == .resync(reason: .other("newer")))
+        #expect(ResyncReason("overflow") == .overflow && ErrorCode("line_too_long") == .lineTooLong)
         #expect(messages[1].position == Request.Resume(epoch: "e", seq: 4))
         #expect(messages[3].position == nil)
     }
@@ -78,7 +82,7 @@ import FeedProtocol
     func theDigestsOfBothProtocolsMatchTheTestVectors(sections: String, whole: String, bySection: String) throws {
         let list = try #require(try JSONValue.parse(Array(sections.utf8)[...], maxDepth: 32).arrayValue)
         for version in [Int64(1), 2] {
-            let snapshot = FeedMessage.Snapshot(digest: "", epoch: "e", sections: list, seq: 1, view: .null,
+            let snapshot = try FeedMessage.Snapshot(digest: "", epoch: "e", sectionObjects: list, seq: 1, view: ViewFields(),
                                                 protocolVersion: version)
             let state = try FeedClientState(snapshot: snapshot)
             #expect(state.digest == (version == 1 ? whole : bySection))

@@ -5,7 +5,7 @@ import FeedProtocol
 /// FeedProtocol as the daemon encodes them (the diff computed by SectionedDiff).
 enum FeedScript {
     static let epoch = "e1"
-    static let view: JSONValue = ["days": 3, "tz": "UTC"]
+    static let view: ViewFields = ["days": 3, "tz": "UTC"]
 
     /// A section `id` holding items with these ids (each item's summary is its id).
     static func section(_ id: String, _ items: [String]) -> JSONValue {
@@ -14,11 +14,11 @@ enum FeedScript {
     }
 
     static func digest(_ sections: [JSONValue]) throws -> String {
-        try FeedClientState(snapshot: .init(digest: "", epoch: epoch, sections: sections, seq: 0, view: view)).digest
+        try FeedClientState(snapshot: .init(digest: "", epoch: epoch, sectionObjects: sections, seq: 0, view: view)).digest
     }
 
     static func snapshot(_ sections: [JSONValue], seq: Int64, epoch: String = epoch) throws -> [UInt8] {
-        FeedMessage.snapshot(.init(digest: try digest(sections), epoch: epoch, sections: sections, seq: seq, view: view)).line.dropLast()
+        FeedMessage.snapshot(try .init(digest: try digest(sections), epoch: epoch, sectionObjects: sections, seq: seq, view: view)).line.dropLast()
     }
 
     /// The diff from `old` to `new` at `seq`; `digest` overrides the right one.

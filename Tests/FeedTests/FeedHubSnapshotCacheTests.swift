@@ -124,7 +124,7 @@ import Testing
         _ = h.kinds(slow)
         h.room[slow] = 0
         for seq in 2...200 { h.publish(view, seq: Int64(seq)) } // its diffs pass the buffer
-        #expect(h.hub.connections[slow]!.subscription == .owed(view, reason: "overflow"))
+        #expect(h.hub.connections[slow]!.subscription == .owed(view, reason: .overflow))
         _ = h.takeJobs()
         // Another subscriber has the current state encoded: the hub holds it.
         let other = h.connect()

@@ -34,12 +34,12 @@ import Testing
         #expect(c.queueSubscriptionData(Array(repeating: 66, count: 100), kind: .diff, limit: 200, now: 2)
             == .dropped(owedBefore: false))
         #expect(c.outbox.isEmpty)
-        #expect(c.subscription == .owed(view, reason: "overflow"))
+        #expect(c.subscription == .owed(view, reason: .overflow))
         // Owed already: dropped again, without a second "fell behind".
         _ = c.queueSubscriptionData(Array(repeating: 67, count: 150), kind: .heartbeat, limit: 200, now: 3)
         #expect(c.queueSubscriptionData(Array(repeating: 68, count: 100), kind: .diff, limit: 200, now: 4)
             == .dropped(owedBefore: true))
-        #expect(c.subscription == .owed(view, reason: "overflow"))
+        #expect(c.subscription == .owed(view, reason: .overflow))
     }
 
     @Test func oneMessageLargerThanTheBufferStillGoesWhenNothingWaits() {
@@ -54,7 +54,7 @@ import Testing
         _ = c.queueSubscriptionData(Array(repeating: 65, count: 150), kind: .heartbeat, limit: 200, now: 1)
         #expect(c.queueSubscriptionData(Array(repeating: 66, count: 100), kind: .diff, limit: 200, now: 2)
             == .dropped(owedBefore: true))
-        #expect(c.subscription == .owed(view, reason: "overflow"))
+        #expect(c.subscription == .owed(view, reason: .overflow))
     }
 
     @Test func nothingIsQueuedWithoutASubscription() {

@@ -90,11 +90,13 @@ import Testing
     @Test func theTailIsBounded() {
         var fanout = ViewFanout(tailLimit: 4)
         fanout.start(entries: (1...10).map { Self.entry($0, "diff", seq: Int64($0)) }, at: Self.id(10))
-        #expect(fanout.resume(1, after: Request.Resume(epoch: "e1", seq: 6)) == nil)
-        #expect(fanout.resume(1, after: Request.Resume(epoch: "e1", seq: 7)) != nil)
+        // The diffs 7...10 are kept: they lead from 6 (eventd's hub has the same rule).
+        #expect(fanout.resume(1, after: Request.Resume(epoch: "e1", seq: 5)) == nil)
+        #expect(Self.text(fanout.resume(1, after: Request.Resume(epoch: "e1", seq: 6)).map { Array($0.dropFirst()) })
+            == ["diff e1.7", "diff e1.8", "diff e1.9", "diff e1.10"])
         _ = fanout.received((11...20).map { Self.entry($0, "diff", seq: Int64($0)) })
-        #expect(fanout.resume(2, after: Request.Resume(epoch: "e1", seq: 16)) == nil)
-        #expect(fanout.resume(2, after: Request.Resume(epoch: "e1", seq: 17)) != nil)
+        #expect(fanout.resume(2, after: Request.Resume(epoch: "e1", seq: 15)) == nil)
+        #expect(fanout.resume(2, after: Request.Resume(epoch: "e1", seq: 16)) != nil)
     }
 }
 
@@ -103,8 +105,8 @@ extension ViewFanoutTests {
         var fanout = ViewFanout(tailLimit: 100, tailBytes: 40)
         // Each line is "diff e1.N": 9 or 10 bytes; 40 bytes hold the last four.
         fanout.start(entries: (1...20).map { Self.entry($0, "diff", seq: Int64($0)) }, at: Self.id(20))
-        #expect(fanout.resume(1, after: Request.Resume(epoch: "e1", seq: 16)) == nil)
-        #expect(fanout.resume(1, after: Request.Resume(epoch: "e1", seq: 17)) != nil)
+        #expect(fanout.resume(1, after: Request.Resume(epoch: "e1", seq: 15)) == nil)
+        #expect(fanout.resume(1, after: Request.Resume(epoch: "e1", seq: 16)) != nil)
         // One entry larger than the bound is still kept: the newest always is.
         let huge = StreamEntry(id: Self.id(21), epoch: "e1", seq: 21, type: .snapshot, line: [UInt8](repeating: 32, count: 100))
         _ = fanout.received([huge])

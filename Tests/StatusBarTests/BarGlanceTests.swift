@@ -1,6 +1,7 @@
 import Testing
 import ICalendar
 import AgendaText
+import FeedProtocol
 import CanonicalJSON
 @testable import StatusBar
 
@@ -80,17 +81,17 @@ import CanonicalJSON
     @Test func feedItemsBecomeEvents() throws {
         let timed: JSONValue = ["kind": "event", "summary": "Standup", "calendar": "work", "location": nil, "status": nil,
                                 "all_day": false, "start": "2026-12-01T10:00:00+01:00", "end": "2026-12-01T10:15:00+01:00"]
-        let e = try #require(BarEvent(item: timed))
+        let e = try #require(BarEvent(item: FeedItem(timed)))
         #expect(e.start == BarRendererTests.t(10, 0))
         #expect(e.end - e.start == 900)
         let utc: JSONValue = ["kind": "event", "all_day": false, "start": "2026-12-01T09:00:00Z", "end": "2026-12-01T09:15:00Z"]
-        #expect(BarEvent(item: utc)?.start == BarRendererTests.t(10, 0))
+        #expect(BarEvent(item: FeedItem(utc))?.start == BarRendererTests.t(10, 0))
         let allDay: JSONValue = ["kind": "event", "summary": "H", "all_day": true, "start": "2026-12-01", "end": "2026-12-02"]
-        #expect(BarEvent(item: allDay)?.allDay == true)
+        #expect(BarEvent(item: FeedItem(allDay))?.allDay == true)
         var cancelled = timed.objectValue!
         cancelled["status"] = "CANCELLED"
-        #expect(BarEvent(item: .object(cancelled)) == nil)
-        #expect(BarEvent(item: ["kind": "placeholder"]) == nil)
-        #expect(BarEvent(item: ["kind": "event", "all_day": false, "start": "garbage", "end": "2026-12-01T09:15:00Z"]) == nil)
+        #expect(BarEvent(item: FeedItem(.object(cancelled))) == nil)
+        #expect(BarEvent(item: FeedItem(["kind": "placeholder"])) == nil)
+        #expect(BarEvent(item: FeedItem(["kind": "event", "all_day": false, "start": "garbage", "end": "2026-12-01T09:15:00Z"])) == nil)
     }
 }

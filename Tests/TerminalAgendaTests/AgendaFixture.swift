@@ -29,7 +29,7 @@ enum AgendaFixture {
     }
 
     static func model(_ sections: [JSONValue]) -> FeedClientState.Model {
-        let snapshot = FeedMessage.Snapshot(digest: "", epoch: "e", sections: sections, seq: 1, view: ["tz": "UTC", "days": 14])
+        let snapshot = try! FeedMessage.Snapshot(digest: "", epoch: "e", sectionObjects: sections, seq: 1, view: ["tz": "UTC", "days": 14])
         return try! FeedClientState(snapshot: snapshot).model
     }
 

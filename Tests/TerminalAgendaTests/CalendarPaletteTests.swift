@@ -1,6 +1,7 @@
 import Testing
 import AgendaText
 import CanonicalJSON
+import FeedProtocol
 @testable import TerminalAgenda
 
 @Suite struct CalendarPaletteTests {
@@ -23,10 +24,11 @@ import CanonicalJSON
         for bad in ["", "#", "ff0000", "#ff00", "#ff00000", "#gg0000", "#+f0000", "#-f0000", "turquoise", "#ｆｆ0000", " #ff0000"] {
             #expect(CalendarPalette.RGB(hex: bad) == nil, "\(bad)")
         }
-        let status: JSONValue = ["work": "#FF0000", "home": "#0f0", "named": "turquoise", "odd": 7]
-        #expect(CalendarPalette.colors(from: status) == ["work": CalendarPalette.RGB(255, 0, 0), "home": CalendarPalette.RGB(0, 255, 0)])
+        let status = FeedStatus(fields: ["calendar_colors": ["work": "#FF0000", "home": "#0f0", "named": "turquoise", "odd": 7]])
+        #expect(CalendarPalette.colors(from: status.calendarColors)
+                == ["work": CalendarPalette.RGB(255, 0, 0), "home": CalendarPalette.RGB(0, 255, 0)])
         #expect(CalendarPalette.colors(from: nil) == [:])
-        #expect(CalendarPalette.colors(from: "#ff0000") == [:])
+        #expect(CalendarPalette.colors(from: FeedStatus(fields: ["calendar_colors": "#ff0000"]).calendarColors) == [:])
     }
 
     @Test func ownColoursComeFirstThePaletteForTheRest() {

@@ -1,5 +1,6 @@
 import CanonicalJSON
 import FeedClientKit
+import FeedProtocol
 import Foundation
 import Synchronization
 import Testing
@@ -10,7 +11,7 @@ import Threads
 /// blocked read as well as between reconnections.
 @Suite(.timeLimit(.minutes(1)))
 struct WatchServicesTests {
-    static let view: JSONValue = .object(["days": .int(1)])
+    static let view = ViewFields(days: 1)
 
     @Test func aForwarderBlockedOnASilentDaemonEndsWhenStopped() throws {
         var fds: [Int32] = [0, 0]
@@ -56,7 +57,7 @@ struct WatchServicesTests {
         let reader = CalendarColorReader(status: {
             asked.add(1, ordering: .sequentiallyConsistent)
             usleep(100_000)
-            return .object(["calendar_colors": .object(["home": .string("#336699")])])
+            return FeedStatus(fields: ["calendar_colors": .object(["home": .string("#336699")])])
         }, mailbox: mailbox)
         reader.start()
         for _ in 0..<5 { reader.refresh() }
