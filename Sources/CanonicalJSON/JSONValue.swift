@@ -124,3 +124,53 @@ extension JSONValue: CustomStringConvertible {
         canonicalString()
     }
 }
+
+// MARK: - JSONError
+
+/// A JSON parse failure: what went wrong and where.
+public struct JSONError: Error, Equatable, Hashable, Sendable, CustomStringConvertible {
+    /// A human-readable explanation, e.g. `"unterminated string"`.
+    public var message: String
+
+    /// The zero-based byte offset in the input at which the problem was
+    /// detected.
+    public var offset: Int
+
+    /// Creates an error with `message` at byte `offset`.
+    public init(message: String, offset: Int) { (self.message, self.offset) = (message, offset) }
+
+    /// `"<message> at byte <offset>"`.
+    public var description: String {
+        "\(message) at byte \(offset)"
+    }
+}
+
+// MARK: - Canonical serialization
+
+extension JSONValue {
+    /// The canonical UTF-8 (in fact pure ASCII) serialization of this value.
+    ///
+    /// The output is byte-for-byte what Python produces with
+    /// `json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True)`:
+    ///
+    /// - no whitespace;
+    /// - object keys sorted by Unicode scalar value (Python's `str` order,
+    ///   which differs from UTF-16 order and from Swift's `String` `<`);
+    /// - strings escaped as described in ``JSONWriter/escape(_:into:)``;
+    /// - integers in decimal; doubles as Python's `repr(float)` (`1.0`,
+    ///   `1e+16`, `1e-05`, `-0.0`).
+    ///
+    /// - Important: JSON has no NaN or infinity. Unlike Python (which would
+    ///   emit the non-standard `NaN` / `Infinity`), non-finite doubles are
+    ///   serialized as `null`.
+    public func canonicalBytes() -> [UInt8] {
+        var writer = JSONWriter()
+        writer.value(self)
+        return writer.bytes
+    }
+
+    /// The canonical serialization as a `String`; see ``canonicalBytes()``.
+    public func canonicalString() -> String {
+        String(decoding: canonicalBytes(), as: UTF8.self)
+    }
+}

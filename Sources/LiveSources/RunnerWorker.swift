@@ -155,3 +155,52 @@ struct RunnerWorker {
         if waiting.isEmpty { answer(token) }
     }
 }
+
+/// The source runner's inbox: any thread posts; the runner thread, which waits in
+/// `poll` on inotify too, is woken through a pipe. Bounded by its users: one message
+/// per request, per finished fetch, per stop.
+final class RunnerInbox<Message: Sendable>: Sendable {
+    private let pipe: WakePipe
+    private let mailbox: Mailbox<Message>
+
+    /// The end the runner polls.
+    var readFD: Int32 { pipe.readFD }
+
+    init() throws(FetchFailure) {
+        do {
+            pipe = try WakePipe()
+        } catch {
+            throw FetchFailure(.unreadable, "\(error)")
+        }
+        mailbox = Mailbox(wake: { [pipe] in pipe.wake() })
+    }
+
+    func post(_ message: Message) { mailbox.post(message) }
+
+    /// Everything posted so far, oldest first; empties the pipe.
+    func takeAll() -> [Message] {
+        pipe.drain()
+        return mailbox.takeAll()
+    }
+}
+
+/// What `stat` says of a file that tells whether it may have changed: size,
+/// modification time and inode. A file whose stamp is unchanged is not read again.
+struct FileStamp: Equatable, Sendable {
+    var size: Int64
+    var modifiedNanoseconds: Int64
+    var inode: UInt64
+    var isRegular: Bool
+    var isDirectory: Bool
+
+    /// The stamp of `path` now, or nil when there is no file there.
+    init?(path: String) {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        size = Int64(st.st_size)
+        modifiedNanoseconds = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
+        inode = UInt64(st.st_ino)
+        isRegular = (st.st_mode & S_IFMT) == S_IFREG
+        isDirectory = (st.st_mode & S_IFMT) == S_IFDIR
+    }
+}

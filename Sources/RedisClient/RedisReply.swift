@@ -65,3 +65,88 @@ public enum RedisReply: Sendable, Equatable {
         return nil
     }
 }
+
+/// One Redis command as its arguments (binary-safe: never a format string, so no
+/// argument can be read as part of the command's syntax).
+public struct RedisCommand: Sendable, Equatable, CustomStringConvertible {
+    /// The command's name and arguments, as sent.
+    public var arguments: [[UInt8]]
+
+    /// A command from its words (the name first).
+    public init(_ words: [String]) { arguments = words.map { Array($0.utf8) } }
+
+    /// A command from raw arguments.
+    public init(arguments: [[UInt8]]) { self.arguments = arguments }
+
+    /// The command's name in capitals: what an error message names (never the arguments,
+    /// which may hold a password or a whole snapshot).
+    public var name: String { arguments.first.map { String(decoding: $0, as: UTF8.self).uppercased() } ?? "" }
+
+    /// The command with one more argument.
+    public func appending(_ word: String) -> RedisCommand { appending(bytes: Array(word.utf8)) }
+
+    /// The command with one more raw argument.
+    public func appending(bytes: [UInt8]) -> RedisCommand {
+        var copy = self
+        copy.arguments.append(bytes)
+        return copy
+    }
+
+    public var description: String { name }
+}
+
+/// A failed Redis operation: what kind of failure, the operation (a command's name, or
+/// `connect`), and hiredis's or Redis's own message. Never carries a password: messages
+/// come from hiredis (`errstr`) or from Redis's error replies, which do not echo
+/// arguments, and operations are command names only.
+public struct RedisError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What went wrong, for a caller's decision (retry, give up, tell the user).
+    public enum Kind: String, Sendable, Equatable {
+        /// Cannot connect (refused, unresolvable, timed out while connecting).
+        case connection
+        /// A read or write failed, timed out, or the server closed the connection.
+        case io
+        /// The server sent something hiredis could not parse.
+        case `protocol`
+        /// The password was refused, or one is needed.
+        case authentication
+        /// `SELECT` refused the URL's database number.
+        case database
+        /// The server answered a command with an error (`-ERR`, `-OOM`, `-NOPERM`, …).
+        case reply
+        /// The reply had another shape than the command's.
+        case unexpectedReply
+    }
+
+    public var kind: Kind
+    public var operation: String
+    public var message: String
+
+    /// Creates an error.
+    public init(_ kind: Kind, operation: String, message: String) {
+        self.kind = kind
+        self.operation = operation
+        self.message = message
+    }
+
+    /// True when the connection is unusable afterwards (hiredis keeps a context's first
+    /// error for good): the caller drops it and connects again.
+    public var losesConnection: Bool {
+        switch kind {
+        case .connection, .io, .protocol: return true
+        case .authentication, .database, .reply, .unexpectedReply: return false
+        }
+    }
+
+    public var description: String {
+        switch kind {
+        case .connection: return "cannot connect to Redis: \(message)"
+        case .io: return "Redis connection lost during \(operation): \(message)"
+        case .protocol: return "Redis protocol error during \(operation): \(message)"
+        case .authentication: return "Redis refused the login: \(message)"
+        case .database: return "Redis refused the database: \(message)"
+        case .reply: return "Redis answered \(operation) with an error: \(message)"
+        case .unexpectedReply: return "Redis answered \(operation) unexpectedly: \(message)"
+        }
+    }
+}

@@ -1,5 +1,8 @@
 import Foundation
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A long-lived named thread: an inbox any thread posts to, a stop request that wakes
 /// it (and interrupts a blocking call it registered), and `join(deadline:)`, which waits
@@ -123,5 +126,74 @@ extension Duration {
         guard seconds >= 0 else { return .nanoseconds(0) }
         let clamped = min(seconds, 3600)
         return .nanoseconds(Int(clamped) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+    }
+}
+
+/// A thread that computes one value; `join()` waits for it on a semaphore.
+///
+/// Checked `Sendable`: the result is handed over in a `Mutex`, and the body is a
+/// `@Sendable` closure, so whatever it reads must be Sendable too.
+package final class WorkerThread<Value: Sendable>: Sendable {
+    private let result = Mutex<Value?>(nil)
+    private let done = DispatchSemaphore(value: 0)
+
+    /// Starts a thread (named `name`, with a stack of `stackSize` bytes) running `body`.
+    package init(name: String, stackSize: Int = 8 << 20, _ body: @escaping @Sendable () -> Value) {
+        let thread = Thread { [self] in
+            let value = body()
+            result.withLock { $0 = value }
+            done.signal()
+        }
+        thread.name = name
+        thread.stackSize = stackSize
+        thread.start()
+    }
+
+    /// Waits for the thread to finish and returns what it computed (once).
+    package func join() -> Value {
+        done.wait()
+        return result.withLock { $0.take()! }
+    }
+}
+
+/// A self-pipe: other threads write a byte to wake a loop out of `poll`/`epoll_wait`
+/// (the feed loop, the live-source runner).
+/// Owns both descriptors (closed in deinit); `wake` is safe from any thread.
+public final class WakePipe: Sendable {
+    /// The end to watch for readability.
+    public let readFD: Int32
+    private let writeFD: Int32
+
+    /// Why the pipe could not be made.
+    public struct Failure: Error, CustomStringConvertible, Sendable {
+        public var description: String
+    }
+
+    public init() throws {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { throw Failure(description: "pipe: \(String(cString: strerror(errno)))") }
+        for fd in fds {
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        }
+        readFD = fds[0]
+        writeFD = fds[1]
+    }
+
+    deinit {
+        close(readFD)
+        close(writeFD)
+    }
+
+    /// Wakes the loop (a full pipe already will: the byte is then not needed).
+    public func wake() {
+        var one: UInt8 = 1
+        _ = write(writeFD, &one, 1)
+    }
+
+    /// Empties the pipe (the loop's thread).
+    public func drain() {
+        var buffer = [UInt8](repeating: 0, count: 256)
+        while read(readFD, &buffer, buffer.count) > 0 {}
     }
 }

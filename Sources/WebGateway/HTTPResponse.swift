@@ -55,3 +55,77 @@ public struct HTTPResponse: Sendable {
         return Array(text.utf8)
     }
 }
+
+/// The status codes the gateway answers with, and their reason phrases.
+public enum HTTPStatus: Int, Sendable {
+    case ok = 200
+    case seeOther = 303
+    case notModified = 304
+    case badRequest = 400
+    case unauthorized = 401
+    case forbidden = 403
+    case notFound = 404
+    case methodNotAllowed = 405
+    case requestTimeout = 408
+    case headerFieldsTooLarge = 431
+    case badGateway = 502
+    case serviceUnavailable = 503
+    case gatewayTimeout = 504
+    case versionNotSupported = 505
+
+    /// The reason phrase of the status line.
+    public var reason: String {
+        switch self {
+        case .ok: return "OK"
+        case .seeOther: return "See Other"
+        case .notModified: return "Not Modified"
+        case .badRequest: return "Bad Request"
+        case .unauthorized: return "Unauthorized"
+        case .forbidden: return "Forbidden"
+        case .notFound: return "Not Found"
+        case .methodNotAllowed: return "Method Not Allowed"
+        case .requestTimeout: return "Request Timeout"
+        case .headerFieldsTooLarge: return "Request Header Fields Too Large"
+        case .badGateway: return "Bad Gateway"
+        case .serviceUnavailable: return "Service Unavailable"
+        case .gatewayTimeout: return "Gateway Timeout"
+        case .versionNotSupported: return "HTTP Version Not Supported"
+        }
+    }
+}
+
+/// The Server-Sent Events framing of feed messages (docs/web-gateway.md): `event:` the
+/// message's `type`, `data:` its NDJSON line (one line: the feed never puts a newline
+/// inside one), and for `snapshot` and `diff` an `id:` of `EPOCH.SEQ`.
+public enum ServerSentEvent {
+    /// One event.
+    public static func frame(event: String, id: String?, data: ArraySlice<UInt8>) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(data.count + event.utf8.count + (id?.utf8.count ?? 0) + 24)
+        bytes += Array("event: \(event)\n".utf8)
+        if let id { bytes += Array("id: \(id)\n".utf8) }
+        bytes += Array("data: ".utf8)
+        bytes += data
+        bytes += [10, 10]
+        return bytes
+    }
+
+    /// A comment: ignored by EventSource, it keeps proxies and NAT from timing out.
+    public static let keepAlive: [UInt8] = Array(": keep-alive\n\n".utf8)
+
+    /// How long EventSource waits before it reconnects.
+    public static func retry(milliseconds: Int) -> [UInt8] { Array("retry: \(milliseconds)\n\n".utf8) }
+
+    /// The event id of a feed position.
+    public static func id(epoch: String, seq: Int64) -> String { "\(epoch).\(seq)" }
+
+    /// The feed position of a `Last-Event-ID` (`EPOCH.SEQ`), or nil when malformed.
+    public static func position(lastEventID: String) -> (epoch: String, seq: Int64)? {
+        guard let dot = lastEventID.lastIndex(of: ".") else { return nil }
+        let epoch = String(lastEventID[..<dot])
+        guard !epoch.isEmpty, epoch.utf8.count <= 128,
+              epoch.utf8.allSatisfy({ HTTPHeadParser.isTokenByte($0) && $0 != UInt8(ascii: ".") }),
+              let seq = Int64(lastEventID[lastEventID.index(after: dot)...]), seq >= 0 else { return nil }
+        return (epoch, seq)
+    }
+}
