@@ -41,8 +41,6 @@ struct ImportRowIndex {
     /// The live slots each source owns, so that a file's stale rows are found without
     /// looking at every row of its calendar (a vdir of many small files).
     private(set) var owned: [Int64: Set<Slot>] = [:]
-    /// The capacity of a new source's set in `owned` (`reserve`).
-    private var reservedOwned = 0
 
     /// The hash rows are found by (Swift's seeded SipHash: only ever kept in memory).
     static func keyHash(uid: UnsafeRawBufferPointer, rid: UnsafeRawBufferPointer) -> UInt64 {
@@ -91,15 +89,12 @@ struct ImportRowIndex {
             overflow[text] = slot
             overflowKeys[slot] = text
         }
-        // A source's first slot: its set sized for the rows reserved, not grown (and
-        // rehashed) insert by insert.
-        owned[row.sourceID, default: Set(minimumCapacity: reservedOwned)].insert(slot)
+        owned[row.sourceID, default: []].insert(slot)
         return slot
     }
 
     /// Reserves room for `count` more rows (the file's VEVENT count is known up front).
     mutating func reserve(_ count: Int) {
-        reservedOwned = count
         rows.reserveCapacity(rows.count + count)
         slots.reserveCapacity(slots.count + count)
     }
