@@ -124,7 +124,7 @@ let package = Package(
         .testTarget(name: "ReactorTests", dependencies: ["Reactor", "Threads", "TestSupport"]),
         .testTarget(name: "FeedProtocolTests", dependencies: ["CanonicalJSON", "FeedClientKit", "FeedProtocol", "SectionedDiff", "TestSupport"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "FeedTests", dependencies: ["Agenda", "CanonicalJSON", "Diagnostics", "EventStore", "Feed", "FeedProtocol", "ICalendar", "LiveSources", "TestSupport"]),
+        .testTarget(name: "FeedTests", dependencies: ["Agenda", "CanonicalJSON", "Diagnostics", "EventStore", "Feed", "FeedProtocol", "ICalendar", "LiveSources", "TestSupport", "Threads"]),
         .testTarget(name: "LiveSourcesTests", dependencies: ["CanonicalJSON", "EventStore", "LiveSources", "TestSupport", "Threads"]),
         .testTarget(name: "AgendaTextTests", dependencies: ["AgendaText", "CanonicalJSON", "FeedProtocol", "ICalendar", "TestSupport"]),
         .testTarget(name: "TerminalAgendaTests", dependencies: ["AgendaText", "CanonicalJSON", "FeedClientKit", "FeedProtocol", "ICalendar", "TerminalAgenda", "TestSupport", "Threads"]),

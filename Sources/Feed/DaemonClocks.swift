@@ -35,6 +35,9 @@ public struct DaemonClocks: Sendable {
 
     public func now() -> Moment { Moment(monotonic: monotonic(), wall: wall()) }
 
+    /// The monotonic clock's reading as an instant.
+    public func instant() -> MonotonicInstant { MonotonicInstant(sinceStart: .seconds(monotonic())) }
+
     static func monotonicSeconds() -> Double { MonotonicInstant.now().seconds }
 
     /// CPU time of the calling thread: a diagnostic for the log, not one of the hub's clocks.

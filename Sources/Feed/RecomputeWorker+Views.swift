@@ -2,16 +2,17 @@ import FeedProtocol
 import Foundation
 import Agenda
 import SectionedDiff
+import Threads
 
 extension RecomputeWorker {
     func recompute(_ view: View, force: Bool) {
         guard let store else { return }
         let startedWall = clocks.wall()
-        let started = clocks.monotonic()
+        let started = clocks.instant()
         schedule.recomputed(at: started)
         do {
             let snapshot = try engine.build(view, store: store, now: Int64(startedWall.rounded(.down)))
-            lastDuration = clocks.monotonic() - started
+            lastDuration = clocks.instant() - started
             lastRecompute = startedWall
             problem = nil
             if var state = views[view] {
@@ -32,13 +33,13 @@ extension RecomputeWorker {
                 views[view] = state
                 let diff = Messages.diff(epoch: epoch, seq: state.seq, new: snapshot, changes: changes)
                 output(.published(view, publication(of: snapshot, seq: state.seq, diff: diff)))
-                log.info("view \(view.timeZone)/\(view.days)d: seq \(state.seq), \(changes.changeCount) change(s) in \(Int(lastDuration * 1000)) ms")
+                log.info("view \(view.timeZone)/\(view.days)d: seq \(state.seq), \(changes.changeCount) change(s) in \(Int(lastDuration / .milliseconds(1))) ms")
             } else {
                 let seq = seqFloor + 1
                 seqFloor = seq
                 views[view] = ViewState(snapshot: snapshot, seq: seq)
                 output(.published(view, publication(of: snapshot, seq: seq, diff: nil)))
-                log.info("view \(view.timeZone)/\(view.days)d: first snapshot in \(Int(lastDuration * 1000)) ms")
+                log.info("view \(view.timeZone)/\(view.days)d: first snapshot in \(Int(lastDuration / .milliseconds(1))) ms")
             }
         } catch {
             if views[view] == nil {
@@ -92,6 +93,6 @@ extension RecomputeWorker {
     private func publication(of snapshot: AgendaSnapshot, seq: Int64, diff: [UInt8]?) -> ViewPublication {
         ViewPublication(seq: seq, snapshotMessage: diff == nil ? SnapshotMessage(epoch: epoch, seq: seq, snapshot: snapshot) : nil,
                         diffMessage: diff, snapshotBytes: SnapshotMessage.size(of: snapshot), items: snapshot.itemCount,
-                        recomputedAt: lastRecompute, durationMS: lastDuration * 1000)
+                        recomputedAt: lastRecompute, durationMS: lastDuration / .milliseconds(1))
     }
 }

@@ -84,7 +84,7 @@ final class RecomputeWorker {
     var counts = EventCounts()
     /// Wall-clock time and duration of the last recompute, for `status`.
     var lastRecompute: Double = 0
-    var lastDuration: Double = 0
+    var lastDuration: Duration = .zero
     /// The problem as last published in `StoreInfo` (nil: healthy).
     var publishedProblem: String?
     /// A failed recompute; cleared by the next good one.
@@ -105,7 +105,7 @@ final class RecomputeWorker {
         self.epoch = epoch
         self.mailbox = mailbox
         self.output = output
-        schedule = RecomputeSchedule(interval: config.interval, coalescing: config.refreshCoalescing, now: clocks.monotonic())
+        schedule = RecomputeSchedule(interval: .seconds(config.interval), coalescing: .seconds(config.refreshCoalescing), now: clocks.instant())
         try openStore()
         // The calendar list is known before the first client can ask for a view.
         publishInfo()
@@ -114,8 +114,8 @@ final class RecomputeWorker {
     /// Runs until `.stop`.
     func run() {
         loop: while true {
-            let wait = schedule.wait(at: clocks.monotonic(), untilMidnight: secondsUntilMidnight())
-            let jobs = mailbox.take(waitingAtMost: .seconds(min(wait, 3600)))
+            let wait = schedule.wait(at: clocks.instant(), untilMidnight: untilMidnight())
+            let jobs = mailbox.take(waitingAtMost: min(wait, .seconds(3600)))
             var activated: [View] = []
             var dropped = false
             defer { if dropped { ReleasedMemory.returnToSystem() } }
@@ -130,7 +130,7 @@ final class RecomputeWorker {
                     dropped = true
                     log.debug("view dropped: \(view.timeZone) \(view.days) days")
                 case .refresh:
-                    schedule.requestRefresh(at: clocks.monotonic())
+                    schedule.requestRefresh(at: clocks.instant())
                 case .reopen:
                     reopen()
                 case .clockChanged:
@@ -149,7 +149,7 @@ final class RecomputeWorker {
             }
             for view in activated where views[view] == nil { recompute(view, force: true) }
             let dateChanged = views.values.contains { self.dateChanged($0) }
-            if let reason = schedule.due(at: clocks.monotonic(), dateChanged: dateChanged) {
+            if let reason = schedule.due(at: clocks.instant(), dateChanged: dateChanged) {
                 tick(reason: reason.rawValue)
             }
             // Each publication tells the hub its recompute's time; the store's facts go
@@ -185,9 +185,9 @@ final class RecomputeWorker {
         return zone.local(atUTC: Int64(clocks.wall().rounded(.down))).date != state.snapshot.today
     }
 
-    /// Seconds until the earliest local midnight of the active views (wall clock; a step
+    /// The time until the earliest local midnight of the active views (wall clock; a step
     /// of it is noticed by the feed loop, which then posts `.clockChanged`).
-    func secondsUntilMidnight() -> Double? {
+    func untilMidnight() -> Duration? {
         let wall = clocks.wall()
         var earliest: Double?
         for state in views.values {
@@ -195,7 +195,7 @@ final class RecomputeWorker {
             let t = Double(zone.instant(forLocal: CivilDateTime(date: state.snapshot.today.adding(days: 1))))
             earliest = min(earliest ?? t, t)
         }
-        return earliest.map { $0 - wall }
+        return earliest.map { .seconds($0 - wall) }
     }
 
     func report(_ message: String) {
@@ -223,7 +223,7 @@ final class RecomputeWorker {
         }
         publishedProblem = fileProblem ?? problem
         output(.info(StoreInfo(calendars: calendars, colors: colors, eventCount: events, lastRecompute: lastRecompute,
-                               lastDurationMS: lastDuration * 1000, healthy: problem == nil && fileProblem == nil,
+                               lastDurationMS: lastDuration / .milliseconds(1), healthy: problem == nil && fileProblem == nil,
                                problem: fileProblem ?? problem)))
     }
 }
