@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import Threads
 
 /// The bounded hand-over from the feed side to the publisher thread, by count and by
 /// bytes (a line carries its state's snapshot line, megabytes for a long view). `offer`
@@ -83,10 +84,10 @@ final class PublisherInbox: Sendable {
     }
 
     /// Everything queued (skips last, after the lines before them), waiting at most
-    /// `seconds`; nil once stopped.
-    func take(waitingAtMost seconds: Double) -> [Item]? {
+    /// `wait`; nil once stopped.
+    func take(waitingAtMost wait: Duration) -> [Item]? {
         if let items = takeAll() { if !items.isEmpty { return items } } else { return nil }
-        _ = signal.wait(timeout: .now() + .milliseconds(Int(max(0, seconds) * 1000)))
+        _ = signal.wait(timeout: .now() + max(.zero, wait).dispatchInterval)
         return takeAll()
     }
 

@@ -7,10 +7,10 @@ import RedisClient
 struct RedisLink {
     let target: RedisPublisher.Target
     /// How much longer than the I/O timeout a reply may take (`XREAD BLOCK`'s wait).
-    let blocking: Double
+    let blocking: Duration
     private var connection: RedisConnection?
 
-    init(target: RedisPublisher.Target, blocking: Double = 0) {
+    init(target: RedisPublisher.Target, blocking: Duration = .zero) {
         self.target = target
         self.blocking = blocking
     }

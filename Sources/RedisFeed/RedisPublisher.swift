@@ -17,12 +17,12 @@ public final class RedisPublisher: Service {
         public var url: RedisURL
         public var password: RedisPassword?
         /// How long a Redis read or write may wait: past it Redis counts as down.
-        public var ioTimeout: Double
+        public var ioTimeout: Duration
         /// Refuse a server that answers without a password (`--redis-require-auth`).
         public var requireAuthentication: Bool
 
         /// Creates a target.
-        public init(url: RedisURL, password: RedisPassword?, ioTimeout: Double = 2, requireAuthentication: Bool = false) {
+        public init(url: RedisURL, password: RedisPassword?, ioTimeout: Duration = .seconds(2), requireAuthentication: Bool = false) {
             self.url = url
             self.password = password
             self.ioTimeout = ioTimeout
@@ -31,8 +31,8 @@ public final class RedisPublisher: Service {
 
         /// A new connection to the target; `blocking` is how much longer than the I/O
         /// timeout a reply may take (an `XREAD BLOCK`'s own wait).
-        public func connect(blocking: Double = 0) throws(RedisError) -> RedisConnection {
-            try RedisConnection(url: url, password: password, connectTimeout: .seconds(ioTimeout), ioTimeout: .seconds(ioTimeout + blocking),
+        public func connect(blocking: Duration = .zero) throws(RedisError) -> RedisConnection {
+            try RedisConnection(url: url, password: password, connectTimeout: ioTimeout, ioTimeout: ioTimeout + blocking,
                                 requireAuthentication: requireAuthentication)
         }
     }
@@ -41,7 +41,7 @@ public final class RedisPublisher: Service {
     private let threads = Mutex<[ServiceThread<Never>]>([])
     public let name = "redis publisher"
     /// The write under way, bounded by the I/O timeout.
-    public var stopDeadline: Duration { .seconds(target.ioTimeout + 1) }
+    public var stopDeadline: Duration { target.ioTimeout + .seconds(1) }
 
     private let target: Target
     private let settings: PublisherSettings
@@ -122,7 +122,7 @@ public final class RedisPublisher: Service {
                 }
                 if let next { pending += machine.handle(next, at: clock()) }
             }
-            guard let items = inbox.take(waitingAtMost: 1) else { return }
+            guard let items = inbox.take(waitingAtMost: .seconds(1)) else { return }
             for item in items {
                 let event: PublisherEvent
                 switch item {

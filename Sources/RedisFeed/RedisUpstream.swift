@@ -35,7 +35,7 @@ public final class RedisUpstream: Service {
     private let stopped = Mutex<[ViewWatcher]>([])
     public let name = "redis upstream"
     /// A watcher's read under way (250 ms) or a connect (the I/O timeout).
-    public var stopDeadline: Duration { .seconds(target.ioTimeout + 1) }
+    public var stopDeadline: Duration { target.ioTimeout + .seconds(1) }
 
     /// An upstream reading Redis at `target` under `keys`; `deliver` is called from the
     /// watchers' threads (the gateway's loop posts it to itself).

@@ -64,7 +64,7 @@ final class ViewWatcher: Sendable {
 
     private func run(_ start: WatcherMachine, on thread: ServiceThread<Void>, target: RedisPublisher.Target, upstream: RedisUpstream) {
         var machine = start
-        var link = RedisLink(target: target, blocking: Double(machine.settings.blockMilliseconds) / 1000)
+        var link = RedisLink(target: target, blocking: .milliseconds(machine.settings.blockMilliseconds))
         var pending = machine.start(at: Self.clock())
         while true {
             // Effects can lead to events (replies, failures): run them to the end.

@@ -29,8 +29,8 @@ import Testing
         inbox.offerStatus(Array("s1".utf8))
         inbox.offer(Self.line(1), of: Self.view)
         inbox.offerStatus(Array("s2".utf8))
-        #expect(Self.summary(inbox.take(waitingAtMost: 0)) == ["line view 1", "status s2"])
-        #expect(Self.summary(inbox.take(waitingAtMost: 0)).isEmpty)
+        #expect(Self.summary(inbox.take(waitingAtMost: .zero)) == ["line view 1", "status s2"])
+        #expect(Self.summary(inbox.take(waitingAtMost: .zero)).isEmpty)
     }
 
     @Test func pastItsCountTheViewIsOwedItsLatestState() {
@@ -41,7 +41,7 @@ import Testing
         #expect(!inbox.offer(Self.line(4), of: Self.view))
         inbox.announce()
         inbox.announce()
-        #expect(Self.summary(inbox.take(waitingAtMost: 0)) == ["line view 1", "line view 2", "announcement", "skipped view 4"])
+        #expect(Self.summary(inbox.take(waitingAtMost: .zero)) == ["line view 1", "line view 2", "announcement", "skipped view 4"])
         // Taken: room again.
         #expect(inbox.offer(Self.line(5), of: Self.view))
     }
@@ -53,10 +53,10 @@ import Testing
         #expect(inbox.offer(Self.line(2), of: Self.other))
         #expect(!inbox.offer(Self.line(3), of: Self.view))
         // Once a view has skipped, its later lines wait as the skip too (no gap in order).
-        #expect(Self.summary(inbox.take(waitingAtMost: 0)) == ["line view 1", "line other 2", "skipped view 3"])
+        #expect(Self.summary(inbox.take(waitingAtMost: .zero)) == ["line view 1", "line other 2", "skipped view 3"])
         // A line larger than the whole bound still goes when nothing else waits.
         #expect(inbox.offer(Self.line(4, size: 100), of: Self.view))
         inbox.stop()
-        #expect(inbox.take(waitingAtMost: 0) == nil)
+        #expect(inbox.take(waitingAtMost: .zero) == nil)
     }
 }
