@@ -72,7 +72,7 @@ enum FanoutBench {
         // One event changes; refresh; time until each subscriber has its diff.
         try changeOneEvent(db: db)
         let control = try FeedSocket(path: socketPath)
-        _ = try control.readLine(timeout: 5)
+        _ = try control.readLine(timeout: .seconds(5))
         let sent = Bench.now()
         try control.send(.refresh)
         let latencies = try readers.waitForAll(marker: FeedMessage.head(.diff), timeout: 120).map { ($0 - sent) * 1000 }.sorted()
@@ -138,7 +138,7 @@ enum FanoutBench {
     /// The next line of `type` (without its newline).
     static func line(_ socket: FeedSocket, type: FeedMessage.Kind) throws -> [UInt8] {
         let marker = FeedMessage.head(type)
-        while let line = try socket.readLine(timeout: 60) {
+        while let line = try socket.readLine(timeout: .seconds(60)) {
             if line.firstRange(of: marker) != nil { return Array(line) }
         }
         throw BenchError("the probe subscriber's connection closed before a \(type)")
@@ -160,7 +160,7 @@ enum FanoutBench {
         _ = try readers.waitForAll(marker: FeedMessage.head(.snapshot), timeout: 300)
         let snapshotSeconds = Bench.now() - t0
         let control = try FeedSocket(path: path)
-        _ = try control.readLine(timeout: 5)
+        _ = try control.readLine(timeout: .seconds(5))
         let sent = Bench.now()
         try control.send(.refresh)
         let latencies = try readers.waitForAll(marker: FeedMessage.head(.diff), timeout: 120).map { ($0 - sent) * 1000 }.sorted()

@@ -44,7 +44,7 @@ enum MemoryBench {
         """
         _ = try store.importCalendars([ImportInput(path: "/bench/change.ics", displayName: "change", bytes: Array(change.utf8), calendar: "bench")])
         let control = try FeedSocket(path: socketPath)
-        _ = try control.readLine(timeout: 5)
+        _ = try control.readLine(timeout: .seconds(5))
         try control.send(.refresh)
         let diffBytes = try FanoutBench.lineLength(subscriber, type: .diff)
         let peak = FanoutBench.peakRSS(pid: daemon.processIdentifier)
@@ -60,7 +60,7 @@ enum MemoryBench {
     /// The length of the next snapshot line (newline included) and how many items it has.
     static func snapshotSize(_ socket: FeedSocket) throws -> (bytes: Int, items: Int) {
         let marker = FeedMessage.head(.snapshot), kind = Array(#""kind":""#.utf8)
-        while let line = try socket.readLine(timeout: 60) {
+        while let line = try socket.readLine(timeout: .seconds(60)) {
             guard line.firstRange(of: marker) != nil else { continue }
             var items = 0, from = line.startIndex
             while let found = line[from...].firstRange(of: kind) { items += 1; from = found.upperBound }

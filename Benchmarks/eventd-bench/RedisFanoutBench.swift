@@ -73,7 +73,7 @@ enum RedisFanoutBench {
         // One event changes; refresh; time until each stream has its diff.
         try FanoutBench.changeOneEvent(db: dir.databasePath)
         let control = try FeedSocket(path: dir.socketPath)
-        _ = try control.readLine(timeout: 5)
+        _ = try control.readLine(timeout: .seconds(5))
         let sent = Bench.now()
         try control.send(.refresh)
         var latencies = try FanoutReaders(descriptors: streams + [socketTimer.fd, streamTimer])
@@ -114,7 +114,7 @@ enum RedisFanoutBench {
     /// The next line of `type` on `socket` (without its newline).
     static func line(_ socket: FeedSocket, type: FeedMessage.Kind) throws -> [UInt8] {
         let marker = FeedMessage.head(type)
-        while let line = try socket.readLine(timeout: 60) {
+        while let line = try socket.readLine(timeout: .seconds(60)) {
             if line.firstRange(of: marker) != nil { return line }
         }
         throw BenchError("the probe subscriber's connection closed before a \(type)")

@@ -40,7 +40,7 @@ enum SoakBench {
         let readers = FanoutReaders(descriptors: sockets.map(\.fd))
         _ = try readers.waitForAll(marker: FeedMessage.head(.snapshot), timeout: 300)
         let control = try FeedSocket(path: dir.socketPath)
-        _ = try control.readLine(timeout: 5)
+        _ = try control.readLine(timeout: .seconds(5))
         let startRSS = MemoryBench.currentRSS(pid: daemon.processIdentifier)
 
         var samples: [(seconds: Double, rss: Double)] = []
@@ -52,7 +52,7 @@ enum SoakBench {
             try Bench.importGenerated(calendar.bytes(round: round), into: store)
             try control.send(.refresh)
             // Its answer, read so that nothing waits for the control connection.
-            while let line = try control.readLine(timeout: 30), !line.starts(with: FeedMessage.head(.ok)) {}
+            while let line = try control.readLine(timeout: .seconds(30)), !line.starts(with: FeedMessage.head(.ok)) {}
             _ = try readers.waitForAll(marker: Array("\(SoakCalendar.probe) \(round)\"".utf8), timeout: 120)
             samples.append((Bench.now() - t0, MemoryBench.currentRSS(pid: daemon.processIdentifier)))
             Thread.sleep(forTimeInterval: pause)

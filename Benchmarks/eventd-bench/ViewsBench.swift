@@ -42,9 +42,9 @@ enum ViewsBench {
         Thread.sleep(forTimeInterval: Double(grace) + 4)
         let afterRSS = MemoryBench.currentRSS(pid: pid)
         let status = try FeedSocket(path: dir.socketPath)
-        _ = try status.readLine(timeout: 5)
+        _ = try status.readLine(timeout: .seconds(5))
         try status.send(.status)
-        let remaining = try status.readLine(timeout: 5).flatMap { try? JSONValue.parse($0[...], maxDepth: 32) }?["views"]?.intValue ?? -1
+        let remaining = try status.readLine(timeout: .seconds(5)).flatMap { try? JSONValue.parse($0[...], maxDepth: 32) }?["views"]?.intValue ?? -1
         print("views=\(count) days=\(days) past_days=\(pastDays) served=\(served) refused=\(refused) seconds=\(Bench.format(seconds)) views_after_expiry=\(remaining)")
         print(String(format: "views_start_rss_mib=%.1f views_peak_rss_mib=%.1f views_held_rss_mib=%.1f views_after_expiry_rss_mib=%.1f "
                      + "views_returned_within_mib=%.1f", startRSS, peak, whileHeld, afterRSS, afterRSS - startRSS))
@@ -58,13 +58,13 @@ enum ViewsBench {
     static func subscribeInTurn(_ count: Int, zones zoneCount: Int, days: Int, pastDays: Int, socketPath: String) throws -> (served: Int, refused: Int) {
         let zones = Array(TimeZone.knownTimeZoneIdentifiers.filter { $0.contains("/") }.sorted().prefix(max(1, zoneCount)))
         let client = try FeedSocket(path: socketPath)
-        _ = try client.readLine(timeout: 5)
+        _ = try client.readLine(timeout: .seconds(5))
         var served = 0, refused = 0
         for n in 0..<count {
             let view: JSONValue = ["tz": .string(zones[n % zones.count]), "days": .int(Int64(days - n / zones.count)),
                                    "past_days": .int(Int64(pastDays))]
             try client.send(.subscribe(view: ViewFields(view), resume: nil))
-            while let line = try client.readLine(timeout: 120) {
+            while let line = try client.readLine(timeout: .seconds(120)) {
                 if line.starts(with: FeedMessage.head(.snapshot)) { served += 1; break }
                 if line.starts(with: FeedMessage.head(.error)) { refused += 1; break }
             }

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import FeedProtocol
+import Threads
 
 /// A blocking client connection to the feed socket: write request lines, read
 /// message lines (`SubscriptionDriver`, eventctl's one-shot requests, the benchmarks).
@@ -58,9 +59,9 @@ public final class FeedSocket {
         }
     }
 
-    /// The next line (without `\n`), or nil at end of stream. `timeout` in seconds
-    /// (nil: wait forever); throws on timeout.
-    public func readLine(timeout: Double? = nil) throws -> [UInt8]? {
+    /// The next line (without `\n`), or nil at end of stream; waits at most `timeout`
+    /// for bytes (nil: forever), else throws.
+    public func readLine(timeout: Duration? = nil) throws -> [UInt8]? {
         while true {
             if let newline = buffer[start...].firstIndex(of: 10) {
                 let line = Array(buffer[start..<newline])
@@ -70,7 +71,7 @@ public final class FeedSocket {
             }
             if let timeout {
                 var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                let ready = poll(&p, 1, Int32(max(0, timeout * 1000)))
+                let ready = poll(&p, 1, timeout.pollMilliseconds)
                 if ready == 0 { throw Unavailable(description: "timed out waiting for the daemon") }
             }
             var chunk = [UInt8](repeating: 0, count: 65536)
@@ -82,20 +83,20 @@ public final class FeedSocket {
     }
 
     /// Whether a line can be read now: one is buffered, or bytes (or the end of the
-    /// stream) arrive within `timeout` seconds. A caller that must also keep a clock
-    /// (a status bar's minute) waits here, then reads.
-    public func waitForInput(timeout: Double) -> Bool {
+    /// stream) arrive within `timeout`. A caller that must also keep a clock (a status
+    /// bar's minute) waits here, then reads.
+    public func waitForInput(timeout: Duration) -> Bool {
         if buffer[start...].contains(10) { return true }
         var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         while true {
-            let ready = poll(&p, 1, Int32(max(0, min(timeout, 86_400) * 1000)))
+            let ready = poll(&p, 1, min(timeout, .seconds(86_400)).pollMilliseconds)
             if ready < 0, errno == EINTR { continue }
             return ready != 0
         }
     }
 
     /// The next message, decoded.
-    public func readMessage(timeout: Double? = nil) throws -> FeedMessage? {
+    public func readMessage(timeout: Duration? = nil) throws -> FeedMessage? {
         guard let line = try readLine(timeout: timeout) else { return nil }
         return try FeedMessage.decode(line)
     }

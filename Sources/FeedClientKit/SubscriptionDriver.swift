@@ -97,7 +97,7 @@ public struct SubscriptionDriver {
         var effects: [SubscriptionMachine.Effect] = []
         if let connected = socket {
             // Lines may keep the socket busy: the clocks are checked after every wake-up.
-            if connected.waitForInput(timeout: timeout) {
+            if connected.waitForInput(timeout: .seconds(timeout)) {
                 do {
                     if let line = try connected.readLine() {
                         effects += machine.handle(.line(line), now: clock())

@@ -28,7 +28,7 @@ final class StatusRelay: Sendable {
     private static func ask(_ connector: FeedSocketConnector, thread: RelayThread) throws -> [UInt8]? {
         try thread.withSocket(connector) { socket in
             try socket.send(.status)
-            while thread.isRunning, let line = try socket.readLine(timeout: 5) {
+            while thread.isRunning, let line = try socket.readLine(timeout: .seconds(5)) {
                 if let status = StatusKey.line(fromAnswer: line) { return status }
             }
             return nil

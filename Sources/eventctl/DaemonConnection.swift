@@ -3,6 +3,7 @@ import CommandLineKit
 import FeedClientKit
 import FeedProtocol
 import RuntimeDirectories
+import Threads
 
 /// eventctl's one way to the daemon: `FeedSocketConnector`'s checks (the socket's
 /// directory, then who listens) for the user's paths, and its one-shot requests.
@@ -22,11 +23,11 @@ enum DaemonConnection {
 
     /// Sends `request` and returns its answer: the first message that is not the
     /// greeting or a subscription's traffic; nil when the daemon closes first. Throws
-    /// `FeedSocket.Unavailable` when `timeout` seconds pass first.
-    static func answer(to request: Request, on socket: FeedSocket, timeout: Double) throws -> FeedMessage? {
+    /// `FeedSocket.Unavailable` when `timeout` passes first.
+    static func answer(to request: Request, on socket: FeedSocket, timeout: Duration) throws -> FeedMessage? {
         try socket.send(request)
-        let deadline = Date().addingTimeInterval(timeout)
-        while let message = try socket.readMessage(timeout: max(0.1, deadline.timeIntervalSinceNow)) {
+        let deadline = MonotonicInstant.now() + timeout
+        while let message = try socket.readMessage(timeout: max(.milliseconds(100), deadline - MonotonicInstant.now())) {
             switch message {
             case .hello, .heartbeat, .diff, .resync: continue
             default: return message

@@ -21,6 +21,6 @@ enum DaemonNotifier {
         setsockopt(socket.fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(socket.fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         // Read the hello and the ok, so the daemon sees an orderly close.
-        _ = try? DaemonConnection.answer(to: .refresh, on: socket, timeout: 1)
+        _ = try? DaemonConnection.answer(to: .refresh, on: socket, timeout: .seconds(1))
     }
 }

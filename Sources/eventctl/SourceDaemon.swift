@@ -8,7 +8,7 @@ import CanonicalJSON
 /// `status` (the sources' live state). Each returns nil when no daemon listens.
 enum SourceDaemon {
     /// Longest wait for a `synced` answer: four fetches at once, each at most 60 s.
-    static let syncTimeout: Double = 300
+    static let syncTimeout: Duration = .seconds(300)
 
     /// Asks the daemon to synchronise `names` (all when empty); the per-source objects
     /// of its `synced` answer, or nil when no daemon listens.
@@ -40,7 +40,7 @@ enum SourceDaemon {
             printError("warning: not asking the daemon for the sources' live state: \(error)")
             return nil
         }
-        guard let answer = try? DaemonConnection.answer(to: .status, on: socket, timeout: 2),
+        guard let answer = try? DaemonConnection.answer(to: .status, on: socket, timeout: .seconds(2)),
               let status = FeedStatus(answer) else { return nil }
         return status.sources
     }

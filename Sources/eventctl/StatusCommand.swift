@@ -18,7 +18,7 @@ struct StatusCommand: JSONOutputCommand {
         let status: FeedStatus
         do {
             let socket = try DaemonConnection.open(env)
-            guard let reply = try DaemonConnection.answer(to: .status, on: socket, timeout: 5), let answer = FeedStatus(reply) else {
+            guard let reply = try DaemonConnection.answer(to: .status, on: socket, timeout: .seconds(5)), let answer = FeedStatus(reply) else {
                 throw CommandFailure.daemonUnavailable("the daemon at \(path) did not answer the status request")
             }
             status = answer

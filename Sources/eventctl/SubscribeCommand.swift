@@ -76,7 +76,7 @@ struct SubscribeCommand: Subcommand {
     func run(_ env: CommandEnvironment) throws {
         // Checked as agenda checks them (exit 65, the calendars named).
         try StoreAccess.requireCalendars(options.calendars, env) {
-            (try? DaemonConnection.answer(to: .status, on: DaemonConnection.open(env), timeout: 2)).flatMap { FeedStatus($0) }?.calendarNames
+            (try? DaemonConnection.answer(to: .status, on: DaemonConnection.open(env), timeout: .seconds(2))).flatMap { FeedStatus($0) }?.calendarNames
         }
         let options = options.resolved(environment: env.environment)
         let position = resume.map { Request.Resume(epoch: $0.epoch, seq: $0.seq) }

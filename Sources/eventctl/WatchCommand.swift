@@ -38,7 +38,7 @@ struct WatchCommand: Subcommand {
                              hint: "for pipes and scripts: eventctl agenda (once) or eventctl subscribe (the feed)")
         }
         let zone = options.tz ?? AgendaClock.systemZoneName(environment: env.environment)
-        let status = (try? DaemonConnection.answer(to: .status, on: DaemonConnection.open(env), timeout: 2)).flatMap { FeedStatus($0) }
+        let status = (try? DaemonConnection.answer(to: .status, on: DaemonConnection.open(env), timeout: .seconds(2))).flatMap { FeedStatus($0) }
         let names = status?.calendarNames ?? []
         // Checked as agenda checks them (exit 65, the calendars named), before the screen is taken.
         try StoreAccess.requireCalendars(options.calendars, env) { status?.calendarNames }
@@ -52,7 +52,7 @@ struct WatchCommand: Subcommand {
                 return view.fields
             },
             open: { [env] in try DaemonConnection.open(env) },
-            status: { [env] in try DaemonConnection.answer(to: .status, on: DaemonConnection.open(env), timeout: 2).flatMap { FeedStatus($0) } },
+            status: { [env] in try DaemonConnection.answer(to: .status, on: DaemonConnection.open(env), timeout: .seconds(2)).flatMap { FeedStatus($0) } },
             wallClock: { [clock = AgendaClock(environment: env.environment)] in clock.instant() },
             environment: env.environment)
         let outcome: WatchSession.Outcome
