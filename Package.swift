@@ -93,7 +93,7 @@ let package = Package(
 
         // The one table from the libraries' errors to exit statuses and messages, for the
         // executables (CommandLineKit stays domain-free).
-        .target(name: "CommandErrors", dependencies: ["Agenda", "CommandLineKit", "Diagnostics", "EventStore", "FeedClientKit", "ICalendar", "LiveSources", "RuntimeDirectories"]),
+        .target(name: "CommandErrors", dependencies: ["Agenda", "CommandLineKit", "Diagnostics", "EventStore", "FeedClientKit", "FeedProtocol", "ICalendar", "LiveSources", "RuntimeDirectories"]),
 
         // MARK: - Executables
         .executableTarget(name: "eventctl", dependencies: ["Agenda", "AgendaText", "CLinux", "CanonicalJSON", "CommandErrors", "CommandLineKit", "Diagnostics", "Digests", "EventStore", "FeedClientKit", "FeedProtocol", "ICalendar", "LiveSources", "Reminders", "RuntimeDirectories", "StatusBar", "TerminalAgenda"]),
@@ -111,7 +111,7 @@ let package = Package(
         // fsynced of each file and dir-synced of each name, and restores that at a cut.
         .target(name: "CCrashVFS", dependencies: ["CSQLite"], path: "Tests/CCrashVFS"),
         .testTarget(name: "CoreModulesTests", dependencies: ["CanonicalJSON", "Diagnostics", "Digests", "RuntimeDirectories", "TestSupport"]),
-        .testTarget(name: "CommandLineKitTests", dependencies: ["Agenda", "CommandErrors", "CommandLineKit", "Diagnostics", "EventStore", "Feed", "FeedClientKit", "ICalendar", "LiveSources", "RuntimeDirectories", "ServerOptions", "TestSupport", "WebGateway"]),
+        .testTarget(name: "CommandLineKitTests", dependencies: ["Agenda", "CommandErrors", "CommandLineKit", "Diagnostics", "EventStore", "Feed", "FeedClientKit", "FeedProtocol", "ICalendar", "LiveSources", "RuntimeDirectories", "ServerOptions", "TestSupport", "WebGateway"]),
         .testTarget(name: "ICalendarTests", dependencies: ["CLibical", "CalendarGenerator", "CanonicalJSON", "Digests", "ICalendar", "TestSupport"],
                     exclude: ["RealWorld"], resources: [.copy("Fixtures")]),
         .testTarget(name: "EventStoreTests", dependencies: ["CalendarGenerator", "EventStore", "ICalendar", "TestSupport"]),

@@ -19,7 +19,7 @@ enum SourceDaemon {
         do {
             switch try DaemonConnection.answer(to: .sync(sources: names), on: socket, timeout: syncTimeout) {
             case .synced(let sources)?: return sources
-            case .error(_, let message)?: throw CommandFailure.daemonUnavailable("the daemon refused the sync: \(message)")
+            case .error(let error)?: throw CommandFailure.daemonUnavailable("the daemon refused the sync: \(error.message)")
             case let other?: throw CommandFailure.daemonUnavailable("the daemon answered the sync with \(other.type)")
             case nil: break
             }
