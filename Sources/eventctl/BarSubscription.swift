@@ -4,7 +4,6 @@ import ICalendar
 import FeedProtocol
 import StatusBar
 import AgendaText
-import CanonicalJSON
 
 /// `eventctl subscribe --format waybar|i3bar|line`: `BarRenderer`'s lines, written whole
 /// to standard output, fed by `FeedFollower`.

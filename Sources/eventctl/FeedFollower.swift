@@ -1,6 +1,5 @@
 import Foundation
 import CommandLineKit
-import CanonicalJSON
 import FeedClientKit
 import FeedProtocol
 import ICalendar

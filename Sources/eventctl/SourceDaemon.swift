@@ -2,7 +2,6 @@ import Foundation
 import CommandLineKit
 import FeedClientKit
 import FeedProtocol
-import CanonicalJSON
 
 /// The running daemon, as `eventctl source` asks it: `sync` (wait for `synced`) and
 /// `status` (the sources' live state). Each returns nil when no daemon listens.

@@ -3,7 +3,6 @@ import Agenda
 import CommandLineKit
 import FeedProtocol
 import StatusBar
-import CanonicalJSON
 
 /// `eventctl subscribe [view options] [--resume EPOCH:SEQ] [--format ndjson|pretty|waybar|i3bar|line]`
 struct SubscribeCommand: Subcommand {

@@ -1,6 +1,5 @@
 import Foundation
 import Agenda
-import CanonicalJSON
 import CommandLineKit
 import FeedClientKit
 import FeedProtocol

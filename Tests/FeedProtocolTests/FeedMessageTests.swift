@@ -105,4 +105,16 @@ import FeedProtocol
             #expect(e.code == .badRequest)
         }
     }
+
+    /// A sync outcome made from fields is the object the daemon writes (no `failure`
+    /// when none, `status` null), and reads back as those fields.
+    @Test func aSyncOutcomeFromFieldsIsTheDaemonsObject() {
+        let made = SyncOutcome(name: "work", ok: false, changed: false, summary: "no source named \"work\"")
+        #expect(made.json.canonicalString()
+                == #"{"changed":false,"name":"work","ok":false,"status":null,"summary":"no source named \"work\""}"#)
+        #expect(made == SyncOutcome(made.json))
+        #expect(made.name == "work" && made.ok == false && made.changed == false && made.status == nil && made.failure == nil)
+        let failed = SyncOutcome(name: "home", ok: false, changed: false, summary: "x", failure: "timeout")
+        #expect(failed.failure == "timeout" && failed.json["failure"]?.stringValue == "timeout")
+    }
 }
