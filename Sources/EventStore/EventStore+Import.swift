@@ -69,7 +69,7 @@ extension EventStore {
                     report(Double(before) / Double(totalBytes) + fraction * Double(input.bytes.count) / Double(totalBytes))
                 } }
                 results.append(try importOne(input, fileHash: { hashes[index] }, writer: &writer, options: options,
-                                             skipBlocks: skipBlocks))
+                                             skipBlocks: skipBlocks, last: index == inputs.count - 1 && !options.replace))
                 doneBytes += input.bytes.count
             }
             if options.replace {
@@ -104,8 +104,10 @@ extension EventStore {
 
     /// Parses one file (a large one on a helper thread while this thread stores its
     /// events) and writes it.
+    /// The `last` file of the run (not with `--replace`, which deletes after it) may end
+    /// a bulk load as soon as its events are stored.
     private func importOne(_ input: ImportInput, fileHash: () -> String, writer: inout ImportWriter, options: ImportOptions,
-                           skipBlocks: Bool) throws -> FileImportResult {
+                           skipBlocks: Bool, last: Bool) throws -> FileImportResult {
         let bytes = input.bytes
         // Digests are always computed (and stored), so that the next import can skip.
         let known = skipBlocks && bytes.count >= options.reuseBlocksFromBytes
@@ -120,7 +122,7 @@ extension EventStore {
                 messages.append(.failed(error))
             }
             var next = messages.makeIterator()
-            return try write(input, fileHash: fileHash(), writer: &writer, options: options) { next.next()! }
+            return try write(input, fileHash: fileHash(), writer: &writer, options: options, last: last) { next.next()! }
         }
         let channel = BatchChannel<ParseMessage>(capacity: 16)
         let parser = Thread {
@@ -139,12 +141,12 @@ extension EventStore {
         // Hashed while the parser repairs and scans (the hash is first needed with the
         // file's header).
         let hash = fileHash()
-        return try write(input, fileHash: hash, writer: &writer, options: options) { channel.receive() }
+        return try write(input, fileHash: hash, writer: &writer, options: options, last: last) { channel.receive() }
     }
 
     /// Stores what `next` delivers, up to the parse's end.
     private func write(_ input: ImportInput, fileHash: String, writer: inout ImportWriter, options: ImportOptions,
-                       next: () -> ParseMessage) throws -> FileImportResult {
+                       last: Bool, next: () -> ParseMessage) throws -> FileImportResult {
         var file: ImportWriter.FileState?
         while true {
             switch next() {
@@ -161,6 +163,11 @@ extension EventStore {
             case .part(.unchanged(let digests)):
                 guard file != nil else { continue }
                 try writer.confirmUnchanged(digests, in: &file!)
+            case .part(.delivered):
+                // The dropped indexes are built while the parser finishes its checks (a
+                // file with overrides has its replacements checked after the last event).
+                // Only for the run's last file: a later file would insert with them.
+                if last { try writer.endBulkLoad() }
             case .done(let summary):
                 if options.strict, !summary.warnings.isEmpty {
                     throw ImportError.strict(file: input.displayName, issues: summary.warnings)

@@ -28,6 +28,9 @@ public enum CalendarParser {
         /// The next VEVENT blocks, in file order, that were not parsed because their
         /// digest is one of the `known` ones.
         case unchanged([BlockDigest])
+        /// Every event and block has been delivered; the checks that need them all (and
+        /// the summary) still take a while, which a consumer may use.
+        case delivered
     }
 
     /// Parses a file, handing its events to `deliver` in batches as they are read (so a
@@ -78,14 +81,17 @@ public enum CalendarParser {
             }
             scanned.mapLines(repaired)
             guard var check = ReplacementCheck(buffer, scanned.events) else {
-                return build(scanned, text, buffer, batchSize: max(1, batchSize), parallel: parallel, known: known,
-                             feedAllLines: feedAllLines, deliver: deliver)
+                let result = build(scanned, text, buffer, batchSize: max(1, batchSize), parallel: parallel, known: known,
+                                   feedAllLines: feedAllLines, deliver: deliver)
+                deliver(.delivered)
+                return result
             }
             var result = build(scanned, text, buffer, batchSize: max(1, batchSize), parallel: parallel, known: known,
                                feedAllLines: feedAllLines) { part in
                 check.observe(part)
                 deliver(part)
             }
+            deliver(.delivered)
             result.warnings += check.warnings()
             return result
         }

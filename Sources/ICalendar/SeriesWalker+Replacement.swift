@@ -54,6 +54,9 @@ extension SeriesWalker {
 /// the raw bytes before parsing; a file without one costs one search).
 struct ReplacementCheck {
     private let uids: Set<String>
+    /// The `hashValue`s of `uids`: most records' UIDs are not watched, and a miss in a
+    /// set of Ints compares no strings (in `uids` each probe may compare one).
+    private let uidHashes: Set<Int>
     private var records: [String: [EventRecord]] = [:]
 
     /// Nil when no block of the file holds a RECURRENCE-ID.
@@ -71,6 +74,7 @@ struct ReplacementCheck {
         }
         guard !uids.isEmpty else { return nil }
         self.uids = uids
+        uidHashes = Set(uids.map(\.hashValue))
     }
 
     /// The index of the first `needle` in `bytes[from..<to]`, or nil.
@@ -86,10 +90,12 @@ struct ReplacementCheck {
 
     mutating func observe(_ part: CalendarParser.Part) {
         guard case .events(let batch) = part else { return }
-        for record in batch where uids.contains(record.uid) {
-            var kept = record
+        // By index: `for record in batch` copies every record (a retain and a release of
+        // each field), though only a few are watched.
+        for index in batch.indices where uidHashes.contains(batch[index].uid.hashValue) && uids.contains(batch[index].uid) {
+            var kept = batch[index]
             kept.text = ""
-            records[record.uid, default: []].append(kept)
+            records[kept.uid, default: []].append(kept)
         }
     }
 

@@ -40,21 +40,30 @@ enum SharedUIDs {
     /// is an earlier revision (RFC 5545 3.8.7.4; node-ical's tests ignore it): it takes
     /// the suffix of one of the latest, and the rule for one key met twice drops it.
     static func assignments(_ slices: [ComponentSlice], _ buffer: UnsafeBufferPointer<UInt8>) -> [Int: Assignment] {
-        var firstMaster: [String: Int] = [:]
-        var shared: Set<String> = []
-        var blocks: [Block?] = []
-        blocks.reserveCapacity(slices.count)
-        // First only the UID and whether there is a RECURRENCE-ID (most files share none).
-        for (index, slice) in slices.enumerated() {
-            let block = read(UnsafeBufferPointer(rebasing: buffer[slice.range]), full: false)
-            blocks.append(block)
-            guard let block, block.recurrenceID == nil else { continue }
-            if firstMaster[block.uid] == nil { firstMaster[block.uid] = index } else { shared.insert(block.uid) }
+        // First only a hash of each master's UID (most files share none): a 64-bit hash
+        // met twice makes its blocks candidates, read in full and compared as text below,
+        // so a collision costs a few reads, never a wrong answer. Strings and a String
+        // dictionary here cost most of the time before the first event of a large file.
+        var uidHashes: [UInt64?] = []
+        uidHashes.reserveCapacity(slices.count)
+        var seen = Set<UInt64>(minimumCapacity: slices.count)
+        var candidates = Set<UInt64>()
+        for slice in slices {
+            let key = masterKey(UnsafeBufferPointer(rebasing: buffer[slice.range]))
+            uidHashes.append(key?.uidHash)
+            if let key, !key.override, !seen.insert(key.uidHash).inserted { candidates.insert(key.uidHash) }
         }
+        guard !candidates.isEmpty else { return [:] }
+        var blocks = [Block?](repeating: nil, count: slices.count)
+        var masterCounts: [String: Int] = [:]
+        for (index, hash) in uidHashes.enumerated() {
+            guard let hash, candidates.contains(hash),
+                  let block = read(UnsafeBufferPointer(rebasing: buffer[slices[index].range]), full: true) else { continue }
+            blocks[index] = block
+            if block.recurrenceID == nil { masterCounts[block.uid, default: 0] += 1 }
+        }
+        let shared = Set(masterCounts.filter { $0.value > 1 }.keys)
         guard !shared.isEmpty else { return [:] }
-        for (index, block) in blocks.enumerated() where block.map({ shared.contains($0.uid) }) ?? false {
-            blocks[index] = read(UnsafeBufferPointer(rebasing: buffer[slices[index].range]), full: true)
-        }
         // The masters of each shared UID with their content suffixes.
         var masters: [String: [(index: Int, suffix: String, block: Block)]] = [:]
         for (index, block) in blocks.enumerated() {
@@ -123,29 +132,13 @@ enum SharedUIDs {
     static func read(_ bytes: UnsafeBufferPointer<UInt8>, full: Bool = true) -> Block? {
         var uid: String?
         var block = Block(uid: "")
-        var depth = 0
-        var index = 0
-        var lineNumber = 0
-        while index < bytes.count {
-            var end = index
-            while end < bytes.count, bytes[end] != 10 { end += 1 }
-            var lineEnd = end
-            if lineEnd > index, bytes[lineEnd - 1] == 13 { lineEnd -= 1 }
-            defer { index = end + 1; lineNumber += 1 }
-            guard lineEnd > index, bytes[index] != 32, bytes[index] != 9 else { continue }
-            let line = UnsafeBufferPointer(rebasing: bytes[index..<lineEnd])
-            if hasName(line, "BEGIN") {
-                if lineNumber > 0 { depth += 1 }
-                continue
-            }
-            if hasName(line, "END") { depth -= 1; continue }
-            guard depth == 0 else { continue }
+        forEachOwnLine(bytes) { line, end in
             if hasName(line, "UID") {
                 uid = value(line, folded: bytes, after: end)
             } else if hasName(line, "RECURRENCE-ID") {
                 block.recurrenceID = full ? value(line) : ""
             } else if !full {
-                continue
+                return
             } else if hasName(line, "DTSTART") {
                 block.start = value(line)
             } else if hasName(line, "SEQUENCE") {
@@ -157,6 +150,66 @@ enum SharedUIDs {
         guard let uid, !uid.isEmpty else { return nil }
         block.uid = uid
         return block
+    }
+
+    /// What `read(_:full: false)` finds, without making a String: a hash (FNV-1a) of the
+    /// UID's bytes as `read` joins them, and whether there is a RECURRENCE-ID.
+    static func masterKey(_ bytes: UnsafeBufferPointer<UInt8>) -> (uidHash: UInt64, override: Bool)? {
+        var hash: UInt64?
+        var override = false
+        forEachOwnLine(bytes) { line, end in
+            if hasName(line, "UID") {
+                hash = valueHash(line, folded: bytes, after: end)
+            } else if hasName(line, "RECURRENCE-ID") {
+                override = true
+            }
+        }
+        return hash.map { ($0, override) }
+    }
+
+    /// Calls `body` with each line (without its line end) of the VEVENT itself, not of a
+    /// component inside it, that starts a property, and the index of its LF.
+    private static func forEachOwnLine(_ bytes: UnsafeBufferPointer<UInt8>,
+                                       _ body: (UnsafeBufferPointer<UInt8>, Int) -> Void) {
+        var depth = 0
+        var index = 0
+        var first = true
+        while index < bytes.count {
+            let end = ByteSearch.index(of: 10, in: bytes, from: index, to: bytes.count)
+            var lineEnd = end
+            if lineEnd > index, bytes[lineEnd - 1] == 13 { lineEnd -= 1 }
+            defer { index = end + 1; first = false }
+            guard lineEnd > index, bytes[index] != 32, bytes[index] != 9 else { continue }
+            let line = UnsafeBufferPointer(rebasing: bytes[index..<lineEnd])
+            if hasName(line, "BEGIN") {
+                if !first { depth += 1 }
+                continue
+            }
+            if hasName(line, "END") { depth -= 1; continue }
+            if depth == 0 { body(line, end) }
+        }
+    }
+
+    /// The FNV-1a hash of what `value(_:folded:after:)` returns; nil where that is empty.
+    private static func valueHash(_ line: UnsafeBufferPointer<UInt8>, folded bytes: UnsafeBufferPointer<UInt8>,
+                                  after end: Int) -> UInt64? {
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        var count = 0
+        func add(_ part: UnsafeBufferPointer<UInt8>.SubSequence) {
+            for byte in part { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+            count += part.count
+        }
+        add(line[(colon + 1)...])
+        var index = end + 1
+        while index < bytes.count, bytes[index] == 32 || bytes[index] == 9 {
+            let next = ByteSearch.index(of: 10, in: bytes, from: index, to: bytes.count)
+            var lineEnd = next
+            if lineEnd > index, bytes[lineEnd - 1] == 13 { lineEnd -= 1 }
+            add(bytes[(index + 1)..<lineEnd])
+            index = next + 1
+        }
+        return count > 0 ? hash : nil
     }
 
     /// Whether `line` is a property (or BEGIN/END) named `name`, in any case.
