@@ -70,7 +70,7 @@ let package = Package(
         // section kinds and the calendar palette, and the feed's items as events with their
         // wording (status bars, reminders), for every surface (the web's rules pinned by
         // Tests/Vectors/agenda-text.json).
-        .target(name: "AgendaText", dependencies: ["CanonicalJSON", "Diagnostics", "FeedProtocol", "ICalendar"]),
+        .target(name: "AgendaText", dependencies: ["Diagnostics", "FeedProtocol", "ICalendar"]),
         .target(name: "Feed", dependencies: ["Agenda", "CLinux", "CanonicalJSON", "Diagnostics", "EventStore", "FeedProtocol", "ICalendar", "LiveSources", "Reactor", "RuntimeDirectories", "SectionedDiff", "Threads"]),
         // The web gateway: HTTP/1.1 and Server-Sent Events in front of the feed socket
         // (a pure state machine and a thin loop on the reactor, as the feed's hub and loop).
@@ -84,7 +84,7 @@ let package = Package(
         .target(name: "RedisRelay", dependencies: ["Diagnostics", "FeedClientKit", "FeedProtocol", "RedisFeed", "Threads"]),
         // `eventctl watch`: the live agenda laid out, animated and driven by keys (pure),
         // and its thin curses screen and loop.
-        .target(name: "TerminalAgenda", dependencies: ["AgendaText", "CNcursesw", "CanonicalJSON", "Diagnostics", "FeedClientKit", "FeedProtocol", "ICalendar", "SectionedDiff", "Threads"]),
+        .target(name: "TerminalAgenda", dependencies: ["AgendaText", "CNcursesw", "Diagnostics", "FeedClientKit", "FeedProtocol", "ICalendar", "SectionedDiff", "Threads"]),
         // The options eventd and eventd-web share (the Redis ones), declared once: the
         // executables' own, above the libraries they configure.
         .target(name: "ServerOptions", dependencies: ["CommandErrors", "CommandLineKit", "Diagnostics", "Feed", "Reactor", "RedisClient", "RedisFeed", "Threads", "WebGateway"]),
@@ -93,7 +93,7 @@ let package = Package(
 
         // The one table from the libraries' errors to exit statuses and messages, for the
         // executables (CommandLineKit stays domain-free).
-        .target(name: "CommandErrors", dependencies: ["Agenda", "CommandLineKit", "Diagnostics", "EventStore", "FeedClientKit", "ICalendar", "LiveSources", "RuntimeDirectories"]),
+        .target(name: "CommandErrors", dependencies: ["Agenda", "CommandLineKit", "Diagnostics", "EventStore", "FeedClientKit", "FeedProtocol", "ICalendar", "LiveSources", "RuntimeDirectories"]),
 
         // MARK: - Executables
         .executableTarget(name: "eventctl", dependencies: ["Agenda", "AgendaText", "CLinux", "CanonicalJSON", "CommandErrors", "CommandLineKit", "Diagnostics", "Digests", "EventStore", "FeedClientKit", "FeedProtocol", "ICalendar", "LiveSources", "Reminders", "RuntimeDirectories", "StatusBar", "TerminalAgenda", "Threads"]),
@@ -111,7 +111,7 @@ let package = Package(
         // fsynced of each file and dir-synced of each name, and restores that at a cut.
         .target(name: "CCrashVFS", dependencies: ["CSQLite"], path: "Tests/CCrashVFS"),
         .testTarget(name: "CoreModulesTests", dependencies: ["CanonicalJSON", "Diagnostics", "Digests", "RuntimeDirectories", "TestSupport"]),
-        .testTarget(name: "CommandLineKitTests", dependencies: ["Agenda", "CommandErrors", "CommandLineKit", "Diagnostics", "EventStore", "Feed", "FeedClientKit", "ICalendar", "LiveSources", "RuntimeDirectories", "ServerOptions", "TestSupport", "WebGateway"]),
+        .testTarget(name: "CommandLineKitTests", dependencies: ["Agenda", "CommandErrors", "CommandLineKit", "Diagnostics", "EventStore", "Feed", "FeedClientKit", "FeedProtocol", "ICalendar", "LiveSources", "RuntimeDirectories", "ServerOptions", "TestSupport", "WebGateway"]),
         .testTarget(name: "ICalendarTests", dependencies: ["CLibical", "CalendarGenerator", "CanonicalJSON", "Digests", "ICalendar", "TestSupport"],
                     exclude: ["RealWorld"], resources: [.copy("Fixtures")]),
         .testTarget(name: "EventStoreTests", dependencies: ["CalendarGenerator", "EventStore", "ICalendar", "TestSupport"]),

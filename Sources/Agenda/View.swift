@@ -72,8 +72,16 @@ public struct View: Hashable, Sendable {
 public struct ViewError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What is wrong with the view.
     public var message: String
+    /// The calendar the view names that the database does not have, when that is what
+    /// is wrong (`invalid_view`'s `unknown_calendar`).
+    public var unknownCalendar: String?
     /// An error saying `message`.
     public init(_ message: String) { self.message = message }
+    /// The view names `calendar`, which the database does not have.
+    public init(unknownCalendar calendar: String) {
+        message = "unknown calendar \"\(calendar)\""
+        unknownCalendar = calendar
+    }
     /// The message.
     public var description: String { message }
 }
@@ -135,7 +143,7 @@ extension View {
         }
         if let calendars, let knownCalendars {
             if let missing = calendars.first(where: { !knownCalendars.contains($0) }) {
-                throw ViewError("unknown calendar \"\(missing)\"")
+                throw ViewError(unknownCalendar: missing)
             }
         }
         guard let zone = Zone.system(timeZone) else { throw ViewError("unknown time zone \"\(timeZone)\"") }

@@ -1,6 +1,5 @@
 import FeedProtocol
 import ICalendar
-import CanonicalJSON
 
 /// One event as a status bar or a reminder needs it: the feed's item reduced to instants
 /// and text.

@@ -3,6 +3,7 @@ import CommandLineKit
 import Diagnostics
 import EventStore
 import FeedClientKit
+import FeedProtocol
 import Foundation
 import ICalendar
 import LiveSources
@@ -54,8 +55,14 @@ public struct ErrorTable: Sendable {
         case let error as DatabaseFailure: return sharedRow(error.underlying) ?? systemStatus(error.underlying) ?? .software
         // A source named twice or not at all: the input names something wrong.
         case is LiveSourceError: return .dataError
-        // A view comes from the command line's options (an unknown calendar or zone).
-        case is ViewError: return .usage
+        // A view comes from the command line's options (a zone, a range); a calendar the
+        // database does not have is the data (65, in every command).
+        case let error as ViewError: return error.unknownCalendar == nil ? .usage : .dataError
+        // The daemon refused a subscription: by its code, as a view of ours is (a calendar
+        // it does not have 65, any other view 64); any other refusal, or no daemon, 69.
+        case let failure as SubscriptionMachine.Failure:
+            guard case .refused(let error) = failure, error.code == .invalidView else { return .unavailable }
+            return error.unknownCalendar == nil ? .usage : .dataError
         // A scheme eventd does not fetch is a usage error; a missing or unusable target
         // is missing input.
         case let error as SourcePlanner.Problem:

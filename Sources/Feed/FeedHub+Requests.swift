@@ -96,7 +96,8 @@ extension FeedHub {
         do {
             return try View.parse(json, defaultZone: defaultZone, knownCalendars: info.calendars)
         } catch {
-            send(FeedMessage.error(.invalidView, error.message), to: id)
+            send(FeedMessage.error(RequestError(code: .invalidView, message: error.message, unknownCalendar: error.unknownCalendar)),
+                 to: id)
             return nil
         }
     }

@@ -21,7 +21,7 @@ public struct FeedEnvelope {
     public init(_ message: FeedMessage) {
         type = message.type
         position = message.position.map { ($0.epoch, $0.seq) }
-        if case .error(let c, _) = message { code = c.rawValue }
+        if case .error(let error) = message { code = error.code.rawValue }
     }
 
     /// The envelope of `line`; nil when it is not a JSON object with a string `type`.

@@ -60,7 +60,8 @@ extension FeedMessage {
         case .resync:
             self = .resync(reason: ResyncReason(fields["reason"]?.stringValue ?? ""))
         case .error:
-            self = .error(code: ErrorCode(fields["code"]?.stringValue ?? "error"), message: fields["message"]?.stringValue ?? "")
+            self = .error(RequestError(code: ErrorCode(fields["code"]?.stringValue ?? "error"), message: fields["message"]?.stringValue ?? "",
+                                       unknownCalendar: fields["unknown_calendar"]?.stringValue))
         case .ok:
             self = .ok
         case .pong:

@@ -77,9 +77,15 @@ extension FeedMessage {
 
     /// The answer to a request that failed.
     public static func error(_ code: ErrorCode, _ message: String) -> [UInt8] {
+        error(RequestError(code: code, message: message))
+    }
+
+    /// The answer to a request that failed, with its typed members.
+    public static func error(_ error: RequestError) -> [UInt8] {
         line(.error) { w in
-            w.key("code"); w.string(code.rawValue)
-            w.key("message"); w.string(message)
+            w.key("code"); w.string(error.code.rawValue)
+            w.key("message"); w.string(error.message)
+            if let calendar = error.unknownCalendar { w.key("unknown_calendar"); w.string(calendar) }
         }
     }
 
@@ -116,7 +122,7 @@ extension FeedMessage {
                              protocolVersion: d.protocolVersion) { FeedChanges.write(d.changes, into: &$0) }
         case .heartbeat(let h): return Self.heartbeat(epoch: h.epoch, seq: h.seq, time: h.time)
         case .resync(let reason): return Self.resync(reason)
-        case .error(let code, let message): return Self.error(code, message)
+        case .error(let error): return Self.error(error)
         case .ok: return Self.okLine
         case .pong: return Self.pongLine
         case .synced(let sources): return Self.synced(sources)

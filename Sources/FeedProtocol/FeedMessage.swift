@@ -13,7 +13,7 @@ public enum FeedMessage: Sendable, Equatable {
     /// reason as `other`).
     case resync(reason: ResyncReason)
     /// A request failed (a newer daemon's code as `ErrorCode.other`).
-    case error(code: ErrorCode, message: String)
+    case error(RequestError)
     case ok
     case pong
     /// The answer to `sync`: one outcome per source.

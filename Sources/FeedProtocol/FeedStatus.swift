@@ -116,4 +116,13 @@ public struct SyncOutcome: Sendable, Equatable {
         status = json["status"].flatMap { $0.isNull ? nil : FeedStatus.Source($0) }
         self.json = json
     }
+
+    /// An outcome with these fields, written as the daemon writes one (`failure` left
+    /// out when nil, `status` null when nil).
+    public init(name: String, ok: Bool, changed: Bool, summary: String, failure: String? = nil, status: FeedStatus.Source? = nil) {
+        var object: [String: JSONValue] = ["name": .string(name), "ok": .bool(ok), "changed": .bool(changed),
+                                           "summary": .string(summary), "status": status?.json ?? .null]
+        if let failure { object["failure"] = .string(failure) }
+        self.init(.object(object))
+    }
 }

@@ -1,10 +1,19 @@
-/// A request that gets an `error` answer.
-public struct RequestError: Error, Sendable, Equatable {
+/// An `error` answer: what a request that failed gets, typed. Clients choose what to
+/// do from `code` and the typed members, never from `message` (words for people).
+public struct RequestError: Error, Sendable, Equatable, CustomStringConvertible {
     public var code: ErrorCode
     public var message: String
+    /// For `invalid_view`: the calendar the view names that the daemon does not have
+    /// (the data, not the request's form, is at fault: eventctl's exit 65).
+    public var unknownCalendar: String?
 
     /// An error answer with `code` and `message`.
-    public init(code: ErrorCode, message: String) { (self.code, self.message) = (code, message) }
+    public init(code: ErrorCode, message: String, unknownCalendar: String? = nil) {
+        (self.code, self.message, self.unknownCalendar) = (code, message, unknownCalendar)
+    }
+
+    /// `code: message`.
+    public var description: String { "\(code): \(message)" }
 }
 
 /// Why a `resync` came: a new daemon (`epoch`), a resume point no longer kept

@@ -37,12 +37,12 @@ extension SubscriptionMachine {
             effects.append(.heartbeat(heartbeat))
         case .resync(let reason):
             effects.append(.resync(reason: reason))
-        case .error(let code, let text):
-            if code == .overloaded {
-                return effects + [.close, .lost("daemon: \(code): \(text)")] + reconnect(now)
+        case .error(let error):
+            if error.code == .overloaded {
+                return effects + [.close, .lost("daemon: \(error)")] + reconnect(now)
             }
             phase = .stopped
-            effects += [.close, .failed(.refused(code: code, message: text))]
+            effects += [.close, .failed(.refused(error))]
         case .hello, .ok, .pong, .synced, .status, .other:
             break
         }

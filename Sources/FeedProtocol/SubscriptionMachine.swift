@@ -85,13 +85,13 @@ public struct SubscriptionMachine: Sendable {
     /// Why a subscription ended.
     public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
         /// The daemon answered `error` (say `invalid_view`): asking again would not help.
-        case refused(code: ErrorCode, message: String)
+        case refused(RequestError)
         /// The first connection failed and the configuration says not to retry.
         case unreachable(String)
 
         public var description: String {
             switch self {
-            case .refused(let code, let message): return "daemon: \(code): \(message)"
+            case .refused(let error): return "daemon: \(error)"
             case .unreachable(let reason): return reason
             }
         }

@@ -1,4 +1,3 @@
-import Dispatch
 import FeedClientKit
 import FeedProtocol
 import Synchronization
@@ -8,34 +7,37 @@ import Glibc
 #endif
 
 /// A thread of the relay that talks to the daemon's own socket until it is stopped: the
-/// scaffold `ViewRelay` and `StatusRelay` share. Stopping shuts the socket in use down,
-/// so a blocked read returns at once, and waits for the thread.
+/// scaffold `ViewRelay` and `StatusRelay` share, on a `ServiceThread` (the project's one
+/// long-lived thread). Stopping shuts the connection in use down, so a blocked read
+/// returns at once, ends any pause, and waits for the thread.
 final class RelayThread: Sendable {
-    private let running = Atomic<Bool>(true)
+    /// The thread's own duplicate of the connection in use (-1: none), which a stop
+    /// shuts down: its number is never another file's, however late the stop comes.
     private let socketFD = Atomic<Int32>(-1)
-    private let thread = Mutex<WorkerThread<Void>?>(nil)
-    /// Signalled once by `stop`, to end a pause early.
-    private let stopped = DispatchSemaphore(value: 0)
+    private let service = Mutex<ServiceThread<Never>?>(nil)
 
     /// Starts a thread named `name` running `body`, which should return soon after
     /// `isRunning` turns false.
     init(name: String, _ body: @escaping @Sendable (RelayThread) -> Void) {
-        let worker = WorkerThread(name: name) { [self] in body(self) }
-        thread.withLock { $0 = worker }
+        let worker = ServiceThread<Never>(name: name) { [self] thread in
+            // The body may start before `init` stores the thread: its pauses need it.
+            service.withLock { $0 = thread }
+            thread.onStop { [self] in release(shuttingDown: true) }
+            body(self)
+        }
+        service.withLock { $0 = worker }
     }
 
+    private var thread: ServiceThread<Never>? { service.withLock { $0 } }
+
     /// Whether the thread should go on.
-    var isRunning: Bool { running.load(ordering: .sequentiallyConsistent) }
+    var isRunning: Bool { !(thread?.isStopRequested ?? false) }
 
     /// Ends the thread and waits for it.
     func stop() {
-        running.store(false, ordering: .sequentiallyConsistent)
-        // The descriptor is the thread's own duplicate: shutting it down ends the
-        // connection's blocked read; closing it is then this side's to do.
-        let fd = socketFD.exchange(-1, ordering: .sequentiallyConsistent)
-        if fd >= 0 { shutdown(fd, Int32(SHUT_RDWR)); close(fd) }
-        stopped.signal()
-        thread.withLock { $0 }?.join()
+        guard let thread else { return }
+        thread.requestStop()
+        while !thread.join(deadline: .seconds(3600)) {}
     }
 
     /// Connects to the daemon's socket and runs `body` with it, where `stop` can reach it.
@@ -45,9 +47,8 @@ final class RelayThread: Sendable {
         return try body(socket)
     }
 
-    /// Connects to the daemon's socket for a subscription driver, where `stop` can reach
-    /// it: the thread keeps a duplicate of the descriptor (its own, so its number is
-    /// never another file's) until `release` or the next connection.
+    /// Connects to the daemon's socket (for a subscription driver, say), where `stop`
+    /// can reach it until `release` or the next connection.
     func connect(_ connector: FeedSocketConnector) throws -> FeedSocket {
         let socket = try FeedSocket(connector: connector)
         let copy = fcntl(socket.fd, F_DUPFD_CLOEXEC, 0)
@@ -58,17 +59,18 @@ final class RelayThread: Sendable {
         return socket
     }
 
-    /// Lets go of the connection `connect` made (it was lost).
-    func release() {
+    /// Lets go of the connection `connect` made (it was lost, or is done with); a stop
+    /// also shuts it down, which ends the connection's blocked read.
+    func release(shuttingDown: Bool = false) {
         let fd = socketFD.exchange(-1, ordering: .sequentiallyConsistent)
-        if fd >= 0 { close(fd) }
+        guard fd >= 0 else { return }
+        if shuttingDown { shutdown(fd, Int32(SHUT_RDWR)) }
+        close(fd)
     }
 
     /// Waits `seconds`, or less if the thread is stopped meanwhile. A blocking wait, not
     /// a polling loop: an idle daemon's relay threads cost nothing between requests.
     func pause(_ seconds: Double) {
-        guard isRunning else { return }
-        _ = stopped.wait(timeout: .now() + .milliseconds(Int(seconds * 1000)))
-        // Once stopped, every later pause returns at once (isRunning is false).
+        thread?.pause(.milliseconds(Int(seconds * 1000)))
     }
 }

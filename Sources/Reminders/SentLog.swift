@@ -33,8 +33,19 @@ public struct SentLog {
         if keys.count > Self.capacity {
             keys = Dictionary(uniqueKeysWithValues: keys.sorted { $0.value > $1.value }.prefix(Self.capacity).map { ($0.key, $0.value) })
         }
-        let json: JSONValue = ["sent": .array(keys.sorted { $0.key < $1.key }.map { ["key": .string($0.key), "start": .int($0.value)] })]
-        try Self.replace(path, with: json.canonicalBytes() + [10])
+        var w = JSONWriter(reservingCapacity: 64 + keys.count * 96)
+        w.beginObject()
+        w.key("sent")
+        w.beginArray()
+        for (key, start) in keys.sorted(by: { $0.key < $1.key }) {
+            w.beginObject()
+            w.key("key"); w.string(key)
+            w.key("start"); w.int(start)
+            w.endObject()
+        }
+        w.endArray()
+        w.endObject()
+        try Self.replace(path, with: w.takeBytes() + [10])
     }
 
     /// Writes to a temporary file in the same directory, syncs it, renames it over `path`.

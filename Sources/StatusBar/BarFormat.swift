@@ -21,24 +21,29 @@ public enum BarFormat: String, Sendable, CaseIterable {
         case .line:
             return stale && !text.isEmpty ? text + " (stale)" : text
         case .waybar:
-            let object: JSONValue = [
-                "text": .string(Self.pango(text)),
-                "tooltip": .string(Self.tooltip(glance, stale: stale)),
-                "class": .string(kind),
-                "alt": .string(glance.alt),
-                "percentage": .int(Int64(glance.percentage)),
-            ]
-            return object.canonicalString()
+            // Keys in code-point order: the canonical line, as every JSON line of the project.
+            var w = JSONWriter()
+            w.beginObject()
+            w.key("alt"); w.string(glance.alt)
+            w.key("class"); w.string(kind)
+            w.key("percentage"); w.int(glance.percentage)
+            w.key("text"); w.string(Self.pango(text))
+            w.key("tooltip"); w.string(Self.tooltip(glance, stale: stale))
+            w.endObject()
+            return w.string
         case .i3bar:
-            var block: [String: JSONValue] = [
-                "name": "eventd",
-                "instance": .string(kind),
-                "full_text": .string(text),
-                "short_text": .string(Self.oneLine(glance.shortText)),
-                "markup": "none",
-            ]
-            if let color = Self.i3barColors[kind] { block["color"] = .string(color) }
-            return JSONValue.array([.object(block)]).canonicalString()
+            var w = JSONWriter()
+            w.beginArray()
+            w.beginObject()
+            if let color = Self.i3barColors[kind] { w.key("color"); w.string(color) }
+            w.key("full_text"); w.string(text)
+            w.key("instance"); w.string(kind)
+            w.key("markup"); w.string("none")
+            w.key("name"); w.string("eventd")
+            w.key("short_text"); w.string(Self.oneLine(glance.shortText))
+            w.endObject()
+            w.endArray()
+            return w.string
         }
     }
 

@@ -1,6 +1,5 @@
 import Foundation
 import Synchronization
-import CanonicalJSON
 import FeedClientKit
 import FeedProtocol
 import Threads

@@ -129,8 +129,8 @@ extension Gateway {
             return json(.ok, bytes: w.takeBytes(), head: head)
         case (.status, .status?):
             return json(.ok, Self.redacted(status: message!.json), head: head)
-        case (_, .error(let code, _)?):
-            let status: HTTPStatus = code == .invalidView ? .badRequest : .badGateway
+        case (_, .error(let error)?):
+            let status: HTTPStatus = error.code == .invalidView ? .badRequest : .badGateway
             return json(status, message!.json, head: head)
         default:
             return responses.text(.badGateway, "unexpected answer from eventd", head: head)

@@ -37,7 +37,7 @@ extension Gateway {
                 guard case .hello? = message else {
                     // `overloaded` (eventd's connection limit) or something that is not eventd.
                     var reason = "no hello from eventd"
-                    if case .error(_, let text)? = message { reason = text }
+                    if case .error(let error)? = message { reason = error.message }
                     return upstreamEnded(id, reason: "eventd refused the connection", detail: reason)
                 }
                 helloSeen = true

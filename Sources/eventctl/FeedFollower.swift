@@ -1,6 +1,5 @@
 import Foundation
 import CommandLineKit
-import CanonicalJSON
 import FeedClientKit
 import FeedProtocol
 import ICalendar
@@ -17,7 +16,8 @@ struct FeedFollower {
     var waitForDaemon: Bool
 
     /// What a follower of events does with the feed (`BarRenderer`, `ReminderPlanner`
-    /// behind it). A handler that must stop throws `CommandFailure` or `UsageError`.
+    /// behind it). A handler that must stop throws: `CommandFailure` or `UsageError` (their
+    /// statuses the error table's), or an error of its own that its command catches.
     protocol Handler {
         /// The view's events changed (a snapshot or a diff).
         mutating func changed(_ events: [BarEvent], zone: Zone, now: Int64) throws
@@ -34,16 +34,12 @@ struct FeedFollower {
     func run<C: SubscriptionDriver.Consumer>(_ env: CommandEnvironment, _ consumer: inout C) throws -> Never {
         let configuration = SubscriptionMachine.Configuration(view: view, resume: resume, failIfFirstConnectFails: !waitForDaemon)
         let driver = SubscriptionDriver(configuration, open: { try DaemonConnection.open(env) })
-        switch try driver.run(&consumer) {
-        case .refused(let code, let message):
-            let text = "daemon: \(code): \(message)"
-            // An unknown calendar is 65 in every command (the daemon's database named none such).
-            if code == .invalidView, message.hasPrefix("unknown calendar") { throw CommandFailure.badData(text) }
-            if code == .invalidView { throw UsageError(text) }
-            throw CommandFailure.daemonUnavailable(text)
-        case .unreachable(let reason):
+        let failure = try driver.run(&consumer)
+        if case .unreachable(let reason) = failure {
             throw CommandFailure.daemonUnavailable(DaemonHint.unavailable(env.paths.socket, reason))
         }
+        // A refusal's status is the error table's, from its code (`ErrorTable`).
+        throw failure
     }
 
     /// Follows the feed with `handler` deciding; it is woken by the wall clock.

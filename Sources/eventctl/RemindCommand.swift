@@ -5,7 +5,6 @@ import ICalendar
 import Reminders
 import StatusBar
 import AgendaText
-import CanonicalJSON
 import FeedProtocol
 import Diagnostics
 

@@ -116,8 +116,7 @@ extension SourceCommand {
         let chosen = names.isEmpty ? all : names.compactMap { known[$0] }
         var outcomes = SourceSyncer(store: store).syncInProcess(chosen).map { SyncOutcome($0.json) }
         for name in names where known[name] == nil {
-            outcomes.append(SyncOutcome(.object(["name": .string(name), "ok": .bool(false), "changed": .bool(false),
-                                     "summary": .string("no source named \"\(name)\""), "status": .null])))
+            outcomes.append(SyncOutcome(name: name, ok: false, changed: false, summary: "no source named \"\(name)\""))
         }
         return outcomes.sorted { ($0.name ?? "") < ($1.name ?? "") }
     }

@@ -2,7 +2,6 @@ import Foundation
 import CommandLineKit
 import FeedClientKit
 import FeedProtocol
-import CanonicalJSON
 
 /// The running daemon, as `eventctl source` asks it: `sync` (wait for `synced`) and
 /// `status` (the sources' live state). Each returns nil when no daemon listens.
@@ -19,7 +18,7 @@ enum SourceDaemon {
         do {
             switch try DaemonConnection.answer(to: .sync(sources: names), on: socket, timeout: syncTimeout) {
             case .synced(let sources)?: return sources
-            case .error(_, let message)?: throw CommandFailure.daemonUnavailable("the daemon refused the sync: \(message)")
+            case .error(let error)?: throw CommandFailure.daemonUnavailable("the daemon refused the sync: \(error.message)")
             case let other?: throw CommandFailure.daemonUnavailable("the daemon answered the sync with \(other.type)")
             case nil: break
             }

@@ -3,7 +3,6 @@ import Agenda
 import CommandLineKit
 import FeedProtocol
 import StatusBar
-import CanonicalJSON
 
 /// `eventctl subscribe [view options] [--resume EPOCH:SEQ] [--format ndjson|pretty|waybar|i3bar|line]`
 struct SubscribeCommand: Subcommand {
@@ -85,6 +84,7 @@ struct SubscribeCommand: Subcommand {
             var view = options
             view.days = max(view.days ?? 2, 2)
             try BarSubscription(renderer: BarRenderer(format: barFormat, options: bar)).run(env, view: view.fields, resume: position)
+            return
         }
         var printer = FeedPrinter(format: format, color: isatty(1) != 0 && (env.environment["NO_COLOR"] ?? "").isEmpty)
         try FeedFollower(view: options.fields, resume: position, waitForDaemon: false).run(env, &printer)

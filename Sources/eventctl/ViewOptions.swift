@@ -1,7 +1,6 @@
 import Agenda
 import CommandLineKit
 import ICalendar
-import CanonicalJSON
 import FeedProtocol
 
 /// The view options shared by `agenda` and `subscribe`.

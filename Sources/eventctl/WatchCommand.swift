@@ -1,6 +1,5 @@
 import Foundation
 import Agenda
-import CanonicalJSON
 import CommandLineKit
 import FeedClientKit
 import FeedProtocol
@@ -57,10 +56,8 @@ struct WatchCommand: Subcommand {
             environment: env.environment)
         let outcome: WatchSession.Outcome
         do {
+            // A `SubscriptionMachine.Failure` gets its status from the error table.
             outcome = try session.run()
-        } catch let failure as SubscriptionMachine.Failure {
-            if case .refused(let code, _) = failure, code == .invalidView { throw UsageError(failure.description) }
-            throw CommandFailure.daemonUnavailable(failure.description)
         } catch let unsupported as CursesScreen.Unsupported {
             throw UsageError(unsupported.description, hint: "for pipes and scripts: eventctl agenda or eventctl subscribe")
         }

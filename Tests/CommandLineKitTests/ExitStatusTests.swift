@@ -4,6 +4,7 @@ import CommandLineKit
 import EventStore
 @testable import Feed  // the errors' memberwise initialisers are internal
 @testable import FeedClientKit
+import FeedProtocol
 import Foundation
 import ICalendar
 import LiveSources
@@ -38,6 +39,14 @@ private typealias ExitStatus = Diagnostics.ExitStatus
             (ImportError.syntax(file: "a.ics", line: 1, message: "not iCalendar"), .dataError),
             (ImportError.invalidCalendarName("a b"), .usage),
             (ViewError("unknown calendar"), .usage),
+            (ViewError(unknownCalendar: "x"), .dataError),
+            // The daemon's refusals, by their code and typed members (never their words).
+            (SubscriptionMachine.Failure.refused(RequestError(code: .invalidView, message: "unknown calendar \"x\"",
+                                                              unknownCalendar: "x")), .dataError),
+            (SubscriptionMachine.Failure.refused(RequestError(code: .invalidView, message: "unknown calendar \"x\"")), .usage),
+            (SubscriptionMachine.Failure.refused(RequestError(code: .badRequest, message: "x")), .unavailable),
+            (SubscriptionMachine.Failure.refused(RequestError(code: .other("newer"), message: "x")), .unavailable),
+            (SubscriptionMachine.Failure.unreachable("refused"), .unavailable),
             (ICalendarSyntaxError(line: 1, message: "not iCalendar"), .dataError),
             (LiveSourceError.duplicate("work"), .dataError),
             (LiveSourceError.unknown("work"), .dataError),

@@ -67,4 +67,18 @@ struct ReminderFeedTests {
             _ = try await daemon.waitOther(pid, timeout: 5)
         }
     }
+
+    /// Without the database (the system service's, unreadable) the daemon checks the
+    /// calendars: its refusal names the unknown one by a typed member, and that is exit
+    /// 65 as everywhere else, with the daemon's words.
+    @Test func anUnknownCalendarTheDaemonRefusesIs65() async throws {
+        try await DaemonHarness.with(running: Self.events) { daemon in
+            let result = try await ChildProcess.run(DaemonHarness.eventctl,
+                                                    ["--db", daemon.directory + "/none.db", "--socket", daemon.socketPath,
+                                                     "remind", "--calendar", "nope", "--state", daemon.directory + "/reminders.json"],
+                                                    environment: daemon.daemonEnvironment(), directory: daemon.directory, timeout: 10)
+            #expect(result.exit == .exited(65), "\(result.exit): \(result.stderr)")
+            #expect(result.stderr.hasSuffix("eventctl: daemon: invalid_view: unknown calendar \"nope\"\n"), "\(result.stderr)")
+        }
+    }
 }

@@ -75,7 +75,24 @@ struct StatusBarFeedTests {
             close(reader)
             // The next line (the minute's turn) finds no reader: eventctl stops, status 0.
             let exit = try await ChildProcess.wait(child, timeout: 10)
-            #expect(exit == .exited(0), "\(String(describing: exit)): \((try? String(contentsOfFile: daemon.directory + "/bar.err", encoding: .utf8)) ?? "")")
+            let stderr = (try? String(contentsOfFile: daemon.directory + "/bar.err", encoding: .utf8)) ?? ""
+            #expect(exit == .exited(0), "\(String(describing: exit)): \(stderr)")
+            #expect(stderr.isEmpty, "quietly")
+            if exit == nil { ChildProcess.killAndReap(child) }
+        }
+    }
+
+    /// A write that fails otherwise (a full disk: /dev/full) is an I/O error, 74, named.
+    @Test func aFailedWriteIsAnIOError() async throws {
+        try await DaemonHarness.with(running: Self.events, environment: Self.environment) { daemon in
+            let child = try ChildProcess.spawn(DaemonHarness.eventctl,
+                                               ["--db", daemon.dbPath, "--socket", daemon.socketPath, "subscribe", "--format", "line", "--tz", "UTC"],
+                                               environment: daemon.daemonEnvironment(), stdoutPath: "/dev/full",
+                                               stderrPath: daemon.directory + "/bar.err")
+            let exit = try await ChildProcess.wait(child, timeout: 10)
+            let stderr = (try? String(contentsOfFile: daemon.directory + "/bar.err", encoding: .utf8)) ?? ""
+            #expect(exit == .exited(74), "\(String(describing: exit)): \(stderr)")
+            #expect(stderr == "eventctl: writing to standard output: No space left on device\n")
             if exit == nil { ChildProcess.killAndReap(child) }
         }
     }

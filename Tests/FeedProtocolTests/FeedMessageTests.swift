@@ -24,6 +24,10 @@ import FeedProtocol
                 == #"{"type":"heartbeat","epoch":"e","seq":2,"time":"t"}"# + "\n")
         #expect(String(decoding: FeedMessage.error(.unknownOp, "no"), as: UTF8.self)
                 == #"{"type":"error","code":"unknown_op","message":"no"}"# + "\n")
+        // A calendar the daemon does not have is named by a typed member, after the others.
+        let unknown = RequestError(code: .invalidView, message: #"unknown calendar "x""#, unknownCalendar: "x")
+        #expect(String(decoding: FeedMessage.error(unknown), as: UTF8.self)
+                == #"{"type":"error","code":"invalid_view","message":"unknown calendar \"x\"","unknown_calendar":"x"}"# + "\n")
         #expect(String(decoding: FeedMessage.status(["b": 1, "a": true]), as: UTF8.self) == #"{"type":"status","a":true,"b":1}"# + "\n")
         #expect(String(decoding: FeedMessage.okLine, as: UTF8.self) == #"{"type":"ok"}"# + "\n")
     }
@@ -34,10 +38,11 @@ import FeedProtocol
             .snapshot(try .init(digest: "d", epoch: "e", sectionObjects: [FeedScript.section("2026-12-03", ["a"])], seq: 4, view: ["days": 2])),
             .diff(.init(changes: FeedModelChanges(), digest: "d", epoch: "e", seq: 5)),
             .heartbeat(.init(epoch: "e", seq: 5, time: "2026-12-03T10:00:00Z")),
-            .resync(reason: .epoch), .error(code: .invalidView, message: "bad zone"), .ok, .pong,
+            .resync(reason: .epoch), .error(RequestError(code: .invalidView, message: "bad zone")), .ok, .pong,
+            .error(RequestError(code: .invalidView, message: "unknown calendar \"x\"", unknownCalendar: "x")),
             .synced(sources: [SyncOutcome(["name": "work", "ok": true])]), .status(FeedStatus(fields: ["epoch": "e", "healthy": true])),
             // A newer daemon's reason and code read as what they say.
-            .resync(reason: .other("newer")), .error(code: .other("newer_code"), message: "m"),
+            .resync(reason: .other("newer")), .error(RequestError(code: .other("newer_code"), message: "m")),
             .other(type: "future", ["type": "future", "x": 1]),
         ]
         for message in messages {
@@ -99,5 +104,17 @@ import FeedProtocol
             guard case .failure(let e) = Request.decode(Array(bad.utf8)[...]) else { Issue.record("\(bad) accepted"); continue }
             #expect(e.code == .badRequest)
         }
+    }
+
+    /// A sync outcome made from fields is the object the daemon writes (no `failure`
+    /// when none, `status` null), and reads back as those fields.
+    @Test func aSyncOutcomeFromFieldsIsTheDaemonsObject() {
+        let made = SyncOutcome(name: "work", ok: false, changed: false, summary: "no source named \"work\"")
+        #expect(made.json.canonicalString()
+                == #"{"changed":false,"name":"work","ok":false,"status":null,"summary":"no source named \"work\""}"#)
+        #expect(made == SyncOutcome(made.json))
+        #expect(made.name == "work" && made.ok == false && made.changed == false && made.status == nil && made.failure == nil)
+        let failed = SyncOutcome(name: "home", ok: false, changed: false, summary: "x", failure: "timeout")
+        #expect(failed.failure == "timeout" && failed.json["failure"]?.stringValue == "timeout")
     }
 }

@@ -118,15 +118,15 @@ import FeedProtocol
     @Test func aRefusedViewEndsTheSubscriptionButAnOverloadedDaemonIsRetried() {
         var m = machine()
         greeted(&m)
-        let refused = FeedScript.line(.error(code: .invalidView, message: "unknown zone"))
-        #expect(m.handle(.line(refused), now: 1) == [.line(refused), .close, .failed(.refused(code: .invalidView, message: "unknown zone"))])
+        let refused = FeedScript.line(.error(RequestError(code: .invalidView, message: "unknown zone")))
+        #expect(m.handle(.line(refused), now: 1) == [.line(refused), .close, .failed(.refused(RequestError(code: .invalidView, message: "unknown zone")))])
         #expect(m.isStopped)
         #expect(m.handle(.timer, now: 1000) == [])
 
         var busy = machine()
         _ = busy.handle(.start, now: 0)
         _ = busy.handle(.connected, now: 0)
-        let overloaded = FeedScript.line(.error(code: .overloaded, message: "too many"))
+        let overloaded = FeedScript.line(.error(RequestError(code: .overloaded, message: "too many")))
         #expect(busy.handle(.line(overloaded), now: 0).last == .scheduleReconnect(after: 0.2))
         #expect(!busy.isStopped)
     }

@@ -128,6 +128,18 @@ import Testing
         #expect(!h.closed.contains(c))
     }
 
+    /// A calendar the database does not have is named by a typed member (clients choose
+    /// from it, not from the words); another refused view has none.
+    @Test func anUnknownCalendarIsNamedByItsOwnMember() {
+        var h = HubHarness()
+        let c = h.connectPastHello()
+        h.request(c, #"{"op":"subscribe","view":{"calendars":["nope"]}}"#)
+        h.request(c, #"{"op":"subscribe","view":{"tz":"Mars/Olympus"}}"#)
+        let errors = h.messages(c)
+        #expect(errors.map { $0["code"]?.stringValue } == ["invalid_view", "invalid_view"])
+        #expect(errors.map { $0["unknown_calendar"]?.stringValue } == ["nope", nil])
+    }
+
     @Test func aLineTooLongIsAnsweredThenClosed() {
         var h = HubHarness { $0.maxRequestLine = 100 }
         let c = h.connectPastHello()

@@ -152,4 +152,20 @@ struct PublishEndToEndTests {
             client.close()
         }
     }
+
+    /// A publishing eventd stops as any other: its relay's subscriber, blocked reading
+    /// its own socket, and its status relay end at once, and it exits 0 within 2 s.
+    @Test func sigtermStopsTheRelayAndExitsZeroWithinTwoSeconds() async throws {
+        let redis = try await RedisServerProcess()
+        try await DaemonHarness.with(running: Self.base, arguments: ["--publish", redis.url(), "--publish-view", "tz=UTC&days=7"]) { daemon in
+            let store = try Self.connect(redis)
+            #expect(try await eventually(timeout: 10) { try Self.snapshotKey(store) != nil })
+            let signalled = monotonicNow()
+            daemon.signal(SIGTERM)
+            let exit = try await daemon.waitForExit(timeout: 2)
+            #expect(exit == .exited(0), "\(exit.map { "\($0)" } ?? "still running"): \(daemon.log)")
+            #expect(monotonicNow() - signalled < 2, "stopping took \(monotonicNow() - signalled) s")
+            #expect(!daemon.log.contains("did not stop"), "log:\n\(daemon.log)")
+        }
+    }
 }

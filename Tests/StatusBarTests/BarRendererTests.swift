@@ -95,6 +95,21 @@ import CanonicalJSON
         #expect(blocks.map { $0["color"]?.stringValue } == ["#EBCB8B", "#A3BE8C", "#808080"])
     }
 
+    /// Waybar's objects and i3bar's block lists are canonical JSON (keys in code-point
+    /// order), as every JSON line the project writes.
+    @Test(arguments: [BarFormat.waybar, .i3bar])
+    func barLinesAreCanonicalJSON(format: BarFormat) throws {
+        var bar = BarRenderer(format: format, options: BarOptions())
+        var out = bar.feedChanged(Self.day, zone: Self.berlin, now: Self.t(9, 50))
+        out += bar.tick(now: Self.t(10, 1))
+        out += bar.connectionLost(now: Self.t(10, 2))
+        let updates = out.filter { $0 != "[" && $0 != #"{"version":1}"# }.map { $0.hasPrefix(",") ? String($0.dropFirst()) : $0 }
+        #expect(updates.count == 3)
+        for line in updates {
+            #expect(try JSONValue.parse(Array(line.utf8), maxDepth: 8).canonicalString() == line)
+        }
+    }
+
     @Test func beforeAnyStateTheBarIsStaleAndEmpty() {
         var line = BarRenderer(format: .line, options: BarOptions())
         #expect(line.connectionLost(now: 0) == [""])

@@ -69,6 +69,9 @@ import AgendaText
         var log = SentLog(path: dir + "/state/reminders.json")
         try log.record([("a", 1_000_000), ("b", 2_000_000)], now: 1_000_000)
         #expect(SentLog(path: log.path).sent == ["a", "b"])
+        // The file's form, which earlier versions wrote and read (canonical JSON).
+        #expect(try String(contentsOfFile: log.path, encoding: .utf8)
+                == #"{"sent":[{"key":"a","start":1000000},{"key":"b","start":2000000}]}"# + "\n")
         try log.record([("c", 2_000_000)], now: 1_000_000 + 2 * 86_400)
         #expect(SentLog(path: log.path).sent == ["b", "c"])
         // Garbage on disk reads as empty, not as a crash.
