@@ -62,7 +62,7 @@ let package = Package(
         .target(name: "LiveSources", dependencies: ["CCurl", "CanonicalJSON", "Diagnostics", "EventStore", "ICalendar", "Threads"]),
         // The feed protocol as types: requests and messages (both ways), the client's
         // local copy and its subscription state machine. No I/O, no daemon modules.
-        .target(name: "FeedProtocol", dependencies: ["CanonicalJSON", "Diagnostics", "Digests", "SectionedDiff"]),
+        .target(name: "FeedProtocol", dependencies: ["CanonicalJSON", "Diagnostics", "Digests", "SectionedDiff", "Threads"]),
         // Clients' way to the feed socket: one connector with the trust checks, a blocking
         // connection, and the driver that runs a SubscriptionMachine over it.
         .target(name: "FeedClientKit", dependencies: ["FeedProtocol", "RuntimeDirectories", "Threads"]),
@@ -122,7 +122,7 @@ let package = Package(
         // Service threads and the lifecycle's rules, with fake services.
         .testTarget(name: "ThreadsTests", dependencies: ["Threads"]),
         .testTarget(name: "ReactorTests", dependencies: ["Reactor", "Threads", "TestSupport"]),
-        .testTarget(name: "FeedProtocolTests", dependencies: ["CanonicalJSON", "FeedClientKit", "FeedProtocol", "SectionedDiff", "TestSupport"],
+        .testTarget(name: "FeedProtocolTests", dependencies: ["CanonicalJSON", "FeedClientKit", "FeedProtocol", "SectionedDiff", "TestSupport", "Threads"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "FeedTests", dependencies: ["Agenda", "CanonicalJSON", "Diagnostics", "EventStore", "Feed", "FeedProtocol", "ICalendar", "LiveSources", "TestSupport", "Threads"]),
         .testTarget(name: "LiveSourcesTests", dependencies: ["CanonicalJSON", "EventStore", "LiveSources", "TestSupport", "Threads"]),

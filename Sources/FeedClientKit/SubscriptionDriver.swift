@@ -23,31 +23,29 @@ public struct SubscriptionDriver {
     /// Opens a connection: throws `FeedSocket.Unavailable` when nothing listens (the
     /// machine retries); any other error ends the run (a socket not to be trusted).
     public var open: () throws -> FeedSocket
-    /// Seconds on a monotonic clock.
-    public var clock: () -> Double
-    /// Waits this many seconds while there is no connection (before a reconnection):
-    /// a thread that can be stopped passes a wait that its stop ends early.
-    public var sleep: (Double) -> Void
+    /// The monotonic clock.
+    public var clock: () -> MonotonicInstant
+    /// Waits this long while there is no connection (before a reconnection): a thread
+    /// that can be stopped passes a wait that its stop ends early.
+    public var sleep: (Duration) -> Void
 
     /// A driver for `configuration`, connecting with `open` and timing with `clock`.
     public init(_ configuration: SubscriptionMachine.Configuration, open: @escaping () throws -> FeedSocket,
-                clock: @escaping () -> Double = SubscriptionDriver.monotonicNow,
-                sleep: @escaping (Double) -> Void = SubscriptionDriver.sleep) {
+                clock: @escaping () -> MonotonicInstant = MonotonicInstant.now,
+                sleep: @escaping (Duration) -> Void = SubscriptionDriver.sleep) {
         self.configuration = configuration
         self.open = open
         self.clock = clock
         self.sleep = sleep
     }
 
-    /// Waits `seconds` (signals do not cut it short).
-    public static func sleep(_ seconds: Double) {
-        var ts = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
+    /// Waits `wait` (signals do not cut it short).
+    public static func sleep(_ wait: Duration) {
+        let (seconds, attoseconds) = max(.zero, wait).components
+        var ts = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
         var rest = timespec()
         while nanosleep(&ts, &rest) != 0 && errno == EINTR { ts = rest }
     }
-
-    /// Seconds on the monotonic clock.
-    public static func monotonicNow() -> Double { MonotonicInstant.now().seconds }
 
     /// Subscribes and follows until the machine gives up: returns why (the daemon's
     /// `error`, or a first connection that failed when so configured).
@@ -90,14 +88,14 @@ public struct SubscriptionDriver {
     /// first; returns the machine's effects.
     private func wait<C: Consumer>(_ machine: inout SubscriptionMachine, socket: inout FeedSocket?,
                                    consumer: inout C) throws -> [SubscriptionMachine.Effect] {
-        var timeout = 86_400.0
+        var timeout: Duration = .seconds(86_400)
         if let deadline = machine.deadline { timeout = min(timeout, deadline - clock()) }
-        if let wake = consumer.secondsUntilWake() { timeout = min(timeout, wake) }
-        timeout = max(0, timeout)
+        if let wake = consumer.secondsUntilWake() { timeout = min(timeout, .seconds(wake)) }
+        timeout = max(.zero, timeout)
         var effects: [SubscriptionMachine.Effect] = []
         if let connected = socket {
             // Lines may keep the socket busy: the clocks are checked after every wake-up.
-            if connected.waitForInput(timeout: .seconds(timeout)) {
+            if connected.waitForInput(timeout: timeout) {
                 do {
                     if let line = try connected.readLine() {
                         effects += machine.handle(.line(line), now: clock())
@@ -110,7 +108,7 @@ public struct SubscriptionDriver {
                     effects += machine.handle(.disconnected("\(error)"), now: clock())
                 }
             }
-        } else if timeout > 0 {
+        } else if timeout > .zero {
             sleep(timeout)
         }
         if let wake = consumer.secondsUntilWake(), wake <= 0 { try consumer.wake() }

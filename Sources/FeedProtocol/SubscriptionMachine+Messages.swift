@@ -1,6 +1,8 @@
+import Threads
+
 extension SubscriptionMachine {
     /// One line of an open connection.
-    mutating func received(_ bytes: [UInt8], helloSeen: Bool, now: Double) -> [Effect] {
+    mutating func received(_ bytes: [UInt8], helloSeen: Bool, now: MonotonicInstant) -> [Effect] {
         let message: FeedMessage
         do {
             message = try FeedMessage.decode(bytes)

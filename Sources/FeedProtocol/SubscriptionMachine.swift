@@ -1,4 +1,5 @@
 import CanonicalJSON
+import Threads
 
 /// One subscription to a view, as a pure state machine: the client's whole protocol
 /// logic (connect, `hello`, `subscribe`, snapshot and diffs, digest checks, resume by
@@ -13,14 +14,14 @@ public struct SubscriptionMachine: Sendable {
         public var view: ViewFields
         /// Where to resume at the first connection (later ones resume from what arrived).
         public var resume: Request.Resume?
-        /// Seconds before the first reconnect; doubled at each attempt up to `maxBackoff`
-        /// and reset by the first snapshot or diff of a connection.
-        public var initialBackoff: Double
+        /// The wait before the first reconnect; doubled at each attempt up to
+        /// `maxBackoff` and reset by the first snapshot or diff of a connection.
+        public var initialBackoff: Duration
         /// The longest wait between attempts.
-        public var maxBackoff: Double
-        /// Seconds without any line after which the connection counts as stale (the
-        /// daemon sends a heartbeat after 30 s of silence by default).
-        public var staleAfter: Double
+        public var maxBackoff: Duration
+        /// How long without any line the connection counts as stale after (the daemon
+        /// sends a heartbeat after 30 s of silence by default).
+        public var staleAfter: Duration
         /// Whether a first connection that fails ends the subscription (a command
         /// run by hand), instead of retrying (a bar or a reminder started before eventd).
         public var failIfFirstConnectFails: Bool
@@ -29,8 +30,8 @@ public struct SubscriptionMachine: Sendable {
         public var protocolVersion: Int64
 
         /// A subscription to `view` (the defaults suit a long-running reader).
-        public init(view: ViewFields, resume: Request.Resume? = nil, initialBackoff: Double = 0.2, maxBackoff: Double = 5,
-                    staleAfter: Double = 90, failIfFirstConnectFails: Bool = false, protocolVersion: Int64 = 2) {
+        public init(view: ViewFields, resume: Request.Resume? = nil, initialBackoff: Duration = .milliseconds(200),
+                    maxBackoff: Duration = .seconds(5), staleAfter: Duration = .seconds(90), failIfFirstConnectFails: Bool = false, protocolVersion: Int64 = 2) {
             self.view = view
             self.protocolVersion = protocolVersion
             self.resume = resume
@@ -60,8 +61,8 @@ public struct SubscriptionMachine: Sendable {
         case connect
         case send(Request)
         case close
-        /// Connect again after this many seconds (`deadline` says when).
-        case scheduleReconnect(after: Double)
+        /// Connect again after this wait (`deadline` says when).
+        case scheduleReconnect(after: Duration)
         /// Every line as received (for printers of the raw feed).
         case line([UInt8])
         /// A fresh local copy.
@@ -101,7 +102,7 @@ public struct SubscriptionMachine: Sendable {
         case idle
         case connecting
         case open(helloSeen: Bool)
-        case waiting(until: Double)
+        case waiting(until: MonotonicInstant)
         case stopped
     }
 
@@ -115,7 +116,7 @@ public struct SubscriptionMachine: Sendable {
     /// Failed attempts in a row since the subscription last worked (the backoff's count).
     var failures = 0
     var everConnected = false
-    var lastHeard = 0.0
+    var lastHeard = MonotonicInstant(sinceStart: .zero)
 
     /// A machine that has not started (`handle(.start, now:)` starts it).
     public init(_ configuration: Configuration) {
@@ -125,7 +126,7 @@ public struct SubscriptionMachine: Sendable {
 
     /// When the driver must send `.timer` (a reconnect is due, or the connection would
     /// turn stale); nil: only on other events.
-    public var deadline: Double? {
+    public var deadline: MonotonicInstant? {
         switch phase {
         case .waiting(let until): return until
         case .open: return lastHeard + configuration.staleAfter
@@ -136,8 +137,8 @@ public struct SubscriptionMachine: Sendable {
     /// Whether the subscription has ended (after `.failed`).
     public var isStopped: Bool { phase == .stopped }
 
-    /// Handles one event at `now` (seconds on a monotonic clock).
-    public mutating func handle(_ event: Event, now: Double) -> [Effect] {
+    /// Handles one event at `now` (on the monotonic clock).
+    public mutating func handle(_ event: Event, now: MonotonicInstant) -> [Effect] {
         switch (event, phase) {
         case (.start, .idle):
             phase = .connecting
@@ -170,7 +171,7 @@ public struct SubscriptionMachine: Sendable {
     }
 
     /// Waits before the next attempt, longer after each failure in a row (`Backoff`).
-    mutating func reconnect(_ now: Double) -> [Effect] {
+    mutating func reconnect(_ now: MonotonicInstant) -> [Effect] {
         let delay = Backoff(first: configuration.initialBackoff, max: configuration.maxBackoff).delay(after: failures)
         failures += 1
         phase = .waiting(until: now + delay)
@@ -182,14 +183,14 @@ public struct SubscriptionMachine: Sendable {
 /// machine, RedisFeed's publisher and watchers): `first` after the first failure,
 /// doubled after each further one in a row, `max` at most.
 public struct Backoff: Sendable, Equatable {
-    public var first: Double
-    public var max: Double
+    public var first: Duration
+    public var max: Duration
 
-    public init(first: Double, max: Double) { (self.first, self.max) = (first, max) }
+    public init(first: Duration, max: Duration) { (self.first, self.max) = (first, max) }
 
     /// The delay before the next attempt after `failures` earlier failures in a row
     /// (0: the first retry).
-    public func delay(after failures: Int) -> Double {
-        Swift.min(max, first * Double(1 << Swift.min(Swift.max(failures, 0), 20)))
+    public func delay(after failures: Int) -> Duration {
+        Swift.min(max, first * (1 << Swift.min(Swift.max(failures, 0), 20)))
     }
 }

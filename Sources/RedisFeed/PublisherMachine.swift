@@ -108,7 +108,7 @@ public struct PublisherMachine: Sendable {
         case .down(_, let a), .connecting(let a): attempt = a + 1
         case .up: attempt = 0
         }
-        let delay = Backoff(first: settings.firstBackoff, max: settings.maxBackoff).delay(after: attempt)
+        let delay = Backoff(first: .seconds(settings.firstBackoff), max: .seconds(settings.maxBackoff)).delay(after: attempt).seconds
         link = .down(retryAt: now.monotonic + delay, attempt: attempt)
         for key in views.keys { views[key]!.owed = true }
         guard outageSince == nil else { return }

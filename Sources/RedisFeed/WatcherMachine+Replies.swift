@@ -48,7 +48,7 @@ extension WatcherMachine {
     /// The connection failed or Redis answered with an error: every client is told,
     /// and the next attempt waits 0.5 s, doubled after each failure, 30 s at most.
     mutating func fail(_ reason: String) {
-        let delay = Backoff(first: settings.firstBackoff, max: settings.maxBackoff).delay(after: failures)
+        let delay = Backoff(first: .seconds(settings.firstBackoff), max: .seconds(settings.maxBackoff)).delay(after: failures).seconds
         failures += 1
         link = .down(retryAt: now.monotonic + delay)
         streaming = false

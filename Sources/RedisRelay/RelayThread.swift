@@ -68,9 +68,9 @@ final class RelayThread: Sendable {
         close(fd)
     }
 
-    /// Waits `seconds`, or less if the thread is stopped meanwhile. A blocking wait, not
-    /// a polling loop: an idle daemon's relay threads cost nothing between requests.
-    func pause(_ seconds: Double) {
-        thread?.pause(.milliseconds(Int(seconds * 1000)))
+    /// Waits `wait`, or less if the thread is stopped meanwhile. A blocking wait, not a
+    /// polling loop: an idle daemon's relay threads cost nothing between requests.
+    func pause(_ wait: Duration) {
+        thread?.pause(wait)
     }
 }

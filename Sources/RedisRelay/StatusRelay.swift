@@ -16,7 +16,7 @@ final class StatusRelay: Sendable {
                 // The socket may not be there yet at start, or a shutdown is under way:
                 // nothing is written, and the key's lifetime says so to the gateways.
                 if let line = try? Self.ask(connector, thread: thread) { publisher.offerStatus(line) }
-                thread.pause(StatusKey.interval)
+                thread.pause(.seconds(StatusKey.interval))
             }
         }
     }

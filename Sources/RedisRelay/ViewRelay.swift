@@ -12,7 +12,7 @@ final class ViewRelay: Sendable {
 
     init(view: PublishedView, connector: FeedSocketConnector, publisher: RedisPublisher, logger: Logger) {
         thread = RelayThread(name: "redis-relay") { thread in
-            let configuration = SubscriptionMachine.Configuration(view: view.view, initialBackoff: 0.2, maxBackoff: 5,
+            let configuration = SubscriptionMachine.Configuration(view: view.view, initialBackoff: .milliseconds(200), maxBackoff: .seconds(5),
                                                                   protocolVersion: 2)
             var consumer = Consumer(view: view, thread: thread, publisher: publisher, logger: logger,
                                     maxBackoff: configuration.maxBackoff)
@@ -23,12 +23,12 @@ final class ViewRelay: Sendable {
                     // Only a refused view ends a run (eventd answered `error`): asked
                     // again after the machine's longest wait, from a fresh snapshot.
                     let failure = try driver.run(&consumer)
-                    logger.warning("publishing \(view): \(failure); trying again in \(Int(configuration.maxBackoff)) s")
+                    logger.warning("publishing \(view): \(failure); trying again in \(Int(configuration.maxBackoff.seconds)) s")
                 } catch {
                     // Stopped (the thread's stop shut the connection down), or a socket
                     // not to be trusted (the driver's `open`): asked again after the wait.
                     if thread.isRunning {
-                        logger.warning("publishing \(view): \(error); trying again in \(Int(configuration.maxBackoff)) s")
+                        logger.warning("publishing \(view): \(error); trying again in \(Int(configuration.maxBackoff.seconds)) s")
                     }
                 }
                 thread.release()
@@ -48,7 +48,7 @@ final class ViewRelay: Sendable {
         let publisher: RedisPublisher
         let logger: Logger
         /// The longest wait between attempts (for the log).
-        let maxBackoff: Double
+        let maxBackoff: Duration
         /// The last line received: the one the next typed effect came from.
         var line: [UInt8] = []
         var copy: EncodedFeedState?
@@ -91,7 +91,7 @@ final class ViewRelay: Sendable {
                 guard thread.isRunning else { throw Stopped() }
                 failures += 1
                 if failures == 3 {
-                    logger.warning("publishing \(view): \(reason); trying again (every \(Int(maxBackoff)) s at most)")
+                    logger.warning("publishing \(view): \(reason); trying again (every \(Int(maxBackoff.seconds)) s at most)")
                 }
             case .stale:
                 thread.release()

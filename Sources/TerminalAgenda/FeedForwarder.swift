@@ -46,7 +46,7 @@ final class FeedForwarder: Service {
 
     /// Starts the thread subscribing to the view.
     func start() {
-        let configuration = SubscriptionMachine.Configuration(view: view, initialBackoff: 0.2, maxBackoff: 2)
+        let configuration = SubscriptionMachine.Configuration(view: view, initialBackoff: .milliseconds(200), maxBackoff: .seconds(2))
         let (open, mailbox) = (open, mailbox)
         thread.withLock { $0 = ServiceThread<Never>(name: "watch feed") { [self] thread in
             var consumer = Consumer(owner: self, mailbox: mailbox)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Threads
 import CanonicalJSON
 import FeedProtocol
 import TestSupport
@@ -46,12 +47,12 @@ import TestSupport
         var machine = SubscriptionMachine(.init(view: ["days": 3, "tz": "UTC"]))
         var states: [String] = []
         var resumedFrom: Request.Resume?
-        var now = 0.0
+        var now = at(0)
         _ = machine.handle(.start, now: now)
         _ = machine.handle(.connected, now: now)
         var connections = 0
         for line in try Self.lines(session) {
-            now += 1
+            now = now + .seconds(1)
             if case .hello = try FeedMessage.decode(line) {
                 connections += 1
                 if connections > 1 {

@@ -35,7 +35,7 @@ import FeedProtocol
                        [hello, try FeedScript.diff(from: two, to: three, seq: 3)]]
         var peers: [Int32] = []
         defer { peers.forEach { close($0) } }
-        let driver = SubscriptionDriver(.init(view: FeedScript.view, initialBackoff: 0.01), open: {
+        let driver = SubscriptionDriver(.init(view: FeedScript.view, initialBackoff: .milliseconds(10)), open: {
             guard !scripts.isEmpty else { throw FeedSocket.Unavailable(description: "no daemon") }
             var fds: [Int32] = [-1, -1]
             guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0 else { throw FeedSocket.Unavailable(description: "socketpair") }
