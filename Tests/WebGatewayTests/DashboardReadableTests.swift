@@ -250,14 +250,3 @@ struct DashboardReadableTests {
         }
     }
 }
-
-/// The page's script stays small: every JavaScript file of web/ together under 60 KB.
-@Suite struct DashboardWeightTests {
-    @Test func thePagesScriptIsUnder60KB() throws {
-        let web = Products.repositoryRoot.appendingPathComponent("web").path
-        let names = try FileManager.default.contentsOfDirectory(atPath: web).filter { $0.hasSuffix(".js") }
-        let bytes = try names.reduce(0) { $0 + (try FileManager.default.attributesOfItem(atPath: web + "/" + $1)[.size] as? Int ?? 0) }
-        print("DashboardWeightTests: \(names.count) scripts, \(bytes) bytes")
-        #expect(names.count >= 8 && bytes < 60_000, "\(bytes) bytes in \(names)")
-    }
-}
