@@ -124,7 +124,7 @@ export class AgendaView {
     // Every read of the old layout, before anything is written.
     const before = motion ? this.mover.measure(this.sectionNodes) : null;
     const t1 = performance.now();
-    const change = { entering: new Set(), fresh: new Set(), updated: [], crossing: new Map(), leaving: [], gone: [] };
+    const change = { entering: new Set(), fresh: new Set(), updated: [], crossing: new Set(), leaving: [], gone: [] };
 
     const seen = new Set(), keptSections = new Set();
     let previous = null, weekDays = 0;
@@ -157,8 +157,8 @@ export class AgendaView {
           this.itemNodes.set(item.id, itemNode);
           change.entering.add(itemNode);
         } else {
-          // Into another section: a copy as drawn, for the cross-fade.
-          if (before?.items.has(item.id) && itemNode.parentNode !== list) change.crossing.set(itemNode, itemNode.cloneNode(true));
+          // Into another section: it flies above the rest.
+          if (before?.items.has(item.id) && itemNode.parentNode !== list) change.crossing.add(itemNode);
           // (An unchanged item keeps its object: most stop at `!==`.)
           if (this.itemObjects.get(item.id) !== item && !sameItem(this.itemObjects.get(item.id), item)) {
             this.fill(itemNode, item, section.date);

@@ -17,11 +17,13 @@ struct DashboardClockTests {
         TestEvent("l@x", "20261129T150000Z", "20261129T160000Z", "Later today"),
     ]
 
-    /// The label, and the named items' `done` state and opacity, as JSON.
+    /// The label, and the named items' `done` state, opacity and ink (their text's
+    /// contrast on their background), as JSON.
     static let probe = """
+        \(DashboardTimelineTests.contrast)
+        const ink = (n) => { const s = getComputedStyle(n); return contrast(s.color, s.backgroundColor); };
         const line = document.querySelector('[data-key="now"]');
-        const item = (text) => [...document.querySelectorAll('.item[data-id]')].find((n) => n.textContent.includes(text));
-        const state = (text) => ({ done: item(text).classList.contains('done'), opacity: Number(getComputedStyle(item(text)).opacity) });
+        const state = (text) => ({ done: item(text).classList.contains('done'), opacity: Number(getComputedStyle(item(text)).opacity), ink: ink(item(text)) });
         return JSON.stringify({ label: line ? line.textContent : null, now: Date.now(),
           morning: state('Morning run'), ending: state('Ends on the minute'), later: state('Later today') });
         """
@@ -44,9 +46,11 @@ struct DashboardClockTests {
                 let before = page["label"]?.stringValue ?? ""
                 #expect(before.contains("12:00"), "\(before)")
                 #expect(page["morning"]?["done"] == true && page["ending"]?["done"] == false && page["later"]?["done"] == false, "\(page)")
-                // Dimmed in the ordinary layout too, not only on a wall.
-                #expect((page["morning"]?["opacity"]?.doubleValue ?? 1) < 0.8, "\(page)")
-                #expect(page["later"]?["opacity"]?.doubleValue == 1, "\(page)")
+                // Dimmed in the ordinary layout too, not only on a wall: muted ink, the card
+                // still opaque (one flying over others hides them).
+                let ink = { (name: String) in page[name]?["ink"]?.doubleValue ?? 0 }
+                #expect(ink("morning") < 0.6 * ink("later"), "\(page)")
+                #expect(page["morning"]?["opacity"]?.doubleValue == 1 && page["later"]?["opacity"]?.doubleValue == 1, "\(page)")
 
                 // The minute turns at the page's 12:01:00; 2 s later all is current.
                 let boundary = Double(try #require(Date.parse("2026-11-29T12:01:00Z"))) * 1000
