@@ -153,12 +153,12 @@ function refused(es, message) {
   }
 }
 
-function show(sections, tz, animate) {
+async function show(sections, tz, animate) {
   state.sections = sections;
   state.tz = tz;
   state.heard = Date.now();
   view.why = chosenCalendars(params)?.length === 0 ? 'noneTicked' : state.calendarCount === 0 ? 'noCalendarsYet' : 'nothingInRange';
-  view.render(sections, tz, animate);
+  await view.render(sections, tz, animate);
   controls.addCalendars(sections.flatMap((s) => s.items.map((i) => i.calendar)));
 }
 
@@ -176,7 +176,7 @@ async function onSnapshot(message) {
   state.epoch = message.epoch; state.view = message.view;
   state.lastValid = params.toString();
   // A snapshot after the first (a new view, a resync) animates.
-  show(message.sections, message.view?.tz || browserZone, state.stats.snapshots > 0);
+  await show(message.sections, message.view?.tz || browserZone, state.stats.snapshots > 0);
   state.stats.snapshots += 1;
   state.stats.renderMs = performance.now() - t0;
   document.body.dataset.digest = digest ?? '';
@@ -192,8 +192,9 @@ async function onDiff(message) {
   const next = applyChanges(state.sections, message.changes);
   const t1 = performance.now();
   const digest = await verify(next, message, 'diff');
+  await view.prepare(next); // new items' elements made in slices
   const t2 = performance.now();
-  show(next, state.tz, true);
+  await show(next, state.tz, true);
   // For tests: the change is in the DOM, its animations started.
   dispatchEvent(new CustomEvent('eventd:applied', { detail: { seq: message.seq } }));
   state.stats.diffs += 1;

@@ -1,4 +1,5 @@
-import { Motion } from './motion.js';
+import { Motion, MOTION_LIMIT } from './motion.js';
+import { breathe } from './feed.js';
 import { TimeFormat, el, heading, ui, words } from './format.js';
 import { RovingFocus } from './keyboard.js';
 import { openSheet } from './sheet.js';
@@ -12,6 +13,9 @@ function addDays(iso, days) {
   d.setUTCDate(d.getUTCDate() + days);
   return d.toISOString().slice(0, 10);
 }
+
+/** After the next frame is drawn (a hidden tab draws none: 100 ms). */
+const drawn = () => new Promise((r) => { requestAnimationFrame(() => setTimeout(r)); setTimeout(r, 100); });
 
 /** Writes `value` only if it changed: each write costs style work. */
 const update = (object, key, value) => { if (object[key] !== value) object[key] = value; };
@@ -115,11 +119,39 @@ export class AgendaView {
       .filter(Boolean).join(', '));
   }
 
-  /** Builds the final DOM; `animate`: motion.js animates from the layout before. */
-  render(sections, tz, animate) {
+  /** Makes the elements of `sections`' new items ahead of render(), in slices. */
+  async prepare(sections) {
+    this.made = new Map();
+    for (const s of sections) {
+      for (const item of s.items) {
+        if (this.itemNodes.has(item.id)) continue;
+        const node = el('li');
+        this.fill(node, item, s.date);
+        this.made.set(item.id, node);
+        await breathe();
+      }
+    }
+  }
+
+  /** Builds the final DOM; `animate`: motion.js animates from the layout before. A change
+   *  of more than MOTION_LIMIT items is not animated; of many new ones, put in place in
+   *  slices, the browser drawing between them (no long task). */
+  async render(sections, tz, animate) {
     this.tz = tz;
     const today = sections.find((s) => s.label === 'today')?.date ?? this.times.today();
-    const motion = animate && this.motion;
+    let added = 0, count = 0;
+    for (const s of sections) for (const i of s.items) count += 1, added += !this.itemNodes.has(i.id);
+    const motion = animate && this.motion && 2 * added + this.itemNodes.size - count <= MOTION_LIMIT;
+    const made = this.made ?? new Map(), sliced = !motion && added > 100;
+    // A slice of at most 40 new items or 12 ms, then a frame drawn (laying out only what
+    // the slice added).
+    let placed = 0, mark = performance.now();
+    const pace = async (item) => {
+      if ((item ? ++placed % 40 : 1) && performance.now() - mark < 12) return;
+      await (document.hidden ? breathe() : drawn());
+      mark = performance.now();
+    };
+    this.made = null;
     const t0 = performance.now();
     // Every read of the old layout, before anything is written.
     const before = motion ? this.mover.measure(this.sectionNodes) : null;
@@ -129,6 +161,7 @@ export class AgendaView {
     const seen = new Set(), keptSections = new Set();
     let previous = null, weekDays = 0;
     for (const section of sections) {
+      if (sliced) await pace();
       keptSections.add(section.id);
       let node = this.sectionNodes.get(section.id);
       if (!node) {
@@ -151,9 +184,10 @@ export class AgendaView {
       for (const item of section.items) {
         seen.add(item.id);
         let itemNode = this.itemNodes.get(item.id);
+        if (sliced && !itemNode) await pace(true);
         if (!itemNode) {
-          itemNode = el('li');
-          this.fill(itemNode, item, section.date);
+          itemNode = made.get(item.id);
+          if (!itemNode) this.fill(itemNode = el('li'), item, section.date);
           this.itemNodes.set(item.id, itemNode);
           change.entering.add(itemNode);
         } else {
@@ -184,6 +218,7 @@ export class AgendaView {
     // As many columns as the week has days: it fills the width.
     const columns = String(Math.max(1, weekDays));
     if (this.root.style.getPropertyValue('--week-columns') !== columns) this.root.style.setProperty('--week-columns', columns);
+    if (sliced) await drawn(); // the last slice laid out before the reads below
     this.showEmpty(sections.length === 0, motion);
     if (this.wall) this.fit();
     this.placeNowLine();
