@@ -61,11 +61,11 @@ export class AgendaView {
     this.timings = {}; // the last render's, ms
     this.nowLine = el('li', 'now-line');
     this.nowLine.dataset.key = 'now';
-    this.nowLine.setAttribute('aria-hidden', 'true');
-    // Click or Enter on an event: its detail sheet.
+    this.away = new Set(); // what changed while the tab was hidden
+    // Click, Enter or Space on an event (a button): its detail sheet.
     const open = (event) => {
       const node = event.target.closest?.('.item[data-id]'), item = node && this.itemObjects.get(node.dataset.id);
-      if (item?.kind !== 'event' || (event.type === 'keydown' && event.key !== 'Enter')) return;
+      if (item?.kind !== 'event' || (event.type === 'keydown' && event.key !== 'Enter' && event.key !== ' ')) return;
       event.preventDefault();
       openSheet(item, node, this.times.full(item), this.tz);
     };
@@ -93,6 +93,7 @@ export class AgendaView {
       return;
     }
     node.tabIndex = -1; // (keyboard.js)
+    node.setAttribute('role', 'button');
     // A banner: all day or the whole day (a night stays in time order).
     const long = Date.parse(item.end) - Date.parse(item.start) >= 86_400_000;
     const from = item.continues_from_previous_day, to = item.continues_to_next_day;
@@ -115,8 +116,9 @@ export class AgendaView {
     if (to) node.append(el('span', 'cont to', '▶'));
     const text = [item.summary || ui.noTitle, item.location, item.calendar].filter(Boolean).join(' · ');
     node.title = text;
-    node.setAttribute('aria-label', [time, text, item.status === 'tentative' && ui.tentative, from && ui.from, to && ui.to]
-      .filter(Boolean).join(', '));
+    // (placeNowLine adds "over" or "in progress".)
+    node.label = [time, text, item.status === 'tentative' && ui.tentative, from && ui.from, to && ui.to].filter(Boolean).join(', ');
+    node.setAttribute('aria-label', node.label);
   }
 
   /** Makes the elements of `sections`' new items ahead of render(), in slices. */
@@ -166,7 +168,12 @@ export class AgendaView {
       let node = this.sectionNodes.get(section.id);
       if (!node) {
         node = el('li', 'section');
-        node.append(el('h2', 'heading'), el('ol', 'items'));
+        const title = el('h2', 'heading'), list = el('ol', 'items');
+        title.id = 'day-' + this.sectionNodes.size + '-' + Math.random().toString(36).slice(2, 7);
+        // A group of buttons named by its heading.
+        list.setAttribute('role', 'group');
+        list.setAttribute('aria-labelledby', title.id);
+        node.append(title, list);
         this.sectionNodes.set(section.id, node);
         change.fresh.add(node);
       }
@@ -224,6 +231,7 @@ export class AgendaView {
     this.placeNowLine();
     this.keys.update();
     const t2 = performance.now();
+    if (document.hidden) for (const n of [...change.entering, ...change.crossing, ...change.updated]) this.away.add(n);
     if (before) this.mover.play(before, this.sectionNodes, change);
     this.timings = { measure: t1 - t0, reconcile: t2 - t1, animate: performance.now() - t2 };
   }
@@ -282,8 +290,16 @@ export class AgendaView {
       if (list) this.nowObserver.observe(list);
       this.nowList = list;
     }
-    if (!list) { this.nowLine.remove(); return; }
     const now = Date.now();
+    // Over or in progress: seen (dimmed, every layout) and said.
+    for (const [id, node] of this.itemNodes) {
+      const item = this.itemObjects.get(id), over = isOver(item, now), on = !over && timed(item) && Date.parse(item.start) <= now;
+      node.classList.toggle('done', over);
+      node.classList.toggle('ongoing', on);
+      const label = node.label && node.label + (over ? ', ' + ui.over : on ? ', ' + ui.ongoing : '');
+      if (label && node.getAttribute('aria-label') !== label) node.setAttribute('aria-label', label);
+    }
+    if (!list) { this.nowLine.remove(); return; }
     const label = `${words.now} ${this.times.time(new Date(now))}`;
     if (this.nowLine.textContent !== label) this.nowLine.replaceChildren(el('span', 'label', label));
     if (this.nowLine.parentNode !== list || this.nowLine.nextSibling) list.append(this.nowLine);
@@ -291,7 +307,6 @@ export class AgendaView {
     for (const node of list.children) {
       const item = this.itemObjects.get(node.dataset.id);
       if (!item || node.hidden) continue;
-      node.classList.toggle('done', isOver(item, now));
       last = node;
       if (!next && comesNext(item, now)) next = node;
     }
@@ -308,6 +323,14 @@ export class AgendaView {
     else if (next) across(next.offsetTop - rowGap / 2);
     else if (last && last.offsetLeft + 2 * last.offsetWidth + gap <= list.clientWidth) upright(last.offsetLeft + last.offsetWidth + gap / 2, last);
     else across(last ? last.offsetTop + last.offsetHeight + rowGap / 2 : 0);
+  }
+
+  /** Marks what changed while the tab was hidden, for a while once it is shown. */
+  markAway() {
+    const nodes = [...this.away].filter((n) => n.isConnected);
+    this.away.clear();
+    for (const n of nodes) n.classList.add('changed');
+    setTimeout(() => { for (const n of nodes) n.classList.remove('changed'); }, 10_000);
   }
 
   announce(text) { this.announcer.textContent = text; }
