@@ -157,6 +157,7 @@ async function show(sections, tz, animate) {
   state.sections = sections;
   state.tz = tz;
   state.heard = Date.now();
+  view.view = state.view;
   view.why = chosenCalendars(params)?.length === 0 ? 'noneTicked' : state.calendarCount === 0 ? 'noCalendarsYet' : 'nothingInRange';
   await view.render(sections, tz, animate);
   controls.addCalendars(sections.flatMap((s) => s.items.map((i) => i.calendar)));

@@ -34,7 +34,7 @@ export const comesNext = (i, now) => timed(i) && Date.parse(i.start) > now;
 
 /** A section's kind, its layout; an empty date is a kind of its own. */
 export function sectionKind(section, today) {
-  if (section.items.length > 0 && section.items.every((i) => i.kind === 'placeholder')) return 'placeholder';
+  if (section.items.every((i) => i.kind === 'placeholder')) return 'placeholder'; // (or none: a week day render.js adds)
   return dateRange(section, today);
 }
 
@@ -162,7 +162,7 @@ export class AgendaView {
 
     const seen = new Set(), keptSections = new Set();
     let previous = null, weekDays = 0;
-    for (const section of sections) {
+    for (const section of this.withWeek(sections, today)) {
       if (sliced) await pace();
       keptSections.add(section.id);
       let node = this.sectionNodes.get(section.id);
@@ -183,7 +183,7 @@ export class AgendaView {
       const range = dateRange(section, today); // a placeholder sits where its date would
       update(node.dataset, 'range', range);
       if (range === 'week') weekDays += 1;
-      update(node.firstChild, 'textContent', heading(section, kind));
+      update(node.firstChild, 'textContent', heading(section, range === 'week' ? 'week' : kind));
       this.place(this.root, node, previous);
       previous = node;
       const list = node.lastChild;
@@ -234,6 +234,20 @@ export class AgendaView {
     if (document.hidden) for (const n of [...change.entering, ...change.crossing, ...change.updated]) this.away.add(n);
     if (before) this.mover.play(before, this.sectionNodes, change);
     this.timings = { measure: t1 - t0, reconcile: t2 - t1, animate: performance.now() - t2 };
+  }
+
+  /** `sections` and, as empty columns, the days of the week row without events: the row
+   *  shows every day of the view's week. */
+  withWeek(sections, today) {
+    const v = this.view;
+    if (!v?.days || !sections.length) return sections;
+    const first = v.from ?? addDays(today, -(v.past_days || 0)), last = addDays(v.from ?? today, v.days - 1);
+    const dates = new Set(sections.map((s) => s.date)), all = sections.slice();
+    for (let i = 2; i <= 6; i++) {
+      const date = addDays(today, i);
+      if (date >= first && date <= last && !dates.has(date)) all.push({ id: 'empty ' + date, date, items: [] });
+    }
+    return all.length === sections.length ? sections : all.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
   }
 
   /** Wall mode: what falls below the screen gives way to "+N more". */
