@@ -250,23 +250,34 @@ export class AgendaView {
     return all.length === sections.length ? sections : all.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
   }
 
-  /** Wall mode: what falls below the screen gives way to "+N more". */
+  /** Wall mode: what falls below the screen gives way to "+N more" (a day's), and the
+   *  days left out are summed up at the foot ("+N more days, M events"), above which
+   *  nothing is drawn. */
   fit() {
     for (const n of this.root.querySelectorAll('.more')) n.remove();
     for (const n of this.root.querySelectorAll('[hidden]')) n.hidden = false;
-    const foot = innerHeight - 12, cuts = [];
+    const mark = parseFloat(getComputedStyle(this.root).fontSize) * 1.8; // a marker's height
+    const cuts = [], items = (s) => [...s.lastChild.children].filter((n) => n.dataset.id);
+    let foot = innerHeight - 12, days = 0, events = 0;
+    const out = [...this.sectionNodes.values()].filter((s) => s.getBoundingClientRect().top > foot - 40);
+    if (out.some((s) => items(s).some((i) => i.dataset.kind === 'event'))) foot -= mark;
     for (const section of this.sectionNodes.values()) {
-      if (section.getBoundingClientRect().top > foot - 40) { cuts.push([section]); continue; }
-      const items = [...section.lastChild.children].filter((n) => n.dataset.id);
-      const over = items.findIndex((n) => n.getBoundingClientRect().bottom > foot);
-      // The marker takes the place of the last item that fits.
-      if (over >= 0) cuts.push([section, items.slice(Math.max(0, over - 1))]);
+      if (section.getBoundingClientRect().top > foot - 40) {
+        cuts.push([section]);
+        const n = items(section).filter((i) => i.dataset.kind === 'event').length;
+        if (n) days += 1, events += n;
+        continue;
+      }
+      const list = items(section), over = list.findIndex((n) => n.getBoundingClientRect().bottom > foot);
+      // The marker takes the place of the last item that fits only if it needs the room.
+      if (over >= 0) cuts.push([section, list.slice(over > 0 && list[over - 1].getBoundingClientRect().bottom + mark > foot ? over - 1 : over)]);
     }
     for (const [section, hide] of cuts) {
       if (!hide) { section.hidden = true; continue; }
       for (const n of hide) n.hidden = true;
       hide.at(-1).after(el('li', 'more', ui.more(hide.length)));
     }
+    if (days) this.root.append(el('li', 'more days', ui.moreDays(days, events)));
   }
 
   /** Puts `node` after `previous` (null: first), moving it only if needed. */

@@ -3,10 +3,12 @@ import Testing
 import CanonicalJSON
 import TestSupport
 
-/// Issue 56, point 9, in Debian's headless Chromium: layouts that fit. The week
+/// Issue 56, points 5 and 9, in Debian's headless Chromium: layouts that fit. The week
 /// row shows every day of the week (a short heading over an empty column), a card's
 /// content stays at its top when a taller neighbour stretches the row, a phone shows a
-/// dense list (ten events and more on 390×844, 24 px targets).
+/// dense list (ten events and more on 390×844, 24 px targets), and a wall screen at
+/// 720p, 1080p and 4K scales its type, fills the screen and accounts for every event it
+/// leaves out ("+N more" for a day, "+N more days, M events" at the foot).
 @Suite(.serialized, .enabled(if: WebDriverSession.isAvailable, "chromium and chromium-driver are not installed (make deps)"))
 struct DashboardFitTests {
     static let view: JSONValue = ["tz": "UTC", "days": 7]
@@ -88,6 +90,60 @@ struct DashboardFitTests {
                 #expect((page["seen"]?.intValue ?? 0) >= 10, "\(page)")
                 #expect((page["lowest"]?.doubleValue ?? 0) >= 24 && page["small"] == 0 && page["wide"] == true, "\(page)")
             }
+        }
+    }
+
+    /// Every event of the view is drawn, or counted by a "+N" summary; a day with a
+    /// "+N more" draws what fits; nothing scrolls; the lowest thing drawn is near the foot.
+    static let accounted = """
+        const events = [...document.querySelectorAll('#agenda .item[data-id]')].filter((n) => n.dataset.kind === 'event');
+        const drawn = events.filter((n) => n.getClientRects().length > 0);
+        const number = (s) => (s.match(/\\d+/g) ?? []).map(Number);
+        const days = [...document.querySelectorAll('.more.days')].map((m) => number(m.textContent));
+        const more = [...document.querySelectorAll('.more:not(.days)')].filter((m) => m.getClientRects().length > 0);
+        const starved = more.filter((m) => !m.closest('.section').querySelector('.item[data-id]:not([hidden])')).length;
+        const lowest = Math.max(...drawn.map((n) => n.getBoundingClientRect().bottom));
+        const sum = document.querySelector('.more.days')?.getBoundingClientRect();
+        const covered = sum ? [...drawn, ...more].filter((n) => { const r = n.getBoundingClientRect();
+          return r.left < sum.right && r.right > sum.left && r.top < sum.bottom && r.bottom > sum.top; }).length : 0;
+        return { total: events.length, drawn: drawn.length, more: more.reduce((n, m) => n + number(m.textContent)[0], 0),
+                 left: days.reduce((n, d) => n + (d[1] ?? 0), 0), starved, covered, fits: document.scrollingElement.scrollHeight <= innerHeight,
+                 below: drawn.filter((n) => n.getBoundingClientRect().bottom > innerHeight).length, filled: lowest / innerHeight,
+                 font: parseFloat(getComputedStyle(document.documentElement).fontSize) };
+        """
+
+    @Test func aWallFitsAndSummarisesAt720p1080pAnd4K() async throws {
+        // More than a 1080p wall holds: the week's days crowded, three later days.
+        let events = Self.day(29, 8, "Today") + Self.day(30, 8, "Tomorrow") + (31...35).flatMap { Self.day($0, 9, "Day \($0 - 30)") }
+            + (36...38).flatMap { Self.day($0, 3, "Later \($0 - 30)") }
+        try await DaemonHarness.with(running: events) { daemon in
+            let web = try await WebGatewayHarness.start(for: daemon)
+            var fonts: [Int: Double] = [:]
+            for (width, height) in [(1280, 720), (1920, 1080), (3840, 2160)] {
+                try await WebDriverSession.with(daemon, width: min(width, 1920), height: min(height, 1080)) { browser in
+                    try await browser.emulateLocale("en-US")
+                    try await browser.setClock(DaemonHarness.defaultNow)
+                    try await browser.emulateDevice(width: width, height: height, mobile: false)
+                    try await browser.open(web.pageURL + "&tz=UTC&days=10&wall=1")
+                    try await browser.waitForVerifiedState(of: ["tz": "UTC", "days": 10], in: daemon)
+                    try await pause(0.5)
+                    try await picture(browser, "wall-\(height)")
+                    let wall = try await read(browser, Self.accounted)
+                    print("DashboardFitTests: wall \(width)×\(height): \(wall)")
+                    fonts[height] = wall["font"]?.doubleValue
+                    let total = wall["total"]?.intValue ?? -1
+                    #expect(total == Int64(events.count), "\(height): \(wall)")
+                    let counted = (wall["drawn"]?.intValue ?? 0) + (wall["more"]?.intValue ?? 0) + (wall["left"]?.intValue ?? 0)
+                    #expect(counted == total, "\(height): every event drawn or counted: \(wall)")
+                    #expect(wall["fits"] == true && wall["below"] == 0 && wall["starved"] == 0 && wall["covered"] == 0, "\(height): \(wall)")
+                    // Where something was left out, the screen is used to its foot.
+                    if (wall["more"]?.intValue ?? 0) + (wall["left"]?.intValue ?? 0) > 0 {
+                        #expect((wall["filled"]?.doubleValue ?? 0) >= 0.8, "\(height): \(wall)")
+                    }
+                }
+            }
+            let full = fonts[1080] ?? 0, big = fonts[2160] ?? 0
+            #expect(full == 19 && big >= 1.9 * full, "type at 1080p and 4K: \(fonts)")
         }
     }
 }
