@@ -239,12 +239,12 @@ loadCalendars(); // also when no calendar is chosen (no snapshot comes)
 connect(true);
 let statusTimer = null;
 // The "now" line and what is over: at each minute of the clock, and when shown again.
-(function tick() { view.placeNowLine(); setTimeout(tick, 60_001 - Date.now() % 60_000); })();
+(function tick() { view.placeNowLine(true); setTimeout(tick, 60_001 - Date.now() % 60_000); })();
 // Back from the background: the clock, and what changed meanwhile marked and said.
 const away = [];
 addEventListener('visibilitychange', () => {
   if (document.hidden) return;
-  view.placeNowLine();
+  view.placeNowLine(true);
   view.markAway();
   if (away.length) view.announce(ui.awayChanged(away.splice(0).join('; ')));
 });

@@ -1,4 +1,4 @@
-import { Motion, MOTION_LIMIT } from './motion.js';
+import { DURATION, EASING, Motion, MOTION_LIMIT } from './motion.js';
 import { breathe } from './feed.js';
 import { TimeFormat, el, heading, ui, words } from './format.js';
 import { RovingFocus } from './keyboard.js';
@@ -305,8 +305,11 @@ export class AgendaView {
     if (motion) this.mover.enter(this.empty);
   }
 
-  /** The "now" line before today's first timed item to come (absolute: no cell). */
-  placeNowLine() {
+  /** The "now" line before today's first timed item to come (absolute: no cell);
+   *  `travel` (the clock's minute, a tab shown again): from its old place to the new one
+   *  as an item does, not a jump. */
+  placeNowLine(travel = false) {
+    const was = travel && this.motion && this.nowLine.isConnected ? this.nowLine.getBoundingClientRect() : null;
     const list = this.root.querySelector('.section[data-kind="today"] .items');
     if (list !== this.nowList) {
       // Placed again when the grid's size changes.
@@ -348,6 +351,10 @@ export class AgendaView {
     else if (next) across(next.offsetTop - rowGap / 2);
     else if (last && last.offsetLeft + 2 * last.offsetWidth + gap <= list.clientWidth) upright(last.offsetLeft + last.offsetWidth + gap / 2, last);
     else across(last ? last.offsetTop + last.offsetHeight + rowGap / 2 : 0);
+    const is = was && this.nowLine.getBoundingClientRect();
+    if (!is || (Math.abs(was.left - is.left) < 1 && Math.abs(was.top - is.top) < 1)) return;
+    this.nowLine.animate([{ transform: `translate(${was.left - is.left}px, ${was.top - is.top}px)` }, { transform: 'none' }],
+                         { duration: DURATION, easing: EASING });
   }
 
   /** Marks what changed while the tab was hidden, for a while once it is shown. */

@@ -65,6 +65,48 @@ struct DashboardClockTests {
         }
     }
 
+    /// At the minute an event starts, the line goes on to the gap before the next card:
+    /// recorded every frame, it travels there (on some frame at least half its way from
+    /// its new place, with the new minute's label), not a jump.
+    @Test func theNowLineTravelsWhenTheMinuteTurns() async throws {
+        let events = [TestEvent("b@x", "20261129T110000Z", "20261129T113000Z", "Before"),
+                      TestEvent("o@x", "20261129T120100Z", "20261129T123000Z", "On the minute"),
+                      TestEvent("a@x", "20261129T130000Z", "20261129T140000Z", "After")]
+        try await DaemonHarness.with(running: events) { daemon in
+            let web = try await WebGatewayHarness.start(for: daemon)
+            let digest = try await daemon.oneShotSnapshot(Self.view).protocol2Digest
+            try await WebDriverSession.with(daemon) { browser in
+                try await Self.open(browser, web, at: "2026-11-29T12:00:52Z", verified: digest)
+                try await browser.run("""
+                    window.nowFrames = [];
+                    const record = () => {
+                      const line = document.querySelector('[data-key="now"]'), r = line.getBoundingClientRect();
+                      window.nowFrames.push([r.left, r.top, line.textContent.includes('12:01')]);
+                      if (window.nowFrames.length < 3000) requestAnimationFrame(record);
+                    };
+                    requestAnimationFrame(record);
+                    """)
+                let boundary = Double(try #require(Date.parse("2026-11-29T12:01:00Z"))) * 1000
+                try await browser.waitFor("the page's clock passing 12:01:02", timeout: 30, "return Date.now() >= \(Int(boundary) + 2000);")
+                let frames = try JSONValue.parse(try await browser.run("return JSON.stringify(window.nowFrames)").stringValue ?? "[]")
+                    .arrayValue?.compactMap { f -> (Double, Double, Bool)? in
+                        guard let a = f.arrayValue, a.count == 3, let x = a[0].doubleValue, let y = a[1].doubleValue else { return nil }
+                        return (x, y, a[2] == true)
+                    } ?? []
+                let old = try #require(frames.first), new = try #require(frames.last)
+                let way = hypot(new.0 - old.0, new.1 - old.1)
+                let after = frames.filter(\.2)
+                let far = after.map { hypot($0.0 - new.0, $0.1 - new.1) }.max() ?? 0
+                let off = frames.filter { f in f.0 < min(old.0, new.0) - 8 || f.0 > max(old.0, new.0) + 8
+                                              || f.1 < min(old.1, new.1) - 8 || f.1 > max(old.1, new.1) + 8 }
+                print("DashboardClockTests: the line went \(Int(way)) px; \(after.count) frames after the minute, at most \(Int(far)) px from its place")
+                #expect(new.2 && way > 40, "the line did not move on: \(old) → \(new)")
+                #expect(far >= way / 2, "it jumped: \(Int(way)) px, seen at most \(Int(far)) px away after the minute")
+                #expect(off.isEmpty, "\(off.count) frames off its path")
+            }
+        }
+    }
+
     /// Before the day's first card (the line across the top of the grid) and before a
     /// card of the first row (upright): the line's label covers no heading.
     @Test func theNowLineNeverCoversAHeading() async throws {
