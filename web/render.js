@@ -245,7 +245,7 @@ export class AgendaView {
     const dates = new Set(sections.map((s) => s.date)), all = sections.slice();
     for (let i = 2; i <= 6; i++) {
       const date = addDays(today, i);
-      if (date >= first && date <= last && !dates.has(date)) all.push({ id: 'empty ' + date, date, items: [] });
+      if (date >= first && date <= last && !dates.has(date)) all.push({ id: date, date, items: [] }); // (eventd's id: its events keep the column)
     }
     return all.length === sections.length ? sections : all.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
   }

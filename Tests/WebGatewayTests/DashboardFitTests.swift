@@ -50,12 +50,15 @@ struct DashboardFitTests {
                     const box = short.getBoundingClientRect(), parts = [...short.children].map((c) => c.getBoundingClientRect());
                     const span = Math.max(...parts.map((p) => p.bottom)) - Math.min(...parts.map((p) => p.top));
                     const lines = new Set(parts.map((p) => Math.round(p.top))).size;
+                    window.thursday = week.find((s) => s.dataset.date === '2026-12-03');
                     return { days: week.map((s) => s.dataset.date), headings: week.map((s) => s.firstChild.textContent),
+                             sizes: [...new Set(week.map((s) => getComputedStyle(s.firstChild).fontSize))],
                              widths, top: Math.min(...parts.map((p) => p.top)) - box.top, height: box.height, span, lines,
                              lineHeight: parseFloat(getComputedStyle(short).lineHeight) };
                     """)
                 #expect(page["days"] == ["2026-12-01", "2026-12-02", "2026-12-03", "2026-12-04", "2026-12-05"], "\(page)")
                 #expect(page["headings"] == ["Tue 1", "Wed 2", "Thu 3", "Fri 4", "Sat 5"], "\(page)")
+                #expect(page["sizes"]?.arrayValue?.count == 1, "headings of one row in one size: \(page)")
                 let widths = page["widths"]?.arrayValue?.compactMap(\.doubleValue) ?? []
                 #expect(widths.count == 5 && (widths.max() ?? 0) - (widths.min() ?? 1) <= 2, "\(page)")
                 // Stretched by its tall neighbour, its lines packed at the top.
@@ -63,6 +66,15 @@ struct DashboardFitTests {
                 let lines = Double(page["lines"]?.intValue ?? 9), line = page["lineHeight"]?.doubleValue ?? 0
                 #expect(height > span + 40, "the short card is not stretched: \(page)")
                 #expect((page["top"]?.doubleValue ?? 99) <= 16 && span <= lines * line + 8, "\(page)")
+
+                // An event on the empty Thursday: its column (heading and all) stays, filled.
+                try await daemon.importCalendar(icsCalendar(events + Self.day(33, 1, "Thursday")))
+                try await browser.waitForVerifiedState(of: Self.view, in: daemon)
+                let kept = try await browser.run("""
+                    const s = document.querySelector('.section[data-date="2026-12-03"]');
+                    return s === window.thursday && s.dataset.kind === 'week' && s.textContent.includes('Thursday 0');
+                    """)
+                #expect(kept == true)
             }
         }
     }
