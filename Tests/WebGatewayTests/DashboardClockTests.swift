@@ -108,7 +108,8 @@ struct DashboardClockTests {
     }
 
     /// Before the day's first card (the line across the top of the grid) and before a
-    /// card of the first row (upright): the line's label covers no heading.
+    /// card of the first row (upright; across on a phone, between two rows): the line's
+    /// label covers no heading and no card.
     @Test func theNowLineNeverCoversAHeading() async throws {
         try await DaemonHarness.with(running: Self.events) { daemon in
             let web = try await WebGatewayHarness.start(for: daemon)
