@@ -2,7 +2,7 @@
 import { applyChanges, authorization, countChanges, digestOf, FeedStream, SharedFeed, takeToken } from './feed.js';
 import { AgendaView } from './render.js';
 import { Controls, chosenCalendars } from './controls.js';
-import { localisePage, ui } from './format.js';
+import { heading, localisePage, ui } from './format.js';
 
 localisePage();
 // ?wall=1: a wall screen (layout.css, render.js's fit).
@@ -153,12 +153,13 @@ function refused(es, message) {
   }
 }
 
-function show(sections, tz, animate) {
+async function show(sections, tz, animate) {
   state.sections = sections;
   state.tz = tz;
   state.heard = Date.now();
+  view.view = state.view;
   view.why = chosenCalendars(params)?.length === 0 ? 'noneTicked' : state.calendarCount === 0 ? 'noCalendarsYet' : 'nothingInRange';
-  view.render(sections, tz, animate);
+  await view.render(sections, tz, animate);
   controls.addCalendars(sections.flatMap((s) => s.items.map((i) => i.calendar)));
 }
 
@@ -176,7 +177,7 @@ async function onSnapshot(message) {
   state.epoch = message.epoch; state.view = message.view;
   state.lastValid = params.toString();
   // A snapshot after the first (a new view, a resync) animates.
-  show(message.sections, message.view?.tz || browserZone, state.stats.snapshots > 0);
+  await show(message.sections, message.view?.tz || browserZone, state.stats.snapshots > 0);
   state.stats.snapshots += 1;
   state.stats.renderMs = performance.now() - t0;
   document.body.dataset.digest = digest ?? '';
@@ -189,11 +190,13 @@ async function onDiff(message) {
   if (message.epoch === state.epoch && message.seq <= state.seq) return; // (held by a tab)
   if (message.epoch !== state.epoch || message.base_seq !== state.seq) throw new Error('diff does not follow the state');
   const t0 = performance.now();
+  const previous = state.sections;
   const next = applyChanges(state.sections, message.changes);
   const t1 = performance.now();
   const digest = await verify(next, message, 'diff');
+  await view.prepare(next); // new items' elements made in slices
   const t2 = performance.now();
-  show(next, state.tz, true);
+  await show(next, state.tz, true);
   // For tests: the change is in the DOM, its animations started.
   dispatchEvent(new CustomEvent('eventd:applied', { detail: { seq: message.seq } }));
   state.stats.diffs += 1;
@@ -206,7 +209,29 @@ async function onDiff(message) {
   // A calendar removed or added: the filter reads the status again.
   clearTimeout(statusTimer);
   statusTimer = setTimeout(loadCalendars, 300);
-  view.announce(ui.updated(countChanges(message.changes)));
+  const said = describe(message.changes, previous, next);
+  view.announce(said);
+  if (document.hidden) away.push(said);
+}
+
+/** What a diff changed, by name ("Dentist moved to Tuesday, December 1"): five at most,
+ *  then how many more. (An item into a new section comes with it, its old place deleted.) */
+function describe(changes, before, after) {
+  const index = (sections) => new Map(sections.flatMap((s) => s.items.map((i) => [i.id, [i, s]])));
+  const was = index(before), now = index(after), it = changes.items, name = (i) => i?.summary || ui.noTitle;
+  const moved = (id) => () => ui.movedTo(name(now.get(id)?.[0]), now.has(id) ? heading(now.get(id)[1], 'later') : '');
+  const fresh = [...it.inserted.map((x) => x.item.id), ...changes.sections.inserted.flatMap((x) => x.section.items.map((i) => i.id))];
+  const said = [
+    ...fresh.map((id) => (was.has(id) ? moved(id) : () => ui.added(name(now.get(id)?.[0])))),
+    ...it.moved.map((m) => moved(m.id)),
+    ...it.deleted.filter((d) => !now.has(d.id)).map((d) => () => ui.removed(name(was.get(d.id)?.[0]))),
+    ...before.filter((s) => changes.sections.deleted.includes(s.id)).flatMap((s) => s.items)
+      .filter((i) => !now.has(i.id)).map((i) => () => ui.removed(name(i))),
+    ...it.updated.map((u) => () => ui.changed(name(u.item))),
+  ];
+  const shown = said.length > 5 ? 4 : said.length;
+  return said.slice(0, shown).map((f) => f()).concat(said.length > shown ? [ui.andMore(said.length - shown)] : []).join('; ')
+    || ui.updated(countChanges(changes));
 }
 
 controls.show(params);
@@ -214,6 +239,13 @@ loadCalendars(); // also when no calendar is chosen (no snapshot comes)
 connect(true);
 let statusTimer = null;
 // The "now" line and what is over: at each minute of the clock, and when shown again.
-(function tick() { view.placeNowLine(); setTimeout(tick, 60_001 - Date.now() % 60_000); })();
-addEventListener('visibilitychange', () => document.hidden || view.placeNowLine());
+(function tick() { view.placeNowLine(true); setTimeout(tick, 60_001 - Date.now() % 60_000); })();
+// Back from the background: the clock, and what changed meanwhile marked and said.
+const away = [];
+addEventListener('visibilitychange', () => {
+  if (document.hidden) return;
+  view.placeNowLine(true);
+  view.markAway();
+  if (away.length) view.announce(ui.awayChanged(away.splice(0).join('; ')));
+});
 setInterval(loadCalendars, 60_000); // a new colour brings no diff

@@ -15,6 +15,24 @@ export function compareCodePoints(a, b) {
  *  outside printable ASCII. */
 const quote = (s) => JSON.stringify(s).replace(/[^ -~]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
 
+/** Gives the browser a turn (input, paint) once work has run a frame's time: long work
+ *  goes in slices, no task of a big diff over 100 ms. */
+let slice = 0;
+export async function breathe() {
+  if (performance.now() - slice < 16) return;
+  await (globalThis.scheduler?.yield ? scheduler.yield() : new Promise((r) => setTimeout(r)));
+  slice = performance.now();
+}
+
+/** Each set of keys' canonical order, sorted once (items share a few). */
+const orders = new Map();
+const sorted = (keys) => {
+  const id = keys.join('\0');
+  let order = orders.get(id);
+  if (!order) orders.set(id, order = keys.slice().sort(compareCodePoints));
+  return order;
+};
+
 /** Canonical JSON: keys sorted by code point, no whitespace, ASCII-only escapes. */
 export function canonicalJSON(value) {
   if (value === null) return 'null';
@@ -23,7 +41,7 @@ export function canonicalJSON(value) {
     case 'string': return quote(value);
     case 'object':
       if (Array.isArray(value)) return '[' + value.map(canonicalJSON).join(',') + ']';
-      return '{' + Object.keys(value).sort(compareCodePoints)
+      return '{' + sorted(Object.keys(value))
         .map((k) => quote(k) + ':' + canonicalJSON(value[k])).join(',') + '}';
     default: throw new TypeError('not JSON: ' + typeof value);
   }
@@ -54,7 +72,8 @@ export async function sectionDigestOf(section) {
 export async function digestOf(sections, protocol = 1) {
   if (!globalThis.crypto || !crypto.subtle) return null;
   if (protocol !== 2) return sha256Hex(canonicalJSON(sections));
-  const digests = await Promise.all(sections.map(sectionDigestOf));
+  const digests = [];
+  for (const s of sections) { digests.push(await sectionDigestOf(s)); await breathe(); }
   const ids = new Set(sections.map((s) => s.id));
   for (const id of sectionDigests.keys()) if (!ids.has(id)) sectionDigests.delete(id);
   return sha256Hex(digests.join(''));
@@ -175,7 +194,7 @@ export class FeedStream extends EventTarget {
   close() { this.readyState = FeedStream.CLOSED; this.abort.abort(); }
 
   async run(url, token, lastId) {
-    let retry = 2000;
+    this.retry = 2000;
     while (this.readyState !== FeedStream.CLOSED) {
       const headers = { Accept: 'text/event-stream', ...authorization(token) };
       if (lastId) headers['Last-Event-ID'] = lastId;
@@ -189,33 +208,47 @@ export class FeedStream extends EventTarget {
         }
         this.readyState = FeedStream.OPEN;
         const reader = answer.body.pipeThrough(new TextDecoderStream()).getReader();
-        let buffer = '', type = '', data = null;
+        // Only each new chunk is searched for line ends: a 357 KB diff comes in many.
+        const ends = /\r\n|\r|\n/g;
+        let line = [], cr = false;
+        this.type = ''; this.data = null;
         for (;;) {
           const { value, done } = await reader.read();
           if (done) break;
-          buffer += value;
-          const lines = buffer.split(/\r\n|\r|\n/);
-          buffer = lines.pop();
-          for (const line of lines) {
-            if (line === '') {
-              if (data !== null) this.dispatchEvent(new MessageEvent(type || 'message', { data, lastEventId: lastId }));
-              type = ''; data = null;
-              continue;
-            }
-            const [, field, v = ''] = line.match(/^([^:]*):? ?(.*)$/);
-            if (!field) continue; // a comment (keep-alive)
-            if (field === 'event') type = v;
-            else if (field === 'data') data = data === null ? v : data + '\n' + v;
-            else if (field === 'id' && !v.includes('\0')) lastId = v;
-            else if (field === 'retry' && /^\d+$/.test(v)) retry = Number(v);
+          let at = ends.lastIndex = cr && value[0] === '\n' ? 1 : 0;
+          for (let m; (m = ends.exec(value));) {
+            line.push(value.slice(at, m.index));
+            at = ends.lastIndex;
+            cr = m[0] === '\r' && at === value.length; // (its \n may start the next chunk)
+            lastId = this.field(line.join(''), lastId);
+            line = [];
           }
+          if (at < value.length) line.push(value.slice(at)), cr = false;
+          await breathe();
         }
       } catch { /* a dropped connection, or close() */ }
       if (this.readyState === FeedStream.CLOSED) return;
       this.readyState = FeedStream.CONNECTING;
       this.dispatchEvent(new Event('error'));
-      await new Promise((resolve) => setTimeout(resolve, retry));
+      await new Promise((resolve) => setTimeout(resolve, this.retry));
     }
+  }
+
+  /** One line of the stream (an empty one ends an event); the last event id. */
+  field(line, lastId) {
+    if (line === '') {
+      if (this.data !== null) this.dispatchEvent(new MessageEvent(this.type || 'message', { data: this.data, lastEventId: lastId }));
+      this.type = ''; this.data = null;
+      return lastId;
+    }
+    const c = line.indexOf(':'), field = c < 0 ? line : line.slice(0, c);
+    let v = c < 0 ? '' : line.slice(c + 1);
+    if (v[0] === ' ') v = v.slice(1);
+    if (field === 'event') this.type = v;
+    else if (field === 'data') this.data = this.data === null ? v : this.data + '\n' + v;
+    else if (field === 'id' && !v.includes('\0')) return v;
+    else if (field === 'retry' && /^\d+$/.test(v)) this.retry = Number(v);
+    return lastId; // (a comment, "": a keep-alive)
   }
 }
 

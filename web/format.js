@@ -15,10 +15,14 @@ const say = (text) => (text.includes('{') ? (...args) => text.replace(/\{(\w+)\}
 export const ui = Object.fromEntries(Object.entries({ ...catalogue.en, ...catalogue[language] }).map(([k, v]) => [k, say(v)]));
 ui.timeZone = capitalised(new Intl.DisplayNames(locale, { type: 'dateTimeField' }).of('timeZoneName'));
 
-/** Puts the words in place (`data-word`: text, `data-word-label`: name), and `lang`. */
+/** Puts the words in place (`data-word`: text, `data-word-label`: name), and `lang`: the
+ *  locale's (its dates and times), English where the catalogue lacks a word. */
 export function localisePage(root = document) {
-  root.documentElement.lang = catalogue[language]?.agenda ? language : 'en';
-  for (const node of root.querySelectorAll('[data-word]')) node.textContent = ui[node.dataset.word];
+  root.documentElement.lang = language;
+  for (const node of root.querySelectorAll('[data-word]')) {
+    node.textContent = ui[node.dataset.word];
+    if (!catalogue[language]?.[node.dataset.word]) node.lang = 'en';
+  }
   for (const node of root.querySelectorAll('[data-word-label]')) node.setAttribute('aria-label', ui[node.dataset.wordLabel]);
 }
 

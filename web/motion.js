@@ -1,15 +1,22 @@
 // Motion after layout (FLIP): each displaced element animated from its old box to its
-// box in the final layout. Leaving items fade where they were.
+// box in the final layout, from off screen too. Leaving items fade where they were.
 import { el } from './format.js';
 
 /** Every motion's duration and curve. */
 export const DURATION = 250;
 export const EASING = 'cubic-bezier(.2, .7, .3, 1)';
 const TIMING = { duration: DURATION, easing: EASING };
-/** How far beyond the viewport a node counts as visible (px). */
+/** New items and headings come in from 92 % of their size (never squashed) once what
+ *  leaves has faded (DELAY ms), or once the movers whose path crosses them have passed. */
+const DELAY = 150;
+/** A change of more items (added and removed) is drawn at once: no motion to follow. */
+export const MOTION_LIMIT = 200;
+/** How far beyond the viewport a box counts as in view (px). */
 const MARGIN = 200;
 
-const visible = (r) => r.bottom > -MARGIN && r.top < innerHeight + MARGIN && r.width > 0;
+const overlap = (a, b) => Math.min(a.right, b.right) > Math.max(a.left, b.left) && Math.min(a.bottom, b.bottom) > Math.max(a.top, b.top);
+const span = (a, b) => ({ left: Math.min(a.left, b.left), top: Math.min(a.top, b.top), right: Math.max(a.right, b.right), bottom: Math.max(a.bottom, b.bottom) });
+const near = (r) => r && r.bottom > -MARGIN && r.top < innerHeight + MARGIN && r.width > 0;
 const moved = (a, b) => Math.abs(a.left - b.left) >= 1 || Math.abs(a.top - b.top) >= 1
   || Math.abs(a.width - b.width) >= 1 || Math.abs(a.height - b.height) >= 1;
 /** How much larger `a` is than `b`: [x, y]. */
@@ -29,7 +36,6 @@ class Layout {
 export class Motion {
   constructor() {
     this.under = this.layer('ghosts');
-    this.over = this.layer('ghosts over');
     this.glides = new WeakMap();
     /** Sections without containment while a batch runs. */
     this.opened = new Set();
@@ -45,13 +51,12 @@ export class Motion {
     return layer;
   }
 
-  /** Reads every visible section, heading and item (one layout). */
+  /** Reads every section, heading and item, off screen too: whatever comes into view
+   *  travels from where it was (one layout). */
   measure(sectionNodes) {
     const layout = new Layout();
     for (const [id, section] of sectionNodes) {
-      const r = section.getBoundingClientRect();
-      if (!visible(r)) continue;
-      layout.sections.set(id, r);
+      layout.sections.set(id, section.getBoundingClientRect());
       layout.headings.set(id, section.firstChild.getBoundingClientRect());
       const attrs = { kind: section.dataset.kind, range: section.dataset.range, date: section.dataset.date };
       for (const node of section.lastChild.children) {
@@ -76,6 +81,7 @@ export class Motion {
     const batch = ++this.batch;
     const open = (s) => { s.style.contentVisibility = 'visible'; this.opened.add(s); };
     for (const s of change.fresh) open(s);
+    for (const [id, r] of before.sections) if (near(r) && sectionNodes.has(id)) open(sectionNodes.get(id));
     // Reads: the final layout (a skipped section now in view opened, all read again).
     let rects;
     for (let pass = 0; pass < 3; pass++) {
@@ -84,50 +90,49 @@ export class Motion {
       for (const [id, s] of sectionNodes) {
         const r = s.getBoundingClientRect();
         rects.set(id, r);
-        if (visible(r) && !this.opened.has(s) && !before.sections.has(id)) closed.push(s);
+        if (near(r) && !this.opened.has(s)) closed.push(s);
       }
       if (closed.length === 0) break;
       closed.forEach(open);
     }
     const moves = [], fades = [];
     for (const [id, section] of sectionNodes) {
-      if (!visible(rects.get(id)) && !before.sections.has(id)) continue;
+      if (!near(rects.get(id)) && !near(before.sections.get(id))) continue; // out of view before and after
       const heading = section.firstChild;
-      if (change.fresh.has(section)) fades.push(heading);
+      if (change.fresh.has(section)) fades.push([heading, heading.getBoundingClientRect()]);
       else if (before.headings.has(id)) moves.push([heading, before.headings.get(id), heading.getBoundingClientRect()]);
       for (const node of section.lastChild.children) {
-        const first = before.items.get(key(node));
-        if (first) moves.push([node, first, node.getBoundingClientRect()]);
-        else fades.push(node);
+        const first = before.items.get(key(node)), last = node.getBoundingClientRect();
+        if (first) { if (near(first) || near(last)) moves.push([node, first, last]); } else if (near(last)) fades.push([node, last]);
       }
     }
-    // Only writes from here on; sections open so cards paint over their edges.
-    for (const id of before.sections.keys()) if (sectionNodes.has(id)) open(sectionNodes.get(id));
-    const running = [];
+    // Only writes from here on.
+    const running = [], paths = [];
     for (const [node, first, last] of moves) {
-      const copy = change.crossing.get(node);
-      if (!copy && !moved(first, last)) continue;
+      const crossing = change.crossing.has(node);
+      if (!crossing && !moved(first, last)) continue;
       const item = node.tagName === 'LI';
+      if (item) paths.push(span(first, last));
       const a = node.animate(glide(flip(first, last, item)), TIMING);
-      // Content counter-scaled: drawn at its final size, text never stretches.
+      // Content counter-scaled: drawn at its final size, text never stretches. The card
+      // itself stays opaque (no copy, no fade): nothing shows through it.
       const [sx, sy] = item ? ratio(first, last) : [1, 1];
       const counters = sx === 1 && sy === 1 ? [] : [...node.children].map((child) =>
         child.animate(glide(`scale(${1 / sx}, ${1 / sy})`), TIMING));
-      const mark = copy ? 'crossing' : 'moving';
-      if (copy) counters.push(this.crossFade(node, copy, first, last, before));
+      const mark = crossing ? 'crossing' : 'moving';
+      if (crossing) this.counts.crossed += 1;
       node.classList.add(mark);
       this.glides.set(node, { cancel: () => { a.cancel(); for (const c of counters) c.cancel(); } });
       if (item && key(node) !== 'now') this.counts.moved += 1;
       const done = () => node.classList.remove(mark);
       running.push(a.finished.then(done, done));
     }
-    // A new item grows from its corner (neighbours move away, never overlap).
-    for (const node of fades) {
-      // (A kept item unseen before only fades.)
-      const item = node.tagName === 'LI' && (change.entering.has(node) || !key(node));
+    for (const [node, rect] of fades) {
+      const item = node.tagName === 'LI';
+      const delay = paths.some((p) => overlap(p, rect)) ? DURATION : change.leaving.length ? DELAY : 0;
       if (item && node.dataset.id) this.counts.entered += 1;
-      const from = item ? { opacity: 0, transform: 'scale(.01)', transformOrigin: '0 0' } : { opacity: 0 };
-      running.push(node.animate([from, { opacity: 1, transform: 'none', transformOrigin: '0 0' }], TIMING).finished.catch(() => {}));
+      const from = item ? { opacity: 0, transform: 'scale(.92)' } : { opacity: 0 };
+      running.push(node.animate([from, { opacity: 1, transform: 'none' }], { ...TIMING, delay, fill: 'backwards' }).finished.catch(() => {}));
     }
     for (const node of change.updated) if (!change.crossing.has(node)) this.highlight(node);
     // Sections skip their layout off screen again after the last batch.
@@ -136,17 +141,6 @@ export class Motion {
       for (const section of this.opened) section.style.contentVisibility = '';
       this.opened.clear();
     });
-  }
-
-  /** An item crossing sections: a copy in the old styling rides its path, fading out. */
-  crossFade(node, copy, first, last, before) {
-    this.counts.crossed += 1;
-    const host = this.copyAt(this.over, copy, first, before.itemSection.get(key(node)));
-    const ride = host.animate([{ transform: 'none', opacity: 1, transformOrigin: '0 0' },
-                               { transform: flip(last, first, true), opacity: 0, transformOrigin: '0 0' }], TIMING);
-    ride.finished.finally(() => host.remove());
-    const show = this.enter(node);
-    return { cancel: () => { ride.cancel(); show.cancel(); } };
   }
 
   /** `node` in a copy of its section (same styling), at `rect`. */
@@ -166,7 +160,7 @@ export class Motion {
     const rect = before.items.get(id);
     this.glides.get(node)?.cancel();
     node.classList.remove('moving', 'crossing');
-    if (!rect) { node.remove(); return; }
+    if (!near(rect)) { node.remove(); return; }
     this.counts.left += 1;
     this.fadeOut(this.copyAt(this.under, node, rect, before.itemSection.get(id)));
   }
@@ -174,7 +168,7 @@ export class Motion {
   /** A leaving section: its heading fades where it was. */
   leaveSection(node, id, before) {
     const rect = before.sections.get(id);
-    if (!rect) { node.remove(); return; }
+    if (!near(rect)) { node.remove(); return; }
     node.lastChild.replaceChildren();
     node.classList.add('ghost');
     this.place(node, rect);
@@ -193,8 +187,9 @@ export class Motion {
     node.animate([{ backgroundColor: 'var(--flash)' }, {}], { duration: DURATION * 2, easing: 'ease-out' });
   }
 
+  /** Gone before new items come in (DELAY). */
   fadeOut(node) {
-    node.animate([{ opacity: 1, transform: 'none' }, { opacity: 0, transform: 'scale(.94)' }], { ...TIMING, fill: 'forwards' })
+    node.animate([{ opacity: 1, transform: 'none' }, { opacity: 0, transform: 'scale(.94)' }], { ...TIMING, duration: DELAY, fill: 'forwards' })
       .finished.finally(() => node.remove());
   }
 

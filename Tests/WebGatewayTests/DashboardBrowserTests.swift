@@ -95,7 +95,10 @@ struct DashboardBrowserTests {
                 #expect(changed.contains("New 😀 ünïcödé"))
                 #expect(!changed.contains("Doomed"))
                 let announced = try await browser.run("return document.getElementById('announce').textContent").stringValue ?? ""
-                #expect(announced.contains("Agenda updated"))
+                // The live region names what changed, not only how much.
+                for said in ["New 😀 ünïcödé added", "Moving meeting moved to Tuesday, December 1", "Doomed removed"] {
+                    #expect(announced.contains(said), "\(announced)")
+                }
                 try await pause(0.6) // let the animations finish before the pictures
                 try await browser.screenshot(to: Self.outputDirectory + "/dashboard-light.png")
                 try await browser.emulateMedia(["prefers-color-scheme": "dark"])

@@ -17,11 +17,13 @@ struct DashboardClockTests {
         TestEvent("l@x", "20261129T150000Z", "20261129T160000Z", "Later today"),
     ]
 
-    /// The label, and the named items' `done` state and opacity, as JSON.
+    /// The label, and the named items' `done` state, opacity and ink (their text's
+    /// contrast on their background), as JSON.
     static let probe = """
+        \(DashboardTimelineTests.contrast)
+        const ink = (n) => { const s = getComputedStyle(n); return contrast(s.color, s.backgroundColor); };
         const line = document.querySelector('[data-key="now"]');
-        const item = (text) => [...document.querySelectorAll('.item[data-id]')].find((n) => n.textContent.includes(text));
-        const state = (text) => ({ done: item(text).classList.contains('done'), opacity: Number(getComputedStyle(item(text)).opacity) });
+        const state = (text) => ({ done: item(text).classList.contains('done'), opacity: Number(getComputedStyle(item(text)).opacity), ink: ink(item(text)) });
         return JSON.stringify({ label: line ? line.textContent : null, now: Date.now(),
           morning: state('Morning run'), ending: state('Ends on the minute'), later: state('Later today') });
         """
@@ -44,9 +46,11 @@ struct DashboardClockTests {
                 let before = page["label"]?.stringValue ?? ""
                 #expect(before.contains("12:00"), "\(before)")
                 #expect(page["morning"]?["done"] == true && page["ending"]?["done"] == false && page["later"]?["done"] == false, "\(page)")
-                // Dimmed in the ordinary layout too, not only on a wall.
-                #expect((page["morning"]?["opacity"]?.doubleValue ?? 1) < 0.8, "\(page)")
-                #expect(page["later"]?["opacity"]?.doubleValue == 1, "\(page)")
+                // Dimmed in the ordinary layout too, not only on a wall: muted ink, the card
+                // still opaque (one flying over others hides them).
+                let ink = { (name: String) in page[name]?["ink"]?.doubleValue ?? 0 }
+                #expect(ink("morning") < 0.6 * ink("later"), "\(page)")
+                #expect(page["morning"]?["opacity"]?.doubleValue == 1 && page["later"]?["opacity"]?.doubleValue == 1, "\(page)")
 
                 // The minute turns at the page's 12:01:00; 2 s later all is current.
                 let boundary = Double(try #require(Date.parse("2026-11-29T12:01:00Z"))) * 1000
@@ -61,25 +65,71 @@ struct DashboardClockTests {
         }
     }
 
+    /// At the minute an event starts, the line goes on to the gap before the next card:
+    /// recorded every frame, it travels there (on some frame at least half its way from
+    /// its new place, with the new minute's label), not a jump.
+    @Test func theNowLineTravelsWhenTheMinuteTurns() async throws {
+        let events = [TestEvent("b@x", "20261129T110000Z", "20261129T113000Z", "Before"),
+                      TestEvent("o@x", "20261129T120100Z", "20261129T123000Z", "On the minute"),
+                      TestEvent("a@x", "20261129T130000Z", "20261129T140000Z", "After")]
+        try await DaemonHarness.with(running: events) { daemon in
+            let web = try await WebGatewayHarness.start(for: daemon)
+            let digest = try await daemon.oneShotSnapshot(Self.view).protocol2Digest
+            try await WebDriverSession.with(daemon) { browser in
+                try await Self.open(browser, web, at: "2026-11-29T12:00:52Z", verified: digest)
+                try await browser.run("""
+                    window.nowFrames = [];
+                    const record = () => {
+                      const line = document.querySelector('[data-key="now"]'), r = line.getBoundingClientRect();
+                      window.nowFrames.push([r.left, r.top, line.textContent.includes('12:01')]);
+                      if (window.nowFrames.length < 3000) requestAnimationFrame(record);
+                    };
+                    requestAnimationFrame(record);
+                    """)
+                let boundary = Double(try #require(Date.parse("2026-11-29T12:01:00Z"))) * 1000
+                try await browser.waitFor("the page's clock passing 12:01:02", timeout: 30, "return Date.now() >= \(Int(boundary) + 2000);")
+                let frames = try JSONValue.parse(try await browser.run("return JSON.stringify(window.nowFrames)").stringValue ?? "[]")
+                    .arrayValue?.compactMap { f -> (Double, Double, Bool)? in
+                        guard let a = f.arrayValue, a.count == 3, let x = a[0].doubleValue, let y = a[1].doubleValue else { return nil }
+                        return (x, y, a[2] == true)
+                    } ?? []
+                let old = try #require(frames.first), new = try #require(frames.last)
+                let way = hypot(new.0 - old.0, new.1 - old.1)
+                let after = frames.filter(\.2)
+                let far = after.map { hypot($0.0 - new.0, $0.1 - new.1) }.max() ?? 0
+                let off = frames.filter { f in f.0 < min(old.0, new.0) - 8 || f.0 > max(old.0, new.0) + 8
+                                              || f.1 < min(old.1, new.1) - 8 || f.1 > max(old.1, new.1) + 8 }
+                print("DashboardClockTests: the line went \(Int(way)) px; \(after.count) frames after the minute, at most \(Int(far)) px from its place")
+                #expect(new.2 && way > 40, "the line did not move on: \(old) → \(new)")
+                #expect(far >= way / 2, "it jumped: \(Int(way)) px, seen at most \(Int(far)) px away after the minute")
+                #expect(off.isEmpty, "\(off.count) frames off its path")
+            }
+        }
+    }
+
     /// Before the day's first card (the line across the top of the grid) and before a
-    /// card of the first row (upright): the line's label covers no heading.
+    /// card of the first row (upright; across on a phone, between two rows): the line's
+    /// label covers no heading and no card.
     @Test func theNowLineNeverCoversAHeading() async throws {
         try await DaemonHarness.with(running: Self.events) { daemon in
             let web = try await WebGatewayHarness.start(for: daemon)
             let digest = try await daemon.oneShotSnapshot(Self.view).protocol2Digest
             try await WebDriverSession.with(daemon) { browser in
-                for (clock, form) in [("2026-11-29T07:00:10Z", "across"), ("2026-11-29T08:30:10Z", "upright")] {
+                // On a phone every card is a row of its own: the line lies across the gap.
+                for (width, clock, form) in [(1280, "2026-11-29T07:00:10Z", "across"), (1280, "2026-11-29T08:30:10Z", "upright"),
+                                             (390, "2026-11-29T07:00:10Z", "across"), (390, "2026-11-29T08:30:10Z", "across")] {
+                    try await browser.emulateDevice(width: width, height: 900, mobile: width < 600)
                     try await Self.open(browser, web, at: clock, verified: digest)
                     let page = try JSONValue.parse(try await browser.run("""
                         const line = document.querySelector('[data-key="now"]'), label = line.firstElementChild.getBoundingClientRect();
-                        const covered = [...document.querySelectorAll('.heading')].map((h) => [h.textContent, h.getBoundingClientRect()])
-                          .filter(([, h]) => label.bottom > h.top && label.top < h.bottom && label.right > h.left && label.left < h.right);
+                        const covered = [...document.querySelectorAll('.heading, .item[data-id]')].map((h) => [h.textContent, h.getBoundingClientRect()])
+                          .filter(([, h]) => label.bottom > h.top + 0.5 && label.top < h.bottom - 0.5 && label.right > h.left + 0.5 && label.left < h.right - 0.5);
                         return JSON.stringify({ across: line.classList.contains('across'), label: line.textContent, covered: covered.map(([t]) => t) });
                         """).stringValue ?? "null")
-                    #expect(page["across"] == .bool(form == "across"), "\(clock): \(page)")
-                    #expect(page["covered"] == [], "\(clock): the label covers \(page)")
+                    #expect(page["across"] == .bool(form == "across"), "\(width) px, \(clock): \(page)")
+                    #expect(page["covered"] == [], "\(width) px, \(clock): the label covers \(page)")
                     try FileManager.default.createDirectory(atPath: DashboardBrowserTests.outputDirectory, withIntermediateDirectories: true)
-                    try await browser.screenshot(to: DashboardBrowserTests.outputDirectory + "/clock-now-\(form).png")
+                    try await browser.screenshot(to: DashboardBrowserTests.outputDirectory + "/clock-now-\(form)-\(width)-\(clock.dropFirst(11).prefix(2)).png")
                 }
             }
         }

@@ -6,7 +6,8 @@
 /// - When the page has applied the diff (`eventd:applied`, the animations just made):
 ///   every leaving item (a ghost) is still drawn in its old section's kind; then every
 ///   animation of the page is sought to 120 ms, where no two items of the new snapshot
-///   may overlap (but two that trade places, whose paths must cross), and put back.
+///   drawn (a new item waits unseen while others pass) may overlap (but two that trade
+///   places, whose paths must cross), and put back.
 /// - Two frames later it notes which items animate (themselves or their section; on a
 ///   machine too busy to draw within 200 ms, those of the first frame), and at every
 ///   frame that leaving items keep their section's kind until gone.
@@ -43,11 +44,13 @@ enum DashboardMotionProbe {
           const held = all.map((a) => [a, a.currentTime]);
           for (const a of all) { a.pause(); a.currentTime = 120; }
           const at = new Map(now.map((n) => [n.dataset.id, n.getBoundingClientRect()]));
+          // A new item waiting unseen (opacity 0) while others pass its place overlaps nothing drawn.
+          const drawn = new Set(now.filter((n) => parseFloat(getComputedStyle(n).opacity) > 0.05).map((n) => n.dataset.id));
           leaving('120 ms');
           for (const [a, t] of held) { a.currentTime = t ?? 0; a.play(); }
           for (let i = 0; i < now.length; i++) for (let j = i + 1; j < now.length; j++) {
             const a = now[i].dataset.id, b = now[j].dataset.id;
-            if (!overlap(at.get(a), at.get(b))) continue;
+            if (!drawn.has(a) || !drawn.has(b) || !overlap(at.get(a), at.get(b))) continue;
             const pa = before.get(a), pb = before.get(b);
             if (!(pa && pb && (pa.index < pb.index) !== (order.get(a) < order.get(b)))) out.problems.push(`120 ms: ${a} overlaps ${b}`);
           }
