@@ -105,8 +105,10 @@ import Testing
         #expect(s.handle(.character("c")) == .redraw)
         #expect(s.mode == .list)
 
-        #expect(s.handle(.character("+")) == .changeDays(15))
-        #expect(s.handle(.character("-")) == .changeDays(14))
+        #expect(s.handle(.character("+")) == .changeView)
+        #expect(s.days == 15)
+        #expect(s.handle(.character("-")) == .changeView)
+        #expect(s.days == 14)
         var one = state(days: 1)
         #expect(one.handle(.character("-")) == .redraw, "no fewer than one day")
         #expect(s.handle(.interrupt) == .quit)
