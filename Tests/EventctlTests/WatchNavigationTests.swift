@@ -10,10 +10,10 @@ import TestSupport
         TestEvent("retro", "20270106T140000Z", "20270106T150000Z", "Retro in January"),
     ]
 
-    func watch(_ daemon: DaemonHarness, term: String = "xterm-256color") throws -> PseudoTerminal {
+    func watch(_ daemon: DaemonHarness, term: String = "xterm-256color", _ extra: [String] = []) throws -> PseudoTerminal {
         let env = daemon.daemonEnvironment(["TERM": term, "LANG": "C.UTF-8", "NO_COLOR": ""])
         return try PseudoTerminal(DaemonHarness.eventctl, ["--db", daemon.dbPath, "--socket", daemon.socketPath,
-                                                           "watch", "--tz", "UTC", "--days", "14"],
+                                                           "watch", "--tz", "UTC", "--days", "14"] + extra,
                                   environment: env, columns: 80, lines: 24)
     }
 
@@ -72,6 +72,36 @@ import TestSupport
 
             try terminal.type("q")
             #expect(try terminal.send(["op": "exit", "timeout": 5]).status == 0)
+        }
+    }
+
+    /// Ctrl-L paints the whole screen again: text another process wrote over it goes. The
+    /// mouse is reported only with --mouse.
+    @Test func ctrlLClearsInjectedTextAndTheMouseIsOffUnlessAsked() async throws {
+        try await DaemonHarness.with(running: Self.events) { daemon in
+            let terminal = try watch(daemon)
+            defer { terminal.close() }
+            #expect(try terminal.wait(for: "● live").ok)
+            let clean = try terminal.quiet(300)
+            #expect(!clean.mouseReporting, "mouse reporting on without --mouse")
+            try terminal.inject("\u{1B}[5;20HGARBAGE-XYZ\u{1B}[12;3HMORE-JUNK")
+            let dirty = try terminal.wait(for: "MORE-JUNK", timeout: 2)
+            #expect(dirty.ok && dirty.text.contains("GARBAGE-XYZ"), "\(dirty.text)")
+            try terminal.type("\u{0C}")
+            let repainted = try terminal.quiet(300, after: dirty.bytes)
+            #expect(!repainted.text.contains("GARBAGE") && !repainted.text.contains("JUNK"), "\(repainted.text)")
+            #expect(repainted.screen == clean.screen, "the same screen again:\n\(repainted.text)")
+            try terminal.type("q")
+            #expect(try terminal.send(["op": "exit", "timeout": 5]).status == 0)
+
+            let mouse = try watch(daemon, ["--mouse"])
+            defer { mouse.close() }
+            #expect(try mouse.wait(for: "● live").ok)
+            #expect(try mouse.quiet(300).mouseReporting, "--mouse turns mouse reporting on")
+            try mouse.type("q")
+            let end = try mouse.send(["op": "exit", "timeout": 5])
+            #expect(end.status == 0)
+            #expect(!end.mouseReporting, "mouse reporting is off again after the watch")
         }
     }
 
