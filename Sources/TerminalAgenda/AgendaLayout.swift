@@ -19,6 +19,8 @@ public struct AgendaLayout: Sendable {
     public var filter: String = ""
     /// The number of dates of the view (for the empty view's sentence).
     public var days: Int = 14
+    /// The view's first date when it does not slide with today (the same sentence).
+    public var from: CivilDate?
     /// How many calendars eventd has, when known (zero: the empty view says so).
     public var calendarCount: Int?
 
@@ -78,7 +80,8 @@ public struct AgendaLayout: Sendable {
         }
         if model.sections.isEmpty {
             let why = calendarCount == 0 ? "no calendars yet: eventctl import FILE.ics, or eventctl source add"
-                : "nothing in the next \(days) day\(days == 1 ? "" : "s")"
+                : from.map { "nothing in the \(days) day\(days == 1 ? "" : "s") from " + AgendaWords.shortDate($0, today: today) }
+                ?? "nothing in the next \(days) day\(days == 1 ? "" : "s")"
             rows.append(placeholder("p:view", why))
         } else if rows.allSatisfy({ !$0.selectable }) && inLater {
             rows.append(placeholder("p:later", hiddenReason))

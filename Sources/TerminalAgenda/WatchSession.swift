@@ -65,6 +65,7 @@ public final class WatchSession {
         layout = AgendaLayout(now: wallClock().unixSeconds, zone: Zone.system(zoneName) ?? .utc)
         state.today = layout.zone.local(atUTC: layout.now).date
         layout.days = days
+        layout.from = from
         layout.calendarCount = calendarCount
         palette = CalendarPalette(names: calendars)
         palette.own = CalendarPalette.colors(from: calendarColors)
@@ -126,6 +127,7 @@ public final class WatchSession {
                     let days = state.days
                     forwarder = try Self.startForwarder(view: view(days, state.from), open: open, mailbox: mailbox, in: services)
                     layout.days = days
+                    layout.from = state.from
                     lostReason = "subscribing to \(days) day\(days == 1 ? "" : "s")"
                         + (state.from.map { " from " + AgendaWords.shortDate($0, today: state.today) } ?? "")
                     dirty = true

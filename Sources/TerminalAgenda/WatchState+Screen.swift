@@ -97,7 +97,8 @@ extension WatchState {
         let allDay = item.allDay
         let start = item.start ?? ""
         let end = item.end ?? ""
-        let when = allDay ? Self.span(start, end, allDay: true) : Self.span(start, end, allDay: false) + " (\(zoneName))"
+        let when = allDay ? Self.span(start, end, allDay: true, today: today)
+            : Self.span(start, end, allDay: false, today: today) + " (\(zoneName))"
         var rows = [AgendaRow(id: "", kind: .header, spans: [.init("  "), AgendaRow.text(item.summary ?? "(no title)", .bold)])]
         rows.append(AgendaRow(id: "", kind: .gap, spans: []))
         rows += [row("When", when), row("Location", item.location),
@@ -122,10 +123,12 @@ extension WatchState {
     static let maxDescriptionLines = 8
 
     /// `Sun 29 Nov 15:00 – 16:00`, the end's date only when it differs; all-day events
-    /// by dates (the feed's end is exclusive).
-    static func span(_ start: String, _ end: String, allDay: Bool) -> String {
+    /// by dates (the feed's end is exclusive); the year of dates outside `today`'s.
+    static func span(_ start: String, _ end: String, allDay: Bool, today: CivilDate? = nil) -> String {
         func date(_ text: String) -> String {
-            CivilDate(iso: String(text.prefix(10))).map { AgendaWords.shortDate($0) } ?? text
+            CivilDate(iso: String(text.prefix(10))).map { day in
+                today.map { AgendaWords.shortDate(day, today: $0) } ?? AgendaWords.shortDate(day)
+            } ?? text
         }
         if allDay {
             let last = CivilDate(iso: end).map { $0.adding(days: -1).iso } ?? end

@@ -143,5 +143,11 @@ import ICalendar
         ]))
         #expect(rows.first { $0.id == "jan" }!.plainText.hasPrefix("  Mon 4 Jan 2027    10:00"))
         #expect(rows.first { $0.id == "dec" }!.plainText.hasPrefix("  Wed 30 Dec        10:00"), "the same column")
+        #expect(WatchState.span("2027-01-04T10:00:00Z", "2027-01-04T11:00:00Z", allDay: false, today: Self.sunday)
+                == "Mon 4 Jan 2027 10:00 – 11:00", "details name the year too")
+        var moved = AgendaFixture.layout
+        moved.from = CivilDate(year: 2027, month: 1, day: 4)
+        moved.days = 7
+        #expect(moved.rows(AgendaFixture.model([])).map(\.plainText) == ["  (nothing in the 7 days from Mon 4 Jan 2027)"])
     }
 }

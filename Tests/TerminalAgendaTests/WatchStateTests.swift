@@ -1,10 +1,12 @@
 import Testing
+import ICalendar
 @testable import TerminalAgenda
 
 @Suite struct WatchStateTests {
     func state(days: Int = 14) -> WatchState {
         var state = WatchState(days: days)
         state.size = (12, 60)
+        state.today = CivilDate(year: 2026, month: 11, day: 29)
         state.calendars = ["home", "work"]
         state.update(rows: AgendaFixture.layout.rows(AgendaFixture.week))
         return state
