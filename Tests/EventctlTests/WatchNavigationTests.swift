@@ -75,6 +75,25 @@ import TestSupport
         }
     }
 
+    /// `--from` words are read against today as agenda reads them (here Monday, the day
+    /// after the fake Sunday), and `t` slides the window back to today.
+    @Test func fromWordsStartTheWindowAndTodayBringsItBack() async throws {
+        try await DaemonHarness.with(running: Self.events) { daemon in
+            let terminal = try watch(daemon, ["--from", "monday"])
+            defer { terminal.close() }
+            #expect(try terminal.wait(for: "● live").ok)
+            let monday = try terminal.quiet(300)
+            #expect(monday.screen[0].contains("from Mon 30 Nov"), "\(monday.text)")
+            #expect(Self.firstRow(monday).hasPrefix("Tomorrow, Monday 30 November"), "\(monday.text)")
+            #expect(!monday.text.contains("Review"), "Sunday is before the window")
+            try terminal.type("t")
+            let today = try terminal.wait(for: "Review", timeout: 2)
+            #expect(today.ok && !today.screen[0].contains("from"), "\(today.text)")
+            try terminal.type("q")
+            #expect(try terminal.send(["op": "exit", "timeout": 5]).status == 0)
+        }
+    }
+
     /// Ctrl-L paints the whole screen again: text another process wrote over it goes. The
     /// mouse is reported only with --mouse.
     @Test func ctrlLClearsInjectedTextAndTheMouseIsOffUnlessAsked() async throws {
