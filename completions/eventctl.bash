@@ -111,7 +111,7 @@ _eventctl()
         remove) options="--calendar --db --socket --help" ;;
         export) options="--calendar --db --socket --help" ;;
         subscribe) options="--from --days --past-days --tz --calendar --empty-days --resume --format --template --soon --all-day --db --socket --help" ;;
-        watch) options="--from --days --past-days --tz --calendar --empty-days --db --socket --help" ;;
+        watch) options="--from --days --past-days --tz --calendar --empty-days --mouse --db --socket --help" ;;
         remind) options="--before --calendar --tz --notify --state --db --socket --help" ;;
         status) options="--json --db --socket --help" ;;
         source) options="--calendar --every --url-file --json --db --socket --help" ;;

@@ -93,13 +93,14 @@ complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l template -x -
 complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l soon -x -d 'Status bars: an event starting within this is \'soon\''
 complete -c eventctl -n '__fish_seen_subcommand_from subscribe' -l all-day -x -a 'when-free always' -d 'Status bars: when-free or always'
 
-# eventctl watch [--from DATE] [--days N] [--past-days N] [--tz ZONE] [--calendar NAME]... [--empty-days omit|placeholder]
+# eventctl watch [--from DATE] [--days N] [--past-days N] [--tz ZONE] [--calendar NAME]... [--empty-days omit|placeholder] [--mouse]
 complete -c eventctl -n '__fish_seen_subcommand_from watch' -l from -x -d 'First date'
 complete -c eventctl -n '__fish_seen_subcommand_from watch' -l days -x -d 'Number of dates, 1-3660'
 complete -c eventctl -n '__fish_seen_subcommand_from watch' -l past-days -x -d 'Start N days before today, 0-366'
 complete -c eventctl -n '__fish_seen_subcommand_from watch' -l tz -x -a '(__eventctl_zones)' -d 'IANA time zone, any case'
 complete -c eventctl -n '__fish_seen_subcommand_from watch' -l calendar -x -a '(__eventctl_calendars)' -d 'Only this calendar'
 complete -c eventctl -n '__fish_seen_subcommand_from watch' -l empty-days -x -a 'omit placeholder' -d 'omit or placeholder'
+complete -c eventctl -n '__fish_seen_subcommand_from watch' -l mouse -d 'Report the mouse to the watch'
 
 # eventctl remind [--before DURATION]... [--calendar NAME]... [--tz ZONE] [--notify auto|dbus|notify-send] [--state FILE]
 complete -c eventctl -n '__fish_seen_subcommand_from remind' -l before -x -d 'Remind this long before the start'

@@ -15,17 +15,23 @@ stdin/stdout, one JSON object per line each way:
                                                   one per pause of 8 ms in the output
   {"op": "exit", "timeout": 5}                    until the program exits
   {"op": "png", "path": "x.png"}                  the screen drawn as an image (Pillow)
+  {"op": "inject", "data": "junk"}                written to the terminal by another
+                                                  process (as `echo junk > /dev/pts/N`)
 
 Every answer carries "bytes" (all bytes written so far), "screen" (lines), "title"
 (what OSC titles set), "cursor_hidden", "alt_screen" (from the smcup/rmcup sequences
-seen; pyte itself has one screen), "colors" (foreground of each cell on each line).
+seen; pyte itself has one screen), "mouse" (mouse reporting on, from the xterm
+private modes 1000-1003 seen), "colors" (foreground of each cell on each line).
 """
-import codecs, fcntl, json, os, struct, subprocess, sys, termios, threading, time
+import codecs, fcntl, json, os, re, struct, subprocess, sys, termios, threading, time
 
 import pyte
 
 ALT_ON = [b"\x1b[?1049h", b"\x1b[?1047h", b"\x1b[?47h"]
 ALT_OFF = [b"\x1b[?1049l", b"\x1b[?1047l", b"\x1b[?47l"]
+# A private mode set or reset naming one of the mouse reporting modes (curses may join
+# them with others: ESC [ ? 1006 ; 1000 h).
+MOUSE_MODE = re.compile(rb"\x1b\[\?([0-9;]*)([hl])")
 
 
 class Terminal:
@@ -37,10 +43,12 @@ class Terminal:
         self.total = 0
         self.raw = b""
         self.alt = False
+        self.mouse = False
         self.last_output = time.monotonic()
         self.frames = []
         self.frame_pending = False
         self.master, slave = os.openpty()
+        self.slave_path = os.ttyname(slave)
         self.set_size(slave, cols, rows)
         self.child = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, start_new_session=True,
                                       preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0))
@@ -67,6 +75,9 @@ class Terminal:
                 off = max(window.rfind(s) for s in ALT_OFF)
                 if on != off:
                     self.alt = on > off
+                for match in MOUSE_MODE.finditer(window):
+                    if set(match.group(1).split(b";")) & {b"1000", b"1001", b"1002", b"1003"}:
+                        self.mouse = match.group(2) == b"h"
                 self.raw = window[-16:]
                 self.stream.feed(self.decoder.decode(data))
                 self.last_output = time.monotonic()
@@ -84,7 +95,8 @@ class Terminal:
         with self.lock:
             colors = [[self.screen.buffer[y][x].fg for x in range(self.screen.columns)] for y in range(self.screen.lines)]
             return {"bytes": self.total, "screen": list(self.screen.display), "title": self.screen.title,
-                    "cursor_hidden": self.screen.cursor.hidden, "alt_screen": self.alt, "colors": colors}
+                    "cursor_hidden": self.screen.cursor.hidden, "alt_screen": self.alt, "mouse": self.mouse,
+                    "colors": colors}
 
     def handle(self, request):
         op = request["op"]
@@ -100,6 +112,12 @@ class Terminal:
             return dict(self.state(), ok=True)
         if op == "keys":
             os.write(self.master, request["data"].encode())
+        elif op == "inject":
+            fd = os.open(self.slave_path, os.O_WRONLY | os.O_NOCTTY)
+            try:
+                os.write(fd, request["data"].encode())
+            finally:
+                os.close(fd)
         elif op == "signal":
             self.child.send_signal(request["signal"])
         elif op == "resize":

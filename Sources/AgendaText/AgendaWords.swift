@@ -22,6 +22,11 @@ public enum AgendaWords {
         "\(weekdays[date.weekday].prefix(3)) \(date.day) \(months[date.month - 1].prefix(3))"
     }
 
+    /// `Mon 7 Dec`, or `Mon 4 Jan 2027` when the year is not `today`'s.
+    public static func shortDate(_ date: CivilDate, today: CivilDate) -> String {
+        date.year == today.year ? shortDate(date) : shortDate(date) + " \(date.year)"
+    }
+
     /// `HH:MM` of the feed's local time text (`YYYY-MM-DDTHH:MM:SS±HH:MM`): the wall
     /// clock of the view's zone, as the feed wrote it; nil when the text has no time.
     public static func clock(_ rfc3339: String?) -> String? {

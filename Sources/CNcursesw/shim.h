@@ -15,6 +15,7 @@ static inline WINDOW *eventd_stdscr(void) { return stdscr; }
 static inline WINDOW *eventd_curscr(void) { return curscr; }
 static inline int eventd_color_pairs(void) { return COLOR_PAIRS; }
 static inline SCREEN *eventd_newterm_stdio(void) { return newterm(NULL, stdout, stdin); }
+static inline SCREEN *eventd_newterm_type(const char *type) { return newterm(type, stdout, stdin); }
 static inline const char *eventd_codeset(void) { return nl_langinfo(CODESET); }
 static inline int eventd_color_pair(int n) { return (int)COLOR_PAIR(n); }
 static inline unsigned long eventd_mouse_wheel_up(void) { return BUTTON4_PRESSED; }

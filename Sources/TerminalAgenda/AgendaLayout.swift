@@ -19,6 +19,8 @@ public struct AgendaLayout: Sendable {
     public var filter: String = ""
     /// The number of dates of the view (for the empty view's sentence).
     public var days: Int = 14
+    /// The view's first date when it does not slide with today (the same sentence).
+    public var from: CivilDate?
     /// How many calendars eventd has, when known (zero: the empty view says so).
     public var calendarCount: Int?
 
@@ -50,6 +52,9 @@ public struct AgendaLayout: Sendable {
         cache.today = today
         var rows: [AgendaRow] = []
         var inLater = false
+        // Dates of another year than today's show it: the dense list's date column is
+        // then wide enough for it on every row.
+        let dateColumn = model.sections.contains { CivilDate(iso: $0.id).map { $0.year != today.year } ?? false } ? 15 : 10
         for section in model.sections {
             guard let date = CivilDate(iso: section.id) else { continue }
             let day = section.content
@@ -69,13 +74,14 @@ public struct AgendaLayout: Sendable {
                 continue
             }
             let laid = sectionRows(section.items.map(\.content), id: section.id, day: day, date: date,
-                                   today: today, dense: dense)
+                                   today: today, dense: dense, dateColumn: dateColumn)
             if date != today { cache.sections[section.id] = laid }
             rows += laid
         }
         if model.sections.isEmpty {
             let why = calendarCount == 0 ? "no calendars yet: eventctl import FILE.ics, or eventctl source add"
-                : "nothing in the next \(days) day\(days == 1 ? "" : "s")"
+                : from.map { "nothing in the \(days) day\(days == 1 ? "" : "s") from " + AgendaWords.shortDate($0, today: today) }
+                ?? "nothing in the next \(days) day\(days == 1 ? "" : "s")"
             rows.append(placeholder("p:view", why))
         } else if rows.allSatisfy({ !$0.selectable }) && inLater {
             rows.append(placeholder("p:later", hiddenReason))
@@ -85,10 +91,11 @@ public struct AgendaLayout: Sendable {
 
     /// One date's rows: its header and events (with the now line today, `NowRule`), or
     /// for a date past the week its events alone, dense.
-    func sectionRows(_ items: [FeedItem], id: String, day: FeedDay, date: CivilDate, today: CivilDate, dense: Bool) -> [AgendaRow] {
+    func sectionRows(_ items: [FeedItem], id: String, day: FeedDay, date: CivilDate, today: CivilDate, dense: Bool,
+                     dateColumn: Int = 10) -> [AgendaRow] {
         let events = items.filter { $0.kind == .event }
         let shown = events.filter(isShown)
-        if dense { return shown.map { eventRow($0, date: date, dense: true, today: false) } }
+        if dense { return shown.map { eventRow($0, date: date, dense: true, today: false, year: today, dateColumn: dateColumn) } }
         // A header's kind is where its date falls (today's even when it has nothing on it).
         var rows = [AgendaRow(id: "h:" + id, kind: .header,
                               spans: [.init(AgendaWords.dayHeader(date, label: day.label, today: today), .bold)],
@@ -116,12 +123,17 @@ public struct AgendaLayout: Sendable {
 
     /// An event's row: `AgendaLine`'s pieces as spans, today's past dimmed and the
     /// current one marked with its progress.
-    func eventRow(_ item: FeedItem, date: CivilDate, dense: Bool, today: Bool) -> AgendaRow {
+    /// `year`: today's date, whose year dense dates leave out; `dateColumn`: their width.
+    func eventRow(_ item: FeedItem, date: CivilDate, dense: Bool, today: Bool,
+                  year: CivilDate? = nil, dateColumn: Int = 10) -> AgendaRow {
         let line = AgendaLine(item)
         let phase = today ? NowRule.phase(item, now: now) : .timeless
         let past = phase == .over
         var spans: [AgendaRow.Span] = []
-        if dense { spans.append(.init("  " + ItemTime.padded(AgendaWords.shortDate(date), to: 10) + " ", .dim)) }
+        if dense {
+            let text = year.map { AgendaWords.shortDate(date, today: $0) } ?? AgendaWords.shortDate(date)
+            spans.append(.init("  " + ItemTime.padded(text, to: dateColumn) + " ", .dim))
+        }
         spans.append(.init(phase == .current ? "▶ " : "  ", .progress))
         spans += line.head.map { span($0, line, past: past) }
         if phase == .current, let done = NowRule.progress(item, now: now) {

@@ -20,18 +20,33 @@ public final class CursesScreen {
     /// Calendar colours (names learnt as events arrive).
     public var palette: CalendarPalette
     private var pairs: [Int64: Int32] = [:]
+    /// `TERM` as asked and the type drawn for instead, when terminfo does not know it.
+    public let substitute: (asked: String, used: String)?
+    /// The types tried, in order, for a `TERM` terminfo does not know (kitty, foot,
+    /// alacritty or xterm-direct without their entries): most terminals speak xterm's
+    /// sequences, and every one vt100's.
+    public static let fallbackTypes = ["xterm-256color", "vt100"]
 
-    /// Takes over the terminal on standard input and output. Throws `Unsupported` when
-    /// either is not a terminal, or the terminal cannot address the cursor.
-    public init(environment: [String: String], palette: CalendarPalette) throws {
+    /// Takes over the terminal on standard input and output, with the mouse reported
+    /// (the wheel) only when `mouse`. Throws `Unsupported` when either is not a
+    /// terminal, no type is known to terminfo, or the terminal cannot address the cursor.
+    public init(environment: [String: String], palette: CalendarPalette, mouse: Bool = false) throws {
         guard isatty(0) != 0, isatty(1) != 0 else {
             throw Unsupported(description: "standard input and output must be a terminal")
         }
         setlocale(LC_ALL, "")
         if String(cString: eventd_codeset()) != "UTF-8" { setlocale(LC_CTYPE, "C.UTF-8") }
-        guard let made = eventd_newterm_stdio() else {
-            throw Unsupported(description: "the terminal '\(environment["TERM"] ?? "")' is unknown to terminfo")
+        let asked = environment["TERM"] ?? ""
+        var made = eventd_newterm_stdio()
+        var used: String?
+        for type in Self.fallbackTypes where made == nil {
+            made = eventd_newterm_type(type)
+            if made != nil { used = type }
         }
+        guard let made else {
+            throw Unsupported(description: "the terminal '\(asked)' is unknown to terminfo, as are \(Self.fallbackTypes.joined(separator: " and "))")
+        }
+        substitute = used.map { (asked, $0) }
         screen = made
         let cup = tigetstr("cup")
         if cup == nil || Int(bitPattern: cup) == -1 {
@@ -53,8 +68,11 @@ public final class CursesScreen {
         nodelay(eventd_stdscr(), true)
         curs_set(0)
         set_escdelay(25)
-        _ = mousemask(mmask_t(eventd_mouse_wheel_up() | eventd_mouse_wheel_down()), nil)
-        mouseinterval(0)
+        // Off unless asked for: while a terminal reports the mouse, selecting text needs Shift.
+        if mouse {
+            _ = mousemask(mmask_t(eventd_mouse_wheel_up() | eventd_mouse_wheel_down()), nil)
+            mouseinterval(0)
+        }
         TerminalRestore.prepare()
     }
 
@@ -69,6 +87,12 @@ public final class CursesScreen {
         guard ioctl(1, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_row > 0, ws.ws_col > 0 else { return }
         resize_term(Int32(ws.ws_row), Int32(ws.ws_col))
         // The next draw repaints every cell: what the terminal kept after its resize is unknown.
+        clearok(eventd_curscr(), true)
+    }
+
+    /// The next draw clears the terminal and paints every cell (Ctrl-L: whatever else
+    /// wrote to the terminal goes).
+    public func repaint() {
         clearok(eventd_curscr(), true)
     }
 
@@ -100,6 +124,7 @@ public final class CursesScreen {
             }
             switch code {
             case 3: keys.append(.interrupt)
+            case 12: keys.append(.repaint)
             case 27: keys.append(.escape)
             case 10, 13: keys.append(.enter)
             case 8, 127: keys.append(.backspace)

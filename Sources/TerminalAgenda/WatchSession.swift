@@ -20,8 +20,10 @@ public final class WatchSession {
         case signal(Int32)
     }
 
-    /// The view for a number of days.
-    let view: @Sendable (Int) -> ViewFields
+    /// The view for a number of days from a first date (nil: today, sliding).
+    let view: @Sendable (Int, CivilDate?) -> ViewFields
+    /// Mouse reporting (the wheel scrolls; selecting text then needs Shift).
+    let mouse: Bool
     let open: @Sendable () throws -> FeedSocket
     /// One status request on a connection of its own (for `calendar_colors`).
     let status: @Sendable () throws -> FeedStatus?
@@ -44,19 +46,26 @@ public final class WatchSession {
     var rowCache = AgendaLayout.Cache()
 
     /// `calendarColors`: status's `calendar_colors` when the caller has it already.
-    public init(days: Int, zoneName: String, calendars: [String], calendarCount: Int?, calendarColors: [String: String]? = nil,
-                view: @escaping @Sendable (Int) -> ViewFields, open: @escaping @Sendable () throws -> FeedSocket,
+    /// `from`, `pastDays`: the window's start as the options give it.
+    public init(days: Int, from: CivilDate? = nil, pastDays: Int = 0, mouse: Bool = false,
+                zoneName: String, calendars: [String], calendarCount: Int?, calendarColors: [String: String]? = nil,
+                view: @escaping @Sendable (Int, CivilDate?) -> ViewFields, open: @escaping @Sendable () throws -> FeedSocket,
                 status: @escaping @Sendable () throws -> FeedStatus?,
                 wallClock: @escaping @Sendable () -> WallInstant, environment: [String: String]) {
         self.view = view
+        self.mouse = mouse
         self.open = open
         self.status = status
         self.wallClock = wallClock
         self.environment = environment
         state = WatchState(days: days)
         state.zoneName = zoneName
+        state.from = from
+        state.pastDays = pastDays
         layout = AgendaLayout(now: wallClock().unixSeconds, zone: Zone.system(zoneName) ?? .utc)
+        state.today = layout.zone.local(atUTC: layout.now).date
         layout.days = days
+        layout.from = from
         layout.calendarCount = calendarCount
         palette = CalendarPalette(names: calendars)
         palette.own = CalendarPalette.colors(from: calendarColors)
@@ -74,13 +83,14 @@ public final class WatchSession {
         // restored (within a second in all: a stuck one is left to the process's exit).
         let services = Lifecycle(shutdownDeadline: .seconds(1), takingSignals: false)
         defer { _ = services.stopServices() }
-        let screen = try CursesScreen(environment: environment, palette: palette)
+        let screen = try CursesScreen(environment: environment, palette: palette, mouse: mouse)
         defer { screen.end() }
         state.size = screen.size
+        state.notice = screen.substitute.map { "TERM '\($0.asked)' unknown to terminfo: drawn as \($0.used)" }
         let reader = CalendarColorReader(status: status, mailbox: mailbox)
         try services.start(reader)
         colorReader = reader
-        forwarder = try Self.startForwarder(view: view(state.days), open: open, mailbox: mailbox, in: services)
+        forwarder = try Self.startForwarder(view: view(state.days, state.from), open: open, mailbox: mailbox, in: services)
         colorReader?.refresh()
         relayout(animated: false)
         screen.draw(compose())
@@ -108,12 +118,18 @@ public final class WatchSession {
                 case .relayout:
                     relayout(animated: true)
                     dirty = true
-                case .changeDays(let days):
+                case .repaint:
+                    screen.repaint()
+                    dirty = true
+                case .changeView:
                     // The old one ends at once (joined with the others at the end).
                     forwarder?.requestStop()
-                    forwarder = try Self.startForwarder(view: view(days), open: open, mailbox: mailbox, in: services)
+                    let days = state.days
+                    forwarder = try Self.startForwarder(view: view(days, state.from), open: open, mailbox: mailbox, in: services)
                     layout.days = days
+                    layout.from = state.from
                     lostReason = "subscribing to \(days) day\(days == 1 ? "" : "s")"
+                        + (state.from.map { " from " + AgendaWords.shortDate($0, today: state.today) } ?? "")
                     dirty = true
                 }
             }
@@ -189,6 +205,7 @@ public final class WatchSession {
     /// feed changed are highlighted (`highlight`), not those the clock or a key changed.
     func relayout(animated: Bool, highlight: Bool = false) {
         layout.now = wallClock().unixSeconds
+        state.today = layout.zone.local(atUTC: layout.now).date
         if layout.filter != state.filter || layout.hiddenCalendars != state.hiddenCalendars { rowCache = AgendaLayout.Cache() }
         layout.filter = state.filter
         layout.hiddenCalendars = state.hiddenCalendars
@@ -215,7 +232,9 @@ public final class WatchSession {
     /// The first line: the view, and live or stale since when.
     var title: [AgendaRow.Span] {
         var spans: [AgendaRow.Span] = [.init(" eventd watch", .bold),
-                                       .init("  \(state.days) day\(state.days == 1 ? "" : "s") · \(state.zoneName)  ")]
+                                       .init("  \(state.days) day\(state.days == 1 ? "" : "s")"
+                                             + (state.from.map { " from " + AgendaWords.shortDate($0, today: state.today) } ?? "")
+                                             + " · \(state.zoneName)  ")]
         let updated = lastUpdate.map { clock($0.unixSeconds) } ?? "never"
         if let lostReason {
             let stale = feed == nil ? "" : "stale · last update " + updated + " · "

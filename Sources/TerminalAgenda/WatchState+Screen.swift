@@ -31,7 +31,7 @@ extension WatchState {
         var lines = [ScreenLine(AgendaRow(id: "", kind: .header, spans: title).fitted(to: width), .bar)]
         var body = [ScreenLine](repeating: ScreenLine(AgendaRow(id: "", kind: .gap, spans: []).fitted(to: width)), count: bodyLines)
         switch mode {
-        case .list, .filter:
+        case .list, .filter, .goTo:
             for placed in frame where placed.line >= top && placed.line < top + bodyLines {
                 let emphasis: ScreenLine.Emphasis = placed.row.id == selected && placed.row.selectable ? .selected
                     : placed.mark == .fresh ? .fresh : placed.mark == .leaving ? .leaving : .none
@@ -40,6 +40,10 @@ extension WatchState {
         case .details(let id):
             let details: [AgendaRow] = rows.first { $0.id == id }?.item.map { detailRows($0) } ?? []
             for (k, row) in details.prefix(bodyLines).enumerated() {
+                body[k] = ScreenLine(row.fitted(to: width))
+            }
+        case .help:
+            for (k, row) in helpRows.prefix(bodyLines).enumerated() {
                 body[k] = ScreenLine(row.fitted(to: width))
             }
         case .calendars(let cursor):
@@ -69,10 +73,17 @@ extension WatchState {
             return [.init(" Esc: back  ↑↓: previous/next  q: quit", .dim)]
         case .calendars:
             return [.init(" ↑↓: choose  space: show/hide  c: back", .dim)]
+        case .help:
+            return [.init(" ? or Esc: back  q: quit", .dim)]
+        case .goTo(let text):
+            return goToFooter(text)
         case .list:
-            var spans: [AgendaRow.Span] = [.init(" ↑↓ select  Enter details  t today  +/- days  / filter  c calendars  q quit", .dim)]
-            if !filter.isEmpty { spans.insert(.init(" filter: " + filter.terminalSafe + " ", .warning), at: 0) }
-            return spans
+            if let notice {
+                return [.init(" " + notice.terminalSafe + " ", .warning), .init(Self.keys(fitting: 0), .dim)]
+            }
+            guard !filter.isEmpty else { return [.init(Self.keys(fitting: size.columns), .dim)] }
+            let shown = " filter: " + String(filter.terminalSafe.prefix(40)) + " "
+            return [.init(shown, .warning), .init(Self.keys(fitting: size.columns - DisplayWidth.of(shown)), .dim)]
         }
     }
 
@@ -86,7 +97,8 @@ extension WatchState {
         let allDay = item.allDay
         let start = item.start ?? ""
         let end = item.end ?? ""
-        let when = allDay ? Self.span(start, end, allDay: true) : Self.span(start, end, allDay: false) + " (\(zoneName))"
+        let when = allDay ? Self.span(start, end, allDay: true, today: today)
+            : Self.span(start, end, allDay: false, today: today) + " (\(zoneName))"
         var rows = [AgendaRow(id: "", kind: .header, spans: [.init("  "), AgendaRow.text(item.summary ?? "(no title)", .bold)])]
         rows.append(AgendaRow(id: "", kind: .gap, spans: []))
         rows += [row("When", when), row("Location", item.location),
@@ -111,10 +123,12 @@ extension WatchState {
     static let maxDescriptionLines = 8
 
     /// `Sun 29 Nov 15:00 – 16:00`, the end's date only when it differs; all-day events
-    /// by dates (the feed's end is exclusive).
-    static func span(_ start: String, _ end: String, allDay: Bool) -> String {
+    /// by dates (the feed's end is exclusive); the year of dates outside `today`'s.
+    static func span(_ start: String, _ end: String, allDay: Bool, today: CivilDate? = nil) -> String {
         func date(_ text: String) -> String {
-            CivilDate(iso: String(text.prefix(10))).map { AgendaWords.shortDate($0) } ?? text
+            CivilDate(iso: String(text.prefix(10))).map { day in
+                today.map { AgendaWords.shortDate(day, today: $0) } ?? AgendaWords.shortDate(day)
+            } ?? text
         }
         if allDay {
             let last = CivilDate(iso: end).map { $0.adding(days: -1).iso } ?? end

@@ -1,3 +1,5 @@
+import ICalendar
+
 /// A key as the watch understands it, decoded from the terminal by the screen.
 public enum WatchKey: Sendable, Equatable {
     case up, down, pageUp, pageDown, home, end, enter, escape, backspace
@@ -6,11 +8,14 @@ public enum WatchKey: Sendable, Equatable {
     case wheelUp, wheelDown
     /// Ctrl-C as a key (the terminal in raw mode).
     case interrupt
+    /// Ctrl-L: paint the whole screen again.
+    case repaint
 }
 
 /// What the keys do to the watch, as a pure state machine: the selection (kept on the
 /// same item while rows come and go), scrolling, details, the text filter, calendars
-/// shown or hidden, the number of days. The session turns its `Action`s into effects.
+/// shown or hidden, the window (its first date and number of days). The session turns
+/// its `Action`s into effects.
 public struct WatchState: Sendable {
     /// What the body shows.
     public enum Mode: Sendable, Equatable {
@@ -21,6 +26,10 @@ public struct WatchState: Sendable {
         case filter
         /// Choosing calendars; the cursor's index.
         case calendars(Int)
+        /// The keys, over the agenda.
+        case help
+        /// Typing a date to go to (the text so far).
+        case goTo(String)
     }
 
     /// What the session must do after a key.
@@ -28,19 +37,31 @@ public struct WatchState: Sendable {
         case redraw
         /// Lay the rows out again (filter or calendars changed).
         case relayout
-        /// Subscribe again with this many days.
-        case changeDays(Int)
+        /// Subscribe again to the window `days` and `from` now describe.
+        case changeView
+        /// Clear the terminal and paint every cell again.
+        case repaint
         case quit
     }
 
     public var mode = Mode.list
     /// The selected row's id.
-    public private(set) var selected: String?
+    public internal(set) var selected: String?
     /// The first content line shown.
-    public private(set) var top = 0
+    public internal(set) var top = 0
     public var filter = ""
     public var hiddenCalendars: Set<String> = []
     public var days: Int
+    /// The window's first date; nil: it slides with today (less `pastDays`).
+    public var from: CivilDate?
+    /// Days before today the sliding window starts (`--past-days`).
+    public var pastDays = 0
+    /// Today in the view's zone (the session keeps it with the clock).
+    public var today = CivilDate(year: 1970, month: 1, day: 1)
+    /// Said once in the footer, in place of the keys, until the next key.
+    public var notice: String?
+    /// Why the date typed at the Go to prompt was refused.
+    public var promptError: String?
     /// Every calendar known (eventd's status, and the items seen), in name order.
     public var calendars: [String] = []
     /// The view's zone, named in details.
@@ -88,7 +109,11 @@ public struct WatchState: Sendable {
     /// Handles one key.
     public mutating func handle(_ key: WatchKey) -> Action {
         if key == .interrupt { return .quit }
+        notice = nil
+        if key == .repaint { return .repaint }
         switch mode {
+        case .help: return help(key)
+        case .goTo(let text): return goingTo(key, text: text)
         case .list: return list(key)
         case .details: return details(key)
         case .filter: return typing(key)
@@ -102,12 +127,25 @@ public struct WatchState: Sendable {
         case .down, .character("j"): move(by: 1)
         case .pageUp: move(by: -bodyLines)
         case .pageDown: move(by: bodyLines)
-        case .home, .character("g"): move(by: -rows.count)
+        case .home: move(by: -rows.count)
         case .end, .character("G"): move(by: rows.count)
         case .wheelUp: scroll(by: -3)
         case .wheelDown: scroll(by: 3)
         case .enter: if let selected { mode = .details(selected) }
-        case .character("t"): today()
+        case .character("t"):
+            if from != nil {
+                from = nil
+                return viewChanged()
+            }
+            showToday()
+        case .character("?"): mode = .help
+        case .character("g"):
+            mode = .goTo("")
+            promptError = nil
+        case .character("]"): return shift(by: 1)
+        case .character("["): return shift(by: -1)
+        case .character("}"): return shift(by: 7)
+        case .character("{"): return shift(by: -7)
         case .character("+"), .character("="): return changeDays(by: 1)
         case .character("-"): return changeDays(by: -1)
         case .character("/"): mode = .filter
@@ -176,7 +214,7 @@ public struct WatchState: Sendable {
         let next = min(Self.dayRange.upperBound, max(Self.dayRange.lowerBound, days + delta))
         guard next != days else { return .redraw }
         days = next
-        return .changeDays(next)
+        return .changeView
     }
 
     /// Moves the selection `delta` selectable rows (clamped at the ends).
@@ -189,7 +227,7 @@ public struct WatchState: Sendable {
     }
 
     /// Selects today's first event, with today's header in sight.
-    mutating func today() {
+    mutating func showToday() {
         guard let header = rows.firstIndex(where: { $0.kind == .header && $0.section == .today })
                 ?? rows.firstIndex(where: { $0.kind == .header }) else { return }
         top = header

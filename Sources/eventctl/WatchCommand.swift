@@ -13,22 +13,28 @@ struct WatchCommand: Subcommand {
         discussion: """
         Sections by date as in agenda; changes arrive from eventd's feed and are animated in
         place. While eventd is down the last state stays on screen, marked stale with the time
-        of the last update, and the watch reconnects by itself. Keys: arrows or j/k select,
-        Enter shows details, t jumps to today, + and - change the days, / filters by text, c
-        shows or hides calendars, q or Ctrl-C quits. Needs a terminal: for pipes and scripts
-        use agenda or subscribe. Each calendar is drawn in its own colour where eventd knows it
+        of the last update, and the watch reconnects by itself. Keys (? lists them all): arrows
+        or j/k select, Enter shows details, g goes to a date (the forms --from takes), ] and [
+        move the window a day, } and { a week, t back to today, + and - change the days, /
+        filters by text, c shows or hides calendars, Ctrl-L repaints, q or Ctrl-C quits. A TERM
+        terminfo does not know is drawn as xterm-256color (else vt100), said on the key line.
+        Needs a terminal: for pipes and scripts use agenda or subscribe. Each calendar is drawn in its own colour where eventd knows it
         (see calendars --color), else in one of a fixed palette; no colours under NO_COLOR.
         """,
-        options: ViewOptions.declarations,
+        options: ViewOptions.declarations + [mouse],
         examples: [
             "eventctl watch",
             "eventctl watch --days 7 --calendar work --tz Europe/Berlin",
         ])
 
+    static let mouse = Option.flag("--mouse", help: "Report the mouse to the watch (the wheel scrolls; selecting text then needs Shift).")
+
     var options: ViewOptions
+    var mouse: Bool
 
     init(_ arguments: ParsedArguments) {
         options = ViewOptions(arguments)
+        mouse = arguments[Self.mouse]
     }
 
     func run(_ env: CommandEnvironment) throws {
@@ -41,13 +47,15 @@ struct WatchCommand: Subcommand {
         let names = status?.calendarNames ?? []
         // Checked as agenda checks them (exit 65, the calendars named), before the screen is taken.
         try StoreAccess.requireCalendars(options.calendars, env) { status?.calendarNames }
-        let base = options
+        // `--from tomorrow` as a date, read against today in the view's zone.
+        let base = options.resolved(environment: env.environment)
         let session = WatchSession(
-            days: options.days ?? 14, zoneName: zone, calendars: names, calendarCount: status?.calendars.map(Int.init),
+            days: options.days ?? 14, from: base.from, pastDays: options.pastDays ?? 0, mouse: mouse, zoneName: zone, calendars: names, calendarCount: status?.calendars.map(Int.init),
             calendarColors: status?.calendarColors,
-            view: { days in
+            view: { days, from in
                 var view = base
                 view.days = days
+                view.from = from
                 return view.fields
             },
             open: { [env] in try DaemonConnection.open(env) },

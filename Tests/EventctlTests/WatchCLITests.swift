@@ -86,6 +86,7 @@ import TestSupport
             #expect(small.screen.count == 20)
             #expect(small.screen[0].hasPrefix(" eventd watch"), "\(small.text)")
             #expect(small.screen[19].hasPrefix(" ↑↓ select"), "\(small.text)")
+            #expect(small.screen[19].contains("? help") && small.screen[19].contains("q quit"), "the key line keeps help and quit:\n\(small.text)")
             #expect(small.screen.contains { $0.hasPrefix("Today, Sunday 29 November") }, "\(small.text)")
             try Self.screenshot(terminal, "watch-60x20")
 

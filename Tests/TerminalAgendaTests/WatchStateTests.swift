@@ -1,10 +1,12 @@
 import Testing
+import ICalendar
 @testable import TerminalAgenda
 
 @Suite struct WatchStateTests {
     func state(days: Int = 14) -> WatchState {
         var state = WatchState(days: days)
         state.size = (12, 60)
+        state.today = CivilDate(year: 2026, month: 11, day: 29)
         state.calendars = ["home", "work"]
         state.update(rows: AgendaFixture.layout.rows(AgendaFixture.week))
         return state
@@ -105,8 +107,10 @@ import Testing
         #expect(s.handle(.character("c")) == .redraw)
         #expect(s.mode == .list)
 
-        #expect(s.handle(.character("+")) == .changeDays(15))
-        #expect(s.handle(.character("-")) == .changeDays(14))
+        #expect(s.handle(.character("+")) == .changeView)
+        #expect(s.days == 15)
+        #expect(s.handle(.character("-")) == .changeView)
+        #expect(s.days == 14)
         var one = state(days: 1)
         #expect(one.handle(.character("-")) == .redraw, "no fewer than one day")
         #expect(s.handle(.interrupt) == .quit)

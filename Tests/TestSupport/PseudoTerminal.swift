@@ -82,6 +82,9 @@ public final class PseudoTerminal: @unchecked Sendable {
     /// Types `text`.
     public func type(_ text: String) throws { try send(["op": "keys", "data": .string(text)]) }
 
+    /// Writes `text` to the terminal from outside the program (as another process would).
+    public func inject(_ text: String) throws { try send(["op": "inject", "data": .string(text)]) }
+
     /// One answer of the emulator.
     public struct Answer: Sendable {
         public let json: JSONValue
@@ -96,6 +99,8 @@ public final class PseudoTerminal: @unchecked Sendable {
         public var title: String { json["title"]?.stringValue ?? "" }
         public var cursorHidden: Bool { json["cursor_hidden"]?.boolValue ?? false }
         public var alternateScreen: Bool { json["alt_screen"]?.boolValue ?? false }
+        /// Whether the program has the terminal report the mouse.
+        public var mouseReporting: Bool { json["mouse"]?.boolValue ?? false }
         /// The exit status (`exit`), nil while running or for a signal.
         public var status: Int? { json["status"]?.intValue.map(Int.init) }
         /// The screens seen since the last `frames` request.
