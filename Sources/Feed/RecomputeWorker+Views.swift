@@ -8,11 +8,11 @@ extension RecomputeWorker {
     func recompute(_ view: View, force: Bool) {
         guard let store else { return }
         let startedWall = clocks.wall()
-        let started = clocks.instant()
+        let started = clocks.monotonic()
         schedule.recomputed(at: started)
         do {
             let snapshot = try engine.build(view, store: store, now: Int64(startedWall.rounded(.down)))
-            lastDuration = clocks.instant() - started
+            lastDuration = clocks.monotonic() - started
             lastRecompute = startedWall
             problem = nil
             if var state = views[view] {

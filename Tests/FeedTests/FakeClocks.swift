@@ -1,4 +1,5 @@
 import Synchronization
+import Threads
 @testable import Feed
 
 /// Clocks a test steps: the monotonic one is the real one (threads wait on it); the
@@ -7,12 +8,12 @@ final class FakeClocks: Sendable {
     private let wallOffset: Mutex<Double>
 
     init(wallStart: Double) {
-        wallOffset = Mutex(wallStart - DaemonClocks.monotonicSeconds())
+        wallOffset = Mutex(wallStart - MonotonicInstant.now().seconds)
     }
 
     var clocks: DaemonClocks {
-        DaemonClocks(monotonic: { DaemonClocks.monotonicSeconds() },
-                     wall: { [self] in DaemonClocks.monotonicSeconds() + wallOffset.withLock { $0 } })
+        DaemonClocks(monotonic: { MonotonicInstant.now() },
+                     wall: { [self] in MonotonicInstant.now().seconds + wallOffset.withLock { $0 } })
     }
 
     /// Steps the wall clock by `seconds` (negative: back).
