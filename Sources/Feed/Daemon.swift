@@ -94,7 +94,7 @@ public final class Daemon: Sendable {
         let clocks = self.clocks
         var configuration = SourceRunner.Configuration(databasePath: config.databasePath,
                                                        monotonic: clocks.monotonic,
-                                                       wall: { WallInstant(sinceEpoch: .seconds(clocks.wall())) })
+                                                       wall: clocks.wall)
         configuration.gate = config.databaseGate
         // The system service's credentials (LoadCredential=netrc) stand in for ~/.netrc.
         if let directory = environment["CREDENTIALS_DIRECTORY"] {

@@ -6,10 +6,10 @@ import Threads
 public struct Moment: Sendable, Equatable {
     /// The monotonic clock (`CLOCK_MONOTONIC`): every interval is measured here.
     public var monotonic: MonotonicInstant
-    /// Seconds since the Unix epoch: only for dates (today, midnight, message times).
-    public var wall: Double
+    /// The wall clock: only for dates (today, midnight, message times).
+    public var wall: WallInstant
 
-    public init(monotonic: MonotonicInstant, wall: Double) {
+    public init(monotonic: MonotonicInstant, wall: WallInstant) {
         self.monotonic = monotonic
         self.wall = wall
     }
@@ -20,9 +20,9 @@ public struct Moment: Sendable, Equatable {
 /// never steps; dates use `wall`, which may jump (NTP, suspend, an administrator).
 public struct DaemonClocks: Sendable {
     public var monotonic: @Sendable () -> MonotonicInstant
-    public var wall: @Sendable () -> Double
+    public var wall: @Sendable () -> WallInstant
 
-    public init(monotonic: @escaping @Sendable () -> MonotonicInstant, wall: @escaping @Sendable () -> Double) {
+    public init(monotonic: @escaping @Sendable () -> MonotonicInstant, wall: @escaping @Sendable () -> WallInstant) {
         self.monotonic = monotonic
         self.wall = wall
     }
@@ -30,7 +30,7 @@ public struct DaemonClocks: Sendable {
     /// The system's clocks; the wall clock is shifted by `EVENTD_FAKE_NOW` when set.
     public static func system(environment: [String: String]) -> DaemonClocks {
         let agenda = AgendaClock(environment: environment)
-        return DaemonClocks(monotonic: { MonotonicInstant.now() }, wall: { agenda.preciseNow() })
+        return DaemonClocks(monotonic: { MonotonicInstant.now() }, wall: { agenda.instant() })
     }
 
     public func now() -> Moment { Moment(monotonic: monotonic(), wall: wall()) }
@@ -48,14 +48,14 @@ public struct DaemonClocks: Sendable {
 /// from suspend (the monotonic clock does not count suspended time).
 struct ClockJumpDetector {
     /// Steps smaller than this are drift or scheduling noise.
-    var threshold = 0.5
-    private var offset: Double?
+    var threshold: Duration = .milliseconds(500)
+    private var offset: Duration?
 
     /// Whether the wall clock stepped since the last reading.
     mutating func observe(_ now: Moment) -> Bool {
-        let current = now.wall - now.monotonic.seconds
+        let current = now.wall.sinceEpoch - now.monotonic.sinceStart
         defer { offset = current }
         guard let offset else { return false }
-        return abs(current - offset) > threshold
+        return current - offset > threshold || offset - current > threshold
     }
 }

@@ -137,12 +137,12 @@ extension FeedHub {
     /// second at the default 30 s).
     struct HeartbeatLines {
         let epoch: String
-        let wall: Double
+        let wall: WallInstant
         private var stamp: String?
         private var lines: [View: [UInt8]] = [:]
         private var last: (view: View, line: [UInt8])?
 
-        init(epoch: String, wall: Double) {
+        init(epoch: String, wall: WallInstant) {
             self.epoch = epoch
             self.wall = wall
         }
@@ -166,8 +166,12 @@ extension FeedHub {
     }
 
     /// `YYYY-MM-DDTHH:MM:SSZ` of a UTC instant.
-    static func utcStamp(_ t: Double) -> String {
-        let seconds = Int64(t.rounded(.down))
+    static func utcStamp(_ t: Double) -> String { utcStamp(unixSeconds: Int64(t.rounded(.down))) }
+
+    /// `YYYY-MM-DDTHH:MM:SSZ` of a wall-clock instant.
+    static func utcStamp(_ t: WallInstant) -> String { utcStamp(unixSeconds: t.unixSeconds) }
+
+    private static func utcStamp(unixSeconds seconds: Int64) -> String {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let rest = Int(seconds - days * 86_400)
         func p(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }

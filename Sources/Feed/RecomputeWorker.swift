@@ -182,20 +182,20 @@ final class RecomputeWorker {
 
     func dateChanged(_ state: ViewState) -> Bool {
         guard let zone = Zone.system(state.snapshot.view.timeZone) else { return false }
-        return zone.local(atUTC: Int64(clocks.wall().rounded(.down))).date != state.snapshot.today
+        return zone.local(atUTC: clocks.wall().unixSeconds).date != state.snapshot.today
     }
 
     /// The time until the earliest local midnight of the active views (wall clock; a step
     /// of it is noticed by the feed loop, which then posts `.clockChanged`).
     func untilMidnight() -> Duration? {
         let wall = clocks.wall()
-        var earliest: Double?
+        var earliest: Int64?
         for state in views.values {
             guard let zone = Zone.system(state.snapshot.view.timeZone) else { continue }
-            let t = Double(zone.instant(forLocal: CivilDateTime(date: state.snapshot.today.adding(days: 1))))
+            let t = Int64(zone.instant(forLocal: CivilDateTime(date: state.snapshot.today.adding(days: 1))))
             earliest = min(earliest ?? t, t)
         }
-        return earliest.map { .seconds($0 - wall) }
+        return earliest.map { WallInstant(unixSeconds: $0) - wall }
     }
 
     func report(_ message: String) {

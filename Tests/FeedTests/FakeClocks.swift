@@ -5,17 +5,17 @@ import Threads
 /// Clocks a test steps: the monotonic one is the real one (threads wait on it); the
 /// wall clock starts where the test says and moves with real time, plus every step.
 final class FakeClocks: Sendable {
-    private let wallOffset: Mutex<Double>
+    private let wallOffset: Mutex<Duration>
 
     init(wallStart: Double) {
-        wallOffset = Mutex(wallStart - MonotonicInstant.now().seconds)
+        wallOffset = Mutex(.seconds(wallStart) - MonotonicInstant.now().sinceStart)
     }
 
     var clocks: DaemonClocks {
         DaemonClocks(monotonic: { MonotonicInstant.now() },
-                     wall: { [self] in MonotonicInstant.now().seconds + wallOffset.withLock { $0 } })
+                     wall: { [self] in WallInstant(sinceEpoch: MonotonicInstant.now().sinceStart + wallOffset.withLock { $0 }) })
     }
 
     /// Steps the wall clock by `seconds` (negative: back).
-    func step(_ seconds: Double) { wallOffset.withLock { $0 += seconds } }
+    func step(_ seconds: Double) { wallOffset.withLock { $0 += .seconds(seconds) } }
 }

@@ -37,7 +37,7 @@ struct HubHarness {
     init(watchdog: Double? = nil, followsSystemZone: Bool = false, configure: (inout DaemonConfiguration) -> Void = { _ in }) {
         var config = DaemonConfiguration(databasePath: "/tmp/none.db", socketPath: "/tmp/none.sock", timeZone: Self.zone)
         configure(&config)
-        now = Moment(monotonic: at(1000), wall: 1_795_000_000) // 2026-11-18
+        now = Moment(monotonic: at(1000), wall: WallInstant(unixSeconds: 1_795_000_000)) // 2026-11-18
         hub = FeedHub(config: config, epoch: Self.epoch, watchdogInterval: watchdog.map { .seconds($0) }, followsSystemZone: followsSystemZone, now: now)
         handle(.recomputed(.info(StoreInfo(calendars: ["work", "home"], eventCount: 3, lastRecompute: 0,
                                            lastDurationMS: 0, healthy: true, problem: nil))))
@@ -140,13 +140,13 @@ struct HubHarness {
     /// Advances both clocks.
     mutating func advance(_ seconds: Double) {
         now.monotonic = now.monotonic + .seconds(seconds)
-        now.wall += seconds
+        now.wall = now.wall + .seconds(seconds)
         handle(.tick)
     }
 
     /// Steps only the wall clock (NTP, suspend, an administrator), then ticks.
     mutating func stepWall(_ seconds: Double) {
-        now.wall += seconds
+        now.wall = now.wall + .seconds(seconds)
         handle(.tick)
     }
 
