@@ -93,8 +93,8 @@ public final class Daemon: Sendable {
     private func makeSources(mailbox: Mailbox<LoopMessage>) throws -> SourceRunner {
         let clocks = self.clocks
         var configuration = SourceRunner.Configuration(databasePath: config.databasePath,
-                                                       monotonic: { MonotonicInstant(sinceStart: .seconds(clocks.monotonic())) },
-                                                       wall: { WallInstant(sinceEpoch: .seconds(clocks.wall())) })
+                                                       monotonic: clocks.monotonic,
+                                                       wall: clocks.wall)
         configuration.gate = config.databaseGate
         // The system service's credentials (LoadCredential=netrc) stand in for ~/.netrc.
         if let directory = environment["CREDENTIALS_DIRECTORY"] {

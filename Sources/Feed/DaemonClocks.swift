@@ -4,12 +4,12 @@ import Threads
 
 /// One reading of both clocks.
 public struct Moment: Sendable, Equatable {
-    /// Seconds on the monotonic clock (`CLOCK_MONOTONIC`): every interval is measured here.
-    public var monotonic: Double
-    /// Seconds since the Unix epoch: only for dates (today, midnight, message times).
-    public var wall: Double
+    /// The monotonic clock (`CLOCK_MONOTONIC`): every interval is measured here.
+    public var monotonic: MonotonicInstant
+    /// The wall clock: only for dates (today, midnight, message times).
+    public var wall: WallInstant
 
-    public init(monotonic: Double, wall: Double) {
+    public init(monotonic: MonotonicInstant, wall: WallInstant) {
         self.monotonic = monotonic
         self.wall = wall
     }
@@ -19,10 +19,10 @@ public struct Moment: Sendable, Equatable {
 /// stall, heartbeat, coalescing, the timer, the shutdown drain) use `monotonic`, which
 /// never steps; dates use `wall`, which may jump (NTP, suspend, an administrator).
 public struct DaemonClocks: Sendable {
-    public var monotonic: @Sendable () -> Double
-    public var wall: @Sendable () -> Double
+    public var monotonic: @Sendable () -> MonotonicInstant
+    public var wall: @Sendable () -> WallInstant
 
-    public init(monotonic: @escaping @Sendable () -> Double, wall: @escaping @Sendable () -> Double) {
+    public init(monotonic: @escaping @Sendable () -> MonotonicInstant, wall: @escaping @Sendable () -> WallInstant) {
         self.monotonic = monotonic
         self.wall = wall
     }
@@ -30,15 +30,10 @@ public struct DaemonClocks: Sendable {
     /// The system's clocks; the wall clock is shifted by `EVENTD_FAKE_NOW` when set.
     public static func system(environment: [String: String]) -> DaemonClocks {
         let agenda = AgendaClock(environment: environment)
-        return DaemonClocks(monotonic: { Self.monotonicSeconds() }, wall: { agenda.preciseNow() })
+        return DaemonClocks(monotonic: { MonotonicInstant.now() }, wall: { agenda.instant() })
     }
 
     public func now() -> Moment { Moment(monotonic: monotonic(), wall: wall()) }
-
-    /// The monotonic clock's reading as an instant.
-    public func instant() -> MonotonicInstant { MonotonicInstant(sinceStart: .seconds(monotonic())) }
-
-    static func monotonicSeconds() -> Double { MonotonicInstant.now().seconds }
 
     /// CPU time of the calling thread: a diagnostic for the log, not one of the hub's clocks.
     static func threadCPUSeconds() -> Double {
@@ -53,14 +48,14 @@ public struct DaemonClocks: Sendable {
 /// from suspend (the monotonic clock does not count suspended time).
 struct ClockJumpDetector {
     /// Steps smaller than this are drift or scheduling noise.
-    var threshold = 0.5
-    private var offset: Double?
+    var threshold: Duration = .milliseconds(500)
+    private var offset: Duration?
 
     /// Whether the wall clock stepped since the last reading.
     mutating func observe(_ now: Moment) -> Bool {
-        let current = now.wall - now.monotonic
+        let current = now.wall.sinceEpoch - now.monotonic.sinceStart
         defer { offset = current }
         guard let offset else { return false }
-        return abs(current - offset) > threshold
+        return current - offset > threshold || offset - current > threshold
     }
 }

@@ -1,4 +1,5 @@
 import Reactor
+import Threads
 
 /// A min-heap of (deadline, connection): the hub's timers. Each connection has at most
 /// one live entry, never later than its real next deadline: an early entry is popped,
@@ -6,12 +7,14 @@ import Reactor
 /// later one stays in the heap, stale, and is skipped when it comes up). A tick then
 /// costs the connections that are due, not all of them.
 struct DeadlineQueue {
-    private var heap: [(at: Double, id: ConnectionID)] = []
-    /// Each known connection's live entry; `.infinity` when it has none. (Popping sets
+    private var heap: [(at: MonotonicInstant, id: ConnectionID)] = []
+    /// Each known connection's live entry; `never` when it has none. (Popping sets
     /// that rather than removing the connection, and scheduling again overwrites it: one
     /// lookup each, where removing and adding back took several per heartbeat.
     /// `forget` removes a connection for good.)
-    private var scheduled = ConnectionTable<Double>()
+    private var scheduled = ConnectionTable<MonotonicInstant>()
+    /// Later than any deadline: a connection with no live entry.
+    private static let never = MonotonicInstant(sinceStart: .seconds(Int64.max))
 
     /// Entries in the heap, stale ones included.
     var count: Int { heap.count }
@@ -20,7 +23,7 @@ struct DeadlineQueue {
     var knownConnections: Int { scheduled.count }
 
     /// Makes sure `id` is looked at no later than `at`.
-    mutating func schedule(_ id: ConnectionID, at: Double) {
+    mutating func schedule(_ id: ConnectionID, at: MonotonicInstant) {
         let known = scheduled.withValue(id) { live -> Bool in
             guard at < live else { return false }
             live = at
@@ -41,12 +44,12 @@ struct DeadlineQueue {
     }
 
     /// Removes and returns the connections whose entry is at or before `now`.
-    mutating func popDue(_ now: Double) -> [ConnectionID] {
+    mutating func popDue(_ now: MonotonicInstant) -> [ConnectionID] {
         var due: [ConnectionID] = []
         while let first = heap.first, first.at <= now {
             let live = scheduled.withValue(first.id) { live -> Bool in
                 guard live == first.at else { return false }
-                live = .infinity
+                live = Self.never
                 return true
             }
             if live == true { due.append(first.id) }

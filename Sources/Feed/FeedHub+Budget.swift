@@ -31,10 +31,11 @@ extension FeedHub {
     /// Drops the view without subscribers that has been idle longest; false when every
     /// view (but `kept`) has subscribers.
     private mutating func evictIdleView(except kept: View? = nil) -> Bool {
-        var oldest: (view: View, since: Double)?
+        var oldest: (view: View, since: Duration)?
         for (view, feed) in views where view != kept && feed.subscribers.isEmpty {
-            let since = feed.idleSince ?? -.infinity
-            if since < oldest?.since ?? .infinity { oldest = (view, since) }
+            // (A view never subscribed to counts as idle longest.)
+            let since = feed.idleSince?.sinceStart ?? .seconds(Int64.min)
+            if oldest.map({ since < $0.since }) ?? true { oldest = (view, since) }
         }
         guard let view = oldest?.view else { return false }
         dropView(view)

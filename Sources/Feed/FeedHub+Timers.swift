@@ -3,6 +3,7 @@ import Agenda
 import ICalendar
 import CanonicalJSON
 import Diagnostics
+import Threads
 
 extension FeedHub {
     /// Stalls, heartbeats, idle views, watchdog pings, clock steps, the shutdown drain.
@@ -22,7 +23,7 @@ extension FeedHub {
         // stalled ones are closed, idle subscribers get a heartbeat, and each is
         // scheduled again for what it waits for next.
         var heartbeats = HeartbeatLines(epoch: epoch, wall: now.wall)
-        let stallTimeout = config.stallTimeout, heartbeat = config.heartbeat
+        let stallTimeout = stallTimeout, heartbeat = heartbeat
         for id in deadlines.popDue(t) {
             // Read in place (see `withConnection`): a copy of the connection per due
             // subscriber was a good part of an idle daemon's heartbeat cost.
@@ -34,7 +35,7 @@ extension FeedHub {
             switch look {
             case .stall(let stallAt):
                 if t >= stallAt {
-                    remove(id, reason: "stalled for \(Int(stallTimeout)) s with unread data")
+                    remove(id, reason: "stalled for \(Int(stallTimeout.seconds)) s with unread data")
                 } else {
                     deadlines.schedule(id, at: stallAt)
                 }
@@ -52,7 +53,7 @@ extension FeedHub {
             }
         }
         for (view, feed) in views where feed.subscribers.isEmpty {
-            if let idle = feed.idleSince, t - idle > config.viewGrace {
+            if let idle = feed.idleSince, t - idle > viewGrace {
                 dropView(view)
                 effects.append(.recompute(.deactivate(view)))
             }
@@ -65,7 +66,7 @@ extension FeedHub {
             lastWatchdog = t
             effects.append(.notify("WATCHDOG=1"))
         }
-        if ready, t - lastStatusNotify >= 10 {
+        if ready, t - lastStatusNotify >= .seconds(10) {
             lastStatusNotify = t
             let subscribers = views.values.reduce(0) { $0 + $1.subscribers.count }
             effects.append(.notify("STATUS=\(views.count) view(s), \(subscribers) subscriber(s), \(connections.count) connection(s)"))
@@ -84,7 +85,7 @@ extension FeedHub {
     /// Stops accepting; pending messages get at most 2 s to go out.
     mutating func beginShutdown() {
         guard shutdownDeadline == nil else { return }
-        shutdownDeadline = now.monotonic + 2
+        shutdownDeadline = now.monotonic + .seconds(2)
         effects.append(.notify("STOPPING=1"))
         effects.append(.stopListening)
         effects.append(.log(.notice, "shutting down: \(connections.count) connection(s), flushing pending messages"))
@@ -98,7 +99,7 @@ extension FeedHub {
         var fields: [String: JSONValue] = [
             "version": .string(ProductVersion.number),
             "epoch": .string(epoch),
-            "uptime_seconds": .int(Int64(now.monotonic - started.monotonic)),
+            "uptime_seconds": .int(Int64((now.monotonic - started.monotonic).seconds)),
             "views": .int(Int64(views.count)),
             "subscribers": .int(Int64(subscribers)),
             "connections": .int(Int64(connections.count)),
@@ -125,8 +126,8 @@ extension FeedHub {
 
     /// What a due connection waits for (read in place by `tick`).
     private enum DueLook {
-        case stall(at: Double)
-        case heartbeat(View, at: Double)
+        case stall(at: MonotonicInstant)
+        case heartbeat(View, at: MonotonicInstant)
         case nothing
     }
 
@@ -136,12 +137,12 @@ extension FeedHub {
     /// second at the default 30 s).
     struct HeartbeatLines {
         let epoch: String
-        let wall: Double
+        let wall: WallInstant
         private var stamp: String?
         private var lines: [View: [UInt8]] = [:]
         private var last: (view: View, line: [UInt8])?
 
-        init(epoch: String, wall: Double) {
+        init(epoch: String, wall: WallInstant) {
             self.epoch = epoch
             self.wall = wall
         }
@@ -165,8 +166,12 @@ extension FeedHub {
     }
 
     /// `YYYY-MM-DDTHH:MM:SSZ` of a UTC instant.
-    static func utcStamp(_ t: Double) -> String {
-        let seconds = Int64(t.rounded(.down))
+    static func utcStamp(_ t: Double) -> String { utcStamp(unixSeconds: Int64(t.rounded(.down))) }
+
+    /// `YYYY-MM-DDTHH:MM:SSZ` of a wall-clock instant.
+    static func utcStamp(_ t: WallInstant) -> String { utcStamp(unixSeconds: t.unixSeconds) }
+
+    private static func utcStamp(unixSeconds seconds: Int64) -> String {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let rest = Int(seconds - days * 86_400)
         func p(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }

@@ -2,6 +2,7 @@ import FeedProtocol
 import Agenda
 import LiveSources
 import Reactor
+import Threads
 
 /// The feed's pure core: connections, subscriptions, views, resume history,
 /// backpressure, stall and heartbeat decisions, readiness and watchdog. It takes
@@ -26,13 +27,15 @@ struct FeedHub {
         var items = 0
         var subscribers = Set<ConnectionID>()
         /// When the last subscriber left (monotonic), for the grace period.
-        var idleSince: Double?
+        var idleSince: MonotonicInstant?
     }
 
     let config: DaemonConfiguration
     let epoch: String
-    /// Seconds between `WATCHDOG=1` pings, when systemd asked for them.
-    let watchdogInterval: Double?
+    /// Time between `WATCHDOG=1` pings, when systemd asked for them.
+    let watchdogInterval: Duration?
+    /// `config`'s heartbeat, stall timeout and view grace (seconds where they are parsed).
+    let heartbeat: Duration, stallTimeout: Duration, viewGrace: Duration
     /// Whether views without `tz` follow the system's zone (no `--tz` was given).
     let followsSystemZone: Bool
 
@@ -58,22 +61,25 @@ struct FeedHub {
     var defaultZone: String
     var ready = false
     /// Set by `shutdown`: the monotonic time by which the loop exits.
-    var shutdownDeadline: Double?
+    var shutdownDeadline: MonotonicInstant?
     let started: Moment
     /// The time of the event being handled.
     var now: Moment
-    var lastWatchdog: Double
-    var lastStatusNotify: Double
+    var lastWatchdog: MonotonicInstant
+    var lastStatusNotify: MonotonicInstant
     var jumps = ClockJumpDetector()
     /// Effects of the event being handled, in order.
     var effects: [FeedEffect] = []
     /// When each connection next needs a look (stall or heartbeat): see `tick`.
     var deadlines = DeadlineQueue()
 
-    init(config: DaemonConfiguration, epoch: String, watchdogInterval: Double?, followsSystemZone: Bool = false, now: Moment) {
+    init(config: DaemonConfiguration, epoch: String, watchdogInterval: Duration?, followsSystemZone: Bool = false, now: Moment) {
         self.config = config
         self.epoch = epoch
         self.watchdogInterval = watchdogInterval
+        heartbeat = .seconds(config.heartbeat)
+        stallTimeout = .seconds(config.stallTimeout)
+        viewGrace = .seconds(config.viewGrace)
         self.followsSystemZone = followsSystemZone
         self.defaultZone = config.timeZone
         self.started = now
@@ -179,7 +185,7 @@ struct FeedHub {
 
     mutating func wrote(_ count: Int, to id: ConnectionID) {
         let now = now.monotonic
-        guard let (after, lastSent) = withConnection(id, { c -> (AfterDrain, Double) in
+        guard let (after, lastSent) = withConnection(id, { c -> (AfterDrain, MonotonicInstant) in
             c.outbox.consume(count)
             let drained = c.outbox.isEmpty
             if count > 0 || drained { c.lastDrain = now }
@@ -190,7 +196,7 @@ struct FeedHub {
         }) else { return }
         if case .stillWaiting = after { return }
         // Nothing waits now: its next heartbeat may be sooner than the stall check.
-        deadlines.schedule(id, at: lastSent + config.heartbeat)
+        deadlines.schedule(id, at: lastSent + heartbeat)
         switch after {
         case .stillWaiting, .closeLater, .idle: return
         case .close:
@@ -272,7 +278,7 @@ struct FeedHub {
     private mutating func scheduleLook(at id: ConnectionID) {
         // Whatever it is waiting for now (a stall, or a heartbeat after this), it is
         // looked at again no later than the earlier of the two.
-        deadlines.schedule(id, at: now.monotonic + min(config.heartbeat, config.stallTimeout))
+        deadlines.schedule(id, at: now.monotonic + min(heartbeat, stallTimeout))
     }
 }
 

@@ -36,7 +36,7 @@ final class FeedLoop {
     private let clockWatch: WallClockWatch
     private let reactor: Reactor
     /// Ticks at least this often (a second, or less so that watchdog pings are never late).
-    private let tickInterval: Double
+    private let tickInterval: Duration
     /// Connection ids (the reactor's ids of their descriptors): never reused.
     private var nextConnectionID = 1
     private var listening = true
@@ -63,7 +63,7 @@ final class FeedLoop {
         self.mailbox = mailbox
         clockWatch = WallClockWatch(environment: environment)
         reactor = try Reactor()
-        tickInterval = min(1, max(0.01, (hub.watchdogInterval ?? 2) / 2))
+        tickInterval = min(.seconds(1), max(.milliseconds(10), (hub.watchdogInterval ?? .seconds(2)) / 2))
         try reactor.watch(wakePipe, as: Token.wake)
         if clockWatch.fd >= 0 { try reactor.watch(clockWatch.fd, as: Token.clock, interest: .readable) }
         try reactor.watch(listenFD, as: Token.listen, interest: .readable)
@@ -76,9 +76,8 @@ final class FeedLoop {
             let stopping = hub.shutdownDeadline != nil
             let now = clocks.monotonic()
             var tickNow = stopping
-            let deadline = stopping ? now + 0.05 : nextTick
-            for event in try reactor.wait(until: MonotonicInstant(sinceStart: .seconds(deadline)),
-                                          now: MonotonicInstant(sinceStart: .seconds(now))) {
+            let deadline = stopping ? now + .milliseconds(50) : nextTick
+            for event in try reactor.wait(until: deadline, now: now) {
                 switch event.id {
                 case Token.wake: takeMessages()
                 case Token.clock: if clockWatch.acknowledge() { tickNow = true }
@@ -148,7 +147,7 @@ final class FeedLoop {
                 // How long handing one state to every subscriber took (the fan-out), and
                 // how much of it this thread ran (the rest, the readers had the cores).
                 if case .published(let view, let publication) = output {
-                    let wall = Int((clocks.monotonic() - started) * 1000), cpu = Int((DaemonClocks.threadCPUSeconds() - startedCPU) * 1000)
+                    let wall = Int((clocks.monotonic() - started).seconds * 1000), cpu = Int((DaemonClocks.threadCPUSeconds() - startedCPU) * 1000)
                     log.debug("view \(view.timeZone)/\(view.days)d: seq \(publication.seq) handed out in \(wall) ms (\(cpu) ms of this thread's CPU)")
                 }
             case .sources(let report): apply(.sources(report))

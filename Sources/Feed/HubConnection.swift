@@ -1,5 +1,6 @@
 import FeedProtocol
 import Agenda
+import Threads
 
 /// Identifies a connection for the life of the daemon (never reused, unlike descriptors).
 public typealias ConnectionID = Int
@@ -50,11 +51,11 @@ struct HubConnection {
     /// `sync` requests of this connection the source runner has not answered yet.
     var syncsWaiting = 0
     /// When the kernel last took bytes from this queue (or it was empty): the stall clock.
-    var lastDrain: Double
+    var lastDrain: MonotonicInstant
     /// When anything was last queued: the heartbeat clock.
-    var lastSent: Double
+    var lastSent: MonotonicInstant
 
-    init(id: ConnectionID, now: Double) {
+    init(id: ConnectionID, now: MonotonicInstant) {
         self.id = id
         lastDrain = now
         lastSent = now
@@ -78,7 +79,7 @@ struct HubConnection {
 
     /// Queues output at `now`. The stall clock starts when data starts waiting; owed data
     /// counts as waiting, so a pong queued meanwhile does not restart it.
-    mutating func queue(now: Double, _ add: (inout Outbox) -> Void) {
+    mutating func queue(now: MonotonicInstant, _ add: (inout Outbox) -> Void) {
         if !hasUnreadData { lastDrain = now }
         add(&outbox)
         lastSent = now
@@ -95,7 +96,7 @@ struct HubConnection {
     /// Queues subscription data. On overflow (it would pass `limit`, --client-buffer,
     /// while older data still waits), the unstarted data is dropped and the subscriber is
     /// owed a `resync` and a fresh snapshot once it reads again.
-    mutating func queueSubscriptionData(_ bytes: [UInt8], kind: Outbox.Kind, limit: Int, now: Double) -> QueueOutcome {
+    mutating func queueSubscriptionData(_ bytes: [UInt8], kind: Outbox.Kind, limit: Int, now: MonotonicInstant) -> QueueOutcome {
         guard let view = subscription.view else { return .notSubscribed }
         let retained = outbox.retainedBytes
         guard retained > 0, retained + bytes.count > limit else {

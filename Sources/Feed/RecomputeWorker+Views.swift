@@ -8,12 +8,12 @@ extension RecomputeWorker {
     func recompute(_ view: View, force: Bool) {
         guard let store else { return }
         let startedWall = clocks.wall()
-        let started = clocks.instant()
+        let started = clocks.monotonic()
         schedule.recomputed(at: started)
         do {
-            let snapshot = try engine.build(view, store: store, now: Int64(startedWall.rounded(.down)))
-            lastDuration = clocks.instant() - started
-            lastRecompute = startedWall
+            let snapshot = try engine.build(view, store: store, now: startedWall.unixSeconds)
+            lastDuration = clocks.monotonic() - started
+            lastRecompute = startedWall.sinceEpoch.seconds
             problem = nil
             if var state = views[view] {
                 guard snapshot.digest != state.snapshot.digest || snapshot.today != state.snapshot.today else {
@@ -81,7 +81,7 @@ extension RecomputeWorker {
             return
         }
         do {
-            let snapshot = try engine.build(view, store: store, now: Int64(clocks.wall().rounded(.down)))
+            let snapshot = try engine.build(view, store: store, now: clocks.wall().unixSeconds)
             output(.oneShot(token: token, message: Messages.snapshot(epoch: epoch, seq: 0, snapshot: snapshot)))
         } catch {
             output(.oneShot(token: token, message: FeedMessage.error(.invalidView, "\(error)")))

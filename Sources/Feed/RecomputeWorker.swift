@@ -105,7 +105,7 @@ final class RecomputeWorker {
         self.epoch = epoch
         self.mailbox = mailbox
         self.output = output
-        schedule = RecomputeSchedule(interval: .seconds(config.interval), coalescing: .seconds(config.refreshCoalescing), now: clocks.instant())
+        schedule = RecomputeSchedule(interval: .seconds(config.interval), coalescing: .seconds(config.refreshCoalescing), now: clocks.monotonic())
         try openStore()
         // The calendar list is known before the first client can ask for a view.
         publishInfo()
@@ -114,7 +114,7 @@ final class RecomputeWorker {
     /// Runs until `.stop`.
     func run() {
         loop: while true {
-            let wait = schedule.wait(at: clocks.instant(), untilMidnight: untilMidnight())
+            let wait = schedule.wait(at: clocks.monotonic(), untilMidnight: untilMidnight())
             let jobs = mailbox.take(waitingAtMost: min(wait, .seconds(3600)))
             var activated: [View] = []
             var dropped = false
@@ -130,7 +130,7 @@ final class RecomputeWorker {
                     dropped = true
                     log.debug("view dropped: \(view.timeZone) \(view.days) days")
                 case .refresh:
-                    schedule.requestRefresh(at: clocks.instant())
+                    schedule.requestRefresh(at: clocks.monotonic())
                 case .reopen:
                     reopen()
                 case .clockChanged:
@@ -149,7 +149,7 @@ final class RecomputeWorker {
             }
             for view in activated where views[view] == nil { recompute(view, force: true) }
             let dateChanged = views.values.contains { self.dateChanged($0) }
-            if let reason = schedule.due(at: clocks.instant(), dateChanged: dateChanged) {
+            if let reason = schedule.due(at: clocks.monotonic(), dateChanged: dateChanged) {
                 tick(reason: reason.rawValue)
             }
             // Each publication tells the hub its recompute's time; the store's facts go
@@ -182,20 +182,20 @@ final class RecomputeWorker {
 
     func dateChanged(_ state: ViewState) -> Bool {
         guard let zone = Zone.system(state.snapshot.view.timeZone) else { return false }
-        return zone.local(atUTC: Int64(clocks.wall().rounded(.down))).date != state.snapshot.today
+        return zone.local(atUTC: clocks.wall().unixSeconds).date != state.snapshot.today
     }
 
     /// The time until the earliest local midnight of the active views (wall clock; a step
     /// of it is noticed by the feed loop, which then posts `.clockChanged`).
     func untilMidnight() -> Duration? {
         let wall = clocks.wall()
-        var earliest: Double?
+        var earliest: Int64?
         for state in views.values {
             guard let zone = Zone.system(state.snapshot.view.timeZone) else { continue }
-            let t = Double(zone.instant(forLocal: CivilDateTime(date: state.snapshot.today.adding(days: 1))))
+            let t = Int64(zone.instant(forLocal: CivilDateTime(date: state.snapshot.today.adding(days: 1))))
             earliest = min(earliest ?? t, t)
         }
-        return earliest.map { .seconds($0 - wall) }
+        return earliest.map { WallInstant(unixSeconds: $0) - wall }
     }
 
     func report(_ message: String) {

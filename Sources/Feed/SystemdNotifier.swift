@@ -6,8 +6,8 @@ import RuntimeDirectories
 public final class SystemdNotifier: Sendable {
     private let fd: Int32
     private let address: UnixSocketAddress
-    /// Seconds between watchdog pings, when systemd asked for them.
-    public let watchdogInterval: Double?
+    /// Time between watchdog pings, when systemd asked for them.
+    public let watchdogInterval: Duration?
 
     public init?(environment: [String: String]) {
         guard let path = environment["NOTIFY_SOCKET"], !path.isEmpty else { return nil }
@@ -17,10 +17,10 @@ public final class SystemdNotifier: Sendable {
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         self.fd = fd
         self.address = address
-        var interval: Double?
+        var interval: Duration?
         if let usec = environment["WATCHDOG_USEC"].flatMap(Double.init), usec > 0 {
             let pid = environment["WATCHDOG_PID"].flatMap(Int32.init)
-            if pid == nil || pid == getpid() { interval = usec / 2_000_000 }
+            if pid == nil || pid == getpid() { interval = .seconds(usec / 2_000_000) }
         }
         watchdogInterval = interval
     }

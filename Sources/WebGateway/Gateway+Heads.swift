@@ -1,3 +1,5 @@
+import Threads
+
 /// Request heads still arriving, bounded by progress (slow loris): a head must keep up a
 /// minimum rate after a short grace and arrive within `headTimeout`; each address has
 /// at most `maxPendingHeadsPerAddress` pending and all of them `maxPendingHeads`, a new
@@ -48,8 +50,8 @@ extension Gateway {
         let elapsed = now - c.accepted
         let problem: String
         if elapsed >= config.headTimeout {
-            problem = "request head not complete within \(Int(config.headTimeout)) s"
-        } else if elapsed >= config.headGrace, Double(c.headBytes) < config.minHeadRate * elapsed {
+            problem = "request head not complete within \(Int(config.headTimeout.seconds)) s"
+        } else if elapsed >= config.headGrace, Double(c.headBytes) < config.minHeadRate * elapsed.seconds {
             problem = "request head slower than \(Int(config.minHeadRate)) bytes a second"
         } else {
             return

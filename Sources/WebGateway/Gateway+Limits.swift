@@ -1,3 +1,5 @@
+import Threads
+
 /// One limit and one memory budget for every answer in flight (docs/web-gateway.md):
 /// at most `maxStreams` answers at once (event streams, snapshots, status, files, until
 /// written), and at most `outputBudget` bytes queued for all browsers together, with
@@ -61,7 +63,7 @@ extension Gateway {
             // A browser with data waiting that takes nothing for the stall timeout goes:
             // its queue is bounded, but its descriptor and subscription are not free.
             if !c.outbox.isEmpty, now - c.lastDrain >= config.stallTimeout {
-                remove(id, reason: "read nothing for \(Int(config.stallTimeout)) s")
+                remove(id, reason: "read nothing for \(Int(config.stallTimeout.seconds)) s")
                 effects.append(.log(.info, "browser \(id) disconnected: stalled"))
                 continue
             }

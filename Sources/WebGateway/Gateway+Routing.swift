@@ -1,5 +1,6 @@
 import CanonicalJSON
 import FeedProtocol
+import Threads
 
 extension Gateway {
     /// Answers a complete request head: method, access and body checks, then the

@@ -1,6 +1,7 @@
 import CanonicalJSON
 import FeedProtocol
 import Reactor
+import Threads
 
 /// eventd-web's pure core: browser connections, request heads, routing, access checks,
 /// the subscription behind each event stream, keep-alives, deadlines and bounded
@@ -19,8 +20,8 @@ public struct Gateway {
     public internal(set) var framingBytes = 0
     /// The connections whose request head is arriving, oldest first.
     var heads: [ClientID] = []
-    /// The time of the event being handled (monotonic seconds).
-    var now: Double
+    /// The time of the event being handled.
+    var now: MonotonicInstant
     /// Effects of the event being handled, in order.
     var effects: [GatewayEffect] = []
     /// Builds the responses (with the `Date` of the last `.clock`).
@@ -33,14 +34,14 @@ public struct Gateway {
     public internal(set) var stopping = false
 
     /// A gateway with no connection, at monotonic time `now`.
-    public init(config: GatewayConfiguration, assets: StaticAssets, now: Double) {
+    public init(config: GatewayConfiguration, assets: StaticAssets, now: MonotonicInstant) {
         self.config = config
         self.assets = assets
         self.now = now
     }
 
     /// Handles one event; returns what the loop must do, in order.
-    public mutating func handle(_ event: GatewayEvent, at now: Double) -> [GatewayEffect] {
+    public mutating func handle(_ event: GatewayEvent, at now: MonotonicInstant) -> [GatewayEffect] {
         self.now = now
         effects.removeAll(keepingCapacity: true)
         switch event {

@@ -1,4 +1,5 @@
 import FeedProtocol
+import Threads
 
 /// One browser connection as the gateway sees it: what it is doing, what waits to be
 /// written to it, and its connection to eventd.
@@ -10,11 +11,11 @@ struct GatewayClient {
         /// An event stream: eventd's messages become events.
         case stream(view: ViewFields)
         /// A request answered by one message from eventd, due by `deadline`.
-        case oneShot(OneShot, head: Bool, deadline: Double)
+        case oneShot(OneShot, head: Bool, deadline: MonotonicInstant)
         /// The answer is queued; once written, the write side is shut.
         case answered
         /// The answer is written; waiting (briefly) for the browser to close.
-        case lingering(since: Double)
+        case lingering(since: MonotonicInstant)
     }
 
     /// The one-shot requests and the eventd request each one sends.
@@ -47,21 +48,21 @@ struct GatewayClient {
     var phase: Phase
     var outbox = ByteQueue()
     var upstream = Upstream.none
-    let accepted: Double
+    let accepted: MonotonicInstant
     /// The address it connected from (`GatewayListener.peerHost`).
     let peer: String
     /// Bytes of its request head received so far.
     var headBytes = 0
     /// When something was last queued (keep-alive comments go after silence).
-    var lastSent: Double
+    var lastSent: MonotonicInstant
     /// When the browser last took bytes, or when data started waiting (stall).
-    var lastDrain: Double
+    var lastDrain: MonotonicInstant
     /// The browser closed its side: finish writing, then close.
     var peerGone = false
     /// Why its account may not ask (`PeerPolicy`), nil when it may.
     var accountRefusal: String?
 
-    init(now: Double, headLimit: Int, peer: String) {
+    init(now: MonotonicInstant, headLimit: Int, peer: String) {
         phase = .head(HTTPHeadParser(limit: headLimit))
         accepted = now
         self.peer = peer

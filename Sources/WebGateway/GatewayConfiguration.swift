@@ -28,27 +28,27 @@ public struct GatewayConfiguration: Sendable {
     /// Request heads arriving from one address (all Unix-socket peers are one); a new
     /// one past this evicts that address's oldest.
     public var maxPendingHeadsPerAddress = 32
-    /// Seconds a request head may take before it must keep up `minHeadRate`.
-    public var headGrace = 2.0
+    /// How long a request head may take before it must keep up `minHeadRate`.
+    public var headGrace: Duration = .seconds(2)
     /// Bytes a second a request head must have averaged since the connection, once
     /// `headGrace` is over (slower: 408). A browser sends its head in one packet.
     public var minHeadRate = 64.0
     /// The most bytes of a request head (more: 431).
     public var headLimit = 16 * 1024
-    /// Seconds for a request head to arrive, on the monotonic clock (slow loris: 408).
-    public var headTimeout = 10.0
-    /// Seconds of silence on a stream before a `: keep-alive` comment.
-    public var keepAliveInterval = 15.0
+    /// How long a request head may take to arrive, on the monotonic clock (slow loris: 408).
+    public var headTimeout: Duration = .seconds(10)
+    /// Silence on a stream before a `: keep-alive` comment.
+    public var keepAliveInterval: Duration = .seconds(15)
     /// Bytes queued for one browser before the gateway stops reading its subscription
     /// (eventd's own backpressure then takes over: overflow, resync).
     public var streamBuffer = 1 << 20
-    /// Seconds a browser with data waiting may read nothing before it is disconnected.
-    public var stallTimeout = 60.0
-    /// Seconds for eventd to answer a one-shot request (`/api/snapshot`, `/api/status`,
+    /// How long a browser with data waiting may read nothing before it is disconnected.
+    public var stallTimeout: Duration = .seconds(60)
+    /// How long eventd may take to answer a one-shot request (`/api/snapshot`, `/api/status`,
     /// `/healthz`; more: 504).
-    public var upstreamTimeout = 10.0
-    /// Seconds after a complete answer to wait for the browser to close its side.
-    public var lingerTimeout = 2.0
+    public var upstreamTimeout: Duration = .seconds(10)
+    /// How long after a complete answer to wait for the browser to close its side.
+    public var lingerTimeout: Duration = .seconds(2)
     /// The EventSource reconnection delay sent when eventd goes away, in milliseconds.
     public var retryMilliseconds = 2000
     /// The most bytes of one feed line (a snapshot of a large window is a few MiB).

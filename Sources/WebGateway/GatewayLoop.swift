@@ -17,14 +17,14 @@ public final class GatewayLoop {
     private var gateway: Gateway
     private let upstream: any Upstream
     private let log: Logger
-    private let monotonic: () -> Double
+    private let monotonic: () -> MonotonicInstant
     private let reactor: Reactor
     private var nextID = 1
     private let listenFD: Int32
     /// Written to by `stopper` (any thread): the loop stops.
     private let stopPipe: WakePipe
     /// Once stopping: when the loop returns even with answers still going out.
-    private var stopDeadline: Double?
+    private var stopDeadline: MonotonicInstant?
 
     /// The listening socket's id in the reactor.
     private static let listening = -1
@@ -38,7 +38,7 @@ public final class GatewayLoop {
     /// A loop serving `gateway` on the listening socket `listenFD`, its feed from
     /// eventd's socket, or from the upstream `upstream` makes (given the loop's wake-up,
     /// to call from any thread after pushing a delivery).
-    public init(gateway: Gateway, listenFD: Int32, log: Logger, monotonic: @escaping () -> Double = GatewayLoop.monotonicNow,
+    public init(gateway: Gateway, listenFD: Int32, log: Logger, monotonic: @escaping () -> MonotonicInstant = MonotonicInstant.now,
                 upstream: ((_ wake: @escaping @Sendable () -> Void) -> any Upstream)? = nil) throws {
         self.gateway = gateway
         self.log = log
@@ -65,9 +65,6 @@ public final class GatewayLoop {
     /// Bytes of kernel send buffer per browser socket (the kernel doubles it).
     static let socketSendBuffer: Int32 = 128 * 1024
 
-    /// Seconds on the monotonic clock: every interval of the gateway is measured on it.
-    public static func monotonicNow() -> Double { MonotonicInstant.now().seconds }
-
     /// How long a stopping loop waits for its last answers to go out.
     public static let drainDeadline: Duration = .milliseconds(1500)
 
@@ -78,7 +75,7 @@ public final class GatewayLoop {
 
     /// Serves until `stopper` is called. Throws only when epoll itself fails.
     public func run() throws {
-        var nextTick = monotonic() + 1
+        var nextTick = monotonic() + .seconds(1)
         while true {
             if let stopDeadline, gateway.isDrained || monotonic() >= stopDeadline { return }
             // (A listener paused at the descriptor limit waits for the tick.)
@@ -95,9 +92,8 @@ public final class GatewayLoop {
                 }
                 touch(id)
             })
-            let deadline = stopDeadline == nil ? nextTick : min(nextTick, monotonic() + 0.05)
-            for event in try reactor.wait(until: MonotonicInstant(sinceStart: .seconds(deadline)),
-                                          now: MonotonicInstant(sinceStart: .seconds(monotonic()))) {
+            let deadline = stopDeadline == nil ? nextTick : min(nextTick, monotonic() + .milliseconds(50))
+            for event in try reactor.wait(until: deadline, now: monotonic()) {
                 guard event.id != Self.listening else { acceptAll(); continue }
                 guard event.id != Self.pushWake else { takeDeliveries(); continue }
                 guard event.id != Self.stopWake else { stop(); continue }
@@ -115,7 +111,7 @@ public final class GatewayLoop {
                 apply(.tick)
                 reactor.markAllDirty()
                 if stopDeadline == nil { reactor.resumeListening() }
-                nextTick = monotonic() + (stopDeadline == nil ? 1 : 0.05)
+                nextTick = monotonic() + (stopDeadline == nil ? .seconds(1) : .milliseconds(50))
             }
         }
     }
@@ -124,7 +120,7 @@ public final class GatewayLoop {
     private func stop() {
         stopPipe.drain()
         guard stopDeadline == nil else { return }
-        stopDeadline = monotonic() + Self.drainDeadline.seconds
+        stopDeadline = monotonic() + Self.drainDeadline
         reactor.close(Self.listening)
         close(listenFD)
         apply(.shutdown)

@@ -158,7 +158,7 @@ enum WebOptions {
         #if DEBUG
         // Tests shorten the slow-loris deadline instead of waiting 10 s, and the output
         // budget instead of queuing 256 MiB. Test hooks: a release build reads neither.
-        if let seconds = environment["EVENTD_WEB_HEAD_TIMEOUT"].flatMap(Double.init), seconds > 0 { config.headTimeout = seconds }
+        if let seconds = environment["EVENTD_WEB_HEAD_TIMEOUT"].flatMap(Double.init), seconds > 0 { config.headTimeout = .seconds(seconds) }
         if let bytes = environment["EVENTD_WEB_OUTPUT_BUDGET"].flatMap(Int.init), bytes > 0 { config.outputBudget = bytes }
         #endif
         return (config, secret?.made == nil ? nil : secret?.token)

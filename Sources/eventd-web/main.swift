@@ -33,7 +33,7 @@ let (loop, log) = WebOptions.spec.configure(table: .servers) { arguments in
         print(WebOptions.dashboardLine(config.listen, token: madeToken))
         fflush(nil)  // standard output may be a file or a pipe: out now, not at exit
     }
-    return (try GatewayLoop(gateway: Gateway(config: config, assets: assets, now: GatewayLoop.monotonicNow()), listenFD: listenFD, log: log,
+    return (try GatewayLoop(gateway: Gateway(config: config, assets: assets, now: MonotonicInstant.now()), listenFD: listenFD, log: log,
                             upstream: upstream), log)
 }
 // The loop runs on this thread, as the last service started: the lifecycle's stop ends

@@ -18,9 +18,9 @@ import TestSupport
         var q = DeadlineQueue()
         for (i, step) in steps.enumerated() {
             switch step {
-            case let .schedule(id, at): q.schedule(id, at: at)
+            case let .schedule(id, time): q.schedule(id, at: at(time))
             case let .forget(id): q.forget(id)
-            case let .pop(now, due): #expect(q.popDue(now) == due, "step \(i): pop at \(now)", sourceLocation: sourceLocation)
+            case let .pop(now, due): #expect(q.popDue(at(now)) == due, "step \(i): pop at \(now)", sourceLocation: sourceLocation)
             }
         }
         return q
@@ -54,9 +54,9 @@ import TestSupport
             var now = 0.0
             for _ in 0..<300 {
                 if rng.percent(60) {
-                    let id = rng.below(40), at = now + Double(rng.below(100))
-                    q.schedule(id, at: at)
-                    model[id] = min(model[id] ?? .infinity, at)
+                    let id = rng.below(40), due = now + Double(rng.below(100))
+                    q.schedule(id, at: at(due))
+                    model[id] = min(model[id] ?? .infinity, due)
                 } else if rng.percent(10) {
                     // A connection closes.
                     let id = rng.below(40)
@@ -65,7 +65,7 @@ import TestSupport
                 } else {
                     now += Double(rng.below(30))
                     let expected = Set(model.filter { $0.value <= now }.keys)
-                    let popped = q.popDue(now)
+                    let popped = q.popDue(at(now))
                     #expect(Set(popped) == expected && popped.count == expected.count)
                     for id in expected { model[id] = nil }
                 }

@@ -1,5 +1,6 @@
 import Agenda
 import Testing
+import Threads
 @testable import Feed
 
 /// Backpressure, superseded snapshots, stalls and heartbeats (docs/protocol.md,
@@ -170,12 +171,12 @@ import Testing
         h.publish(view, seq: 1, diff: false)
         for c in clients { _ = h.kinds(c) }
         var popped = h.hub.deadlines
-        #expect(popped.popDue(h.now.monotonic + 1).isEmpty)
+        #expect(popped.popDue(h.now.monotonic + .seconds(1)).isEmpty)
         h.advance(31)
         #expect(clients.allSatisfy { h.kinds($0) == ["heartbeat@1"] })
         var later = h.hub.deadlines
-        #expect(later.popDue(h.now.monotonic + 29).isEmpty, "a tick before the next heartbeat would look at someone")
-        #expect(later.popDue(h.now.monotonic + 31).count == clients.count)
+        #expect(later.popDue(h.now.monotonic + .seconds(29)).isEmpty, "a tick before the next heartbeat would look at someone")
+        #expect(later.popDue(h.now.monotonic + .seconds(31)).count == clients.count)
         // Closed connections leave nothing behind in the timers.
         for c in clients { h.handle(.connection(.peerClosed(c))) }
         #expect(h.hub.deadlines.knownConnections == 0)

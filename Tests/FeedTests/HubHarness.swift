@@ -1,5 +1,6 @@
 import Agenda
 import CanonicalJSON
+import Threads
 @testable import Feed
 
 /// Drives a `FeedHub` the way `FeedLoop` does, with no sockets: a fake clock, fake
@@ -36,8 +37,8 @@ struct HubHarness {
     init(watchdog: Double? = nil, followsSystemZone: Bool = false, configure: (inout DaemonConfiguration) -> Void = { _ in }) {
         var config = DaemonConfiguration(databasePath: "/tmp/none.db", socketPath: "/tmp/none.sock", timeZone: Self.zone)
         configure(&config)
-        now = Moment(monotonic: 1000, wall: 1_795_000_000) // 2026-11-18
-        hub = FeedHub(config: config, epoch: Self.epoch, watchdogInterval: watchdog, followsSystemZone: followsSystemZone, now: now)
+        now = Moment(monotonic: at(1000), wall: WallInstant(unixSeconds: 1_795_000_000)) // 2026-11-18
+        hub = FeedHub(config: config, epoch: Self.epoch, watchdogInterval: watchdog.map { .seconds($0) }, followsSystemZone: followsSystemZone, now: now)
         handle(.recomputed(.info(StoreInfo(calendars: ["work", "home"], eventCount: 3, lastRecompute: 0,
                                            lastDurationMS: 0, healthy: true, problem: nil))))
     }
@@ -138,14 +139,14 @@ struct HubHarness {
 
     /// Advances both clocks.
     mutating func advance(_ seconds: Double) {
-        now.monotonic += seconds
-        now.wall += seconds
+        now.monotonic = now.monotonic + .seconds(seconds)
+        now.wall = now.wall + .seconds(seconds)
         handle(.tick)
     }
 
     /// Steps only the wall clock (NTP, suspend, an administrator), then ticks.
     mutating func stepWall(_ seconds: Double) {
-        now.wall += seconds
+        now.wall = now.wall + .seconds(seconds)
         handle(.tick)
     }
 
@@ -202,3 +203,6 @@ struct HubHarness {
         }
     }
 }
+
+/// The monotonic instant `seconds` after the clock's start (the tests' fake clock).
+func at(_ seconds: Double) -> MonotonicInstant { MonotonicInstant(sinceStart: .seconds(seconds)) }

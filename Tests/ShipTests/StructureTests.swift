@@ -56,6 +56,26 @@ import TestSupport
         return text.split(separator: "\n").filter { $0.contains(pattern) }.map { $0.trimmingCharacters(in: .whitespaces) }
     }
 
+    /// Times are typed (issue 54): a function's or init's parameter named like a time is
+    /// a `MonotonicInstant`, a `WallInstant` or a `Duration`; `Double` seconds only at the
+    /// few edges that parse or print them.
+    @Test func timeIsTyped() throws {
+        let found = try Self.swiftFiles("Sources").flatMap { file in Self.secondsParameters(file.text).map { "\(file.path): \($0)" } }
+        #expect(found.count <= 5, "\(found.count) time-named Double parameters:\n\(found.joined(separator: "\n"))")
+        #expect(Self.secondsParameters("    func wait(until deadline: Double, now: Double) -> Bool {") == ["deadline", "now"])
+        #expect(Self.secondsParameters("    init(now: MonotonicInstant, limit: Double) {").isEmpty)
+        #expect(Self.secondsParameters("    var timeout: Double = 10").isEmpty)
+    }
+
+    /// The names of a declaration's `Double` parameters that are named like a time.
+    static func secondsParameters(_ text: String) -> [String] {
+        let name = /(seconds|interval|timeout|deadline|delay|now|period|elapsed|age|since|until|backoff|time|at)/.ignoresCase()
+        let parameter = /(\w+)\s*:\s*Double\b/
+        return text.split(separator: "\n").filter { $0.contains("func ") || $0.contains("init(") }.flatMap { line in
+            line.matches(of: parameter).map { String($0.output.1) }.filter { $0.contains(name) }
+        }
+    }
+
     /// eventctl's error table names no daemon or gateway module.
     @Test func eventctlsErrorTableImportsNoDaemonModule() throws {
         let imports = try Self.swiftFiles("Sources/CommandErrors").flatMap { file in

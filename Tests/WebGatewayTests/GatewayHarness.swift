@@ -1,10 +1,11 @@
+import Threads
 @testable import WebGateway
 
 /// Drives a `Gateway` in-process with a fake clock: what a browser sends, what eventd
 /// sends, what the socket takes; collects the effects and each browser's output.
 struct GatewayHarness {
     var gateway: Gateway
-    var now = 1000.0
+    var now = MonotonicInstant(sinceStart: .seconds(1000))
     var effects: [GatewayEffect] = []
     /// Everything written to each browser so far (the harness's socket takes all).
     var written: [ClientID: [UInt8]] = [:]
@@ -83,7 +84,7 @@ struct GatewayHarness {
     }
 
     mutating func advance(_ seconds: Double) {
-        now += seconds
+        now = now + .seconds(seconds)
         handle(.tick)
     }
 
