@@ -16,6 +16,7 @@ extension WatchState {
         ("/", "filter the window by text (Esc clears)"),
         ("c", "show or hide calendars (space or x, a: all)"),
         ("Ctrl-L", "repaint the whole screen"),
+        ("Ctrl-Z", "suspend (the shell's fg brings the watch back)"),
         ("wheel", "scroll (with --mouse)"),
         ("?", "this help (? or Esc closes it)"),
         ("q  Ctrl-C", "quit"),

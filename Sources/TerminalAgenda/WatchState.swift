@@ -10,6 +10,8 @@ public enum WatchKey: Sendable, Equatable {
     case interrupt
     /// Ctrl-L: paint the whole screen again.
     case repaint
+    /// Ctrl-Z: stop as a shell's job (the terminal in raw mode sends it as a key).
+    case suspend
 }
 
 /// What the keys do to the watch, as a pure state machine: the selection (kept on the
@@ -41,6 +43,9 @@ public struct WatchState: Sendable {
         case changeView
         /// Clear the terminal and paint every cell again.
         case repaint
+        /// Give the terminal back and stop (SIGTSTP); once continued, take it again and
+        /// paint every cell.
+        case suspend
         case quit
     }
 
@@ -111,6 +116,8 @@ public struct WatchState: Sendable {
         if key == .interrupt { return .quit }
         notice = nil
         if key == .repaint { return .repaint }
+        // In any mode, and the mode stays: the watch comes back as it was left.
+        if key == .suspend { return .suspend }
         switch mode {
         case .help: return help(key)
         case .goTo(let text): return goingTo(key, text: text)

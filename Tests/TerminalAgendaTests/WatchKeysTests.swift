@@ -26,7 +26,7 @@ import ICalendar
         #expect(s.mode == .help)
         let help = screen(s)
         #expect(help.contains("go to date"))
-        for key in ["?", "g", "]", "[", "}", "{", "/", "Ctrl-L", "q"] {
+        for key in ["?", "g", "]", "[", "}", "{", "/", "Ctrl-L", "Ctrl-Z", "q"] {
             #expect(help.split(separator: "\n").contains { $0.hasPrefix("  " + key) || $0.contains(" " + key + " ") }, "\(key) not in the help")
         }
         #expect(s.handle(.character("j")) == .redraw, "other keys do nothing over the help")
@@ -50,6 +50,26 @@ import ICalendar
         _ = s.handle(.character("g"))
         #expect(s.handle(.repaint) == .repaint)
         #expect(s.mode == .goTo(""))
+    }
+
+    @Test func ctrlZSuspendsInEveryModeAndTheModeStays() {
+        var s = state()
+        #expect(s.handle(.suspend) == .suspend)
+        #expect(s.mode == .list)
+        _ = s.handle(.character("?"))
+        #expect(s.handle(.suspend) == .suspend)
+        #expect(s.mode == .help)
+        _ = s.handle(.escape)
+        _ = s.handle(.character("g"))
+        _ = s.handle(.character("2"))
+        #expect(s.handle(.suspend) == .suspend)
+        #expect(s.mode == .goTo("2"), "the prompt's text is kept")
+        _ = s.handle(.escape)
+        _ = s.handle(.character("/"))
+        #expect(s.handle(.suspend) == .suspend)
+        #expect(s.mode == .filter && s.filter.isEmpty, "Ctrl-Z is not typed into the filter")
+        _ = s.handle(.character("?"))
+        #expect(s.filter == "?")
     }
 
     @Test func bracketsMoveTheWindowByADayAndBracesByAWeek() {
