@@ -28,6 +28,8 @@ public final class WatchSession {
     /// The view built from the database here (nil: none to read), shown while eventd
     /// cannot be reached, until its first snapshot replaces it.
     let local: (@Sendable (Int, CivilDate?) -> FeedClientState?)?
+    /// `/`'s search of every event in the database (nil: it cannot be read).
+    let search: @Sendable (String) -> [WatchSearchResult]?
     /// One status request on a connection of its own (for `calendar_colors`).
     let status: @Sendable () throws -> FeedStatus?
     /// The wall clock (EVENTD_FAKE_NOW moves it, as the daemon's).
@@ -56,12 +58,14 @@ public final class WatchSession {
                 zoneName: String, calendars: [String], calendarCount: Int?, calendarColors: [String: String]? = nil,
                 view: @escaping @Sendable (Int, CivilDate?) -> ViewFields, open: @escaping @Sendable () throws -> FeedSocket,
                 local: (@Sendable (Int, CivilDate?) -> FeedClientState?)? = nil,
+                search: @escaping @Sendable (String) -> [WatchSearchResult]? = { _ in nil },
                 status: @escaping @Sendable () throws -> FeedStatus?,
                 wallClock: @escaping @Sendable () -> WallInstant, environment: [String: String]) {
         self.view = view
         self.mouse = mouse
         self.open = open
         self.local = local
+        self.search = search
         self.status = status
         self.wallClock = wallClock
         self.environment = environment
@@ -124,6 +128,9 @@ public final class WatchSession {
                 case .redraw: dirty = true
                 case .relayout:
                     relayout(animated: true)
+                    dirty = true
+                case .search(let text):
+                    state.show(results: search(text))
                     dirty = true
                 case .repaint:
                     screen.repaint()
@@ -240,13 +247,12 @@ public final class WatchSession {
         relayout(animated: false)
     }
 
-    /// Lays the local copy out again, now, with the keys' filter and calendars; rows the
+    /// Lays the local copy out again, now, with the calendars the keys show; rows the
     /// feed changed are highlighted (`highlight`), not those the clock or a key changed.
     func relayout(animated: Bool, highlight: Bool = false) {
         layout.now = wallClock().unixSeconds
         state.today = layout.zone.local(atUTC: layout.now).date
-        if layout.filter != state.filter || layout.hiddenCalendars != state.hiddenCalendars { rowCache = AgendaLayout.Cache() }
-        layout.filter = state.filter
+        if layout.hiddenCalendars != state.hiddenCalendars { rowCache = AgendaLayout.Cache() }
         layout.hiddenCalendars = state.hiddenCalendars
         guard let feed else {
             let waiting = AgendaRow(id: "p:waiting", kind: .placeholder, spans: [

@@ -1,9 +1,11 @@
 import Foundation
 import Agenda
+import AgendaText
 import EventStore
 import CommandLineKit
 import FeedClientKit
 import FeedProtocol
+import ICalendar
 import TerminalAgenda
 
 /// `eventctl watch [view options]`: the live agenda, full screen (TerminalAgenda).
@@ -19,7 +21,7 @@ struct WatchCommand: Subcommand {
         once eventd answers. Keys (? lists them all): arrows
         or j/k select, Enter shows details, g goes to a date (the forms --from takes), ] and [
         move the window a day, } and { a week, t back to today, + and - change the days, /
-        filters by text, c shows or hides calendars, Ctrl-L repaints, Ctrl-Z suspends, q or
+        searches every event (Enter on a result shows its date), c shows or hides calendars, Ctrl-L repaints, Ctrl-Z suspends, q or
         Ctrl-C quits. A TERM
         terminfo does not know is drawn as xterm-256color (else vt100), said on the key line.
         Needs a terminal: for pipes and scripts use agenda or subscribe. Each calendar is drawn in its own colour where eventd knows it
@@ -69,6 +71,7 @@ struct WatchCommand: Subcommand {
                 view.from = from
                 return Self.databaseCopy(view, zone: zone, env)
             },
+            search: { [env] text in Self.search(text, zone: zone, env) },
             status: { [env] in try DaemonConnection.answer(to: .status, on: DaemonConnection.open(env), timeout: .seconds(2)).flatMap { FeedStatus($0) } },
             wallClock: { [clock = AgendaClock(environment: env.environment)] in clock.instant() },
             environment: env.environment)
@@ -82,6 +85,21 @@ struct WatchCommand: Subcommand {
         if case .signal(let number) = outcome {
             signal(number, SIG_DFL)
             raise(number)
+        }
+    }
+
+    /// `/`'s search: every event in the database (read only) whose text has `text`,
+    /// dated in the view's zone (nil: no database to read, or it cannot be read).
+    static func search(_ text: String, zone zoneName: String, _ env: CommandEnvironment) -> [WatchSearchResult]? {
+        guard FileManager.default.fileExists(atPath: env.paths.database),
+              let store = try? EventStore(path: env.paths.database, readOnly: true) else { return nil }
+        let zone = Zone.system(zoneName) ?? .utc
+        guard let hits = try? store.search(text, floatingZone: zone) else { return nil }
+        return hits.map { hit in
+            let local = zone.local(atUTC: hit.start.instant(zones: ZoneRegistry.shared, floatingZone: zone))
+            return WatchSearchResult(date: local.date, time: hit.start.isDate ? nil : AgendaWords.two(local.hour) + ":" + AgendaWords.two(local.minute),
+                                     summary: hit.summary ?? "(no title)", location: hit.location, calendar: hit.calendar,
+                                     repeats: hit.recurring)
         }
     }
 
