@@ -45,12 +45,12 @@ import ICalendar
 
     @Test func selectionFollowsItsItemWhenRowsComeAndGo() {
         var s = state()
-        var layout = AgendaFixture.layout
-        layout.filter = "review"
-        s.update(rows: layout.rows(AgendaFixture.week))
+        let layout = AgendaFixture.layout
+        s.update(rows: layout.rows(AgendaFixture.model([AgendaFixture.section("2026-11-29", "today", [
+            AgendaFixture.event("next", "2026-11-29", "15:00", "16:00", "Review")])])))
         #expect(s.selected == "next")
-        layout.filter = "planning"
-        s.update(rows: layout.rows(AgendaFixture.week))
+        s.update(rows: layout.rows(AgendaFixture.model([AgendaFixture.section("2026-11-30", "tomorrow", [
+            AgendaFixture.event("tue", "2026-11-30", "10:00", "11:00", "Planning")])])))
         #expect(s.selected == "tue", "the nearest event takes the selection of one that left")
     }
 
