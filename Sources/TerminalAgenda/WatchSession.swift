@@ -153,9 +153,12 @@ public final class WatchSession {
                     layout.days = days
                     layout.from = state.from
                     if isLocal {
-                        // Still without eventd: the new window from the database at once.
+                        // Still without eventd: the new window from the database at once
+                        // (or, if it cannot be read now, the placeholder).
                         feed = nil
+                        isLocal = false
                         readLocal()
+                        if feed == nil { relayout(animated: false) }
                     } else {
                         lostReason = "subscribing to \(days) day\(days == 1 ? "" : "s")"
                             + (state.from.map { " from " + AgendaWords.shortDate($0, today: state.today) } ?? "")

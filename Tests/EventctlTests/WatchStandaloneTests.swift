@@ -25,6 +25,16 @@ import TestSupport
             }
             #expect(!database.text.contains("waiting for eventd"), "\(database.text)")
             #expect(!database.text.contains("● live"))
+            // Another window is read from the database at once too.
+            try terminal.type("]")
+            let shifted = try terminal.wait(for: "from Mon 30 Nov", timeout: 2)
+            #expect(shifted.ok, "\(shifted.text)")
+            let monday = try terminal.quiet(300)
+            #expect(monday.text.contains("Planning") && !monday.text.contains("Review") && monday.text.contains("not running"),
+                    "\(monday.text)")
+            try terminal.type("t")
+            #expect(try terminal.wait(for: "Review", timeout: 2).ok)
+            #expect(try terminal.quiet(300).screen == database.screen, "back at today as first shown")
 
             try await daemon.start()
             let live = try terminal.wait(for: "● live", timeout: 6)
