@@ -15,8 +15,6 @@ public struct AgendaLayout: Sendable {
     public var zone: Zone
     /// Shown only when a calendar is not in here.
     public var hiddenCalendars: Set<String> = []
-    /// Shown only when summary, location or calendar contains this (case-insensitive).
-    public var filter: String = ""
     /// The number of dates of the view (for the empty view's sentence).
     public var days: Int = 14
     /// The view's first date when it does not slide with today (the same sentence).
@@ -37,7 +35,7 @@ public struct AgendaLayout: Sendable {
 
     /// The rows of each date but today's, kept between layouts of one local copy: only
     /// today's rows depend on the minute (past, under way, the now rule), so the minute's
-    /// relayout lays out one date. Empty it when the copy, the filter, the calendars
+    /// relayout lays out one date. Empty it when the copy, the calendars
     /// shown or the date change.
     public struct Cache: Sendable {
         var sections: [String: [AgendaRow]] = [:]
@@ -108,18 +106,10 @@ public struct AgendaLayout: Sendable {
         return rows
     }
 
-    /// Why shown events are missing: the filter or hidden calendars.
-    var hiddenReason: String {
-        if !filter.isEmpty { return "nothing matches “\(filter.terminalSafeFilter)”" }
-        return "only events of hidden calendars"
-    }
+    /// Why shown events are missing: their calendars are hidden.
+    var hiddenReason: String { "only events of hidden calendars" }
 
-    func isShown(_ item: FeedItem) -> Bool {
-        if hiddenCalendars.contains(item.calendar ?? "") { return false }
-        guard !filter.isEmpty else { return true }
-        let needle = filter.lowercased()
-        return [item.summary, item.location, item.calendar].contains { $0?.lowercased().contains(needle) ?? false }
-    }
+    func isShown(_ item: FeedItem) -> Bool { !hiddenCalendars.contains(item.calendar ?? "") }
 
     /// An event's row: `AgendaLine`'s pieces as spans, today's past dimmed and the
     /// current one marked with its progress.
@@ -171,9 +161,4 @@ public struct AgendaLayout: Sendable {
         let filled = max(0, min(8, Int((fraction * 8).rounded(.down))))
         return String(repeating: "▰", count: filled) + String(repeating: "▱", count: 8 - filled)
     }
-}
-
-extension String {
-    /// The filter as typed, made inert and short for a placeholder.
-    var terminalSafeFilter: String { String(terminalSafe.prefix(40)) }
 }

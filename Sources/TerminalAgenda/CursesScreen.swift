@@ -90,6 +90,22 @@ public final class CursesScreen {
         clearok(eventd_curscr(), true)
     }
 
+    /// Gives the terminal back as the watch found it (before a stop: Ctrl-Z).
+    public func suspend() {
+        endwin()
+        TerminalRestore.disarm()
+    }
+
+    /// Takes the terminal again after `suspend` (the job continued): curses' modes back,
+    /// the size asked again (it may have changed meanwhile), every cell painted by the
+    /// next draw.
+    public func resume() {
+        reset_prog_mode()
+        TerminalRestore.prepare()
+        resize()
+        clearok(eventd_curscr(), true)
+    }
+
     /// The next draw clears the terminal and paints every cell (Ctrl-L: whatever else
     /// wrote to the terminal goes).
     public func repaint() {
@@ -125,6 +141,7 @@ public final class CursesScreen {
             switch code {
             case 3: keys.append(.interrupt)
             case 12: keys.append(.repaint)
+            case 26: keys.append(.suspend)
             case 27: keys.append(.escape)
             case 10, 13: keys.append(.enter)
             case 8, 127: keys.append(.backspace)

@@ -55,7 +55,7 @@ public struct RowAnimator: Sendable {
 
     /// Starts the animation from the current layout to `new` at `now`; one still under
     /// way ends where it was going first. `highlight`: whether rows new or changed stand
-    /// out (a change of the feed), or only slide (the clock moved the now rule, a filter).
+    /// out (a change of the feed), or only slide (the clock moved the now rule, calendars hidden).
     public mutating func transition(to new: [AgendaRow], at now: MonotonicInstant, highlight: Bool = true) {
         let old = rows
         var oldLine: [String: Int] = [:]

@@ -25,6 +25,11 @@ public final class WatchSession {
     /// Mouse reporting (the wheel scrolls; selecting text then needs Shift).
     let mouse: Bool
     let open: @Sendable () throws -> FeedSocket
+    /// The view built from the database here (nil: none to read), shown while eventd
+    /// cannot be reached, until its first snapshot replaces it.
+    let local: (@Sendable (Int, CivilDate?) -> FeedClientState?)?
+    /// `/`'s search of every event in the database (nil: it cannot be read).
+    let search: @Sendable (String) -> [WatchSearchResult]?
     /// One status request on a connection of its own (for `calendar_colors`).
     let status: @Sendable () throws -> FeedStatus?
     /// The wall clock (EVENTD_FAKE_NOW moves it, as the daemon's).
@@ -34,6 +39,8 @@ public final class WatchSession {
     var layout: AgendaLayout
     var animator = RowAnimator()
     var feed: FeedClientState?
+    /// `feed` is `local`'s copy, not eventd's: no live updates until eventd answers.
+    var isLocal = false
     var forwarder: FeedForwarder?
     var colorReader: CalendarColorReader?
     /// Calendars whose colour was asked for since the last snapshot.
@@ -50,11 +57,15 @@ public final class WatchSession {
     public init(days: Int, from: CivilDate? = nil, pastDays: Int = 0, mouse: Bool = false,
                 zoneName: String, calendars: [String], calendarCount: Int?, calendarColors: [String: String]? = nil,
                 view: @escaping @Sendable (Int, CivilDate?) -> ViewFields, open: @escaping @Sendable () throws -> FeedSocket,
+                local: (@Sendable (Int, CivilDate?) -> FeedClientState?)? = nil,
+                search: @escaping @Sendable (String) -> [WatchSearchResult]? = { _ in nil },
                 status: @escaping @Sendable () throws -> FeedStatus?,
                 wallClock: @escaping @Sendable () -> WallInstant, environment: [String: String]) {
         self.view = view
         self.mouse = mouse
         self.open = open
+        self.local = local
+        self.search = search
         self.status = status
         self.wallClock = wallClock
         self.environment = environment
@@ -118,8 +129,21 @@ public final class WatchSession {
                 case .relayout:
                     relayout(animated: true)
                     dirty = true
+                case .search(let text):
+                    state.show(results: search(text))
+                    dirty = true
                 case .repaint:
                     screen.repaint()
+                    dirty = true
+                case .suspend:
+                    screen.suspend()
+                    // Stopped here until SIGCONT (a shell's `fg`); where nothing can
+                    // continue the job (an orphaned process group) the kernel drops the
+                    // signal and the watch carries on at once.
+                    signal(SIGTSTP, SIG_DFL)
+                    raise(SIGTSTP)
+                    screen.resume()
+                    state.size = screen.size
                     dirty = true
                 case .changeView:
                     // The old one ends at once (joined with the others at the end).
@@ -128,8 +152,17 @@ public final class WatchSession {
                     forwarder = try Self.startForwarder(view: view(days, state.from), open: open, mailbox: mailbox, in: services)
                     layout.days = days
                     layout.from = state.from
-                    lostReason = "subscribing to \(days) day\(days == 1 ? "" : "s")"
-                        + (state.from.map { " from " + AgendaWords.shortDate($0, today: state.today) } ?? "")
+                    if isLocal {
+                        // Still without eventd: the new window from the database at once
+                        // (or, if it cannot be read now, the placeholder).
+                        feed = nil
+                        isLocal = false
+                        readLocal()
+                        if feed == nil { relayout(animated: false) }
+                    } else {
+                        lostReason = "subscribing to \(days) day\(days == 1 ? "" : "s")"
+                            + (state.from.map { " from " + AgendaWords.shortDate($0, today: state.today) } ?? "")
+                    }
                     dirty = true
                 }
             }
@@ -167,9 +200,11 @@ public final class WatchSession {
                 layout.zone = zone
                 state.zoneName = tz
             }
-            // The first copy is painted as it is; later ones (diffs, a resync) animate.
+            // The first copy is painted as it is; later ones (diffs, a resync, eventd's
+            // over the database's) animate.
             let first = feed == nil
             feed = next
+            isLocal = false
             rowCache = AgendaLayout.Cache()
             let shown = Set(next.model.sections.flatMap { $0.items.compactMap(\.content.calendar) })
             palette.learn(shown)
@@ -187,7 +222,7 @@ public final class WatchSession {
         case .heard:
             // Back after a reconnect (the resume brings what changed); a first connection
             // is live only once its snapshot is in.
-            if feed == nil {
+            if feed == nil || isLocal {
                 lostReason = "waiting for the view"
             } else {
                 lostReason = nil
@@ -196,18 +231,31 @@ public final class WatchSession {
         case .lost(let reason):
             // The socket's error (a path, errno's words) says less than this at a glance.
             lostReason = reason.contains("closed") ? "eventd closed the connection" : "eventd unreachable"
+            if feed == nil { readLocal() }
         case .ended(let error):
             throw error
         }
     }
 
-    /// Lays the local copy out again, now, with the keys' filter and calendars; rows the
+    /// Without any copy yet (eventd not running): the view built from the database, if
+    /// there is one to read.
+    func readLocal() {
+        guard let local, let copy = local(state.days, state.from) else { return }
+        feed = copy
+        isLocal = true
+        rowCache = AgendaLayout.Cache()
+        let shown = Set(copy.model.sections.flatMap { $0.items.compactMap(\.content.calendar) })
+        palette.learn(shown)
+        state.calendars = palette.names
+        relayout(animated: false)
+    }
+
+    /// Lays the local copy out again, now, with the calendars the keys show; rows the
     /// feed changed are highlighted (`highlight`), not those the clock or a key changed.
     func relayout(animated: Bool, highlight: Bool = false) {
         layout.now = wallClock().unixSeconds
         state.today = layout.zone.local(atUTC: layout.now).date
-        if layout.filter != state.filter || layout.hiddenCalendars != state.hiddenCalendars { rowCache = AgendaLayout.Cache() }
-        layout.filter = state.filter
+        if layout.hiddenCalendars != state.hiddenCalendars { rowCache = AgendaLayout.Cache() }
         layout.hiddenCalendars = state.hiddenCalendars
         guard let feed else {
             let waiting = AgendaRow(id: "p:waiting", kind: .placeholder, spans: [
@@ -236,7 +284,10 @@ public final class WatchSession {
                                              + (state.from.map { " from " + AgendaWords.shortDate($0, today: state.today) } ?? "")
                                              + " · \(state.zoneName)  ")]
         let updated = lastUpdate.map { clock($0.unixSeconds) } ?? "never"
-        if let lostReason {
+        if isLocal {
+            let why = lostReason == "waiting for the view" ? "eventd answering" : "eventd not running"
+            spans.append(.init("○ " + why + " · from the database, live updates off (retrying)", .warning))
+        } else if let lostReason {
             let stale = feed == nil ? "" : "stale · last update " + updated + " · "
             spans.append(.init("○ " + stale + lostReason.terminalSafe + " (retrying)", .warning))
         } else {

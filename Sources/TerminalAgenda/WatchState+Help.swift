@@ -13,9 +13,10 @@ extension WatchState {
         ("}  {", "the window a week later or earlier"),
         ("t", "today (the window back at today)"),
         ("+ =  -", "one day more or fewer in the window"),
-        ("/", "filter the window by text (Esc clears)"),
+        ("/", "search every event (Enter on a result shows its date)"),
         ("c", "show or hide calendars (space or x, a: all)"),
         ("Ctrl-L", "repaint the whole screen"),
+        ("Ctrl-Z", "suspend (the shell's fg brings the watch back)"),
         ("wheel", "scroll (with --mouse)"),
         ("?", "this help (? or Esc closes it)"),
         ("q  Ctrl-C", "quit"),
@@ -34,11 +35,11 @@ extension WatchState {
     /// The list's keys in the footer, in order; `keep` ones are never left out.
     static let keyLine: [(text: String, keep: Bool)] = [
         ("↑↓ select", false), ("Enter details", false), ("g go to date", false), ("[ ] day", false),
-        ("{ } week", false), ("t today", false), ("+/- days", false), ("/ filter", false),
+        ("{ } week", false), ("t today", false), ("+/- days", false), ("/ search", false),
         ("c calendars", false), ("? help", true), ("q quit", true),
     ]
     /// The order keys are left out in when the line is too narrow: the least needed first.
-    static let leftOutFirst = ["{ } week", "[ ] day", "+/- days", "c calendars", "/ filter", "t today",
+    static let leftOutFirst = ["{ } week", "[ ] day", "+/- days", "c calendars", "/ search", "t today",
                                "Enter details", "↑↓ select", "g go to date"]
 
     /// The key line as wide as `columns` allows, `? help` and `q quit` always in it.

@@ -24,14 +24,14 @@ public struct ScreenLine: Sendable, Equatable {
 
 extension WatchState {
     /// The whole screen: `title` on the first line, then the body (the animation's
-    /// `frame`, details or the calendar list), and the footer: what the keys do, or the
-    /// filter being typed. Every line is exactly `size.columns` wide.
+    /// `frame`, details, search results or the calendar list), and the footer: what the
+    /// keys do, or the prompt being typed. Every line is exactly `size.columns` wide.
     public func screen(title: [AgendaRow.Span], frame: [RowAnimator.Placed]) -> [ScreenLine] {
         let width = size.columns
         var lines = [ScreenLine(AgendaRow(id: "", kind: .header, spans: title).fitted(to: width), .bar)]
         var body = [ScreenLine](repeating: ScreenLine(AgendaRow(id: "", kind: .gap, spans: []).fitted(to: width)), count: bodyLines)
         switch mode {
-        case .list, .filter, .goTo:
+        case .list, .search, .goTo:
             for placed in frame where placed.line >= top && placed.line < top + bodyLines {
                 let emphasis: ScreenLine.Emphasis = placed.row.id == selected && placed.row.selectable ? .selected
                     : placed.mark == .fresh ? .fresh : placed.mark == .leaving ? .leaving : .none
@@ -45,6 +45,10 @@ extension WatchState {
         case .help:
             for (k, row) in helpRows.prefix(bodyLines).enumerated() {
                 body[k] = ScreenLine(row.fitted(to: width))
+            }
+        case .results(let cursor):
+            for (k, line) in resultLines(cursor: cursor).prefix(bodyLines).enumerated() {
+                body[k] = ScreenLine(line.row.fitted(to: width), line.selected ? .selected : .none)
             }
         case .calendars(let cursor):
             body[0] = ScreenLine(AgendaRow(id: "", kind: .header, spans: [.init("Calendars", .bold),
@@ -67,8 +71,10 @@ extension WatchState {
 
     var footer: [AgendaRow.Span] {
         switch mode {
-        case .filter:
-            return [.init(" /", .bold), .init(filter.terminalSafe), .init("▏  Enter: keep  Esc: clear", .dim)]
+        case .search(let text):
+            return [.init(" Search: ", .bold), .init(text.terminalSafe), .init("▏  Enter: search every event  Esc: cancel", .dim)]
+        case .results:
+            return [.init(" ↑↓: choose  Enter: show the date  /: search again  Esc: back  q: quit", .dim)]
         case .details:
             return [.init(" Esc: back  ↑↓: previous/next  q: quit", .dim)]
         case .calendars:
@@ -81,9 +87,7 @@ extension WatchState {
             if let notice {
                 return [.init(" " + notice.terminalSafe + " ", .warning), .init(Self.keys(fitting: 0), .dim)]
             }
-            guard !filter.isEmpty else { return [.init(Self.keys(fitting: size.columns), .dim)] }
-            let shown = " filter: " + String(filter.terminalSafe.prefix(40)) + " "
-            return [.init(shown, .warning), .init(Self.keys(fitting: size.columns - DisplayWidth.of(shown)), .dim)]
+            return [.init(Self.keys(fitting: size.columns), .dim)]
         }
     }
 

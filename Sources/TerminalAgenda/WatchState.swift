@@ -10,10 +10,12 @@ public enum WatchKey: Sendable, Equatable {
     case interrupt
     /// Ctrl-L: paint the whole screen again.
     case repaint
+    /// Ctrl-Z: stop as a shell's job (the terminal in raw mode sends it as a key).
+    case suspend
 }
 
 /// What the keys do to the watch, as a pure state machine: the selection (kept on the
-/// same item while rows come and go), scrolling, details, the text filter, calendars
+/// same item while rows come and go), scrolling, details, the search, calendars
 /// shown or hidden, the window (its first date and number of days). The session turns
 /// its `Action`s into effects.
 public struct WatchState: Sendable {
@@ -22,8 +24,10 @@ public struct WatchState: Sendable {
         case list
         /// One event's details (by row id).
         case details(String)
-        /// Typing the text filter.
-        case filter
+        /// Typing a search of the database (the text so far).
+        case search(String)
+        /// The search's results; the cursor's index.
+        case results(Int)
         /// Choosing calendars; the cursor's index.
         case calendars(Int)
         /// The keys, over the agenda.
@@ -35,12 +39,17 @@ public struct WatchState: Sendable {
     /// What the session must do after a key.
     public enum Action: Sendable, Equatable {
         case redraw
-        /// Lay the rows out again (filter or calendars changed).
+        /// Lay the rows out again (the calendars shown changed).
         case relayout
+        /// Search every event in the database for the text, then `show(results:)`.
+        case search(String)
         /// Subscribe again to the window `days` and `from` now describe.
         case changeView
         /// Clear the terminal and paint every cell again.
         case repaint
+        /// Give the terminal back and stop (SIGTSTP); once continued, take it again and
+        /// paint every cell.
+        case suspend
         case quit
     }
 
@@ -49,7 +58,10 @@ public struct WatchState: Sendable {
     public internal(set) var selected: String?
     /// The first content line shown.
     public internal(set) var top = 0
-    public var filter = ""
+    /// The text last searched for, and what it found.
+    public internal(set) var searched = ""
+    public internal(set) var results: [WatchSearchResult] = []
+    var searchFailed = false
     public var hiddenCalendars: Set<String> = []
     public var days: Int
     /// The window's first date; nil: it slides with today (less `pastDays`).
@@ -111,12 +123,15 @@ public struct WatchState: Sendable {
         if key == .interrupt { return .quit }
         notice = nil
         if key == .repaint { return .repaint }
+        // In any mode, and the mode stays: the watch comes back as it was left.
+        if key == .suspend { return .suspend }
         switch mode {
         case .help: return help(key)
         case .goTo(let text): return goingTo(key, text: text)
         case .list: return list(key)
         case .details: return details(key)
-        case .filter: return typing(key)
+        case .search(let text): return searching(key, text: text)
+        case .results(let cursor): return choosingResult(key, cursor: cursor)
         case .calendars(let cursor): return choosing(key, cursor: cursor)
         }
     }
@@ -148,14 +163,9 @@ public struct WatchState: Sendable {
         case .character("{"): return shift(by: -7)
         case .character("+"), .character("="): return changeDays(by: 1)
         case .character("-"): return changeDays(by: -1)
-        case .character("/"): mode = .filter
+        case .character("/"): mode = .search("")
         case .character("c"): mode = .calendars(0)
         case .character("q"): return .quit
-        case .escape:
-            if !filter.isEmpty {
-                filter = ""
-                return .relayout
-            }
         default: break
         }
         return .redraw
@@ -174,21 +184,6 @@ public struct WatchState: Sendable {
         default: break
         }
         return .redraw
-    }
-
-    mutating func typing(_ key: WatchKey) -> Action {
-        switch key {
-        case .enter: mode = .list
-        case .escape:
-            mode = .list
-            filter = ""
-        case .backspace:
-            if filter.isEmpty { mode = .list } else { filter.removeLast() }
-        case .character(let c) where !c.isNewline && c.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }):
-            if filter.count < 200 { filter.append(c) }
-        default: return .redraw
-        }
-        return .relayout
     }
 
     mutating func choosing(_ key: WatchKey, cursor: Int) -> Action {

@@ -1,8 +1,11 @@
 import Foundation
 import Agenda
+import AgendaText
+import EventStore
 import CommandLineKit
 import FeedClientKit
 import FeedProtocol
+import ICalendar
 import TerminalAgenda
 
 /// `eventctl watch [view options]`: the live agenda, full screen (TerminalAgenda).
@@ -13,10 +16,13 @@ struct WatchCommand: Subcommand {
         discussion: """
         Sections by date as in agenda; changes arrive from eventd's feed and are animated in
         place. While eventd is down the last state stays on screen, marked stale with the time
-        of the last update, and the watch reconnects by itself. Keys (? lists them all): arrows
+        of the last update, and the watch reconnects by itself. Started while eventd is not
+        running, it shows the agenda read from the database (live updates off) and goes live
+        once eventd answers. Keys (? lists them all): arrows
         or j/k select, Enter shows details, g goes to a date (the forms --from takes), ] and [
         move the window a day, } and { a week, t back to today, + and - change the days, /
-        filters by text, c shows or hides calendars, Ctrl-L repaints, q or Ctrl-C quits. A TERM
+        searches every event (Enter on a result shows its date), c shows or hides calendars, Ctrl-L repaints, Ctrl-Z suspends, q or
+        Ctrl-C quits. A TERM
         terminfo does not know is drawn as xterm-256color (else vt100), said on the key line.
         Needs a terminal: for pipes and scripts use agenda or subscribe. Each calendar is drawn in its own colour where eventd knows it
         (see calendars --color), else in one of a fixed palette; no colours under NO_COLOR.
@@ -59,6 +65,13 @@ struct WatchCommand: Subcommand {
                 return view.fields
             },
             open: { [env] in try DaemonConnection.open(env) },
+            local: { [env] days, from in
+                var view = base
+                view.days = days
+                view.from = from
+                return Self.databaseCopy(view, zone: zone, env)
+            },
+            search: { [env] text in Self.search(text, zone: zone, env) },
             status: { [env] in try DaemonConnection.answer(to: .status, on: DaemonConnection.open(env), timeout: .seconds(2)).flatMap { FeedStatus($0) } },
             wallClock: { [clock = AgendaClock(environment: env.environment)] in clock.instant() },
             environment: env.environment)
@@ -73,5 +86,36 @@ struct WatchCommand: Subcommand {
             signal(number, SIG_DFL)
             raise(number)
         }
+    }
+
+    /// `/`'s search: every event in the database (read only) whose text has `text`,
+    /// dated in the view's zone (nil: no database to read, or it cannot be read).
+    static func search(_ text: String, zone zoneName: String, _ env: CommandEnvironment) -> [WatchSearchResult]? {
+        guard FileManager.default.fileExists(atPath: env.paths.database),
+              let store = try? EventStore(path: env.paths.database, readOnly: true) else { return nil }
+        let zone = Zone.system(zoneName) ?? .utc
+        guard let hits = try? store.search(text, floatingZone: zone) else { return nil }
+        return hits.map { hit in
+            let local = zone.local(atUTC: hit.start.instant(zones: ZoneRegistry.shared, floatingZone: zone))
+            return WatchSearchResult(date: local.date, time: hit.start.isDate ? nil : AgendaWords.two(local.hour) + ":" + AgendaWords.two(local.minute),
+                                     summary: hit.summary ?? "(no title)", location: hit.location, calendar: hit.calendar,
+                                     repeats: hit.recurring)
+        }
+    }
+
+    /// The view as `agenda` builds it from the database, in the form eventd's snapshot
+    /// takes (nil: no database to read, or it cannot be read).
+    static func databaseCopy(_ options: ViewOptions, zone: String, _ env: CommandEnvironment) -> FeedClientState? {
+        // Read only: eventd, when it starts, is the database's writer.
+        guard FileManager.default.fileExists(atPath: env.paths.database),
+              let store = try? EventStore(path: env.paths.database, readOnly: true),
+              let view = try? options.view(defaultZone: zone, knownCalendars: nil),
+              let snapshot = try? SnapshotBuilder.build(view, store: store, now: AgendaClock(environment: env.environment).now())
+        else { return nil }
+        let line = FeedMessage.snapshot(digest: snapshot.digest, epoch: "database", seq: 0, view: snapshot.view.fields,
+                                        protocolVersion: snapshot.view.digestVersion.rawValue,
+                                        reserving: snapshot.sectionsSize + 512) { snapshot.writeSections(into: &$0) }
+        guard case .snapshot(let message)? = try? FeedMessage.decode(line.last == 10 ? line.dropLast() : line[...]) else { return nil }
+        return try? FeedClientState(snapshot: message)
     }
 }

@@ -124,6 +124,32 @@ import TestSupport
         }
     }
 
+    /// Ctrl-Z gives the terminal back and raises SIGTSTP. The emulator starts the watch in
+    /// a session of its own, an orphaned process group, so the kernel drops the stop and
+    /// the watch takes the terminal again at once: the same screen, every cell repainted.
+    @Test func ctrlZGivesTheTerminalBackAndRepaintsWhenContinued() async throws {
+        try await DaemonHarness.with(running: Self.events) { daemon in
+            let terminal = try watch(daemon)
+            defer { terminal.close() }
+            #expect(try terminal.wait(for: "● live").ok)
+            let before = try terminal.quiet(300)
+            try terminal.inject("\u{1B}[5;20HGARBAGE-XYZ")
+            let dirty = try terminal.wait(for: "GARBAGE-XYZ", timeout: 2)
+            #expect(dirty.ok)
+            try terminal.type("\u{1A}")
+            let after = try terminal.quiet(300, after: dirty.bytes)
+            #expect(after.alternateScreen && after.cursorHidden, "the terminal is the watch's again")
+            #expect(!after.text.contains("GARBAGE"), "every cell was painted again:\n\(after.text)")
+            #expect(after.screen == before.screen, "the same screen again:\n\(after.text)")
+            try terminal.type("j")
+            _ = try terminal.quiet(200)
+            try terminal.type("q")
+            let end = try terminal.send(["op": "exit", "timeout": 5])
+            #expect(end.status == 0)
+            #expect(!end.alternateScreen)
+        }
+    }
+
     /// A TERM terminfo does not know is drawn as xterm-256color, and the title says so.
     @Test func anUnknownTermFallsBack() async throws {
         try await DaemonHarness.with(running: Self.events) { daemon in

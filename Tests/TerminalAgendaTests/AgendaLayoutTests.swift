@@ -58,22 +58,11 @@ import CanonicalJSON
         layout.calendarCount = 3
         layout.days = 7
         #expect(layout.rows(AgendaFixture.model([])).map(\.plainText) == ["  (nothing in the next 7 days)"])
-        layout.filter = "zzz"
-        let filtered = layout.rows(AgendaFixture.week)
-        #expect(filtered.contains { $0.plainText == "  (nothing matches “zzz”)" })
-        layout.filter = ""
         layout.hiddenCalendars = ["work"]
         let hidden = layout.rows(AgendaFixture.week)
         #expect(hidden.contains { $0.plainText == "  (only events of hidden calendars)" })
         #expect(!(hidden.contains { $0.id == "run" }))
         #expect(hidden.contains { $0.id == "fest" })
-    }
-
-    @Test func filterMatchesSummaryLocationCalendar() {
-        var layout = AgendaFixture.layout
-        layout.filter = "room 4"
-        let ids = layout.rows(AgendaFixture.week).filter(\.selectable).map(\.id)
-        #expect(ids == ["run"])
     }
 
     @Test func hostileTextIsInert() {

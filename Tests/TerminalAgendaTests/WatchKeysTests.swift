@@ -26,7 +26,7 @@ import ICalendar
         #expect(s.mode == .help)
         let help = screen(s)
         #expect(help.contains("go to date"))
-        for key in ["?", "g", "]", "[", "}", "{", "/", "Ctrl-L", "q"] {
+        for key in ["?", "g", "]", "[", "}", "{", "/", "Ctrl-L", "Ctrl-Z", "q"] {
             #expect(help.split(separator: "\n").contains { $0.hasPrefix("  " + key) || $0.contains(" " + key + " ") }, "\(key) not in the help")
         }
         #expect(s.handle(.character("j")) == .redraw, "other keys do nothing over the help")
@@ -50,6 +50,56 @@ import ICalendar
         _ = s.handle(.character("g"))
         #expect(s.handle(.repaint) == .repaint)
         #expect(s.mode == .goTo(""))
+    }
+
+    @Test func ctrlZSuspendsInEveryModeAndTheModeStays() {
+        var s = state()
+        #expect(s.handle(.suspend) == .suspend)
+        #expect(s.mode == .list)
+        _ = s.handle(.character("?"))
+        #expect(s.handle(.suspend) == .suspend)
+        #expect(s.mode == .help)
+        _ = s.handle(.escape)
+        _ = s.handle(.character("g"))
+        _ = s.handle(.character("2"))
+        #expect(s.handle(.suspend) == .suspend)
+        #expect(s.mode == .goTo("2"), "the prompt's text is kept")
+        _ = s.handle(.escape)
+        _ = s.handle(.character("/"))
+        #expect(s.handle(.suspend) == .suspend)
+        #expect(s.mode == .search(""), "Ctrl-Z is not typed into the search")
+    }
+
+    @Test func slashSearchesAndEnterOnAResultStartsTheWindowAtItsDate() {
+        var s = state()
+        #expect(s.handle(.character("/")) == .redraw)
+        for c in "Harbour" { _ = s.handle(.character(c)) }
+        #expect(s.handle(.enter) == .search("Harbour"))
+        let june = CivilDate(year: 2027, month: 6, day: 17)
+        s.show(results: [
+            WatchSearchResult(date: Self.sunday, time: "09:00", summary: "Harbour walk", location: nil, calendar: "work", repeats: true),
+            WatchSearchResult(date: june, time: nil, summary: "Harbour festival", location: "Pier 9", calendar: "home", repeats: false),
+        ])
+        #expect(s.mode == .results(0))
+        let listed = screen(s)
+        #expect(listed.contains("Search “Harbour”: 2 found"), "\(listed)")
+        #expect(listed.contains("Thu 17 Jun 2027") && listed.contains("all day") && listed.contains("Pier 9"), "\(listed)")
+        #expect(listed.contains("(repeats)"))
+        #expect(s.handle(.down) == .redraw)
+        #expect(s.handle(.down) == .redraw)
+        #expect(s.mode == .results(1), "the cursor stops at the last result")
+        #expect(s.handle(.enter) == .changeView)
+        #expect(s.mode == .list)
+        #expect(s.from == june)
+        _ = s.handle(.character("/"))
+        #expect(s.handle(.enter) == .redraw, "an empty search searches nothing")
+        #expect(s.mode == .list)
+        s.show(results: nil)
+        #expect(screen(s).contains("the database could not be read"))
+        #expect(s.handle(.character("/")) == .redraw)
+        #expect(s.mode == .search("Harbour"), "/ over the results searches again from the last text")
+        _ = s.handle(.escape)
+        #expect(s.mode == .list)
     }
 
     @Test func bracketsMoveTheWindowByADayAndBracesByAWeek() {
@@ -120,10 +170,7 @@ import ICalendar
         #expect(DisplayWidth.of(sixty) <= 60)
         #expect(sixty.contains("g go to date"))
         #expect(WatchState.keys(fitting: 200).contains("{ } week"))
-        var filtered = state(columns: 60)
-        filtered.filter = "review"
-        let footer = screen(filtered).split(separator: "\n").last!
-        #expect(footer.contains("filter: review") && footer.contains("q quit"))
+        #expect(WatchState.keys(fitting: 200).contains("/ search"))
     }
 
     @Test func aNoticeTakesTheKeyLineUntilTheNextKey() {

@@ -45,12 +45,12 @@ import ICalendar
 
     @Test func selectionFollowsItsItemWhenRowsComeAndGo() {
         var s = state()
-        var layout = AgendaFixture.layout
-        layout.filter = "review"
-        s.update(rows: layout.rows(AgendaFixture.week))
+        let layout = AgendaFixture.layout
+        s.update(rows: layout.rows(AgendaFixture.model([AgendaFixture.section("2026-11-29", "today", [
+            AgendaFixture.event("next", "2026-11-29", "15:00", "16:00", "Review")])])))
         #expect(s.selected == "next")
-        layout.filter = "planning"
-        s.update(rows: layout.rows(AgendaFixture.week))
+        s.update(rows: layout.rows(AgendaFixture.model([AgendaFixture.section("2026-11-30", "tomorrow", [
+            AgendaFixture.event("tue", "2026-11-30", "10:00", "11:00", "Planning")])])))
         #expect(s.selected == "tue", "the nearest event takes the selection of one that left")
     }
 
@@ -90,15 +90,16 @@ import ICalendar
         #expect(s.mode == .list)
 
         #expect(s.handle(.character("/")) == .redraw)
-        #expect(s.handle(.character("r")) == .relayout)
-        #expect(s.handle(.character("é")) == .relayout)
-        #expect(s.filter == "ré")
-        #expect(s.handle(.backspace) == .relayout)
-        #expect(s.handle(.character("q")) == .relayout, "q is text while typing")
-        #expect(s.handle(.enter) == .relayout)
-        #expect(s.filter == "rq")
-        #expect(s.handle(.escape) == .relayout)
-        #expect(s.filter == "")
+        #expect(s.handle(.character("r")) == .redraw)
+        #expect(s.handle(.character("é")) == .redraw)
+        #expect(s.mode == .search("ré"))
+        #expect(s.handle(.backspace) == .redraw)
+        #expect(s.handle(.character("q")) == .redraw, "q is text while typing")
+        #expect(s.handle(.enter) == .search("rq"))
+        s.show(results: [])
+        #expect(s.screen(title: [], frame: []).contains { $0.text.contains("Search “rq”: nothing found") })
+        #expect(s.handle(.escape) == .redraw)
+        #expect(s.mode == .list)
 
         #expect(s.handle(.character("c")) == .redraw)
         #expect(s.handle(.down) == .redraw)
