@@ -155,11 +155,13 @@ import TestSupport
         try await DaemonHarness.with(running: Self.events) { daemon in
             let terminal = try watch(daemon, term: "nosuch")
             defer { terminal.close() }
-            let live = try terminal.wait(for: "● live")
+            // The title says live as the subscription opens; the agenda follows with the
+            // snapshot, so the screen is read once that has been drawn.
+            let live = try terminal.wait(for: "Review")
             #expect(live.ok, "\(live.text)")
+            #expect(live.text.contains("● live"), "\(live.text)")
             #expect(live.screen.last?.contains("TERM 'nosuch' unknown to terminfo: drawn as xterm-256color") == true, "\(live.text)")
             #expect(live.screen.last?.contains("q quit") == true, "\(live.text)")
-            #expect(live.text.contains("Review"))
             try terminal.type("j")
             let keyed = try terminal.quiet(300)
             #expect(!keyed.text.contains("unknown to terminfo"), "said once, until a key:\n\(keyed.text)")
