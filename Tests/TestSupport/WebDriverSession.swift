@@ -55,16 +55,29 @@ public final class WebDriverSession: @unchecked Sendable {
 
     /// Runs `body` with a new session and ends the session after it, also when it throws
     /// (chromedriver itself goes with the daemon harness).
+    ///
+    /// At most `BrowserSlots.shared.limit` browsers run at once: the browser suites run in
+    /// parallel, and eighteen Chromiums on two cores left a WebDriver command unanswered
+    /// for 30 s. The wait for a slot comes before any timed step.
     public static func with(_ daemon: DaemonHarness, width: Int = 1280, height: Int = 1000, arguments: [String] = [],
                             _ body: (WebDriverSession) async throws -> Void) async throws {
-        let session = try await start(with: daemon, width: width, height: height, arguments: arguments)
+        await BrowserSlots.shared.acquire()
+        let session: WebDriverSession
+        do {
+            session = try await start(with: daemon, width: width, height: height, arguments: arguments)
+        } catch {
+            await BrowserSlots.shared.release()
+            throw error
+        }
         do {
             try await body(session)
         } catch {
             await session.quit()
+            await BrowserSlots.shared.release()
             throw error
         }
         await session.quit()
+        await BrowserSlots.shared.release()
     }
 
     /// Opens `url` (returns when the page's load event fired).
@@ -209,12 +222,42 @@ public final class WebDriverSession: @unchecked Sendable {
         try connection.send("\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: application/json\r\n"
                             + "Content-Length: \(payload.utf8.count)\r\nConnection: close\r\n\r\n" + payload)
         // chromedriver says `Connection: close` but keeps the socket open: read by length.
-        try await connection.waitForResponse(timeout: timeout)
+        do {
+            try await connection.waitForResponse(timeout: timeout)
+        } catch {
+            throw HarnessError("WebDriver \(method) \(path) on port \(port): \(error)")
+        }
         let answer = try JSONValue.parse(connection.body)
         let value = answer["value"] ?? .null
         if let error = value["error"]?.stringValue {
             throw HarnessError("WebDriver \(method) \(path): \(error): \(value["message"]?.stringValue ?? "")")
         }
         return value
+    }
+}
+
+/// A counting semaphore for browsers across the test process.
+public actor BrowserSlots {
+    public static let shared = BrowserSlots(limit: 2)
+    public let limit: Int
+    private var free: Int
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(limit: Int) {
+        self.limit = limit
+        self.free = limit
+    }
+
+    public func acquire() async {
+        if free > 0 {
+            free -= 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    /// Hands the slot to the longest waiter, or frees it.
+    public func release() {
+        if waiting.isEmpty { free += 1 } else { waiting.removeFirst().resume() }
     }
 }
