@@ -64,6 +64,9 @@ extension ImportWriter {
     mutating func endBulkLoad() throws {
         guard let load = bulkLoad else { return }
         bulkLoad = nil
+        let cache = try db.scalarInt("PRAGMA cache_size") ?? -2000
+        try db.execute("PRAGMA cache_size = -2048")
+        defer { try? db.execute("PRAGMA cache_size = \(cache)") }
         for sql in load.dropped { try db.execute(sql) }
         for calendarID in load.calendars.sorted() {
             try db.statement("INSERT INTO series_change(calendar, uid) SELECT name, NULL FROM calendar WHERE id = ?")

@@ -182,8 +182,9 @@ public enum CalendarParser {
         // hands each parsed chunk over through a bounded channel: events still arrive in
         // file order, and at most a few chunks are held however large the file (memory
         // follows the batch, not the file).
-        var slices = scanned.events
-        for (index, assignment) in SharedUIDs.assignments(slices, buffer) { slices[index].sharedUID = assignment }
+        // Shared, never copied: each thread reads its chunks' slices from this one array.
+        let slices = scanned.events
+        let shared = SharedUIDs.assignments(slices, buffer)
         let chunkSize = max(batchSize * 4, 1024)
         let chunks = stride(from: 0, to: slices.count, by: chunkSize).map { $0..<min($0 + chunkSize, slices.count) }
         var used = Set<String>()
@@ -193,19 +194,19 @@ public enum CalendarParser {
             used.formUnion(range.usedZoneKeys)
         }
         guard parallel, slices.count >= parallelThreshold, chunks.count > 1 else {
-            merge(parseRange(slices, buffer, contexts: &contexts, defaults: defaults, digests: digests,
+            merge(parseRange(slices, slices.indices, shared, buffer, contexts: &contexts, defaults: defaults, digests: digests,
                              feed: feed, batchSize: batchSize, deliver: deliver))
             return finish(result, contexts: contexts, used: used)
         }
         let channel = BatchChannel<RangeResult>(capacity: 2)
-        let helperChunks = chunks.indices.filter { $0 % 2 == 1 }.map { Array(slices[chunks[$0]]) }
+        let helperChunks = chunks.indices.filter { $0 % 2 == 1 }.map { chunks[$0] }
         let contextsCopy = contexts, defaultsCopy = defaults
         let helper = WorkerThread(name: "eventd-parse") { () -> Bool in
             var localContexts = contextsCopy
             return bytes.withUnsafeBufferPointer { buffer in
                 for chunk in helperChunks {
                     var parts: [Part] = []
-                    var range = parseRange(chunk, buffer, contexts: &localContexts, defaults: defaultsCopy, digests: digests,
+                    var range = parseRange(slices, chunk, shared, buffer, contexts: &localContexts, defaults: defaultsCopy, digests: digests,
                                            feed: feed, batchSize: batchSize) { parts.append($0) }
                     range.parts = parts
                     guard channel.send(range) else { return false }
@@ -215,7 +216,7 @@ public enum CalendarParser {
         }
         for (index, range) in chunks.enumerated() {
             if index % 2 == 0 {
-                merge(parseRange(Array(slices[range]), buffer, contexts: &contexts, defaults: defaults, digests: digests,
+                merge(parseRange(slices, range, shared, buffer, contexts: &contexts, defaults: defaults, digests: digests,
                                  feed: feed, batchSize: batchSize, deliver: deliver))
             } else {
                 let parsed = channel.receive()
@@ -260,10 +261,12 @@ public enum CalendarParser {
         var known: Set<BlockDigest>
     }
 
-    /// Parses `slices` in order, handing records (and skipped blocks) to `deliver` in
+    /// Parses `slices[range]` in order (with what `shared` says each block's UID takes,
+    /// by index into `slices`), handing records (and skipped blocks) to `deliver` in
     /// batches of at most `batchSize`, in file order; `feed` selects each block's lines
     /// for libical (`ParserFeed`).
-    static func parseRange(_ slices: [ComponentSlice], _ buffer: UnsafeBufferPointer<UInt8>, contexts: inout [ReaderContext],
+    static func parseRange(_ slices: [ComponentSlice], _ range: Range<Int>, _ shared: [Int: SharedUIDs.Assignment],
+                           _ buffer: UnsafeBufferPointer<UInt8>, contexts: inout [ReaderContext],
                            defaults: [String?], digests: RangeDigests?,
                            feed: @Sendable (UnsafeBufferPointer<UInt8>, inout [UInt8]) -> Void, batchSize: Int,
                            deliver: (Part) -> Void) -> RangeResult {
@@ -279,7 +282,9 @@ public enum CalendarParser {
         func flushKept() {
             if !kept.isEmpty { deliver(.unchanged(kept)); kept.removeAll(keepingCapacity: true) }
         }
-        for slice in slices {
+        for position in range {
+            let slice = slices[position]
+            let assignment = shared.isEmpty ? nil : shared[position]
             if batch.count >= batchSize { flushRecords() }
             if kept.count >= batchSize { flushKept() }
             let bytes = UnsafeBufferPointer(rebasing: buffer[slice.range])
@@ -288,7 +293,7 @@ public enum CalendarParser {
             if let digests {
                 let d = BlockDigest.of(bytes, context: digests.contexts[index], digester: digester!)
                 // A block of a shared UID is always read: its id depends on the others.
-                if slice.sharedUID == nil, digests.known.contains(d) {
+                if assignment == nil, digests.known.contains(d) {
                     flushRecords()
                     kept.append(d)
                     continue
@@ -311,7 +316,7 @@ public enum CalendarParser {
             var issues: [String] = []
             if var record = VEventReader.read(component, text: text, line: slice.line, context: &contexts[index], issues: &issues) {
                 record.defaultZone = defaults[index]
-                if let assignment = slice.sharedUID { SharedUIDs.apply(assignment, to: &record, &issues) }
+                if let assignment { SharedUIDs.apply(assignment, to: &record, &issues) }
                 // Only a block read without warnings may be skipped next time: skipping
                 // would not report them again.
                 if issues.isEmpty { record.blockDigest = digest }

@@ -13,15 +13,31 @@ public struct ICalendarSyntaxError: Error, Sendable, Equatable, LineMessage {
     }
 }
 
-/// The byte range of one component in the file, and where it starts.
+/// The byte range of one component in the file, and where it starts. 24 bytes: a
+/// file's every VEVENT has one, held through the whole parse (what a block's UID takes
+/// from `SharedUIDs` is kept beside the array, by index).
 struct ComponentSlice {
-    var kind: String
     var range: Range<Int>
-    var line: Int
+    private var storedLine: Int32
+    private var storedCalendar: Int32
+
+    /// The line the component's BEGIN is on.
+    var line: Int {
+        get { Int(storedLine) }
+        set { storedLine = Int32(clamping: newValue) }
+    }
+
     /// Which VCALENDAR of the file (0-based) holds it.
-    var calendar: Int = 0
-    /// A VEVENT whose UID other, different VEVENTs share: what its UID takes (`SharedUIDs`).
-    var sharedUID: SharedUIDs.Assignment?
+    var calendar: Int {
+        get { Int(storedCalendar) }
+        set { storedCalendar = Int32(clamping: newValue) }
+    }
+
+    init(range: Range<Int>, line: Int, calendar: Int = 0) {
+        self.range = range
+        storedLine = Int32(clamping: line)
+        storedCalendar = Int32(clamping: calendar)
+    }
 }
 
 /// The structure of a file found by one pass over its bytes: which components sit
@@ -202,7 +218,7 @@ enum CalendarScanner {
                     }
                     stack.removeLast()
                     if stack.count == 1 {
-                        let slice = ComponentSlice(kind: open.name, range: open.offset..<position, line: open.line,
+                        let slice = ComponentSlice(range: open.offset..<position, line: open.line,
                                                    calendar: calendar)
                         if open.name == "VEVENT" { result.events.append(slice) }
                         else if open.name == "VTIMEZONE" { result.timezones.append(slice) }

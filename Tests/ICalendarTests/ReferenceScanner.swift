@@ -124,7 +124,7 @@ enum ReferenceScanner {
                     }
                     stack.removeLast()
                     if stack.count == 1 {
-                        let slice = ComponentSlice(kind: open.name, range: open.offset..<position, line: open.line,
+                        let slice = ComponentSlice(range: open.offset..<position, line: open.line,
                                                    calendar: calendar)
                         if open.name == "VEVENT" { result.events.append(slice) }
                         else if open.name == "VTIMEZONE" { result.timezones.append(slice) }

@@ -91,7 +91,7 @@ import CalendarGenerator
     static func describe(_ scan: () throws(ICalendarSyntaxError) -> ScannedCalendar) -> String {
         do {
             let s = try scan()
-            let slices = { (slices: [ComponentSlice]) in slices.map { "\($0.kind) \($0.range) line \($0.line) in \($0.calendar)" } }
+            let slices = { (slices: [ComponentSlice]) in slices.map { "\($0.range) line \($0.line) in \($0.calendar)" } }
             return "events: \(slices(s.events))\ntimezones: \(slices(s.timezones))\n"
                 + "properties: \(s.calendarProperties.map { "\($0.name)=\($0.value.debugDescription) line \($0.line) in \($0.calendar)" })\n"
                 + "warnings: \(s.warnings)\ncalendars: \(s.calendarCount)"
