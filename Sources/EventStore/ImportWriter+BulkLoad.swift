@@ -64,6 +64,8 @@ extension ImportWriter {
     mutating func endBulkLoad() throws {
         guard let load = bulkLoad else { return }
         bulkLoad = nil
+        // A small cache for the rebuild: it bounds the sorter's memory too (the run's
+        // temporary storage is on file), at a cost lost in the noise.
         let cache = try db.scalarInt("PRAGMA cache_size") ?? -2000
         try db.execute("PRAGMA cache_size = -2048")
         defer { try? db.execute("PRAGMA cache_size = \(cache)") }
