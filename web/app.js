@@ -105,6 +105,8 @@ function connect(fresh) {
     hello: onHello, snapshot: onSnapshot, diff: onDiff, resync: (m) => view.announce(ui.resync(m.reason)),
     heartbeat: () => { state.heard = Date.now(); if (state.connection !== 'live') setConnection('live', ui.live); },
     offline: () => setConnection('reconnecting', ui.notAnswering),
+    // A colour set or a calendar added or removed (eventd says so at once).
+    calendars: (m) => { state.calendarCount = m.names.length; controls.setCalendars(m.names, m.colors); },
   })) es.addEventListener(type, handle(fn));
   es.addEventListener('error', (event) => {
     if (event.data) { queue = queue.then(() => (source === es ? refused(es, JSON.parse(event.data)) : null)); return; }
@@ -248,4 +250,4 @@ addEventListener('visibilitychange', () => {
   view.markAway();
   if (away.length) view.announce(ui.awayChanged(away.splice(0).join('; ')));
 });
-setInterval(loadCalendars, 60_000); // a new colour brings no diff
+setInterval(loadCalendars, 60_000); // behind Redis no `calendars` event comes

@@ -7,7 +7,9 @@ extension FeedHub {
         switch output {
         case .info(let newInfo):
             let (seen, duration) = (info.lastRecompute, info.lastDurationMS)
+            let calendarsBefore = calendarList
             info = newInfo
+            if ready, calendarList != calendarsBefore { broadcastCalendars() }
             // A publication may already have told a later recompute (see `publish`).
             if seen > newInfo.lastRecompute { (info.lastRecompute, info.lastDurationMS) = (seen, duration) }
             if !ready {
@@ -29,6 +31,27 @@ extension FeedHub {
             snapshotEncoded(view, seq: seq, message: message)
         case .failed(let view, let message):
             failView(view, message)
+        }
+    }
+
+    /// The calendars and colours `status` gives, as the `calendars` message carries them.
+    var calendarList: FeedMessage.CalendarList {
+        FeedMessage.CalendarList(names: info.calendars.sorted(), colors: info.colors.filter { info.calendars.contains($0.key) })
+    }
+
+    /// Tells every live subscriber that asked (`"calendars": true`) the calendars and colours (a colour set with
+    /// `eventctl calendars --color`, a calendar added or removed), so that a running
+    /// `watch` or dashboard recolours without polling. Encoded once; queued like a
+    /// heartbeat: a subscriber too far behind for it is owed a resync, after which it
+    /// asks `status` anyway.
+    private mutating func broadcastCalendars() {
+        let line = FeedMessage.calendars(calendarList).line
+        for feed in views.values {
+            for id in feed.subscribers {
+                // One awaiting its first snapshot asks `status` with it, if it cares.
+                guard let c = connections[id], c.followsCalendars, case .live = c.subscription else { continue }
+                sendSubscriptionData(line, kind: .heartbeat, to: id)
+            }
         }
     }
 

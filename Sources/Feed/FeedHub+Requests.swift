@@ -84,8 +84,9 @@ extension FeedHub {
             pendingOneShots[token] = id
             connections[live: id].oneShotsWaiting += 1
             effects.append(.recompute(.oneShot(view, token: token)))
-        case .success(.subscribe(let viewJSON, let resume, let version)):
+        case .success(.subscribe(let viewJSON, let resume, let version, let calendars)):
             guard var view = parseView(viewJSON, for: id) else { return }
+            connections[live: id].followsCalendars = calendars
             // The decoder admits the versions there are.
             view.digestVersion = View.DigestVersion(rawValue: version) ?? .whole
             subscribe(id, to: view, resume: resume)

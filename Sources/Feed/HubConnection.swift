@@ -50,6 +50,8 @@ struct HubConnection {
     var oneShotsWaiting = 0
     /// `sync` requests of this connection the source runner has not answered yet.
     var syncsWaiting = 0
+    /// Its subscription asked for `calendars` messages.
+    var followsCalendars = false
     /// When the kernel last took bytes from this queue (or it was empty): the stall clock.
     var lastDrain: MonotonicInstant
     /// When anything was last queued: the heartbeat clock.

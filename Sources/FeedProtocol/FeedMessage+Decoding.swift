@@ -68,6 +68,9 @@ extension FeedMessage {
             self = .pong
         case .synced:
             self = .synced(sources: (fields["sources"]?.arrayValue ?? []).map(SyncOutcome.init))
+        case .calendars:
+            self = .calendars(CalendarList(names: fields["names"]?.arrayValue?.compactMap(\.stringValue) ?? [],
+                                           colors: fields["colors"]?.objectValue?.compactMapValues(\.stringValue) ?? [:]))
         case .status:
             fields["type"] = nil
             self = .status(FeedStatus(fields: fields))

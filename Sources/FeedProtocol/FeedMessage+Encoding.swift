@@ -100,6 +100,14 @@ extension FeedMessage {
         line(.synced) { w in w.key("sources"); w.value(.array(sources.map(\.json))) }
     }
 
+    /// The calendars and their colours (`calendars`), keys in code-point order.
+    public static func calendars(_ list: CalendarList) -> [UInt8] {
+        line(.calendars) { w in
+            w.key("colors"); w.value(.object(list.colors.mapValues { .string($0) }))
+            w.key("names"); w.value(.array(list.names.map { .string($0) }))
+        }
+    }
+
     /// The answer to `status`: `fields` in code-point order after `type`.
     public static func status(_ fields: [String: JSONValue]) -> [UInt8] {
         line(.status) { w in
@@ -127,6 +135,7 @@ extension FeedMessage {
         case .pong: return Self.pongLine
         case .synced(let sources): return Self.synced(sources)
         case .status(let status): return Self.status(status.json.objectValue ?? [:])
+        case .calendars(let list): return Self.calendars(list)
         case .other(_, let json): return json.canonicalBytes() + [10]
         }
     }

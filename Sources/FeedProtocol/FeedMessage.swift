@@ -20,6 +20,9 @@ public enum FeedMessage: Sendable, Equatable {
     case synced(sources: [SyncOutcome])
     /// The answer to `status`.
     case status(FeedStatus)
+    /// To every subscriber when the calendars or their colours changed: names and colours
+    /// as `status` gives them, so that a running client recolours without asking.
+    case calendars(CalendarList)
     /// A message of a type this client does not know (a newer daemon's), kept whole.
     case other(type: String, JSONValue)
 
@@ -61,7 +64,17 @@ public enum FeedMessage: Sendable, Equatable {
 
     /// The message types, as `type` names them.
     public enum Kind: String, Sendable, CaseIterable {
-        case hello, snapshot, diff, heartbeat, resync, error, ok, pong, synced, status
+        case hello, snapshot, diff, heartbeat, resync, error, ok, pong, synced, status, calendars
+    }
+
+    /// The calendars eventd holds and the colours of those that have one (`#rrggbb`).
+    public struct CalendarList: Sendable, Equatable {
+        public var names: [String]
+        public var colors: [String: String]
+
+        public init(names: [String], colors: [String: String]) {
+            (self.names, self.colors) = (names, colors)
+        }
     }
 
     /// The first message on every connection.
@@ -156,6 +169,7 @@ public enum FeedMessage: Sendable, Equatable {
         case .pong: return Kind.pong.rawValue
         case .synced: return Kind.synced.rawValue
         case .status: return Kind.status.rawValue
+        case .calendars: return Kind.calendars.rawValue
         case .other(let type, _): return type
         }
     }

@@ -34,7 +34,15 @@ extension Request {
                 }
                 version = n
             }
-            return .success(.subscribe(view: object["view"].map(ViewFields.init), resume: resume, protocolVersion: version))
+            var calendars = false
+            if let c = object["calendars"], !c.isNull {
+                guard case .bool(let wanted) = c else {
+                    return .failure(RequestError(code: .badRequest, message: "calendars must be true or false"))
+                }
+                calendars = wanted
+            }
+            return .success(.subscribe(view: object["view"].map(ViewFields.init), resume: resume, protocolVersion: version,
+                                       calendars: calendars))
         case "snapshot": return .success(.snapshot(view: object["view"].map(ViewFields.init)))
         case "refresh": return .success(.refresh)
         case "status": return .success(.status)

@@ -3,8 +3,9 @@ import CanonicalJSON
 /// A request line of the feed protocol (docs/protocol.md): the daemon decodes it
 /// (`decode`), clients encode it (`line`).
 public enum Request: Sendable, Equatable {
-    /// `protocolVersion`: the digest the subscription's messages carry (1 or 2, docs/protocol.md).
-    case subscribe(view: ViewFields?, resume: Resume?, protocolVersion: Int64 = 1)
+    /// `protocolVersion`: the digest the subscription's messages carry (1 or 2, docs/protocol.md);
+    /// `calendars`: also send `calendars` messages when the calendars or colours change.
+    case subscribe(view: ViewFields?, resume: Resume?, protocolVersion: Int64 = 1, calendars: Bool = false)
     case snapshot(view: ViewFields?)
     case refresh
     case status
@@ -37,8 +38,9 @@ public enum Request: Sendable, Equatable {
     public var json: JSONValue {
         var object: [String: JSONValue] = ["op": .string(op)]
         switch self {
-        case .subscribe(let view, let resume, let version):
+        case .subscribe(let view, let resume, let version, let calendars):
             if let view { object["view"] = view.json }
+            if calendars { object["calendars"] = true }
             if version != 1 { object["protocol"] = .int(version) }
             if let resume { object["resume"] = ["epoch": .string(resume.epoch), "seq": .int(resume.seq)] }
         case .snapshot(let view):

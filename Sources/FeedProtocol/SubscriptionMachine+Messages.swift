@@ -45,6 +45,8 @@ extension SubscriptionMachine {
             }
             phase = .stopped
             effects += [.close, .failed(.refused(error))]
+        case .calendars(let list):
+            effects.append(.calendars(list))
         case .hello, .ok, .pong, .synced, .status, .other:
             break
         }
@@ -67,7 +69,8 @@ extension SubscriptionMachine {
         // The local copy is wrong: a resume would only continue from it. Start afresh.
         state = nil
         position = nil
-        return [.digestMismatch(seq: diff.seq), .send(.subscribe(view: configuration.view, resume: nil, protocolVersion: configuration.protocolVersion))]
+        return [.digestMismatch(seq: diff.seq), .send(.subscribe(view: configuration.view, resume: nil, protocolVersion: configuration.protocolVersion,
+                                                                  calendars: configuration.calendars))]
     }
 }
 

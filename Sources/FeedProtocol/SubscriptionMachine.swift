@@ -28,6 +28,8 @@ public struct SubscriptionMachine: Sendable {
         /// The protocol asked for: 2, whose per-section digests let a diff be checked by
         /// hashing only the sections it touched (1 hashes the whole view).
         public var protocolVersion: Int64
+        /// Ask for `calendars` messages (a screen that draws calendar colours).
+        public var calendars = false
 
         /// A subscription to `view` (the defaults suit a long-running reader).
         public init(view: ViewFields, resume: Request.Resume? = nil, initialBackoff: Duration = .milliseconds(200),
@@ -70,6 +72,8 @@ public struct SubscriptionMachine: Sendable {
         /// The local copy after `diff` (its digest checked).
         case diff(FeedMessage.Diff, FeedClientState)
         case heartbeat(FeedMessage.Heartbeat)
+        /// The calendars or their colours changed.
+        case calendars(FeedMessage.CalendarList)
         /// The daemon starts over; a snapshot follows.
         case resync(reason: ResyncReason)
         /// A diff did not fit or its digest differed: the local copy is dropped and a
@@ -148,7 +152,8 @@ public struct SubscriptionMachine: Sendable {
             everConnected = true
             lastHeard = now
             // eventd reads requests before it has sent `hello` just as well: no round trip.
-            return [.send(.subscribe(view: configuration.view, resume: position, protocolVersion: configuration.protocolVersion))]
+            return [.send(.subscribe(view: configuration.view, resume: position, protocolVersion: configuration.protocolVersion,
+                                     calendars: configuration.calendars))]
         case (.connectFailed(let reason), .connecting):
             if !everConnected && configuration.failIfFirstConnectFails {
                 phase = .stopped

@@ -82,7 +82,7 @@ public final class RedisUpstream: Service {
             return
         }
         switch request {
-        case .subscribe(let view, let resume, _): watch(client, view: view, resume: resume, oneShot: false)
+        case .subscribe(let view, let resume, _, _): watch(client, view: view, resume: resume, oneShot: false)
         case .snapshot(let view): watch(client, view: view, resume: nil, oneShot: true)
         case .ping, .status:
             // From eventd's status key: /healthz is healthy while Redis answers and the

@@ -95,7 +95,8 @@ final class ViewRelay: Sendable {
                 }
             case .stale:
                 thread.release()
-            case .resync, .failed, .connect, .send, .close, .scheduleReconnect:
+            case .resync, .calendars, .failed, .connect, .send, .close, .scheduleReconnect:
+                // Colours are not a feed position: a page behind Redis reads them from status.
                 break
             }
         }

@@ -30,6 +30,11 @@ public struct CalendarPalette: Sendable, Equatable {
         if all.count != names.count { names = all.sorted() }
     }
 
+    /// The calendars eventd has now: one removed leaves the list (the `c` chooser).
+    public mutating func follow(_ current: some Sequence<String>) {
+        names = Array(Set(current)).sorted()
+    }
+
     /// A calendar's colour: its own where eventd knows it (`own`), else the palette's
     /// for its name (`CalendarColors`, as `agenda` and the dashboard choose).
     public func color(for calendar: String) -> RGB {

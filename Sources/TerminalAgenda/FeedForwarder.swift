@@ -14,6 +14,8 @@ enum FeedNews: Sendable {
     case state(FeedClientState, snapshot: Bool)
     /// The calendars' own colours from eventd's status (`CalendarColorReader`).
     case colors([String: CalendarPalette.RGB])
+    /// eventd's calendars and their colours, sent when either changed.
+    case calendars([String], colors: [String: CalendarPalette.RGB])
     /// The connection is gone (or never came): the last copy is all there is.
     case lost(String)
     /// The daemon is heard again (the first line of a new connection).
@@ -46,7 +48,10 @@ final class FeedForwarder: Service {
 
     /// Starts the thread subscribing to the view.
     func start() {
-        let configuration = SubscriptionMachine.Configuration(view: view, initialBackoff: .milliseconds(200), maxBackoff: .seconds(2))
+        var asked = SubscriptionMachine.Configuration(view: view, initialBackoff: .milliseconds(200), maxBackoff: .seconds(2))
+        // A colour set with `calendars --color` recolours the screen at once.
+        asked.calendars = true
+        let configuration = asked
         let (open, mailbox) = (open, mailbox)
         thread.withLock { $0 = ServiceThread<Never>(name: "watch feed") { [self] thread in
             var consumer = Consumer(owner: self, mailbox: mailbox)
@@ -111,6 +116,8 @@ final class FeedForwarder: Service {
                 mailbox.post(.lost("no word from eventd for too long"))
             case .failed(let failure):
                 mailbox.post(.ended(failure))
+            case .calendars(let list):
+                mailbox.post(.calendars(list.names, colors: CalendarPalette.colors(from: list.colors)))
             default:
                 return
             }

@@ -195,6 +195,13 @@ public final class WatchSession {
         switch news {
         case .colors(let colors):
             palette.own = colors
+        case .calendars(let names, let colors):
+            palette.own = colors
+            palette.follow(names)
+            state.calendars = palette.names
+            // Lines drawn in the old colours are cached with them.
+            rowCache = AgendaLayout.Cache()
+            relayout(animated: false)
         case .state(let next, let snapshot):
             if let tz = next.view.tz, tz != state.zoneName, let zone = Zone.system(tz) {
                 layout.zone = zone

@@ -63,7 +63,8 @@ public enum ViewQuery {
     /// feed position (`EPOCH.SEQ`).
     public static func subscribe(view: ViewFields, lastEventID: String?, protocolVersion: Int64 = 1) -> Request {
         let position = lastEventID.flatMap(ServerSentEvent.position(lastEventID:))
+        // The dashboard paints calendar colours: a new one comes as a `calendars` event.
         return .subscribe(view: view, resume: position.map { Request.Resume(epoch: $0.epoch, seq: $0.seq) },
-                          protocolVersion: protocolVersion)
+                          protocolVersion: protocolVersion, calendars: true)
     }
 }

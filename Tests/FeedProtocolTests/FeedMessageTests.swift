@@ -7,6 +7,7 @@ import FeedProtocol
         let requests: [Request] = [
             .subscribe(view: ["days": 3, "tz": "UTC"], resume: .init(epoch: "e", seq: 7)),
             .subscribe(view: nil, resume: nil), .subscribe(view: nil, resume: nil, protocolVersion: 2),
+            .subscribe(view: nil, resume: nil, protocolVersion: 2, calendars: true),
             .snapshot(view: ["days": 1]), .refresh, .status, .ping,
             .sync(sources: ["work", "home"]),
         ]
@@ -44,6 +45,7 @@ import FeedProtocol
             // A newer daemon's reason and code read as what they say.
             .resync(reason: .other("newer")), .error(RequestError(code: .other("newer_code"), message: "m")),
             .other(type: "future", ["type": "future", "x": 1]),
+            .calendars(.init(names: ["home", "work"], colors: ["work": "#1f77b4"])),
         ]
         for message in messages {
             #expect(try FeedMessage.decode(message.line.dropLast()) == message)

@@ -60,7 +60,7 @@ import TestSupport
                     _ = machine.handle(.disconnected("closed"), now: now)
                     now = machine.deadline!
                     _ = machine.handle(.timer, now: now)
-                    for case .send(.subscribe(_, let resume, _)) in machine.handle(.connected, now: now) { resumedFrom = resume }
+                    for case .send(.subscribe(_, let resume, _, _)) in machine.handle(.connected, now: now) { resumedFrom = resume }
                 }
             }
             for effect in machine.handle(.line(line), now: now) {

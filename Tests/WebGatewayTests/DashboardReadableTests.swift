@@ -77,6 +77,16 @@ struct DashboardReadableTests {
                     const boxes = [...document.querySelectorAll('input[name="calendar"]')].map((b) => b.value);
                     return boxes.length === 2 && !boxes.includes('plain');
                     """)
+                // A colour set while the page is open shows within 2 s (eventd's
+                // `calendars` event on the stream; the page's status poll is a minute).
+                #expect(try await daemon.eventctl(["calendars", "--calendar", "work", "--color", "#ff8800"]).succeeded)
+                let asked = monotonicNow()
+                try await browser.waitFor("work recoloured", timeout: 2, """
+                    const edge = getComputedStyle(document.querySelector('.sections .item[data-calendar="work"]')).borderLeftColor;
+                    const swatch = getComputedStyle(document.querySelector('.swatch[data-calendar="work"]')).backgroundColor;
+                    return edge !== 'rgb(28, 107, 162)' && edge === swatch;
+                    """)
+                print("DashboardReadableTests: work recoloured \(Int((monotonicNow() - asked) * 1000)) ms after calendars --color returned")
             }
             #expect(try await daemon.eventctl(["calendars", "--calendar", "work", "--color", ""]).succeeded)
             let restored = try await daemon.eventctl(["calendars", "--json"])

@@ -155,7 +155,7 @@ import CanonicalJSON
         let sent = h.handle(.upstreamConnected(id))
         guard case .sendUpstream(id, let line) = sent.first else { Issue.record("no request sent: \(sent)"); return }
         let request = try JSONValue.parse(line.dropLast())
-        #expect(request == ["op": "subscribe", "view": ["tz": "UTC", "days": 7, "calendars": ["work"]],
+        #expect(request == ["op": "subscribe", "calendars": true, "view": ["tz": "UTC", "days": 7, "calendars": ["work"]],
                             "resume": ["epoch": "e0", "seq": 12]])
         h.upstream(id, lines: [GatewayHarness.hello, #"{"type":"resync","reason":"epoch"}"#, GatewayHarness.snapshot, GatewayHarness.diff,
                                #"{"type":"heartbeat","epoch":"e1","seq":5,"time":"x"}"#])
@@ -175,7 +175,7 @@ import CanonicalJSON
         var h = GatewayHarness()
         let id = h.request("/api/events", headers: ["Last-Event-ID: garbage"])
         guard case .sendUpstream(_, let line) = h.handle(.upstreamConnected(id)).first else { Issue.record("no request"); return }
-        #expect(try JSONValue.parse(line.dropLast()) == ["op": "subscribe", "view": [:]])
+        #expect(try JSONValue.parse(line.dropLast()) == ["op": "subscribe", "calendars": true, "view": [:]])
         #expect(h.status(h.request("/api/events?days=x")) == 400)
         #expect(h.status(h.request("/api/events?color=red")) == 400)
     }
@@ -185,7 +185,7 @@ import CanonicalJSON
         var h = GatewayHarness()
         let id = h.request("/api/events?days=3&protocol=2")
         guard case .sendUpstream(_, let line) = h.handle(.upstreamConnected(id)).first else { Issue.record("no request"); return }
-        #expect(try JSONValue.parse(line.dropLast()) == ["op": "subscribe", "view": ["days": 3], "protocol": 2])
+        #expect(try JSONValue.parse(line.dropLast()) == ["op": "subscribe", "calendars": true, "view": ["days": 3], "protocol": 2])
         #expect(h.status(h.request("/api/events?protocol=3")) == 400)
         #expect(h.status(h.request("/api/events?protocol=two")) == 400)
     }
