@@ -4,6 +4,7 @@ import CommandLineKit
 import EventStore
 import ICalendar
 import LiveSources
+import TerminalAgenda
 import Threads
 
 /// `eventctl new`, `edit` and `delete`: one event's `.ics` file in a vdir-backed
@@ -152,6 +153,51 @@ enum EventFileCommands {
     static func syncWithoutDaemon(_ source: LiveSource, store: EventStore, _ env: CommandEnvironment) {
         guard (try? DaemonConnection.open(env)) == nil else { return }
         _ = SourceSyncer(store: store).syncInProcess([source])
+    }
+
+    /// The calendars whose source is a vdir (watch's n/e/d); none without a database.
+    static func vdirCalendars(_ env: CommandEnvironment) -> Set<String> {
+        guard FileManager.default.fileExists(atPath: env.paths.database),
+              let store = try? EventStore(path: env.paths.database, readOnly: true),
+              let sources = try? store.liveSources() else { return [] }
+        return Set(sources.filter { $0.kind == .vdir }.map(\.calendar))
+    }
+
+    /// Watch's n/e/d as these commands do them; a new event starts at the next full hour
+    /// in the view's `zone`. Returns what to say in the footer.
+    static func perform(_ edit: WatchEdit, zone zoneName: String, standalone: Bool, _ env: CommandEnvironment,
+                        handOver: () -> Void) -> String {
+        do {
+            let store = try StoreAccess.openExisting(env)
+            let source: LiveSource
+            let outcome: VdirEventFile.Outcome
+            switch edit {
+            case .new(let calendar):
+                source = try store.vdirForNewEvent(calendar: calendar)
+                let zone = Zone.system(zoneName) ?? .utc
+                let now = AgendaClock(environment: env.environment).instant()
+                let local = zone.local(atUTC: now.unixSeconds)
+                let start = zone.local(atUTC: zone.instant(forLocal: CivilDateTime(date: local.date, hour: local.hour)) + 3600)
+                let end = zone.local(atUTC: zone.instant(forLocal: start) + 3600)
+                let draft = VdirEventFile.Draft(summary: "New event", start: start, end: end, zone: zoneName)
+                outcome = try VdirEventFile.create(in: source.location, template: VdirEventFile.text(draft, now: now),
+                                                   environment: env.environment, handOver: handOver)
+            case .edit(let calendar, let uid), .delete(let calendar, let uid):
+                let path = try store.editableFile(uid: uid, calendar: calendar)
+                guard let owner = try store.origins(ofUID: uid, calendar: calendar).first?.liveSource else { return "read-only" }
+                source = owner
+                if case .delete = edit {
+                    try VdirEventFile.delete(path)
+                    outcome = .deleted(path: path)
+                } else {
+                    outcome = try VdirEventFile.edit(path, environment: env.environment, handOver: handOver)
+                }
+            }
+            if standalone { syncWithoutDaemon(source, store: store, env) }
+            return outcome.description
+        } catch {
+            return "\(error)"
+        }
     }
 
     /// A date as `--from` takes it, and an optional time: `tomorrow 12:30`.
