@@ -48,7 +48,7 @@ _eventctl()
             mapfile -t COMPREPLY < <(compgen -W "$(_eventctl_calendars)" -- "$cur")
             return
             ;;
-        --from | --days | --past-days | --color | --resume | --template | --soon | --before | --every)
+        --from | --days | --past-days | --color | --resume | --template | --soon | --before | --every | --summary | --start | --end | --duration | --location)
             return
             ;;
         --tz)
@@ -98,7 +98,7 @@ _eventctl()
         if [[ $cur == -* ]]; then
             mapfile -t COMPREPLY < <(compgen -W "--db --socket --version --help" -- "$cur")
         else
-            mapfile -t COMPREPLY < <(compgen -W "import agenda calendars remove export subscribe watch remind status source completions" -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W "import agenda calendars remove export subscribe watch remind status source new edit delete completions" -- "$cur")
         fi
         return
     fi
@@ -115,6 +115,9 @@ _eventctl()
         remind) options="--before --calendar --tz --notify --state --db --socket --help" ;;
         status) options="--json --db --socket --help" ;;
         source) options="--calendar --every --url-file --json --db --socket --help" ;;
+        new) options="--calendar --summary --start --end --duration --location --all-day --db --socket --help" ;;
+        edit) options="--db --socket --help" ;;
+        delete) options="--db --socket --help" ;;
         completions) options="--db --socket --help" ;;
         *) return ;;
     esac

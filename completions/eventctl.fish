@@ -29,7 +29,7 @@ function __eventctl_zones
     awk '!/^#/ { print $3 }' /usr/share/zoneinfo/zone1970.tab 2>/dev/null
 end
 
-set -l subcommands import agenda calendars remove export subscribe watch remind status source completions
+set -l subcommands import agenda calendars remove export subscribe watch remind status source new edit delete completions
 set -l none "not __fish_seen_subcommand_from $subcommands"
 
 complete -c eventctl -f
@@ -51,6 +51,9 @@ complete -c eventctl -n $none -a watch -d 'Watch the live agenda in the terminal
 complete -c eventctl -n $none -a remind -d 'Show desktop notifications before events'
 complete -c eventctl -n $none -a status -d 'Show the running daemon\'s status'
 complete -c eventctl -n $none -a source -d 'Follow calendars that update themselves (ICS URLs, vdirs, files)'
+complete -c eventctl -n $none -a new -d 'Write a new event into a vdir calendar'
+complete -c eventctl -n $none -a edit -d 'Edit an event of a vdir calendar in $EDITOR'
+complete -c eventctl -n $none -a delete -d 'Delete an event of a vdir calendar'
 complete -c eventctl -n $none -a completions -d 'Print a shell completion script'
 
 # eventctl import <file>... [--calendar NAME] [--replace] [--strict] [--json]
@@ -118,6 +121,19 @@ complete -c eventctl -n '__fish_seen_subcommand_from source' -l calendar -x -a '
 complete -c eventctl -n '__fish_seen_subcommand_from source' -l every -x -d 'add: how often a URL is fetched'
 complete -c eventctl -n '__fish_seen_subcommand_from source' -l url-file -r -F -d 'add: read the URL from the first line of this file'
 complete -c eventctl -n '__fish_seen_subcommand_from source' -l json -d 'Print the result as JSON'
+
+# eventctl new --calendar NAME --summary TEXT --start WHEN [--end WHEN] [--duration DURATION] [--location TEXT] [--all-day]
+complete -c eventctl -n '__fish_seen_subcommand_from new' -l calendar -x -a '(__eventctl_calendars)' -d 'The vdir calendar to write to'
+complete -c eventctl -n '__fish_seen_subcommand_from new' -l summary -x -d 'The event\'s title'
+complete -c eventctl -n '__fish_seen_subcommand_from new' -l start -x -d 'Date and time it starts'
+complete -c eventctl -n '__fish_seen_subcommand_from new' -l end -x -d 'Date and time it ends'
+complete -c eventctl -n '__fish_seen_subcommand_from new' -l duration -x -d 'How long it lasts'
+complete -c eventctl -n '__fish_seen_subcommand_from new' -l location -x -d 'Where it takes place'
+complete -c eventctl -n '__fish_seen_subcommand_from new' -l all-day -d 'Whole days'
+
+# eventctl edit <uid>
+
+# eventctl delete <uid>
 
 # eventctl completions <shell>
 complete -c eventctl -n '__fish_seen_subcommand_from completions' -x -a 'bash zsh fish'

@@ -55,6 +55,8 @@ public struct ErrorTable: Sendable {
         case let error as DatabaseFailure: return sharedRow(error.underlying) ?? systemStatus(error.underlying) ?? .software
         // A source named twice or not at all: the input names something wrong.
         case is LiveSourceError: return .dataError
+        // A vdir event file that could not be written, read or deleted.
+        case is VdirEventFile.Failure: return .ioError
         // A view comes from the command line's options (a zone, a range); a calendar the
         // database does not have is the data (65, in every command).
         case let error as ViewError: return error.unknownCalendar == nil ? .usage : .dataError

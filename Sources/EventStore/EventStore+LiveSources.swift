@@ -117,6 +117,62 @@ extension EventStore {
         }
     }
 
+    /// Where an event's text came from: the input (`source.path`) and the live source
+    /// that owns it (nil: `eventctl import`).
+    public struct EventOrigin: Sendable, Equatable {
+        public var calendar: String
+        public var path: String
+        public var liveSource: LiveSource?
+    }
+
+    /// The inputs holding events of `uid` (in `calendar` when given), one per calendar
+    /// and input, by calendar name.
+    public func origins(ofUID uid: String, calendar: String? = nil) throws -> [EventOrigin] {
+        let rows = try db.statement("""
+            SELECT DISTINCT c.name, s.path, s.live_source FROM event e JOIN source s ON s.id = e.source_id
+            JOIN calendar c ON c.id = e.calendar_id WHERE e.uid = ? AND (? IS NULL OR c.name = ?) ORDER BY c.name, s.path
+            """).map([.text(uid), calendar.map { .text($0) } ?? .null, calendar.map { .text($0) } ?? .null]) {
+                (calendar: $0.text(0), path: $0.text(1), owner: $0.optionalText(2))
+            }
+        return try rows.map { row in
+            EventOrigin(calendar: row.calendar, path: row.path, liveSource: try row.owner.flatMap { try liveSource(named: $0) })
+        }
+    }
+
+    /// The file of the event `uid` (in `calendar` when given) that may be edited: in a
+    /// vdir source's directory. Else why not ("read-only: …").
+    public func editableFile(uid: String, calendar: String?) throws -> String {
+        let origins = try self.origins(ofUID: uid, calendar: calendar)
+        guard let origin = origins.first else {
+            throw LiveSourceError.notEditable("no event with UID \(uid)" + (calendar.map { " in calendar \($0)" } ?? ""))
+        }
+        guard Set(origins.map(\.calendar)).count == 1 else {
+            throw LiveSourceError.notEditable("UID \(uid) is in several calendars (\(Set(origins.map(\.calendar)).sorted().joined(separator: ", ")))")
+        }
+        guard let source = origin.liveSource, source.kind == .vdir else {
+            let why = origin.liveSource.map { "calendar \(origin.calendar) comes from a \($0.kind == .url ? "URL" : "watched file") source" }
+                ?? "calendar \(origin.calendar) was imported"
+            throw LiveSourceError.notEditable("read-only: \(why); only vdir calendars are edited")
+        }
+        guard origins.count == 1 else { throw LiveSourceError.notEditable("read-only: UID \(uid) is in \(origins.count) files") }
+        return origin.path
+    }
+
+    /// The vdir source a new event goes to: the one filling `calendar`, else the only one.
+    public func vdirForNewEvent(calendar: String?) throws -> LiveSource {
+        let vdirs = try liveSources().filter { $0.kind == .vdir }
+        if let calendar {
+            if let source = vdirs.first(where: { $0.calendar == calendar }) { return source }
+            throw LiveSourceError.notEditable("read-only: calendar \(calendar) is not a vdir"
+                                    + (vdirs.isEmpty ? "" : " (vdir calendars: \(vdirs.map(\.calendar).joined(separator: ", ")))"))
+        }
+        switch vdirs.count {
+        case 0: throw LiveSourceError.notEditable("no vdir calendar to write to (add one: eventctl source add DIR)")
+        case 1: return vdirs[0]
+        default: throw LiveSourceError.notEditable("which calendar? select an event of one of \(vdirs.map(\.calendar).joined(separator: ", "))")
+        }
+    }
+
     /// The number of events in `calendar` (0 when there is no such calendar).
     public func eventCount(calendar: String) throws -> Int {
         try eventCount(ofCalendar: calendar) ?? 0

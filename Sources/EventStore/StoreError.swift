@@ -127,12 +127,16 @@ public enum LiveSourceError: Error, CustomStringConvertible, Equatable, Sendable
     case duplicate(String)
     /// No source of that name.
     case unknown(String)
+    /// An event or calendar that `eventctl new`/`edit`/`delete` cannot write: not from
+    /// a vdir (read-only), unknown, or ambiguous (the message says which).
+    case notEditable(String)
 
     /// The failure as one message.
     public var description: String {
         switch self {
         case .duplicate(let name): return "a source named \"\(name)\" exists already"
         case .unknown(let name): return "no source named \"\(name)\""
+        case .notEditable(let why): return why
         }
     }
 }

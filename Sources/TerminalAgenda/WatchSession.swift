@@ -8,6 +8,23 @@ import Threads
 import Glibc
 #endif
 
+/// What watch's n/e/d need from outside: the vdir calendars, and the writing of their
+/// event files (`VdirEventFile`, through eventctl).
+public struct WatchEditing: Sendable {
+    /// The calendars whose source is a vdir.
+    public var calendars: @Sendable () -> Set<String>
+    /// Carries the edit out and says how it went; `handOver` runs just before `$EDITOR`
+    /// starts (the terminal is the editor's until `perform` returns). `standalone`: eventd
+    /// is not running, so the change is synchronised into the database here.
+    public var perform: @Sendable (_ edit: WatchEdit, _ standalone: Bool, _ handOver: () -> Void) -> String
+
+    public init(calendars: @escaping @Sendable () -> Set<String>,
+                perform: @escaping @Sendable (_ edit: WatchEdit, _ standalone: Bool, _ handOver: () -> Void) -> String) {
+        self.calendars = calendars
+        self.perform = perform
+    }
+}
+
 /// `eventctl watch`'s loop on the main thread: it sleeps in `poll` on the keyboard,
 /// the feed thread's wake-ups and signals until the next animation frame or the turn
 /// of the minute; lays the local copy out, animates the change and lets curses send
@@ -32,6 +49,8 @@ public final class WatchSession {
     let search: @Sendable (String) -> [WatchSearchResult]?
     /// One status request on a connection of its own (for `calendar_colors`).
     let status: @Sendable () throws -> FeedStatus?
+    /// n/e/d (nil: no database, nothing to edit).
+    let editing: WatchEditing?
     /// The wall clock (EVENTD_FAKE_NOW moves it, as the daemon's).
     let wallClock: @Sendable () -> WallInstant
     let environment: [String: String]
@@ -59,7 +78,7 @@ public final class WatchSession {
                 view: @escaping @Sendable (Int, CivilDate?) -> ViewFields, open: @escaping @Sendable () throws -> FeedSocket,
                 local: (@Sendable (Int, CivilDate?) -> FeedClientState?)? = nil,
                 search: @escaping @Sendable (String) -> [WatchSearchResult]? = { _ in nil },
-                status: @escaping @Sendable () throws -> FeedStatus?,
+                status: @escaping @Sendable () throws -> FeedStatus?, editing: WatchEditing? = nil,
                 wallClock: @escaping @Sendable () -> WallInstant, environment: [String: String]) {
         self.view = view
         self.mouse = mouse
@@ -67,6 +86,7 @@ public final class WatchSession {
         self.local = local
         self.search = search
         self.status = status
+        self.editing = editing
         self.wallClock = wallClock
         self.environment = environment
         state = WatchState(days: days)
@@ -134,6 +154,9 @@ public final class WatchSession {
                     dirty = true
                 case .repaint:
                     screen.repaint()
+                    dirty = true
+                case .edit(let edit):
+                    perform(edit, on: screen)
                     dirty = true
                 case .suspend:
                     screen.suspend()
@@ -223,6 +246,7 @@ public final class WatchSession {
                 colorReader?.refresh()
             }
             state.calendars = palette.names
+            if let editing { state.editableCalendars = editing.calendars() }
             lostReason = nil
             lastUpdate = wallClock()
             relayout(animated: !first, highlight: true)
@@ -244,6 +268,27 @@ public final class WatchSession {
         }
     }
 
+    /// n/e/d: the edit carried out with the terminal lent to `$EDITOR` (taken back and
+    /// painted whole after it), said in the footer. Without eventd the database is read
+    /// again at once (eventd's vdir watcher brings the change otherwise).
+    func perform(_ edit: WatchEdit, on screen: CursesScreen) {
+        guard let editing else {
+            state.notice = "no database: nothing to edit"
+            return
+        }
+        var lent = false
+        state.notice = editing.perform(edit, isLocal) {
+            screen.suspend()
+            lent = true
+        }
+        if lent {
+            screen.resume()
+            state.size = screen.size
+        }
+        state.editableCalendars = editing.calendars()
+        if isLocal { readLocal() }
+    }
+
     /// Without any copy yet (eventd not running): the view built from the database, if
     /// there is one to read.
     func readLocal() {
@@ -254,6 +299,7 @@ public final class WatchSession {
         let shown = Set(copy.model.sections.flatMap { $0.items.compactMap(\.content.calendar) })
         palette.learn(shown)
         state.calendars = palette.names
+        if let editing { state.editableCalendars = editing.calendars() }
         relayout(animated: false)
     }
 

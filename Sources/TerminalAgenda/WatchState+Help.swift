@@ -15,6 +15,7 @@ extension WatchState {
         ("+ =  -", "one day more or fewer in the window"),
         ("/", "search every event (Enter on a result shows its date)"),
         ("c", "show or hide calendars (space or x, a: all)"),
+        ("n  e  d", "new, edit or delete an event of a vdir calendar ($EDITOR; d asks y/n)"),
         ("Ctrl-L", "repaint the whole screen"),
         ("Ctrl-Z", "suspend (the shell's fg brings the watch back)"),
         ("wheel", "scroll (with --mouse)"),

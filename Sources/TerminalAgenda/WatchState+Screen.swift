@@ -31,7 +31,7 @@ extension WatchState {
         var lines = [ScreenLine(AgendaRow(id: "", kind: .header, spans: title).fitted(to: width), .bar)]
         var body = [ScreenLine](repeating: ScreenLine(AgendaRow(id: "", kind: .gap, spans: []).fitted(to: width)), count: bodyLines)
         switch mode {
-        case .list, .search, .goTo:
+        case .list, .search, .goTo, .confirmDelete:
             for placed in frame where placed.line >= top && placed.line < top + bodyLines {
                 let emphasis: ScreenLine.Emphasis = placed.row.id == selected && placed.row.selectable ? .selected
                     : placed.mark == .fresh ? .fresh : placed.mark == .leaving ? .leaving : .none
@@ -83,6 +83,9 @@ extension WatchState {
             return [.init(" ? or Esc: back  q: quit", .dim)]
         case .goTo(let text):
             return goToFooter(text)
+        case .confirmDelete(let id):
+            let title = rows.first { $0.id == id }?.item?.summary ?? "(no title)"
+            return [.init(" delete ", .warning), AgendaRow.text(title, .bold), .init("? y/n", .warning)]
         case .list:
             if let notice {
                 return [.init(" " + notice.terminalSafe + " ", .warning), .init(Self.keys(fitting: 0), .dim)]

@@ -14,6 +14,15 @@ public enum WatchKey: Sendable, Equatable {
     case suspend
 }
 
+/// A change to a vdir calendar's event file that the session carries out.
+public enum WatchEdit: Sendable, Equatable {
+    /// A new event in `calendar` (through `$EDITOR` on a template).
+    case new(calendar: String)
+    /// The event's own file in `$EDITOR`.
+    case edit(calendar: String, uid: String)
+    case delete(calendar: String, uid: String)
+}
+
 /// What the keys do to the watch, as a pure state machine: the selection (kept on the
 /// same item while rows come and go), scrolling, details, the search, calendars
 /// shown or hidden, the window (its first date and number of days). The session turns
@@ -34,6 +43,8 @@ public struct WatchState: Sendable {
         case help
         /// Typing a date to go to (the text so far).
         case goTo(String)
+        /// Asking whether to delete the event of this row (`y`: yes).
+        case confirmDelete(String)
     }
 
     /// What the session must do after a key.
@@ -50,6 +61,9 @@ public struct WatchState: Sendable {
         /// Give the terminal back and stop (SIGTSTP); once continued, take it again and
         /// paint every cell.
         case suspend
+        /// Write a vdir calendar's event file (the terminal given to `$EDITOR` for new and
+        /// edit), then say how it went in `notice`.
+        case edit(WatchEdit)
         case quit
     }
 
@@ -76,6 +90,8 @@ public struct WatchState: Sendable {
     public var promptError: String?
     /// Every calendar known (eventd's status, and the items seen), in name order.
     public var calendars: [String] = []
+    /// The calendars whose source is a vdir: their events can be edited (n, e, d).
+    public var editableCalendars: Set<String> = []
     /// The view's zone, named in details.
     public var zoneName = "UTC"
     /// Terminal lines and columns.
@@ -133,6 +149,7 @@ public struct WatchState: Sendable {
         case .search(let text): return searching(key, text: text)
         case .results(let cursor): return choosingResult(key, cursor: cursor)
         case .calendars(let cursor): return choosing(key, cursor: cursor)
+        case .confirmDelete(let id): return confirmingDelete(key, id: id)
         }
     }
 
@@ -165,10 +182,41 @@ public struct WatchState: Sendable {
         case .character("-"): return changeDays(by: -1)
         case .character("/"): mode = .search("")
         case .character("c"): mode = .calendars(0)
+        case .character("n"): return newEvent()
+        case .character("e"), .character("d"):
+            guard let item = rows.first(where: { $0.id == selected })?.item, let uid = item.uid else { break }
+            guard let calendar = item.calendar, editableCalendars.contains(calendar) else {
+                notice = "read-only: calendar \(item.calendar ?? "?") is not a vdir; only vdir calendars are edited"
+                break
+            }
+            if key == .character("e") { return .edit(.edit(calendar: calendar, uid: uid)) }
+            mode = .confirmDelete(selected ?? "")
         case .character("q"): return .quit
         default: break
         }
         return .redraw
+    }
+
+    /// `n`: into the selected event's calendar if it is a vdir, else the only vdir one.
+    mutating func newEvent() -> Action {
+        let selectedCalendar = rows.first(where: { $0.id == selected })?.item?.calendar
+        if let selectedCalendar, editableCalendars.contains(selectedCalendar) { return .edit(.new(calendar: selectedCalendar)) }
+        switch editableCalendars.count {
+        case 0: notice = "no vdir calendar to write to (add one: eventctl source add DIR)"
+        case 1: return .edit(.new(calendar: editableCalendars.first!))
+        default: notice = "which calendar? select an event of " + editableCalendars.sorted().joined(separator: ", ")
+        }
+        return .redraw
+    }
+
+    mutating func confirmingDelete(_ key: WatchKey, id: String) -> Action {
+        mode = .list
+        guard key == .character("y"), let item = rows.first(where: { $0.id == id })?.item, let uid = item.uid,
+              let calendar = item.calendar else {
+            notice = "not deleted"
+            return .redraw
+        }
+        return .edit(.delete(calendar: calendar, uid: uid))
     }
 
     mutating func details(_ key: WatchKey) -> Action {

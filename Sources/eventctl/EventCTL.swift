@@ -8,7 +8,7 @@ enum EventCTL {
     static let commands: [any Subcommand.Type] = [
         ImportCommand.self, AgendaCommand.self, CalendarsCommand.self,
         RemoveCommand.self, ExportCommand.self, SubscribeCommand.self, WatchCommand.self, RemindCommand.self, StatusCommand.self,
-        SourceCommand.self, CompletionsCommand.self,
+        SourceCommand.self, EventFileCommands.New.self, EventFileCommands.Edit.self, EventFileCommands.Delete.self, CompletionsCommand.self,
     ]
 
     /// The tool: its global options and its subcommands.

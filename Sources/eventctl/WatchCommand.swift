@@ -73,6 +73,11 @@ struct WatchCommand: Subcommand {
             },
             search: { [env] text in Self.search(text, zone: zone, env) },
             status: { [env] in try DaemonConnection.answer(to: .status, on: DaemonConnection.open(env), timeout: .seconds(2)).flatMap { FeedStatus($0) } },
+            editing: WatchEditing(
+                calendars: { [env] in EventFileCommands.vdirCalendars(env) },
+                perform: { [env] edit, standalone, handOver in
+                    EventFileCommands.perform(edit, zone: zone, standalone: standalone, env, handOver: handOver)
+                }),
             wallClock: { [clock = AgendaClock(environment: env.environment)] in clock.instant() },
             environment: env.environment)
         let outcome: WatchSession.Outcome

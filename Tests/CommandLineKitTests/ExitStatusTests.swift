@@ -50,6 +50,8 @@ private typealias ExitStatus = Diagnostics.ExitStatus
             (ICalendarSyntaxError(line: 1, message: "not iCalendar"), .dataError),
             (LiveSourceError.duplicate("work"), .dataError),
             (LiveSourceError.unknown("work"), .dataError),
+            (LiveSourceError.notEditable("read-only: calendar work was imported"), .dataError),
+            (VdirEventFile.Failure("/v/x.ics: cannot write (No space left on device)"), .ioError),
             (SourcePlanner.Problem.unsupported("ftp://x"), .usage),
             (SourcePlanner.Problem.missing("/nowhere"), .noInput),
             (SourcePlanner.Problem.unusable("/dev/null"), .noInput),

@@ -5,7 +5,7 @@ import Testing
 /// Golden properties of the help texts, versions and usage errors (docs/data-model.md),
 /// and the man pages' agreement with the help texts.
 @Suite struct HelpTests {
-    static let expectedSubcommands = ["import", "agenda", "calendars", "remove", "export", "subscribe", "watch", "remind", "status", "source", "completions"]
+    static let expectedSubcommands = ["import", "agenda", "calendars", "remove", "export", "subscribe", "watch", "remind", "status", "source", "new", "edit", "delete", "completions"]
 
     /// The subcommands `eventctl --help` lists.
     static func subcommands() throws -> [String] {

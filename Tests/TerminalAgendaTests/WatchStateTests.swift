@@ -139,4 +139,35 @@ import ICalendar
             for line in lines { #expect(DisplayWidth.of(line.text) == columns, "\(columns): \(line.text)") }
         }
     }
+
+    /// n, e and d (issue 55, item 8): only vdir calendars; d asks first, any key but y cancels.
+    @Test func editingKeysActOnVdirCalendarsOnly() {
+        var s = state()
+        #expect(s.selected == "next")
+        for key in ["e", "d"] {
+            #expect(s.handle(.character(Character(key))) == .redraw)
+            #expect(s.mode == .list && s.notice?.hasPrefix("read-only: calendar work") == true, "\(key): \(String(describing: s.notice))")
+        }
+        #expect(s.handle(.character("n")) == .redraw)
+        #expect(s.notice?.hasPrefix("no vdir calendar") == true)
+
+        s.editableCalendars = ["work"]
+        #expect(s.handle(.character("e")) == .edit(.edit(calendar: "work", uid: "next@test")))
+        #expect(s.handle(.character("n")) == .edit(.new(calendar: "work")))
+        #expect(s.handle(.character("d")) == .redraw)
+        #expect(s.mode == .confirmDelete("next"))
+        #expect(s.footer.map(\.text).joined().contains("delete Review? y/n"))
+        #expect(s.handle(.character("x")) == .redraw)
+        #expect(s.mode == .list && s.notice == "not deleted")
+        _ = s.handle(.character("d"))
+        #expect(s.handle(.character("y")) == .edit(.delete(calendar: "work", uid: "next@test")))
+        #expect(s.mode == .list)
+
+        // n: the selected event's calendar when it is a vdir, else the only vdir one.
+        s.editableCalendars = ["home"]
+        #expect(s.handle(.character("n")) == .edit(.new(calendar: "home")))
+        s.editableCalendars = ["home", "personal"]
+        #expect(s.handle(.character("n")) == .redraw)
+        #expect(s.notice == "which calendar? select an event of home, personal")
+    }
 }
