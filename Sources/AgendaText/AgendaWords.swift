@@ -84,3 +84,82 @@ public enum AgendaWords {
         return digits.isEmpty ? nil : value
     }
 }
+
+extension AgendaWords {
+    /// An RRULE in words: `every week on Tuesday and Thursday, until 1 March 2027`,
+    /// `every second month on the last Friday, 10 times`. Parts it has no words for
+    /// (BYHOUR, BYWEEKNO…) follow as the rule itself, so nothing a rule says is hidden.
+    public static func recurrence(_ rule: String, extraDates: Bool = false) -> String {
+        var parts: [String: String] = [:]
+        for part in rule.split(separator: ";") {
+            guard let eq = part.firstIndex(of: "=") else { continue }
+            parts[part[..<eq].uppercased()] = String(part[part.index(after: eq)...]).uppercased()
+        }
+        let units = ["SECONDLY": "second", "MINUTELY": "minute", "HOURLY": "hour", "DAILY": "day",
+                     "WEEKLY": "week", "MONTHLY": "month", "YEARLY": "year"]
+        guard let freq = parts.removeValue(forKey: "FREQ"), let unit = units[freq] else { return "repeats: " + rule }
+        let interval = parts.removeValue(forKey: "INTERVAL").flatMap { Int($0) } ?? 1
+        var text = interval == 1 ? "every \(unit)" : "every \(ordinalWord(interval)) \(unit)"
+        let days = parts.removeValue(forKey: "BYDAY").map { $0.split(separator: ",").map(String.init) } ?? []
+        let position = parts.removeValue(forKey: "BYSETPOS").flatMap { Int($0) }
+        let monthDays = parts.removeValue(forKey: "BYMONTHDAY").map { $0.split(separator: ",").compactMap { Int($0) } } ?? []
+        let months = parts.removeValue(forKey: "BYMONTH").map { $0.split(separator: ",").compactMap { Int($0) } } ?? []
+        parts["WKST"] = nil
+        if freq == "WEEKLY" || freq == "DAILY", Set(days) == ["MO", "TU", "WE", "TH", "FR"], interval == 1 {
+            text = "every weekday"
+        } else if !days.isEmpty {
+            text += " on " + list(days.map { weekdayPhrase($0, position: position) })
+        }
+        if !monthDays.isEmpty { text += " on the " + list(monthDays.map(dayOfMonth)) }
+        if !months.isEmpty { text += " in " + list(months.filter { (1...12).contains($0) }.map { Self.months[$0 - 1] }) }
+        if let count = parts.removeValue(forKey: "COUNT").flatMap({ Int($0) }) {
+            text += count == 1 ? ", once" : ", \(count) times"
+        }
+        if let until = parts.removeValue(forKey: "UNTIL"), let date = CivilDate(iso: isoDate(until)) {
+            text += ", until \(date.day) \(Self.months[date.month - 1]) \(date.year)"
+        }
+        if extraDates { text += ", and on other dates" }
+        if !parts.isEmpty { text += " (" + parts.keys.sorted().map { "\($0)=\(parts[$0]!)" }.joined(separator: ";") + ")" }
+        return text
+    }
+
+    /// `TU` → `Tuesday`; `2TU` → `the second Tuesday`; `-1FR` → `the last Friday`.
+    static func weekdayPhrase(_ code: String, position: Int?) -> String {
+        let names = ["SU": 0, "MO": 1, "TU": 2, "WE": 3, "TH": 4, "FR": 5, "SA": 6]
+        let name = names[String(code.suffix(2))].map { weekdays[$0] } ?? code
+        let n = Int(code.dropLast(2)) ?? position
+        guard let n, n != 0 else { return name }
+        return n == -1 ? "the last \(name)" : n < 0 ? "the \(ordinalWord(-n)) last \(name)" : "the \(ordinalWord(n)) \(name)"
+    }
+
+    /// `2` → `second`, up to `fifth`; then `6th`.
+    static func ordinalWord(_ n: Int) -> String {
+        let words = ["first", "second", "third", "fourth", "fifth"]
+        return (1...5).contains(n) ? words[n - 1] : ordinal(n)
+    }
+
+    /// `1st`, `2nd`, `23rd`, `-1` → `last day`.
+    static func dayOfMonth(_ n: Int) -> String { n == -1 ? "last day" : n < 0 ? "\(ordinal(-n)) last day" : ordinal(n) }
+
+    static func ordinal(_ n: Int) -> String {
+        switch (n % 100, n % 10) {
+        case (11...13, _): return "\(n)th"
+        case (_, 1): return "\(n)st"
+        case (_, 2): return "\(n)nd"
+        case (_, 3): return "\(n)rd"
+        default: return "\(n)th"
+        }
+    }
+
+    /// `a, b and c`.
+    static func list(_ items: [String]) -> String {
+        items.count <= 1 ? items.joined() : items.dropLast().joined(separator: ", ") + " and " + items.last!
+    }
+
+    /// `20270301T000000Z` or `20270301` as `2027-03-01`.
+    static func isoDate(_ basic: String) -> String {
+        let d = Array(basic.prefix(8))
+        guard d.count == 8 else { return basic }
+        return String(d[0..<4]) + "-" + String(d[4..<6]) + "-" + String(d[6..<8])
+    }
+}

@@ -361,7 +361,7 @@ func unescapeText(_ raw: String) -> String {
 
 extension String {
     /// Joins folded lines (a newline followed by one space or tab).
-    func replacingFolds() -> String {
+    public func replacingFolds() -> String {
         var out = String.UnicodeScalarView()
         var pendingNewline = false
         for scalar in unicodeScalars {

@@ -7,7 +7,7 @@ extension WatchState {
         ("↑ ↓  j k", "select the previous or next event"),
         ("PgUp PgDn", "a page up or down"),
         ("Home  End  G", "the first or last event"),
-        ("Enter", "details of the selected event (Esc: back)"),
+        ("Enter", "details of the selected event (PgDn/PgUp scroll, Esc: back)"),
         ("g", "go to date: YYYY-MM-DD, today, tomorrow, a weekday, +3d, -1w"),
         ("]  [", "the window a day later or earlier"),
         ("}  {", "the window a week later or earlier"),

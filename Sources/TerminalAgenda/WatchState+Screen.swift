@@ -3,6 +3,24 @@ import Diagnostics
 import FeedProtocol
 import ICalendar
 
+/// What the details add from the database, in words (the executable reads it).
+public struct WatchDetails: Sendable, Equatable {
+    /// The whole description (the feed's item carries its first 1,024 bytes).
+    public var description: String?
+    public var organizer: String?
+    /// `Kim <kim@example.org> (accepted)`, one each.
+    public var attendees: [String]
+    /// The rule in words (`every week on Tuesday, until 1 March 2027`).
+    public var recurrence: String?
+    /// Where the event comes from (a live source, or the imported file).
+    public var source: String?
+
+    public init(description: String?, organizer: String?, attendees: [String], recurrence: String?, source: String?) {
+        (self.description, self.organizer, self.attendees) = (description, organizer, attendees)
+        (self.recurrence, self.source) = (recurrence, source)
+    }
+}
+
 /// One terminal line as the screen draws it: spans exactly as wide as the terminal.
 public struct ScreenLine: Sendable, Equatable {
     /// How the whole line stands out.
@@ -38,8 +56,11 @@ extension WatchState {
                 body[placed.line - top] = ScreenLine(placed.row.fitted(to: width), emphasis)
             }
         case .details(let id):
-            let details: [AgendaRow] = rows.first { $0.id == id }?.item.map { detailRows($0) } ?? []
-            for (k, row) in details.prefix(bodyLines).enumerated() {
+            let details: [AgendaRow] = rows.first { $0.id == id }?.item.map {
+                detailRows($0, extra: extra?.id == id ? extra?.details : nil, width: width)
+            } ?? []
+            let first = min(detailsTop, max(0, details.count - bodyLines))
+            for (k, row) in details.dropFirst(first).prefix(bodyLines).enumerated() {
                 body[k] = ScreenLine(row.fitted(to: width))
             }
         case .help:
@@ -76,7 +97,7 @@ extension WatchState {
         case .results:
             return [.init(" ↑↓: choose  Enter: show the date  /: search again  Esc: back  q: quit", .dim)]
         case .details:
-            return [.init(" Esc: back  ↑↓: previous/next  q: quit", .dim)]
+            return [.init(" Esc: back  ↑↓: previous/next  PgDn/PgUp, space/b: scroll  q: quit", .dim)]
         case .calendars:
             return [.init(" ↑↓: choose  space: show/hide  c: back", .dim)]
         case .help:
@@ -94,40 +115,75 @@ extension WatchState {
         }
     }
 
-    /// An event's details: time with its zone, location, description, URL, calendar.
-    func detailRows(_ item: FeedItem) -> [AgendaRow] {
-        func row(_ label: String, _ value: String?, _ style: AgendaRow.Style = .plain) -> AgendaRow? {
-            guard let value, !value.isEmpty else { return nil }
-            return AgendaRow(id: "", kind: .event, spans: [.init("  " + label.padding(10), .dim), AgendaRow.text(value, style)])
+    /// An event's details, wrapped to `width`: time with its zone, recurrence, location,
+    /// status, calendar, source, organizer and attendees, URL, the whole description (from
+    /// `extra`, the database's, when read), UID. Every value is sanitised
+    /// (`AgendaRow.text`), so no control reaches the terminal.
+    func detailRows(_ item: FeedItem, extra: WatchDetails?, width: Int) -> [AgendaRow] {
+        let valueWidth = max(10, width - 12)
+        func rows(_ label: String, _ value: String?, _ style: AgendaRow.Style = .plain) -> [AgendaRow] {
+            guard let value, !value.isEmpty else { return [] }
+            return Self.wrap(value, to: valueWidth).enumerated().map { k, piece in
+                AgendaRow(id: "", kind: .event, spans: [.init("  " + (k == 0 ? label : "").padding(10), .dim), AgendaRow.text(piece, style)])
+            }
         }
         let calendar = item.calendar ?? ""
-        let allDay = item.allDay
-        let start = item.start ?? ""
-        let end = item.end ?? ""
-        let when = allDay ? Self.span(start, end, allDay: true, today: today)
+        let start = item.start ?? "", end = item.end ?? ""
+        let when = item.allDay ? Self.span(start, end, allDay: true, today: today)
             : Self.span(start, end, allDay: false, today: today) + " (\(zoneName))"
-        var rows = [AgendaRow(id: "", kind: .header, spans: [.init("  "), AgendaRow.text(item.summary ?? "(no title)", .bold)])]
-        rows.append(AgendaRow(id: "", kind: .gap, spans: []))
-        rows += [row("When", when), row("Location", item.location),
-                 row("Status", item.status), row("Calendar", calendar, .calendar(calendar)),
-                 row("URL", item.url)].compactMap { $0 }
-        // The description (at most 1,024 bytes in the feed) a row per line, its first
-        // `maxDescriptionLines`; each sanitised (`AgendaRow.text`), so no control reaches
-        // the terminal. Before the UID, after what is shorter, so it cannot push them out.
-        let lines = (item.description ?? "").split(whereSeparator: \.isNewline)
-            .map { String($0).trimmingTrailingSpaces }.filter { !$0.isEmpty }
-        for (k, line) in lines.prefix(Self.maxDescriptionLines).enumerated() {
-            let more = k == Self.maxDescriptionLines - 1 && lines.count > Self.maxDescriptionLines
-            rows += [row(k == 0 ? "About" : "", more ? line + " …" : line)].compactMap { $0 }
+        var out = Self.wrap(item.summary ?? "(no title)", to: max(10, width - 2)).map {
+            AgendaRow(id: "", kind: .header, spans: [.init("  "), AgendaRow.text($0, .bold)])
         }
-        rows += [row("UID", item.uid, .dim)].compactMap { $0 }
-        return rows
+        out.append(AgendaRow(id: "", kind: .gap, spans: []))
+        out += rows("When", when) + rows("Repeats", extra?.recurrence) + rows("Location", item.location)
+            + rows("Status", item.status) + rows("Calendar", calendar, .calendar(calendar)) + rows("Source", extra?.source, .dim)
+            + rows("Organizer", extra?.organizer)
+        for (k, attendee) in (extra?.attendees ?? []).enumerated() { out += rows(k == 0 ? "Attendees" : "", attendee) }
+        out += rows("URL", item.url)
+        // The description a row per line, each wrapped: the database's whole text once
+        // read, the feed's first 1,024 bytes until then.
+        let description = extra?.description ?? item.description ?? ""
+        let lines = description.split(whereSeparator: \.isNewline).map { String($0).trimmingTrailingSpaces }.filter { !$0.isEmpty }
+        for (k, line) in lines.enumerated() { out += rows(k == 0 ? "About" : "", line) }
+        out += rows("UID", item.uid, .dim)
+        return out
+    }
+
+    /// `text` in pieces at most `width` columns wide, broken at spaces where there are
+    /// some (a word longer than a line is cut).
+    static func wrap(_ text: String, to width: Int) -> [String] {
+        var pieces: [String] = [], line = "", lineWidth = 0
+        for word in text.split(separator: " ", omittingEmptySubsequences: false).map(String.init) {
+            var word = word, wordWidth = DisplayWidth.of(word)
+            if lineWidth > 0, lineWidth + 1 + wordWidth > width {
+                pieces.append(line)
+                (line, lineWidth) = ("", 0)
+            }
+            while wordWidth > width {
+                // A line's worth of the word, cut between grapheme clusters.
+                var head = "", headWidth = 0
+                for character in word {
+                    let w = DisplayWidth.of(String(character))
+                    if headWidth + w > width { break }
+                    head.append(character)
+                    headWidth += w
+                }
+                guard headWidth > 0 else { break }
+                if lineWidth > 0 { pieces.append(line); (line, lineWidth) = ("", 0) }
+                pieces.append(head)
+                word = String(word.dropFirst(head.count))
+                wordWidth = DisplayWidth.of(word)
+            }
+            if lineWidth > 0 { line += " "; lineWidth += 1 }
+            line += word
+            lineWidth += wordWidth
+        }
+        if lineWidth > 0 || pieces.isEmpty { pieces.append(line) }
+        return pieces
     }
 }
 
 extension WatchState {
-    /// The most lines of a description the details show.
-    static let maxDescriptionLines = 8
 
     /// `Sun 29 Nov 15:00 – 16:00`, the end's date only when it differs; all-day events
     /// by dates (the feed's end is exclusive); the year of dates outside `today`'s.

@@ -94,6 +94,10 @@ public struct WatchState: Sendable {
     public var editableCalendars: Set<String> = []
     /// The view's zone, named in details.
     public var zoneName = "UTC"
+    /// What the database adds to the details shown (by row id); nil until read.
+    public internal(set) var extra: (id: String, details: WatchDetails?)?
+    /// The first line of the details shown (they scroll).
+    public internal(set) var detailsTop = 0
     /// Terminal lines and columns.
     public var size: (lines: Int, columns: Int) = (24, 80) {
         didSet {
@@ -163,7 +167,7 @@ public struct WatchState: Sendable {
         case .end, .character("G"): move(by: rows.count)
         case .wheelUp: scroll(by: -3)
         case .wheelDown: scroll(by: 3)
-        case .enter: if let selected { mode = .details(selected) }
+        case .enter: if let selected { mode = .details(selected); detailsTop = 0 }
         case .character("t"):
             if from != nil {
                 from = nil
@@ -220,18 +224,40 @@ public struct WatchState: Sendable {
     }
 
     mutating func details(_ key: WatchKey) -> Action {
+        let page = max(1, bodyLines - 1)
         switch key {
         case .character("q"): return .quit
         case .escape, .enter, .backspace, .character("h"): mode = .list
         case .up, .character("k"):
             move(by: -1)
             if let selected { mode = .details(selected) }
+            detailsTop = 0
         case .down, .character("j"):
             move(by: 1)
             if let selected { mode = .details(selected) }
+            detailsTop = 0
+        case .pageDown, .character(" "): detailsTop += page
+        case .pageUp, .character("b"): detailsTop = max(0, detailsTop - page)
+        case .wheelDown: detailsTop += 3
+        case .wheelUp: detailsTop = max(0, detailsTop - 3)
+        case .home: detailsTop = 0
         default: break
         }
         return .redraw
+    }
+
+    /// The database's part of the details of row `id` (the session reads it once per
+    /// event shown).
+    public mutating func show(details: WatchDetails?, for id: String) {
+        extra = (id, details)
+    }
+
+    /// The event whose details are shown and not yet read from the database:
+    /// its row id, calendar and UID.
+    public var detailsWanted: (id: String, calendar: String, uid: String)? {
+        guard case .details(let id) = mode, extra?.id != id,
+              let item = rows.first(where: { $0.id == id })?.item, let calendar = item.calendar, let uid = item.uid else { return nil }
+        return (id, calendar, uid)
     }
 
     mutating func choosing(_ key: WatchKey, cursor: Int) -> Action {

@@ -72,6 +72,7 @@ struct WatchCommand: Subcommand {
                 return Self.databaseCopy(view, zone: zone, env)
             },
             search: { [env] text in Self.search(text, zone: zone, env) },
+            details: { [env] calendar, uid in Self.details(calendar: calendar, uid: uid, env) },
             status: { [env] in try DaemonConnection.answer(to: .status, on: DaemonConnection.open(env), timeout: .seconds(2)).flatMap { FeedStatus($0) } },
             editing: WatchEditing(
                 calendars: { [env] in EventFileCommands.vdirCalendars(env) },
@@ -106,6 +107,21 @@ struct WatchCommand: Subcommand {
                                      summary: hit.summary ?? "(no title)", location: hit.location, calendar: hit.calendar,
                                      repeats: hit.recurring)
         }
+    }
+
+    /// What the details add from the database (read only), in words.
+    static func details(calendar: String, uid: String, _ env: CommandEnvironment) -> WatchDetails? {
+        guard FileManager.default.fileExists(atPath: env.paths.database),
+              let store = try? EventStore(path: env.paths.database, readOnly: true),
+              let found = try? store.details(calendar: calendar, uid: uid) else { return nil }
+        func person(_ p: EventDetails.Person) -> String {
+            (p.name.map { "\($0) <\(p.address)>" } ?? p.address) + (p.participation.map { " (\($0))" } ?? "")
+        }
+        return WatchDetails(description: found.description, organizer: found.organizer.map(person),
+                            attendees: found.attendees.map(person),
+                            recurrence: found.rule.map { AgendaWords.recurrence($0, extraDates: found.extraDates) }
+                                ?? (found.extraDates ? "on other dates too" : nil),
+                            source: found.source)
     }
 
     /// The view as `agenda` builds it from the database, in the form eventd's snapshot

@@ -1,5 +1,5 @@
 import Testing
-import AgendaText
+@testable import AgendaText
 import CanonicalJSON
 import FeedProtocol
 import ICalendar
@@ -9,6 +9,27 @@ import ICalendar
 @Suite struct AgendaTextRuleTests {
     static func item(_ fields: [String: JSONValue]) -> FeedItem {
         FeedItem(.object(["id": "x", "kind": "event", "calendar": "work"].merging(fields) { $1 }))
+    }
+
+    @Test func rulesInWords() {
+        let cases: [(String, String)] = [
+            ("FREQ=DAILY", "every day"),
+            ("FREQ=DAILY;INTERVAL=2;COUNT=10", "every second day, 10 times"),
+            ("FREQ=WEEKLY;BYDAY=TU,TH;UNTIL=20270301T000000Z", "every week on Tuesday and Thursday, until 1 March 2027"),
+            ("FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR", "every weekday"),
+            ("FREQ=MONTHLY;BYDAY=-1FR", "every month on the last Friday"),
+            ("FREQ=MONTHLY;BYDAY=TU;BYSETPOS=2", "every month on the second Tuesday"),
+            ("FREQ=MONTHLY;INTERVAL=3;BYMONTHDAY=1,15", "every third month on the 1st and 15th"),
+            ("FREQ=MONTHLY;BYMONTHDAY=-1;COUNT=1", "every month on the last day, once"),
+            ("FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=22", "every year on the 22nd in March"),
+            ("FREQ=YEARLY;INTERVAL=7;UNTIL=20400101", "every 7th year, until 1 January 2040"),
+            ("FREQ=HOURLY;BYHOUR=9,17;WKST=SU", "every hour (BYHOUR=9,17)"),
+            ("FREQ=FORTNIGHTLY", "repeats: FREQ=FORTNIGHTLY"),
+        ]
+        for (rule, words) in cases { #expect(AgendaWords.recurrence(rule) == words, "\(rule)") }
+        #expect(AgendaWords.recurrence("FREQ=WEEKLY", extraDates: true) == "every week, and on other dates")
+        #expect(["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st", "111th"]
+                == [1, 2, 3, 4, 11, 12, 13, 21, 22, 101, 111].map(AgendaWords.ordinal))
     }
 
     @Test func shortDatesAndClocks() {

@@ -26,4 +26,30 @@ struct SearchTests {
         #expect(try store.search("nowhere", floatingZone: .utc).isEmpty)
         #expect(try store.search("", floatingZone: .utc).isEmpty)
     }
+
+    /// `details`: the master's whole description, its rule, organizer and attendees read
+    /// from the stored VEVENT, and where it came from.
+    @Test func detailsComeFromTheStoredEvent() throws {
+        let s = try ScratchStore()
+        let long = String(repeating: "word ", count: 400) + "END"
+        _ = try s.run(StoreICS.input("work.ics", StoreICS.calendar([
+            StoreICS.event("sync", day: 3, summary: "Sync", extra: [
+                "RRULE:FREQ=WEEKLY;BYDAY=WE", "ORGANIZER;CN=\"Lopez, Ana\":mailto:ana@example.org",
+                "ATTENDEE;CN=Kim;PARTSTAT=ACCEPTED:MAILTO:kim@example.org", "ATTENDEE:mailto:bob@example.org",
+                "DESCRIPTION:" + long]),
+            StoreICS.event("plain", day: 4, summary: "Plain"),
+        ])))
+        let store = try EventStore(path: s.path, readOnly: true)
+        let details = try #require(try store.details(calendar: "work", uid: "sync"))
+        #expect(details.description == long)
+        #expect(details.rule == "FREQ=WEEKLY;BYDAY=WE")
+        #expect(details.organizer == EventDetails.Person(name: "Lopez, Ana", address: "ana@example.org", participation: nil))
+        #expect(details.attendees == [EventDetails.Person(name: "Kim", address: "kim@example.org", participation: "accepted"),
+                                      EventDetails.Person(name: nil, address: "bob@example.org", participation: nil)])
+        #expect(details.source.hasPrefix("imported from ") && details.source.hasSuffix("work.ics"), "\(details.source)")
+        let plain = try #require(try store.details(calendar: "work", uid: "plain"))
+        #expect(plain.rule == nil && plain.attendees.isEmpty && plain.organizer == nil)
+        #expect(try store.details(calendar: "work", uid: "nosuch") == nil)
+        #expect(try store.details(calendar: "other", uid: "sync") == nil)
+    }
 }

@@ -1,4 +1,5 @@
 import Testing
+import FeedProtocol
 import ICalendar
 @testable import TerminalAgenda
 
@@ -169,5 +170,42 @@ import ICalendar
         s.editableCalendars = ["home", "personal"]
         #expect(s.handle(.character("n")) == .redraw)
         #expect(s.notice == "which calendar? select an event of home, personal")
+    }
+
+    /// Details wrap at spaces (a word longer than the line is cut, never "…") and keep
+    /// every character; wide characters count two columns.
+    @Test func detailsWrapWithoutLosingText() {
+        #expect(WatchState.wrap("alpha beta gamma", to: 10) == ["alpha beta", "gamma"])
+        #expect(WatchState.wrap("abcdefghijkl", to: 5) == ["abcde", "fghij", "kl"])
+        #expect(WatchState.wrap("", to: 5) == [""])
+        #expect(WatchState.wrap("会議会議会議", to: 5) == ["会議", "会議", "会議"])
+        let text = (1...300).map { "w\($0)" }.joined(separator: " ")
+        let lines = WatchState.wrap(text, to: 37)
+        #expect(lines.allSatisfy { DisplayWidth.of($0) <= 37 })
+        #expect(lines.joined(separator: " ") == text)
+    }
+
+    /// PgDn/space and PgUp/b scroll the details; ↑↓ go to the next event from the top;
+    /// the database's part is asked for once per event shown.
+    @Test func detailsScrollAndAskForTheDatabaseOnce() {
+        var state = WatchState(days: 7)
+        state.size = (10, 80)
+        state.update(rows: [AgendaRow(id: "h", kind: .header, spans: []),
+                            AgendaRow(id: "a", kind: .event, spans: [], item: FeedItem(id: "a", uid: "ua", summary: "A", calendar: "work")),
+                            AgendaRow(id: "b", kind: .event, spans: [], item: FeedItem(id: "b", uid: "ub", summary: "B", calendar: "home"))])
+        _ = state.handle(.enter)
+        #expect(state.mode == .details("a"))
+        #expect(state.detailsWanted?.uid == "ua" && state.detailsWanted?.calendar == "work")
+        state.show(details: nil, for: "a")
+        #expect(state.detailsWanted == nil, "asked once, even when there was nothing to read")
+        _ = state.handle(.pageDown)
+        #expect(state.detailsTop == 7)
+        _ = state.handle(.character(" "))
+        #expect(state.detailsTop == 14)
+        _ = state.handle(.character("b"))
+        #expect(state.detailsTop == 7)
+        _ = state.handle(.down)
+        #expect(state.mode == .details("b") && state.detailsTop == 0)
+        #expect(state.detailsWanted?.uid == "ub")
     }
 }
