@@ -9,7 +9,7 @@ import ICalendar
 /// document cannot say what several files said: a TZID two files defined differently
 /// is renamed in the later file's events (`Custom/Zone-2`), and when the files disagree
 /// on X-WR-TIMEZONE, the floating times of those that had one get it as their TZID.
-struct ExportDocument {
+public struct ExportDocument {
     /// The events of one calendar, source and X-WR-TIMEZONE, with the in-file VTIMEZONE
     /// texts the importer stored for them, by TZID.
     struct Block {
@@ -97,8 +97,9 @@ struct ExportDocument {
         return lines
     }
 
-    /// A content line with CRLF, folded before 75 octets (never inside a character).
-    static func fold(_ line: String) -> String {
+    /// A content line with CRLF, folded before 75 octets (never inside a character):
+    /// what every file eventd writes (an export, a vdir's event) takes.
+    public static func fold(_ line: String) -> String {
         var out = "", width = 0
         for character in line {
             let size = character.utf8.count

@@ -188,20 +188,8 @@ public enum VdirEventFile {
 
     // MARK: - Text
 
-    /// A content line with CRLF, folded before 75 octets (never inside a character).
-    static func fold(_ line: String) -> String {
-        var out = "", width = 0
-        for character in line {
-            let size = character.utf8.count
-            if width + size > 75 {
-                out += "\r\n "
-                width = 1
-            }
-            out.append(character)
-            width += size
-        }
-        return out + "\r\n"
-    }
+    /// A content line with CRLF, folded as an export folds it.
+    static func fold(_ line: String) -> String { ExportDocument.fold(line) }
 
     /// A TEXT value (RFC 5545 3.3.11): `\`, `;`, `,` and newlines escaped.
     static func escaped(_ text: String) -> String {
