@@ -14,14 +14,14 @@ public struct DaemonConfiguration: Sendable {
     /// Shared by the recompute thread's connection and the live-source runner's: when
     /// the runner may open the file (`DatabaseGate`).
     public let databaseGate = DatabaseGate()
-    /// Recompute timer, seconds.
-    public var interval: Double = 60
+    /// Recompute timer.
+    public var interval: Duration = .seconds(60)
     /// The default view zone (IANA).
     public var timeZone: String
     /// Whether `timeZone` is the system's (no `--tz`): it then follows changes of the
     /// system's zone (`/etc/localtime`) for views that name none.
     public var timeZoneFollowsSystem = false
-    public var heartbeat: Double = 30
+    public var heartbeat: Duration = .seconds(30)
     /// Diffs retained per view for `resume`.
     public var history: Int = 256
     /// Bytes of diffs retained for `resume` across all views; the oldest go first.
@@ -32,13 +32,13 @@ public struct DaemonConfiguration: Sendable {
     public var reservedClients: Int = 64
     /// Bytes queued per subscriber before its diffs are dropped (then resync).
     public var clientBuffer: Int = 8 << 20
-    /// Seconds a subscriber may read nothing while data waits before it is disconnected.
-    public var stallTimeout: Double = 60
+    /// How long a subscriber may read nothing while data waits before it is disconnected.
+    public var stallTimeout: Duration = .seconds(60)
     public var logLevel: LogLevel = .info
     /// Mode of the socket file.
     public var socketMode: UInt16 = 0o660
-    /// Seconds a view without subscribers is kept (with its history, for resume).
-    public var viewGrace: Double = 60
+    /// How long a view without subscribers is kept (with its history, for resume).
+    public var viewGrace: Duration = .seconds(60)
     /// Longest request line, bytes.
     public var maxRequestLine = 64 * 1024
     /// Distinct views at once.
@@ -46,8 +46,8 @@ public struct DaemonConfiguration: Sendable {
     /// Items all views may hold together (`--max-view-items`): a view whose first
     /// snapshot would take the total past it is refused, once idle views have gone.
     public var maxViewItems = 250_000
-    /// Refreshes closer together than this are coalesced (seconds).
-    public var refreshCoalescing = 0.1
+    /// Refreshes closer together than this are coalesced.
+    public var refreshCoalescing: Duration = .milliseconds(100)
 
     public init(databasePath: String, socketPath: String, timeZone: String) {
         self.databasePath = databasePath

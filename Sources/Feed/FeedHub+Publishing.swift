@@ -11,7 +11,9 @@ extension FeedHub {
             info = newInfo
             if ready, calendarList != calendarsBefore { broadcastCalendars() }
             // A publication may already have told a later recompute (see `publish`).
-            if seen > newInfo.lastRecompute { (info.lastRecompute, info.lastDurationMS) = (seen, duration) }
+            if let seen, newInfo.lastRecompute.map({ seen > $0 }) ?? true {
+                (info.lastRecompute, info.lastDurationMS) = (seen, duration)
+            }
             if !ready {
                 ready = true
                 effects.append(.notify("READY=1\nSTATUS=serving \(config.socketPath)"))
@@ -67,8 +69,8 @@ extension FeedHub {
     /// not keep it (that would pin a superseded snapshot for as long as it does not
     /// read): it is owed the current one instead.
     private mutating func publish(_ view: View, _ p: ViewPublication) {
-        if p.recomputedAt > info.lastRecompute {
-            info.lastRecompute = p.recomputedAt
+        if let at = p.recomputedAt, info.lastRecompute.map({ at > $0 }) ?? true {
+            info.lastRecompute = at
             info.lastDurationMS = p.durationMS
         }
         guard var feed = views[view] else { return }

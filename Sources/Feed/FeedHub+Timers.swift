@@ -95,6 +95,10 @@ extension FeedHub {
     // MARK: - Status
 
     func statusMessage() -> [UInt8] {
+        var lastRecompute = JSONValue.null
+        if let at = info.lastRecompute {
+            lastRecompute = ["time": .string(Self.utcStamp(at)), "duration_ms": .double((info.lastDurationMS * 10).rounded() / 10)]
+        }
         let subscribers = views.values.reduce(0) { $0 + $1.subscribers.count }
         var fields: [String: JSONValue] = [
             "version": .string(ProductVersion.number),
@@ -113,10 +117,7 @@ extension FeedHub {
             // Their colours, so that every dashboard draws a calendar alike.
             "calendar_colors": .object(info.colors.filter { info.calendars.contains($0.key) }.mapValues { .string($0) }),
             "healthy": .bool(info.healthy),
-            "last_recompute": info.lastRecompute > 0
-                ? .object(["time": .string(Self.utcStamp(info.lastRecompute)),
-                           "duration_ms": .double((info.lastDurationMS * 10).rounded() / 10)])
-                : .null,
+            "last_recompute": lastRecompute,
         ]
         if let problem = info.problem { fields["problem"] = .string(problem) }
         fields["sources"] = .array(sources.map(\.json))
@@ -166,8 +167,6 @@ extension FeedHub {
     }
 
     /// `YYYY-MM-DDTHH:MM:SSZ` of a UTC instant.
-    static func utcStamp(_ t: Double) -> String { utcStamp(unixSeconds: Int64(t.rounded(.down))) }
-
     /// `YYYY-MM-DDTHH:MM:SSZ` of a wall-clock instant.
     static func utcStamp(_ t: WallInstant) -> String { utcStamp(unixSeconds: t.unixSeconds) }
 

@@ -56,7 +56,7 @@ struct FeedHub {
     /// Every live source as the runner last reported it (for `status`).
     var sources: [SourceStatus] = []
     var nextToken = 1
-    var info = StoreInfo(calendars: [], eventCount: 0, lastRecompute: 0, lastDurationMS: 0, healthy: true, problem: nil)
+    var info = StoreInfo(calendars: [], eventCount: 0, lastRecompute: nil, lastDurationMS: 0, healthy: true, problem: nil)
     /// The zone of views that name none.
     var defaultZone: String
     var ready = false
@@ -77,9 +77,9 @@ struct FeedHub {
         self.config = config
         self.epoch = epoch
         self.watchdogInterval = watchdogInterval
-        heartbeat = .seconds(config.heartbeat)
-        stallTimeout = .seconds(config.stallTimeout)
-        viewGrace = .seconds(config.viewGrace)
+        heartbeat = config.heartbeat
+        stallTimeout = config.stallTimeout
+        viewGrace = config.viewGrace
         self.followsSystemZone = followsSystemZone
         self.defaultZone = config.timeZone
         self.started = now

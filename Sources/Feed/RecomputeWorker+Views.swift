@@ -13,7 +13,7 @@ extension RecomputeWorker {
         do {
             let snapshot = try engine.build(view, store: store, now: startedWall.unixSeconds)
             lastDuration = clocks.monotonic() - started
-            lastRecompute = startedWall.sinceEpoch.seconds
+            lastRecompute = startedWall
             problem = nil
             if var state = views[view] {
                 guard snapshot.digest != state.snapshot.digest || snapshot.today != state.snapshot.today else {

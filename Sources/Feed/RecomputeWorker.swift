@@ -37,7 +37,7 @@ struct ViewPublication: Sendable {
     var items: Int? = nil
     /// When the recompute that made it started (wall clock) and how long it took: the
     /// hub's `status` is then never behind what a subscriber has been sent.
-    var recomputedAt: Double = 0
+    var recomputedAt: WallInstant? = nil
     var durationMS: Double = 0
 }
 
@@ -47,8 +47,8 @@ struct StoreInfo: Sendable, Equatable {
     /// The colours calendars have (chosen or their own), by name.
     var colors: [String: String] = [:]
     var eventCount: Int
-    /// Wall-clock time of the last recompute (seconds since the epoch; 0: none yet).
-    var lastRecompute: Double
+    /// Wall-clock time of the last recompute (nil: none yet).
+    var lastRecompute: WallInstant?
     var lastDurationMS: Double
     var healthy: Bool
     var problem: String?
@@ -83,7 +83,7 @@ final class RecomputeWorker {
     /// says something changed (`EventCounts`).
     var counts = EventCounts()
     /// Wall-clock time and duration of the last recompute, for `status`.
-    var lastRecompute: Double = 0
+    var lastRecompute: WallInstant?
     var lastDuration: Duration = .zero
     /// The problem as last published in `StoreInfo` (nil: healthy).
     var publishedProblem: String?
@@ -105,7 +105,7 @@ final class RecomputeWorker {
         self.epoch = epoch
         self.mailbox = mailbox
         self.output = output
-        schedule = RecomputeSchedule(interval: .seconds(config.interval), coalescing: .seconds(config.refreshCoalescing), now: clocks.monotonic())
+        schedule = RecomputeSchedule(interval: config.interval, coalescing: config.refreshCoalescing, now: clocks.monotonic())
         try openStore()
         // The calendar list is known before the first client can ask for a view.
         publishInfo()

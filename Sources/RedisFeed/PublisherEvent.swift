@@ -54,13 +54,12 @@ public enum PublisherEffect: Sendable, Equatable {
 /// The two clocks the publisher needs: monotonic for its own intervals, the wall clock
 /// for the wanted set's expiry scores, which other hosts compare.
 public struct PublisherClock: Sendable, Equatable {
-    /// Seconds on the monotonic clock.
-    public var monotonic: Double
+    public var monotonic: MonotonicInstant
     /// Milliseconds since the Unix epoch.
     public var wallMilliseconds: Int64
 
     /// Creates a reading.
-    public init(monotonic: Double, wallMilliseconds: Int64) {
+    public init(monotonic: MonotonicInstant, wallMilliseconds: Int64) {
         self.monotonic = monotonic
         self.wallMilliseconds = wallMilliseconds
     }
@@ -69,7 +68,7 @@ public struct PublisherClock: Sendable, Equatable {
     public static func now() -> PublisherClock {
         var wall = timespec()
         clock_gettime(CLOCK_REALTIME, &wall)
-        return PublisherClock(monotonic: MonotonicInstant.now().seconds,
+        return PublisherClock(monotonic: MonotonicInstant.now(),
                               wallMilliseconds: Int64(wall.tv_sec) * 1000 + Int64(wall.tv_nsec) / 1_000_000)
     }
 }
@@ -82,14 +81,15 @@ public struct PublisherSettings: Sendable, Equatable {
     /// `XADD … MAXLEN ~ N`.
     public var streamLength: Int
     /// How often the wanted set is read without an announcement.
-    public var wantedReadInterval: Double
+    public var wantedReadInterval: Duration
     /// The first retry's delay after a failed connection; doubled up to `maxBackoff`.
-    public var firstBackoff: Double
-    public var maxBackoff: Double
+    public var firstBackoff: Duration
+    public var maxBackoff: Duration
 
     /// Settings with the defaults of docs/scaling.md.
     public init(keys: FeedKeys = FeedKeys(), configured: [PublishedView] = [], streamLength: Int = 1024,
-                wantedReadInterval: Double = 5, firstBackoff: Double = 0.5, maxBackoff: Double = 30) {
+                wantedReadInterval: Duration = .seconds(5), firstBackoff: Duration = .milliseconds(500),
+                maxBackoff: Duration = .seconds(30)) {
         self.keys = keys
         self.configured = configured
         self.streamLength = streamLength

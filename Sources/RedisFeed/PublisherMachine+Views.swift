@@ -1,3 +1,4 @@
+import Threads
 import CanonicalJSON
 import Diagnostics
 import FeedProtocol

@@ -1,3 +1,4 @@
+import Threads
 import Diagnostics
 import FeedProtocol
 import RedisClient
@@ -15,7 +16,7 @@ public struct PublisherMachine: Sendable {
     /// The connection as the machine sees it.
     enum Link: Sendable, Equatable {
         /// Unusable; the next attempt is due at `retryAt` (monotonic).
-        case down(retryAt: Double, attempt: Int)
+        case down(retryAt: MonotonicInstant, attempt: Int)
         case connecting(attempt: Int)
         case up
     }
@@ -31,16 +32,16 @@ public struct PublisherMachine: Sendable {
     }
 
     public let settings: PublisherSettings
-    var link: Link = .down(retryAt: 0, attempt: 0)
+    var link: Link = .down(retryAt: MonotonicInstant(sinceStart: .zero), attempt: 0)
     /// When the current outage began (monotonic), while there is one: logged once.
-    var outageSince: Double?
+    var outageSince: MonotonicInstant?
     /// Set while Redis answers writes with errors: logged once per episode.
     var refusing = false
     var views: [String: ViewState] = [:]
     /// The keys of the views gateways want, as last read.
     var wanted: Set<String> = []
-    var nextWantedRead = 0.0
-    var now = PublisherClock(monotonic: 0, wallMilliseconds: 0)
+    var nextWantedRead = MonotonicInstant(sinceStart: .zero)
+    var now = PublisherClock(monotonic: MonotonicInstant(sinceStart: .zero), wallMilliseconds: 0)
     var effects: [PublisherEffect] = []
 
     /// A machine with these settings (nothing happens before `start`).
@@ -108,7 +109,7 @@ public struct PublisherMachine: Sendable {
         case .down(_, let a), .connecting(let a): attempt = a + 1
         case .up: attempt = 0
         }
-        let delay = Backoff(first: .seconds(settings.firstBackoff), max: .seconds(settings.maxBackoff)).delay(after: attempt).seconds
+        let delay = Backoff(first: settings.firstBackoff, max: settings.maxBackoff).delay(after: attempt)
         link = .down(retryAt: now.monotonic + delay, attempt: attempt)
         for key in views.keys { views[key]!.owed = true }
         guard outageSince == nil else { return }
@@ -130,7 +131,9 @@ public struct PublisherMachine: Sendable {
         }
     }
 
-    static func seconds(_ s: Double) -> String {
-        s < 10 ? "\(Double(Int(s * 10)) / 10) s" : "\(Int(s)) s"
+    /// `2.5 s`, `30 s`: an outage's length or a retry interval, for the log.
+    static func seconds(_ d: Duration) -> String {
+        let s = d.seconds
+        return s < 10 ? "\(Double(Int(s * 10)) / 10) s" : "\(Int(s)) s"
     }
 }

@@ -1,3 +1,4 @@
+import Threads
 import FeedProtocol
 import RedisClient
 
@@ -58,18 +59,18 @@ public struct WatcherSettings: Sendable, Equatable {
     /// Entries one `XREAD` returns at most.
     public var readCount = 512
     /// How often the view's wanted-set entry is renewed while clients read it.
-    public var wantedRefresh = 20.0
+    public var wantedRefresh: Duration = .seconds(20)
     /// How long an entry of the wanted set lives (its score is now plus this).
-    public var wantedLifetime = 60.0
+    public var wantedLifetime: Duration = .seconds(60)
     /// How long the watcher lives without clients.
-    public var idleGrace = 60.0
+    public var idleGrace: Duration = .seconds(60)
     /// The first reconnection's delay; doubled after each failure up to `maxBackoff`,
     /// back to the first once the view is read again.
-    public var firstBackoff = 0.5
-    public var maxBackoff = 30.0
+    public var firstBackoff: Duration = .milliseconds(500)
+    public var maxBackoff: Duration = .seconds(30)
     /// How long a new view waits for eventd's first snapshot, and how often it looks.
-    public var snapshotWait = 30.0
-    public var snapshotPoll = 0.05
+    public var snapshotWait: Duration = .seconds(30)
+    public var snapshotPoll: Duration = .milliseconds(50)
 
     /// The defaults.
     public init() {}

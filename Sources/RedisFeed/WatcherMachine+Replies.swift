@@ -1,3 +1,4 @@
+import Threads
 import FeedProtocol
 import RedisClient
 
@@ -20,7 +21,7 @@ extension WatcherMachine {
                   let found = Self.snapshot(line, at: entries.last?.id ?? .zero) else {
                 // Not published yet: eventd heard the announcement and is computing it.
                 if now.monotonic >= startDeadline {
-                    return fail("eventd published no snapshot of \(view) in \(Int(settings.snapshotWait)) s")
+                    return fail("eventd published no snapshot of \(view) in \(Int(settings.snapshotWait.seconds)) s")
                 }
                 nextStartTry = now.monotonic + settings.snapshotPoll
                 return
@@ -48,12 +49,12 @@ extension WatcherMachine {
     /// The connection failed or Redis answered with an error: every client is told,
     /// and the next attempt waits 0.5 s, doubled after each failure, 30 s at most.
     mutating func fail(_ reason: String) {
-        let delay = Backoff(first: .seconds(settings.firstBackoff), max: .seconds(settings.maxBackoff)).delay(after: failures).seconds
+        let delay = Backoff(first: settings.firstBackoff, max: settings.maxBackoff).delay(after: failures)
         failures += 1
         link = .down(retryAt: now.monotonic + delay)
         streaming = false
         inFlight = nil
-        wantedAt = -Double.infinity
+        wantedAt = nil
         let told = fanout.memberIDs.sorted() + waiting.map(\.client) + lost
         for client in fanout.memberIDs { fanout.leave(client) }
         waiting.removeAll()

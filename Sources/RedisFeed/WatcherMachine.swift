@@ -1,3 +1,4 @@
+import Threads
 import FeedProtocol
 import RedisClient
 
@@ -17,7 +18,7 @@ import RedisClient
 public struct WatcherMachine: Sendable {
     enum Link: Sendable, Equatable {
         /// Unusable; the next attempt is due at `retryAt` (monotonic).
-        case down(retryAt: Double)
+        case down(retryAt: MonotonicInstant)
         case connecting
         case up
     }
@@ -39,21 +40,21 @@ public struct WatcherMachine: Sendable {
     /// The request whose replies are awaited (one at a time: one blocking connection).
     var inFlight: WatcherRequest?
     /// When the wanted-set entry was last written (monotonic), on this connection.
-    var wantedAt = -Double.infinity
+    var wantedAt: MonotonicInstant?
     /// While a new connection waits for eventd's first snapshot.
-    var startDeadline = 0.0
-    var nextStartTry = 0.0
+    var startDeadline = MonotonicInstant(sinceStart: .zero)
+    var nextStartTry = MonotonicInstant(sinceStart: .zero)
     /// Joins not served yet (they need a snapshot, or the start read).
     var waiting: [Join] = []
     /// Members that fell out of step and need a fresh snapshot (their `resync` went).
     var lost: [Int] = []
     var snapshot: ViewFanout.Snapshot?
     var fanout: ViewFanout
-    var idleSince: Double?
+    var idleSince: MonotonicInstant?
     /// Set from the first failure to the next start: `reachable` is said once each way.
     var outage = false
     public private(set) var isFinished = false
-    var now = PublisherClock(monotonic: 0, wallMilliseconds: 0)
+    var now = PublisherClock(monotonic: MonotonicInstant(sinceStart: .zero), wallMilliseconds: 0)
     var effects: [WatcherEffect] = []
 
     /// A machine for `view` under `keys` (nothing happens before `start`).
@@ -168,7 +169,7 @@ public struct WatcherMachine: Sendable {
     mutating func next(reading: Bool) {
         guard link == .up, inFlight == nil else { return }
         let hasClients = fanout.memberCount > 0 || !waiting.isEmpty || !lost.isEmpty
-        if hasClients && now.monotonic - wantedAt >= settings.wantedRefresh { return send(.want) }
+        if hasClients && wantedAt.map({ now.monotonic - $0 >= settings.wantedRefresh }) ?? true { return send(.want) }
         if !streaming {
             if now.monotonic >= nextStartTry { send(.start) }
             return
@@ -186,7 +187,7 @@ public struct WatcherMachine: Sendable {
     func commands(_ request: WatcherRequest) -> [RedisCommand] {
         switch request {
         case .want:
-            let expiry = now.wallMilliseconds + Int64(settings.wantedLifetime * 1000)
+            let expiry = now.wallMilliseconds + Int64(settings.wantedLifetime / .milliseconds(1))
             return [RedisCommand(["ZADD", keys.wanted, String(expiry), view.canonical])]
         case .announce:
             return [RedisCommand(["PUBLISH", keys.wanted, view.canonical])]

@@ -16,11 +16,20 @@ public struct SentLog {
     public init(path: String) {
         self.path = path
         guard let data = FileManager.default.contents(atPath: path),
-              let json = try? JSONValue.parse(Array(data), maxDepth: 8),
-              let entries = json["sent"]?.arrayValue else { return }
-        for e in entries {
-            if let key = e["key"]?.stringValue, let start = e["start"]?.intValue { keys[key] = start }
+              let file = try? JSONDecoder().decode(File.self, from: data) else { return }
+        for e in file.sent {
+            if let key = e.key, let start = e.start { keys[key] = start }
         }
+    }
+
+    /// The file's shape, decoded once (`record` writes it); an entry without its key or
+    /// start is skipped, not the whole log.
+    private struct File: Decodable {
+        struct Entry: Decodable {
+            var key: String?
+            var start: Int64?
+        }
+        var sent: [Entry]
     }
 
     public var sent: Set<String> { Set(keys.keys) }

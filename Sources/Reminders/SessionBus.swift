@@ -42,13 +42,13 @@ public final class SessionBus {
     }
 
     /// `org.freedesktop.Notifications.Notify`; returns the server's notification id.
-    /// Waits at most `timeout` seconds for the answer (a hung server must not hang us).
+    /// Waits at most `timeout` for the answer (a hung server must not hang us).
     public func notify(app: String, icon: String = "", summary: String, body: String, urgency: UInt8 = 1,
-                       expireMilliseconds: Int32 = -1, timeout: Double = 5) throws(BusError) -> UInt32 {
+                       expireMilliseconds: Int32 = -1, timeout: Duration = .seconds(5)) throws(BusError) -> UInt32 {
         var error = sd_bus_error()
         defer { sd_bus_error_free(&error) }
         var id: UInt32 = 0
-        let rc = eventd_bus_notify(bus, app, icon, summary, body, urgency, expireMilliseconds, UInt64(timeout * 1_000_000), &id, &error)
+        let rc = eventd_bus_notify(bus, app, icon, summary, body, urgency, expireMilliseconds, UInt64(timeout / .microseconds(1)), &id, &error)
         try Self.check(rc, &error)
         return id
     }

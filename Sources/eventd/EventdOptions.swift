@@ -82,9 +82,9 @@ enum EventdOptions {
         config.timeZoneFollowsSystem = arguments[Self.tz] == nil
         config.socketDirectoryPolicy = paths.socketDirectoryPolicy(uid: getuid())
         config.databaseDirectoryPolicy = paths.databaseDirectoryPolicy(uid: getuid())
-        if let v = arguments[Self.interval] { config.interval = v }
-        if let v = arguments[Self.heartbeat] { config.heartbeat = v }
-        if let v = arguments[Self.stallTimeout] { config.stallTimeout = v }
+        if let v = arguments[Self.interval] { config.interval = .seconds(v) }
+        if let v = arguments[Self.heartbeat] { config.heartbeat = .seconds(v) }
+        if let v = arguments[Self.stallTimeout] { config.stallTimeout = .seconds(v) }
         if let v = arguments[Self.history] { config.history = v }
         if let v = arguments[Self.historyBytes] { config.historyBytes = v }
         if let v = arguments[Self.maxViewItems] { config.maxViewItems = v }
@@ -92,7 +92,7 @@ enum EventdOptions {
         if let v = arguments[Self.clientBuffer] { config.clientBuffer = v }
         if let text = arguments[Self.socketMode], let mode = UInt16(text, radix: 8) { config.socketMode = mode }
         if let level = arguments[Self.logLevel] { config.logLevel = level }
-        if let grace = environment["EVENTD_VIEW_GRACE"].flatMap(Double.init) { config.viewGrace = grace }
+        if let grace = environment["EVENTD_VIEW_GRACE"].flatMap(Double.init) { config.viewGrace = .seconds(grace) }
         return config
     }
 }

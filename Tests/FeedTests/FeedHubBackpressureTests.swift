@@ -74,7 +74,7 @@ import Threads
     }
 
     @Test func aSubscriberThatReadsNothingIsClosedAfterTheStallTimeout() {
-        var h = HubHarness { $0.stallTimeout = 60; $0.clientBuffer = 100 }
+        var h = HubHarness { $0.stallTimeout = .seconds(60); $0.clientBuffer = 100 }
         let slow = stalledSubscriber(&h)
         h.publish(view, seq: 2)
         h.advance(30)
@@ -90,7 +90,7 @@ import Threads
     }
 
     @Test func progressKeepsASlowReaderConnected() {
-        var h = HubHarness { $0.stallTimeout = 10 }
+        var h = HubHarness { $0.stallTimeout = .seconds(10) }
         let c = stalledSubscriber(&h)
         for seq in 2...30 {
             h.publish(view, seq: Int64(seq))
@@ -101,7 +101,7 @@ import Threads
     }
 
     @Test func idleSubscribersGetHeartbeatsAndIdleViewsAreDroppedAfterTheGrace() {
-        var h = HubHarness { $0.heartbeat = 30; $0.viewGrace = 60 }
+        var h = HubHarness { $0.heartbeat = .seconds(30); $0.viewGrace = .seconds(60) }
         let c = h.connect()
         h.request(c, subscribe)
         h.publish(view, seq: 1, diff: false)
@@ -126,7 +126,7 @@ import Threads
     /// its heartbeat one interval after it was last sent something, not at the later
     /// stall check that was scheduled while data waited.
     @Test func aHeartbeatAfterASlowDrainIsOnTime() {
-        var h = HubHarness { $0.heartbeat = 30; $0.stallTimeout = 100 }
+        var h = HubHarness { $0.heartbeat = .seconds(30); $0.stallTimeout = .seconds(100) }
         let c = h.connect(room: 0)
         h.request(c, subscribe)
         h.publish(view, seq: 1, diff: false)
@@ -146,7 +146,7 @@ import Threads
     /// Heartbeats due in one tick are encoded once per view: subscribers of two views at
     /// different seqs, due together, each get their own view's seq and the tick's time.
     @Test func heartbeatsDueTogetherCarryTheirOwnViewsSeq() {
-        var h = HubHarness { $0.heartbeat = 30 }
+        var h = HubHarness { $0.heartbeat = .seconds(30) }
         let week = HubHarness.view(days: 7)
         let a = (0..<3).map { _ in h.connect() }, b = (0..<3).map { _ in h.connect() }
         for c in a { h.request(c, subscribe) }
@@ -165,7 +165,7 @@ import Threads
     /// The timers cost the connections that are due: 2,000 idle subscribers keep at
     /// most one live entry each, and a tick between heartbeats pops none of them.
     @Test func timersLookOnlyAtConnectionsThatAreDue() {
-        var h = HubHarness { $0.heartbeat = 30; $0.maxClients = 5000 }
+        var h = HubHarness { $0.heartbeat = .seconds(30); $0.maxClients = 5000 }
         let clients = (0..<2000).map { _ in h.connect() }
         for c in clients { h.request(c, subscribe) }
         h.publish(view, seq: 1, diff: false)

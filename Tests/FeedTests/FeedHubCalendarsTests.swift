@@ -8,7 +8,7 @@ import Testing
     let view = HubHarness.view()
 
     func info(_ calendars: Set<String>, _ colors: [String: String] = [:]) -> FeedEvent {
-        .recomputed(.info(StoreInfo(calendars: calendars, colors: colors, eventCount: 3, lastRecompute: 0,
+        .recomputed(.info(StoreInfo(calendars: calendars, colors: colors, eventCount: 3, lastRecompute: nil,
                                     lastDurationMS: 0, healthy: true, problem: nil)))
     }
 

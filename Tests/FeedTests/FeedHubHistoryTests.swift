@@ -73,7 +73,7 @@ import TestSupport
     }
 
     @Test func aViewThatGoesTakesItsHistoryBytesWithIt() {
-        var h = HubHarness { $0.viewGrace = 5 }
+        var h = HubHarness { $0.viewGrace = .seconds(5) }
         let c = h.connect()
         h.request(c, subscribe(berlin))
         h.publish(berlin, seq: 1, diff: false)

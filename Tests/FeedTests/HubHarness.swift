@@ -39,7 +39,7 @@ struct HubHarness {
         configure(&config)
         now = Moment(monotonic: at(1000), wall: WallInstant(unixSeconds: 1_795_000_000)) // 2026-11-18
         hub = FeedHub(config: config, epoch: Self.epoch, watchdogInterval: watchdog.map { .seconds($0) }, followsSystemZone: followsSystemZone, now: now)
-        handle(.recomputed(.info(StoreInfo(calendars: ["work", "home"], eventCount: 3, lastRecompute: 0,
+        handle(.recomputed(.info(StoreInfo(calendars: ["work", "home"], eventCount: 3, lastRecompute: nil,
                                            lastDurationMS: 0, healthy: true, problem: nil))))
     }
 

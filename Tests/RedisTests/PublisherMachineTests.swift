@@ -3,6 +3,7 @@ import FeedProtocol
 import RedisClient
 import RedisFeed
 import Testing
+import Threads
 
 /// The publisher's rules with a fake clock and hand-made replies.
 @Suite struct PublisherMachineTests {
@@ -12,7 +13,7 @@ import Testing
     /// The machine and a fake clock.
     struct Harness {
         var machine: PublisherMachine
-        var clock = PublisherClock(monotonic: 100, wallMilliseconds: 1_000_000)
+        var clock = PublisherClock(monotonic: MonotonicInstant(sinceStart: .seconds(100)), wallMilliseconds: 1_000_000)
 
         init(configured: [PublishedView] = [PublisherMachineTests.week]) {
             machine = PublisherMachine(settings: PublisherSettings(keys: FeedKeys(prefix: "t"), configured: configured))
@@ -21,7 +22,7 @@ import Testing
         mutating func start() -> [PublisherEffect] { machine.start(at: clock) }
 
         mutating func handle(_ event: PublisherEvent, after seconds: Double = 0) -> [PublisherEffect] {
-            clock.monotonic += seconds
+            clock.monotonic = clock.monotonic + .seconds(seconds)
             clock.wallMilliseconds += Int64(seconds * 1000)
             return machine.handle(event, at: clock)
         }

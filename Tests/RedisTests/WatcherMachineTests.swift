@@ -2,6 +2,7 @@ import FeedProtocol
 import RedisClient
 import RedisFeed
 import Testing
+import Threads
 
 /// A gateway's view reader with a fake clock and hand-made replies: the wanted set's
 /// timing, the start from the snapshot key, joins and resumes, epochs and gaps, and the
@@ -12,10 +13,10 @@ import Testing
 
     struct Harness {
         var machine = WatcherMachine(view: WatcherMachineTests.view, keys: WatcherMachineTests.keys)
-        var clock = PublisherClock(monotonic: 100, wallMilliseconds: 1_000_000)
+        var clock = PublisherClock(monotonic: MonotonicInstant(sinceStart: .seconds(100)), wallMilliseconds: 1_000_000)
 
         mutating func handle(_ event: WatcherEvent, after seconds: Double = 0) -> [WatcherEffect] {
-            clock.monotonic += seconds
+            clock.monotonic = clock.monotonic + .seconds(seconds)
             clock.wallMilliseconds += Int64(seconds * 1000)
             return machine.handle(event, at: clock)
         }
