@@ -116,8 +116,8 @@ public final class CursesScreen {
     public func draw(_ lines: [ScreenLine]) {
         for (y, line) in lines.prefix(size.lines).enumerated() {
             wmove(eventd_stdscr(), Int32(y), 0)
-            for span in line.spans {
-                var (attributes, pair) = look(span.style, line.emphasis)
+            for (span, emphasis) in line.spans.map({ ($0, line.emphasis) }) + line.side.map({ ($0, .none) }) {
+                var (attributes, pair) = look(span.style, emphasis)
                 wattr_set(eventd_stdscr(), attributes, Int16(truncatingIfNeeded: pair), &pair)
                 _ = span.text.withCString { waddnstr(eventd_stdscr(), $0, -1) }
             }
@@ -175,6 +175,7 @@ public final class CursesScreen {
     func look(_ style: AgendaRow.Style, _ emphasis: ScreenLine.Emphasis) -> (attr_t, Int32) {
         var attributes = eventd_a_normal()
         var foreground: CalendarPalette.RGB?
+        var background: CalendarPalette.RGB?
         switch style {
         case .plain: break
         case .dim, .rule: attributes |= eventd_a_dim()
@@ -185,8 +186,17 @@ public final class CursesScreen {
         case .banner(let name):
             attributes |= eventd_a_reverse() | eventd_a_bold()
             foreground = palette.color(for: name)
+        case .day(let marks):
+            if marks.contains(.busy) { attributes |= eventd_a_bold() }
+            if marks.contains(.today) { attributes |= eventd_a_underline() }
+            if !marks.contains(.window) {
+                attributes |= eventd_a_dim()
+            } else if depth == .none {
+                attributes |= eventd_a_reverse()
+            } else {
+                background = CalendarPalette.RGB(38, 79, 120)
+            }
         }
-        var background: CalendarPalette.RGB?
         switch emphasis {
         case .none: break
         case .selected:
