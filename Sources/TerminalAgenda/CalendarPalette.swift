@@ -61,10 +61,13 @@ public struct CalendarPalette: Sendable, Equatable {
 
     /// Whether to draw with 24-bit colour on a terminfo type of `terminalColors` colours
     /// that has no direct colour: COLORTERM says the terminal has it (`truecolor` or
-    /// `24bit`, as terminals set it), on a type of 256 colours at least.
-    public static func wantsDirectColor(environment: [String: String], terminalColors: Int) -> Bool {
-        guard (environment["NO_COLOR"] ?? "").isEmpty, terminalColors >= 256, terminalColors < 1 << 24 else { return false }
-        return ["truecolor", "24bit"].contains((environment["COLORTERM"] ?? "").lowercased())
+    /// `24bit`, as terminals set it), on a type of 256 colours at least (terminfo asked
+    /// only then).
+    public static func wantsDirectColor(environment: [String: String], terminalColors: @autoclosure () -> Int) -> Bool {
+        guard (environment["NO_COLOR"] ?? "").isEmpty,
+              ["truecolor", "24bit"].contains((environment["COLORTERM"] ?? "").lowercased()) else { return false }
+        let colors = terminalColors()
+        return colors >= 256 && colors < 1 << 24
     }
 
     /// The terminfo source of `name`: the type `base` (every capability its own) with
