@@ -17,6 +17,10 @@ stdin/stdout, one JSON object per line each way:
   {"op": "png", "path": "x.png"}                  the screen drawn as an image (Pillow)
   {"op": "inject", "data": "junk"}                written to the terminal by another
                                                   process (as `echo junk > /dev/pts/N`)
+  {"op": "styles"}                                the screen now, with "styles": each cell's
+                                                  look as letters (b bold, u underline, r
+                                                  reverse) and "/" its background if not
+                                                  the default (pyte's name or rrggbb)
 
 Every answer carries "bytes" (all bytes written so far), "screen" (lines), "title"
 (what OSC titles set), "cursor_hidden", "alt_screen" (from the smcup/rmcup sequences
@@ -34,10 +38,34 @@ ALT_OFF = [b"\x1b[?1049l", b"\x1b[?1047l", b"\x1b[?47l"]
 MOUSE_MODE = re.compile(rb"\x1b\[\?([0-9;]*)([hl])")
 
 
+class Screen(pyte.Screen):
+    """pyte's screen with the scrolling it lacks and curses uses (terminfo's indn and
+    rin: CSI n S and CSI n T): the scrolling region moved n lines, the cursor left
+    where it was. Without them a screen curses scrolled keeps its old lines."""
+
+    def scroll_up(self, count=None, *args, **kwargs):
+        self._scroll(count, bottom=True)
+
+    def scroll_down(self, count=None, *args, **kwargs):
+        self._scroll(count, bottom=False)
+
+    def _scroll(self, count, bottom):
+        top, last = self.margins or pyte.screens.Margins(0, self.lines - 1)
+        y = self.cursor.y
+        self.cursor.y = last if bottom else top
+        for _ in range(max(1, count or 1)):
+            self.index() if bottom else self.reverse_index()
+        self.cursor.y = y
+
+
+class Stream(pyte.Stream):
+    csi = dict(pyte.Stream.csi, S="scroll_up", T="scroll_down")
+
+
 class Terminal:
     def __init__(self, argv, cols, rows):
-        self.screen = pyte.Screen(cols, rows)
-        self.stream = pyte.Stream(self.screen)
+        self.screen = Screen(cols, rows)
+        self.stream = Stream(self.screen)
         self.decoder = codecs.getincrementaldecoder("utf-8")("replace")
         self.lock = threading.Lock()
         self.total = 0
@@ -142,6 +170,13 @@ class Terminal:
                 status = None
             time.sleep(0.05)
             return dict(self.state(), status=status)
+        elif op == "styles":
+            with self.lock:
+                styles = [["".join(flag for flag, on in (("b", c.bold), ("u", c.underscore), ("r", c.reverse)) if on)
+                           + ("" if c.bg == "default" else "/" + c.bg)
+                           for c in (self.screen.buffer[y][x] for x in range(self.screen.columns))]
+                          for y in range(self.screen.lines)]
+            return dict(self.state(), styles=styles)
         elif op == "png":
             from pty_png import render
             with self.lock:

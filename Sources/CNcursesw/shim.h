@@ -35,6 +35,14 @@ static inline attr_t eventd_a_dim(void) { return A_DIM; }
 static inline attr_t eventd_a_reverse(void) { return A_REVERSE; }
 static inline attr_t eventd_a_underline(void) { return A_UNDERLINE; }
 static inline attr_t eventd_a_normal(void) { return A_NORMAL; }
+// The colours terminfo gives `type` (-1: unknown to terminfo), read without a screen.
+static inline int eventd_terminfo_colors(const char *type) {
+    int error = 0;
+    if (setupterm(type, 1, &error) != OK) return -1;
+    int colors = tigetnum("colors");
+    del_curterm(cur_term);
+    return colors;
+}
 // tiparm is variadic, which Swift cannot call.
 static inline char *eventd_tiparm1(const char *cap, int p1) { return tiparm(cap, p1); }
 #endif

@@ -162,3 +162,111 @@ public struct AgendaLayout: Sendable {
         return String(repeating: "▰", count: filled) + String(repeating: "▱", count: 8 - filled)
     }
 }
+
+extension AgendaLayout {
+    /// The dates with at least one event of a calendar shown (the month grid's busy days).
+    public func busyDates(_ model: FeedClientState.Model) -> Set<CivilDate> {
+        Set(model.sections.compactMap { section in
+            section.items.contains { $0.content.kind == .event && isShown($0.content) } ? CivilDate(iso: section.id) : nil
+        })
+    }
+}
+
+/// The months beside `watch`'s agenda at `minimumColumns` or more: each a title, the
+/// weekdays from Monday (`agenda` has no first-weekday rule; ISO 8601's), and the days,
+/// the window's on a background, busy ones bold, today underlined, the rest dimmed (the
+/// copy knows nothing of them). The window's later months follow while they fit whole.
+public struct MonthGrid: Sendable, Equatable {
+    /// How a day of the grid is marked (`AgendaRow.Style.day`).
+    public struct Marks: OptionSet, Sendable, Hashable {
+        public let rawValue: UInt8
+        public init(rawValue: UInt8) { self.rawValue = rawValue }
+        /// At least one event of a shown calendar.
+        public static let busy = Marks(rawValue: 1)
+        /// One of the dates the agenda shows.
+        public static let window = Marks(rawValue: 2)
+        public static let today = Marks(rawValue: 4)
+    }
+
+    /// Columns of every row: seven days of three (` dd`) and a margin.
+    public static let width = 22
+    /// The terminal's columns from which the grid is drawn (the agenda keeps 77).
+    public static let minimumColumns = 100
+
+    /// The window's first date and its number of dates.
+    public var first: CivilDate
+    public var days: Int
+    public var today: CivilDate
+    public var busy: Set<CivilDate>
+
+    public init(first: CivilDate, days: Int, today: CivilDate, busy: Set<CivilDate>) {
+        self.first = first
+        self.days = max(1, days)
+        self.today = today
+        self.busy = busy
+    }
+
+    /// The window's last date.
+    public var last: CivilDate { first.adding(days: days - 1) }
+
+    /// At most `lines` rows, each exactly `width` columns: the first date's month (cut
+    /// when it does not fit), then the window's next months, each after an empty row,
+    /// only while one fits whole.
+    public func rows(lines: Int) -> [[AgendaRow.Span]] {
+        var rows: [[AgendaRow.Span]] = []
+        var month = (year: first.year, month: first.month)
+        while lines > rows.count {
+            let block = monthRows(year: month.year, month: month.month)
+            if rows.isEmpty {
+                rows = Array(block.prefix(lines))
+            } else if rows.count + 1 + block.count <= lines {
+                rows += [[AgendaRow.Span(String(repeating: " ", count: Self.width))]] + block
+            } else {
+                break
+            }
+            month = month.month == 12 ? (month.year + 1, 1) : (month.year, month.month + 1)
+            if CivilDate(year: month.year, month: month.month, day: 1) > last { break }
+        }
+        return rows
+    }
+
+    /// One month: its name and year, the weekdays, a row per week (Monday first).
+    func monthRows(year: Int, month: Int) -> [[AgendaRow.Span]] {
+        let title = AgendaWords.months[month - 1] + " \(year)"
+        let left = (Self.width - title.count) / 2
+        var rows: [[AgendaRow.Span]] = [[.init(String(repeating: " ", count: left)), .init(title, .bold),
+                                         .init(String(repeating: " ", count: Self.width - left - title.count))]]
+        rows.append([.init(" Mo Tu We Th Fr Sa Su ", .dim)])
+        let start = CivilDate(year: year, month: month, day: 1)
+        let lead = (start.weekday + 6) % 7
+        let count = CivilDate.daysIn(month: month, year: year)
+        for week in 0..<((lead + count + 6) / 7) {
+            var row: [AgendaRow.Span] = []
+            for column in 0..<7 {
+                let day = week * 7 + column - lead + 1
+                guard (1...count).contains(day) else {
+                    row.append(.init("   "))
+                    continue
+                }
+                let date = CivilDate(year: year, month: month, day: day)
+                let marks = marks(date)
+                // Consecutive days of the window join into one bar.
+                let joined = column > 0 && day > 1 && marks.contains(.window) && self.marks(date.adding(days: -1)).contains(.window)
+                row.append(.init(" ", joined ? .day(.window) : .plain))
+                row.append(.init(day < 10 ? " \(day)" : "\(day)", .day(marks)))
+            }
+            row.append(.init(" "))
+            rows.append(row)
+        }
+        return rows
+    }
+
+    /// How `date` is marked.
+    public func marks(_ date: CivilDate) -> Marks {
+        var marks: Marks = []
+        if date >= first && date <= last { marks.insert(.window) }
+        if busy.contains(date) { marks.insert(.busy) }
+        if date == today { marks.insert(.today) }
+        return marks
+    }
+}

@@ -28,6 +28,8 @@ public struct AgendaRow: Sendable, Equatable {
         case calendar(String)
         /// A banner's text: reversed in the calendar's colour.
         case banner(String)
+        /// A day of the month grid, as marked.
+        case day(MonthGrid.Marks)
     }
 
     /// A piece of text in one style; calendar text is already made inert (`TerminalText`).

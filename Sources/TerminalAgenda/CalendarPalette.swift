@@ -52,9 +52,41 @@ public struct CalendarPalette: Sendable, Equatable {
         if !(environment["NO_COLOR"] ?? "").isEmpty { return .none }
         let term = environment["TERM"] ?? ""
         if term.isEmpty || term == "dumb" || terminalColors < 8 { return .none }
-        // Direct colour only where terminfo says so (xterm-direct, COLORS = 2^24): a
-        // COLORTERM alone would have curses redefine the palette instead.
+        // Direct colour only where terminfo says so (xterm-direct, or the entry
+        // `directColorEntry` makes for COLORTERM): a COLORTERM alone would have curses
+        // redefine the palette instead.
         if terminalColors >= 1 << 24 { return .trueColor }
         return terminalColors >= 256 ? .xterm256 : .basic
+    }
+
+    /// Whether to draw with 24-bit colour on a terminfo type of `terminalColors` colours
+    /// that has no direct colour: COLORTERM says the terminal has it (`truecolor` or
+    /// `24bit`, as terminals set it), on a type of 256 colours at least (terminfo asked
+    /// only then).
+    public static func wantsDirectColor(environment: [String: String], terminalColors: @autoclosure () -> Int) -> Bool {
+        guard (environment["NO_COLOR"] ?? "").isEmpty,
+              ["truecolor", "24bit"].contains((environment["COLORTERM"] ?? "").lowercased()) else { return false }
+        let colors = terminalColors()
+        return colors >= 256 && colors < 1 << 24
+    }
+
+    /// The terminfo source of `name`: the type `base` (every capability its own) with
+    /// direct colour, `ESC [ 38;2;R;G;B m` for each of 2^24 colours (ncurses' `RGB`
+    /// convention), as COLORTERM=truecolor promises it: the semicolon form, which every
+    /// terminal that sets it reads (ncurses' xterm-direct uses the colon form, and is not
+    /// in Debian's ncurses-base). Nil for a `base` that is not a plain terminfo name.
+    public static func directColorEntry(name: String, base: String) -> String? {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.+-_")
+        guard !base.isEmpty, base.count <= 64, base.allSatisfy(allowed.contains), base.first != "-" else { return nil }
+        func direct(_ sgr: Int) -> String {
+            "\\E[\(sgr);2;%p1%{65536}%/%d;%p1%{256}%/%{255}%&%d;%p1%{255}%&%dm"
+        }
+        return """
+        \(name)|\(base) with direct colour (eventctl watch),
+        \tcolors#0x1000000, pairs#0x10000, RGB,
+        \tsetaf=\(direct(38)), setab=\(direct(48)), ccc@, initc@,
+        \tuse=\(base),
+
+        """
     }
 }

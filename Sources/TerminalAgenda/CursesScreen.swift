@@ -1,4 +1,5 @@
 import CNcursesw
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -37,7 +38,7 @@ public final class CursesScreen {
         setlocale(LC_ALL, "")
         if String(cString: eventd_codeset()) != "UTF-8" { setlocale(LC_CTYPE, "C.UTF-8") }
         let asked = environment["TERM"] ?? ""
-        var made = eventd_newterm_stdio()
+        var made = Self.newDirectColorTerm(environment: environment) ?? eventd_newterm_stdio()
         var used: String?
         for type in Self.fallbackTypes where made == nil {
             made = eventd_newterm_type(type)
@@ -78,6 +79,53 @@ public final class CursesScreen {
 
     deinit { end() }
 
+    /// The terminfo name of `TERM` with direct colour (`CalendarPalette.directColorEntry`).
+    static let directColorType = "eventctl-direct"
+
+    /// With COLORTERM=truecolor on a type of 256 colours: curses on `TERM`'s own entry
+    /// with direct colour, compiled by `tic` into a directory of this run's (removed once
+    /// curses has read it); nil when not asked for or when that cannot be done (no
+    /// `tic`): `TERM` as it is. Curses then sends the 24-bit colours itself, and so keeps
+    /// its minimal update: SGR 38;2 written by hand would go behind its back (it repaints
+    /// a cell in the colour it believes in), and the xterm-direct entry is missing from
+    /// many systems (Debian's ncurses-base), is the colon form that not every terminal
+    /// setting COLORTERM reads, and would replace the rest of `TERM`'s capabilities.
+    static func newDirectColorTerm(environment: [String: String]) -> OpaquePointer? {
+        let term = environment["TERM"] ?? ""
+        guard CalendarPalette.wantsDirectColor(environment: environment, terminalColors: Int(eventd_terminfo_colors(term))),
+              let source = CalendarPalette.directColorEntry(name: directColorType, base: term) else { return nil }
+        let paths = (environment["PATH"] ?? "").split(separator: ":").map(String.init) + ["/usr/bin", "/bin"]
+        guard let tic = paths.map({ $0 + "/tic" }).first(where: { access($0, X_OK) == 0 }) else { return nil }
+        var template = Array((NSTemporaryDirectory() + "/eventctl-terminfo-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else { return nil }
+        let directory = String(cString: made)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        guard (try? source.write(toFile: directory + "/entry", atomically: false, encoding: .utf8)) != nil,
+              run(tic, ["-x", "-o", directory + "/db", directory + "/entry"]) == 0 else { return nil }
+        // Curses reads TERMINFO only here, before the watch starts its threads; it is put
+        // back at once, so that $EDITOR does not inherit it.
+        let saved = getenv("TERMINFO").map { String(cString: $0) }
+        setenv("TERMINFO", directory + "/db", 1)
+        defer { if let saved { setenv("TERMINFO", saved, 1) } else { unsetenv("TERMINFO") } }
+        return eventd_newterm_type(directColorType)
+    }
+
+    /// Runs a program, its standard streams on /dev/null (tic's warnings would land on
+    /// the screen being taken), and returns its exit status (-1: it did not run or end).
+    static func run(_ path: String, _ arguments: [String]) -> Int32 {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for fd: Int32 in [0, 1, 2] { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
+        let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, path, &actions, nil, argv, environ) == 0 else { return -1 }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 { if errno != EINTR { return -1 } }
+        return (status & 0x7f) == 0 ? (status >> 8) & 0xff : -1
+    }
+
     /// Lines and columns of the terminal.
     public var size: (lines: Int, columns: Int) { (Int(getmaxy(eventd_stdscr())), Int(getmaxx(eventd_stdscr()))) }
 
@@ -116,8 +164,8 @@ public final class CursesScreen {
     public func draw(_ lines: [ScreenLine]) {
         for (y, line) in lines.prefix(size.lines).enumerated() {
             wmove(eventd_stdscr(), Int32(y), 0)
-            for span in line.spans {
-                var (attributes, pair) = look(span.style, line.emphasis)
+            for (span, emphasis) in line.spans.map({ ($0, line.emphasis) }) + line.side.map({ ($0, .none) }) {
+                var (attributes, pair) = look(span.style, emphasis)
                 wattr_set(eventd_stdscr(), attributes, Int16(truncatingIfNeeded: pair), &pair)
                 _ = span.text.withCString { waddnstr(eventd_stdscr(), $0, -1) }
             }
@@ -175,6 +223,7 @@ public final class CursesScreen {
     func look(_ style: AgendaRow.Style, _ emphasis: ScreenLine.Emphasis) -> (attr_t, Int32) {
         var attributes = eventd_a_normal()
         var foreground: CalendarPalette.RGB?
+        var background: CalendarPalette.RGB?
         switch style {
         case .plain: break
         case .dim, .rule: attributes |= eventd_a_dim()
@@ -185,8 +234,17 @@ public final class CursesScreen {
         case .banner(let name):
             attributes |= eventd_a_reverse() | eventd_a_bold()
             foreground = palette.color(for: name)
+        case .day(let marks):
+            if marks.contains(.busy) { attributes |= eventd_a_bold() }
+            if marks.contains(.today) { attributes |= eventd_a_underline() }
+            if !marks.contains(.window) {
+                attributes |= eventd_a_dim()
+            } else if depth == .none {
+                attributes |= eventd_a_reverse()
+            } else {
+                background = CalendarPalette.RGB(38, 79, 120)
+            }
         }
-        var background: CalendarPalette.RGB?
         switch emphasis {
         case .none: break
         case .selected:

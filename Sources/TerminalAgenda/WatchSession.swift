@@ -324,6 +324,7 @@ public final class WatchSession {
                 .init("  (no agenda yet: waiting for eventd; start it with `eventd` or `systemctl --user start eventd`)", .dim)])
             animator = RowAnimator(rows: [waiting])
             state.update(rows: [waiting])
+            state.busyDays = []
             return
         }
         let rows = layout.rows(feed.model, cache: &rowCache)
@@ -333,6 +334,7 @@ public final class WatchSession {
             animator = RowAnimator(rows: rows)
         }
         state.update(rows: rows)
+        state.busyDays = layout.busyDates(feed.model)
     }
 
     func compose() -> [ScreenLine] {

@@ -30,14 +30,17 @@ public struct ScreenLine: Sendable, Equatable {
 
     public var spans: [AgendaRow.Span]
     public var emphasis: Emphasis
+    /// Drawn after `spans` without the emphasis (the month grid beside the agenda).
+    public var side: [AgendaRow.Span]
 
-    public init(_ spans: [AgendaRow.Span], _ emphasis: Emphasis = .none) {
+    public init(_ spans: [AgendaRow.Span], _ emphasis: Emphasis = .none, side: [AgendaRow.Span] = []) {
         self.spans = spans
         self.emphasis = emphasis
+        self.side = side
     }
 
     /// The line's text.
-    public var text: String { spans.map(\.text).joined() }
+    public var text: String { (spans + side).map(\.text).joined() }
 }
 
 extension WatchState {
@@ -50,10 +53,22 @@ extension WatchState {
         var body = [ScreenLine](repeating: ScreenLine(AgendaRow(id: "", kind: .gap, spans: []).fitted(to: width)), count: bodyLines)
         switch mode {
         case .list, .search, .goTo, .confirmDelete:
+            // The month grid, when it fits, takes the right of the body and the agenda the rest.
+            let grid = size.columns >= MonthGrid.minimumColumns
+                ? MonthGrid(first: firstDate, days: days, today: today, busy: busyDays).rows(lines: bodyLines) : nil
+            let agendaWidth = grid == nil ? width : width - MonthGrid.width - 1
+            if let grid {
+                let blank = AgendaRow(id: "", kind: .gap, spans: []).fitted(to: agendaWidth)
+                for k in body.indices {
+                    body[k] = ScreenLine(blank, side: [.init("│", .dim)]
+                                         + (k < grid.count ? grid[k] : [.init(String(repeating: " ", count: MonthGrid.width))]))
+                }
+            }
             for placed in frame where placed.line >= top && placed.line < top + bodyLines {
                 let emphasis: ScreenLine.Emphasis = placed.row.id == selected && placed.row.selectable ? .selected
                     : placed.mark == .fresh ? .fresh : placed.mark == .leaving ? .leaving : .none
-                body[placed.line - top] = ScreenLine(placed.row.fitted(to: width), emphasis)
+                body[placed.line - top].spans = placed.row.fitted(to: agendaWidth)
+                body[placed.line - top].emphasis = emphasis
             }
         case .details(let id):
             let details: [AgendaRow] = rows.first { $0.id == id }?.item.map {

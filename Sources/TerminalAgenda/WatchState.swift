@@ -84,6 +84,8 @@ public struct WatchState: Sendable {
     public var pastDays = 0
     /// Today in the view's zone (the session keeps it with the clock).
     public var today = CivilDate(year: 1970, month: 1, day: 1)
+    /// Dates with events of shown calendars (the month grid's busy days).
+    public var busyDays: Set<CivilDate> = []
     /// Said once in the footer, in place of the keys, until the next key.
     public var notice: String?
     /// Why the date typed at the Go to prompt was refused.

@@ -52,4 +52,25 @@ import FeedProtocol
         #expect(CalendarPalette.depth(environment: ["TERM": "dumb"], terminalColors: 256) == .none)
         #expect(CalendarPalette.depth(environment: ["TERM": "vt100"], terminalColors: 0) == .none)
     }
+
+    @Test func directColourOnlyWhenColortermSaysSoOnA256ColourType() {
+        let xterm = ["TERM": "xterm-256color", "COLORTERM": "truecolor"]
+        #expect(CalendarPalette.wantsDirectColor(environment: xterm, terminalColors: 256))
+        #expect(CalendarPalette.wantsDirectColor(environment: xterm.merging(["COLORTERM": "24bit"]) { $1 }, terminalColors: 256))
+        #expect(!CalendarPalette.wantsDirectColor(environment: ["TERM": "xterm-256color"], terminalColors: 256), "no COLORTERM")
+        #expect(!CalendarPalette.wantsDirectColor(environment: xterm.merging(["COLORTERM": "yes"]) { $1 }, terminalColors: 256))
+        #expect(!CalendarPalette.wantsDirectColor(environment: xterm, terminalColors: 8), "a type of 8 colours")
+        #expect(!CalendarPalette.wantsDirectColor(environment: xterm, terminalColors: -1), "a type terminfo does not know")
+        #expect(!CalendarPalette.wantsDirectColor(environment: xterm, terminalColors: 1 << 24), "already direct")
+        #expect(!CalendarPalette.wantsDirectColor(environment: xterm.merging(["NO_COLOR": "1"]) { $1 }, terminalColors: 256))
+
+        let entry = CalendarPalette.directColorEntry(name: "eventctl-direct", base: "xterm-256color") ?? ""
+        #expect(entry.hasPrefix("eventctl-direct|xterm-256color "))
+        #expect(entry.contains("colors#0x1000000") && entry.contains("RGB") && entry.contains("use=xterm-256color,"))
+        #expect(entry.contains("setaf=\\E[38;2;%p1%{65536}%/%d;%p1%{256}%/%{255}%&%d;%p1%{255}%&%dm"), "\(entry)")
+        #expect(entry.contains("setab=\\E[48;2;"))
+        for bad in ["", "xterm,\n\tsetaf=x", "-x", "xterm 256", "a|b", "x=y"] {
+            #expect(CalendarPalette.directColorEntry(name: "eventctl-direct", base: bad) == nil, "\(bad)")
+        }
+    }
 }

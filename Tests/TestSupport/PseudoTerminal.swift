@@ -85,6 +85,9 @@ public final class PseudoTerminal: @unchecked Sendable {
     /// Writes `text` to the terminal from outside the program (as another process would).
     public func inject(_ text: String) throws { try send(["op": "inject", "data": .string(text)]) }
 
+    /// The screen now with each cell's look (`Answer.styles`).
+    public func styles() throws -> Answer { try send(["op": "styles"]) }
+
     /// One answer of the emulator.
     public struct Answer: Sendable {
         public let json: JSONValue
@@ -106,6 +109,11 @@ public final class PseudoTerminal: @unchecked Sendable {
         /// The screens seen since the last `frames` request.
         public var frames: [[String]] {
             json["frames"]?.arrayValue?.map { $0.arrayValue?.compactMap(\.stringValue) ?? [] } ?? []
+        }
+        /// Each cell's look (`styles` only): `b` bold, `u` underline, `r` reverse, then
+        /// `/` and the background when it is not the terminal's own.
+        public var styles: [[String]] {
+            json["styles"]?.arrayValue?.map { $0.arrayValue?.compactMap(\.stringValue) ?? [] } ?? []
         }
         /// The screen as text, for failure messages.
         public var text: String { screen.joined(separator: "\n") }
