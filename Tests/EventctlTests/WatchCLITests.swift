@@ -15,10 +15,7 @@ import TestSupport
     ]
 
     func watch(_ daemon: DaemonHarness, columns: Int = 100, lines: Int = 30, environment: [String: String] = [:]) throws -> PseudoTerminal {
-        let env = daemon.daemonEnvironment(["TERM": "xterm-256color", "LANG": "C.UTF-8", "NO_COLOR": ""].merging(environment) { $1 })
-        return try PseudoTerminal(DaemonHarness.eventctl, ["--db", daemon.dbPath, "--socket", daemon.socketPath,
-                                                           "watch", "--tz", "UTC", "--days", "14"],
-                                  environment: env, columns: columns, lines: lines)
+        try daemon.watch(columns: columns, lines: lines, environment: environment)
     }
 
     /// A second calendar (another colour), wide characters, a week day and a date past the week.

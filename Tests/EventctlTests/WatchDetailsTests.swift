@@ -19,10 +19,7 @@ import TestSupport
     @Test func detailsWrapScrollAndSayWhatTheFileSays() async throws {
         #expect(Self.title.count >= 2_000 && Self.description.utf8.count > 1_024)
         try await DaemonHarness.with(running: Self.events) { daemon in
-            let env = daemon.daemonEnvironment(["TERM": "xterm-256color", "LANG": "C.UTF-8", "NO_COLOR": ""])
-            let terminal = try PseudoTerminal(DaemonHarness.eventctl, ["--db", daemon.dbPath, "--socket", daemon.socketPath,
-                                                                       "watch", "--tz", "UTC", "--days", "7"],
-                                              environment: env, columns: 80, lines: 24)
+            let terminal = try daemon.watch(["--tz", "UTC", "--days", "7"], columns: 80, lines: 24)
             defer { terminal.close() }
             #expect(try terminal.wait(for: "● live").ok)
             // The first event after now is selected: Team sync, tomorrow.

@@ -30,10 +30,7 @@ import TestSupport
     }
 
     static func watch(_ daemon: DaemonHarness, editor: String, tz: String = "UTC") throws -> PseudoTerminal {
-        let env = daemon.daemonEnvironment(["TERM": "xterm-256color", "LANG": "C.UTF-8", "NO_COLOR": "", "EDITOR": editor, "VISUAL": ""])
-        return try PseudoTerminal(DaemonHarness.eventctl, ["--db", daemon.dbPath, "--socket", daemon.socketPath,
-                                                           "watch", "--tz", tz, "--days", "14"],
-                                  environment: env, columns: 100, lines: 30)
+        try daemon.watch(["--tz", tz, "--days", "14"], environment: ["EDITOR": editor, "VISUAL": ""])
     }
 
     static func files(_ vdir: String) -> [String] {

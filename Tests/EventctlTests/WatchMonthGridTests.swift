@@ -9,10 +9,7 @@ import TestSupport
     static let columns = 120
 
     func watch(_ daemon: DaemonHarness, environment: [String: String] = [:]) throws -> PseudoTerminal {
-        let env = daemon.daemonEnvironment(["TERM": "xterm-256color", "LANG": "C.UTF-8", "NO_COLOR": ""].merging(environment) { $1 })
-        return try PseudoTerminal(DaemonHarness.eventctl, ["--db", daemon.dbPath, "--socket", daemon.socketPath,
-                                                           "watch", "--tz", "UTC", "--days", "14"],
-                                  environment: env, columns: Self.columns, lines: 40)
+        try daemon.watch(columns: Self.columns, lines: 40, environment: environment)
     }
 
     /// Each day's look in the grid (the right 22 cells), by month title ("November 2026")

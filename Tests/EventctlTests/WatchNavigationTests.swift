@@ -11,10 +11,7 @@ import TestSupport
     ]
 
     func watch(_ daemon: DaemonHarness, term: String = "xterm-256color", _ extra: [String] = []) throws -> PseudoTerminal {
-        let env = daemon.daemonEnvironment(["TERM": term, "LANG": "C.UTF-8", "NO_COLOR": ""])
-        return try PseudoTerminal(DaemonHarness.eventctl, ["--db", daemon.dbPath, "--socket", daemon.socketPath,
-                                                           "watch", "--tz", "UTC", "--days", "14"] + extra,
-                                  environment: env, columns: 80, lines: 24)
+        try daemon.watch(["--tz", "UTC", "--days", "14"] + extra, columns: 80, lines: 24, environment: ["TERM": term])
     }
 
     /// The first line of the body that names a date or an event.

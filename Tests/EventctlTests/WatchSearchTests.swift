@@ -13,10 +13,7 @@ import TestSupport
 
     @Test func slashFindsAnEvent200DaysAwayAndEnterShowsItsDate() async throws {
         try await DaemonHarness.with(running: Self.events) { daemon in
-            let env = daemon.daemonEnvironment(["TERM": "xterm-256color", "LANG": "C.UTF-8", "NO_COLOR": ""])
-            let terminal = try PseudoTerminal(DaemonHarness.eventctl, ["--db", daemon.dbPath, "--socket", daemon.socketPath,
-                                                                       "watch", "--tz", "UTC", "--days", "14"],
-                                              environment: env, columns: 100, lines: 30)
+            let terminal = try daemon.watch()
             defer { terminal.close() }
             #expect(try terminal.wait(for: "● live").ok)
             try terminal.type("/HARBOUR")

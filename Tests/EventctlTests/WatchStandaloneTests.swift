@@ -6,10 +6,7 @@ import TestSupport
 /// itself once eventd starts.
 @Suite(.enabled(if: PseudoTerminal.isAvailable, "pyte is not installed in .venv (make venv)")) struct WatchStandaloneTests {
     func watch(_ daemon: DaemonHarness) throws -> PseudoTerminal {
-        let env = daemon.daemonEnvironment(["TERM": "xterm-256color", "LANG": "C.UTF-8", "NO_COLOR": ""])
-        return try PseudoTerminal(DaemonHarness.eventctl, ["--db", daemon.dbPath, "--socket", daemon.socketPath,
-                                                           "watch", "--tz", "UTC", "--days", "14"],
-                                  environment: env, columns: 100, lines: 30)
+        try daemon.watch()
     }
 
     @Test func theDatabaseShowsUntilEventdStartsThenItGoesLive() async throws {

@@ -6,10 +6,7 @@ import TestSupport
 /// colour (pyte reports it as `rrggbb`), and without COLORTERM the nearest of xterm's 256.
 @Suite(.enabled(if: PseudoTerminal.isAvailable, "pyte is not installed in .venv (make venv)")) struct WatchTrueColorTests {
     func watch(_ daemon: DaemonHarness, _ environment: [String: String]) throws -> PseudoTerminal {
-        let env = daemon.daemonEnvironment(["TERM": "xterm-256color", "LANG": "C.UTF-8", "NO_COLOR": ""].merging(environment) { $1 })
-        return try PseudoTerminal(DaemonHarness.eventctl, ["--db", daemon.dbPath, "--socket", daemon.socketPath,
-                                                           "watch", "--tz", "UTC", "--days", "14"],
-                                  environment: env, columns: 120, lines: 40)
+        try daemon.watch(columns: 120, lines: 40, environment: environment)
     }
 
     @Test func colortermTruecolorDrawsTheCalendarsOwnColourExactly() async throws {
