@@ -118,10 +118,11 @@ extension FeedHub {
             "calendar_colors": .object(info.colors.filter { info.calendars.contains($0.key) }.mapValues { .string($0) }),
             "healthy": .bool(info.healthy),
             "last_recompute": lastRecompute,
+            "sources": .array(sources.map(\.json)),
+            "history": historyStatus(),
         ]
+        // Absent, not null, while healthy.
         if let problem = info.problem { fields["problem"] = .string(problem) }
-        fields["sources"] = .array(sources.map(\.json))
-        fields["history"] = historyStatus()
         return FeedMessage.status(fields)
     }
 
