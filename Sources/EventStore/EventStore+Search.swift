@@ -73,14 +73,16 @@ public struct EventDetails: Sendable, Equatable {
 }
 
 extension EventStore {
-    /// The details of `uid` in `calendar`: its series' master (the row every occurrence
-    /// shares), else its first override; nil when there is no such event.
-    public func details(calendar: String, uid: String) throws -> EventDetails? {
+    /// The details of `uid` in `calendar`: the override of `recurrenceID` when there is
+    /// one (a moved occurrence has its own text), else the series' master (the row every
+    /// other occurrence shares), else its first override; nil when there is no such event.
+    public func details(calendar: String, uid: String, recurrenceID: String? = nil) throws -> EventDetails? {
         let row = try db.statement("""
             SELECT event.description, event.rrule, event.rdates IS NOT NULL, event.vevent, source.path
             FROM event JOIN calendar ON calendar.id = event.calendar_id JOIN source ON source.id = event.source_id
-            WHERE calendar.name = ? AND event.uid = ? ORDER BY event.recurrence_id != '', event.recurrence_id LIMIT 1
-            """).map([.text(calendar), .text(uid)]) { row in
+            WHERE calendar.name = ? AND event.uid = ?
+            ORDER BY event.recurrence_id != ?, event.recurrence_id != '', event.recurrence_id LIMIT 1
+            """).map([.text(calendar), .text(uid), .text(recurrenceID ?? "")]) { row in
             (row.optionalText(0), row.optionalText(1), row.int(2) != 0, row.text(3), row.text(4))
         }.first
         guard let (description, rule, extraDates, vevent, path) = row else { return nil }

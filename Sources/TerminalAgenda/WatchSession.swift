@@ -47,8 +47,8 @@ public final class WatchSession {
     let local: (@Sendable (Int, CivilDate?) -> FeedClientState?)?
     /// `/`'s search of every event in the database (nil: it cannot be read).
     let search: @Sendable (String) -> [WatchSearchResult]?
-    /// The database's details of an event (calendar, UID); nil: none to read.
-    let details: @Sendable (String, String) -> WatchDetails?
+    /// The database's details of an event (calendar, UID, RECURRENCE-ID); nil: none to read.
+    let details: @Sendable (String, String, String?) -> WatchDetails?
     /// One status request on a connection of its own (for `calendar_colors`).
     let status: @Sendable () throws -> FeedStatus?
     /// n/e/d (nil: no database, nothing to edit).
@@ -80,7 +80,7 @@ public final class WatchSession {
                 view: @escaping @Sendable (Int, CivilDate?) -> ViewFields, open: @escaping @Sendable () throws -> FeedSocket,
                 local: (@Sendable (Int, CivilDate?) -> FeedClientState?)? = nil,
                 search: @escaping @Sendable (String) -> [WatchSearchResult]? = { _ in nil },
-                details: @escaping @Sendable (String, String) -> WatchDetails? = { _, _ in nil },
+                details: @escaping @Sendable (String, String, String?) -> WatchDetails? = { _, _, _ in nil },
                 status: @escaping @Sendable () throws -> FeedStatus?, editing: WatchEditing? = nil,
                 wallClock: @escaping @Sendable () -> WallInstant, environment: [String: String]) {
         self.view = view
@@ -206,7 +206,7 @@ public final class WatchSession {
             }
             if let wanted = state.detailsWanted {
                 // Once per event shown: a read of one row, on the loop (a local file).
-                state.show(details: details(wanted.calendar, wanted.uid), for: wanted.id)
+                state.show(details: details(wanted.calendar, wanted.uid, wanted.recurrenceID), for: wanted.id)
                 dirty = true
             }
             if dirty {

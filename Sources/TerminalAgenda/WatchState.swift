@@ -255,11 +255,11 @@ public struct WatchState: Sendable {
     }
 
     /// The event whose details are shown and not yet read from the database:
-    /// its row id, calendar and UID.
-    public var detailsWanted: (id: String, calendar: String, uid: String)? {
+    /// its row id, calendar, UID and the occurrence's RECURRENCE-ID.
+    public var detailsWanted: (id: String, calendar: String, uid: String, recurrenceID: String?)? {
         guard case .details(let id) = mode, extra?.id != id,
               let item = rows.first(where: { $0.id == id })?.item, let calendar = item.calendar, let uid = item.uid else { return nil }
-        return (id, calendar, uid)
+        return (id, calendar, uid, item.recurrenceID)
     }
 
     mutating func choosing(_ key: WatchKey, cursor: Int) -> Action {

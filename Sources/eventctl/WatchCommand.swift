@@ -72,7 +72,7 @@ struct WatchCommand: Subcommand {
                 return Self.databaseCopy(view, zone: zone, env)
             },
             search: { [env] text in Self.search(text, zone: zone, env) },
-            details: { [env] calendar, uid in Self.details(calendar: calendar, uid: uid, env) },
+            details: { [env] calendar, uid, rid in Self.details(calendar: calendar, uid: uid, recurrenceID: rid, env) },
             status: { [env] in try DaemonConnection.answer(to: .status, on: DaemonConnection.open(env), timeout: .seconds(2)).flatMap { FeedStatus($0) } },
             editing: WatchEditing(
                 calendars: { [env] in EventFileCommands.vdirCalendars(env) },
@@ -110,10 +110,10 @@ struct WatchCommand: Subcommand {
     }
 
     /// What the details add from the database (read only), in words.
-    static func details(calendar: String, uid: String, _ env: CommandEnvironment) -> WatchDetails? {
+    static func details(calendar: String, uid: String, recurrenceID: String?, _ env: CommandEnvironment) -> WatchDetails? {
         guard FileManager.default.fileExists(atPath: env.paths.database),
               let store = try? EventStore(path: env.paths.database, readOnly: true),
-              let found = try? store.details(calendar: calendar, uid: uid) else { return nil }
+              let found = try? store.details(calendar: calendar, uid: uid, recurrenceID: recurrenceID) else { return nil }
         func person(_ p: EventDetails.Person) -> String {
             (p.name.map { "\($0) <\(p.address)>" } ?? p.address) + (p.participation.map { " (\($0))" } ?? "")
         }

@@ -52,4 +52,20 @@ struct SearchTests {
         #expect(try store.details(calendar: "work", uid: "nosuch") == nil)
         #expect(try store.details(calendar: "other", uid: "sync") == nil)
     }
+
+    /// A moved occurrence's details are its override's; the others' the master's.
+    @Test func detailsOfAMovedOccurrenceAreItsOwn() throws {
+        let s = try ScratchStore()
+        _ = try s.run(StoreICS.input("work.ics", StoreICS.calendar([
+            StoreICS.event("daily", day: 8, summary: "Daily", extra: ["RRULE:FREQ=DAILY;COUNT=5", "DESCRIPTION:master text"]),
+            StoreICS.event("daily", day: 10, summary: "Daily (moved)",
+                           extra: ["RECURRENCE-ID:20260610T090000Z", "DESCRIPTION:override text"]),
+        ])))
+        let store = try EventStore(path: s.path, readOnly: true)
+        let stored = try #require(try store.db.scalarText("SELECT recurrence_id FROM event WHERE recurrence_id != ''"))
+        #expect(try store.details(calendar: "work", uid: "daily", recurrenceID: stored)?.description == "override text")
+        #expect(try store.details(calendar: "work", uid: "daily", recurrenceID: "20260609T090000Z")?.description == "master text")
+        #expect(try store.details(calendar: "work", uid: "daily")?.description == "master text")
+        #expect(try store.details(calendar: "work", uid: "daily")?.rule == "FREQ=DAILY;COUNT=5")
+    }
 }
