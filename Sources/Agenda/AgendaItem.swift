@@ -5,28 +5,28 @@ import Glibc
 
 /// One item of a section: an event occurrence on one date, or a placeholder.
 ///
-/// One reference to an immutable record: the expansion cache, the view's memo, its
-/// per-date lists and the snapshot's sections all hold the same item, so a copy is one
-/// pointer (and one retain) instead of three buffers and the sort keys. The id and the
-/// summary are ranges into the JSON bytes (kept apart only when escaping changed them).
-public struct AgendaItem: @unchecked Sendable, Equatable { // @unchecked: `Record` (a ManagedBuffer, never Sendable) is written once when made and only read after
-    /// The shared record; `===` on it is the item's identity within one engine.
-    let record: Record
+/// A place in an immutable block (`AgendaItem.Block`): one series' expansion is one
+/// block, which holds once what its occurrences share (the calendar, summary, location,
+/// description, uid: a template) and per item only its sort keys, dates and id. The
+/// expansion cache, the view's memo, its per-date lists and the snapshot's sections all
+/// hold the same block, so a copy is one pointer and an index.
+public struct AgendaItem: @unchecked Sendable, Equatable { // @unchecked: `Block` (a ManagedBuffer, never Sendable) is written once when made and only read after
+    /// The block the item is in, and its place there.
+    let block: Block
+    let index: Int
 
     /// Stable id (docs/data-model.md).
     public var id: String { withIDBytes { String(decoding: $0, as: UTF8.self) } }
-    /// The item as canonical JSON (a copy made from its compact form, `ItemJSON`).
+    /// The item as canonical JSON, written out from its block (`ItemJSON`).
     public var json: [UInt8] { [UInt8](unsafeUninitializedCapacity: jsonCount) { $1 = writeJSON(to: $0.baseAddress!) } }
-    /// A copy of the item's JSON as held (`ItemJSON`), for tests.
-    var compactJSON: [UInt8] { record.withJSON { Array($0) } }
     /// The length of `json`.
-    public var jsonCount: Int { Int(record.header.fullCount) }
+    public var jsonCount: Int { Int(block.slot(index).fullCount) }
     /// The item as a JSON value (for tools that want fields).
     public var value: JSONValue { (try? JSONValue.parse(json)) ?? .null }
 
     /// Writes `json` at `out` (room for `jsonCount` bytes) and returns `jsonCount`.
     public func writeJSON(to out: UnsafeMutablePointer<UInt8>) -> Int {
-        record.withJSON { ItemJSON.expand($0, into: out) }
+        block.writeJSON(index, to: out)
     }
 
     /// Appends `json` to `bytes`.
@@ -35,36 +35,32 @@ public struct AgendaItem: @unchecked Sendable, Equatable { // @unchecked: `Recor
     }
 
     /// Sort keys: all-day first, then start, end, summary, id.
-    var allDay: Bool { record.header.allDay }
-    var sortStart: Int64 { record.header.sortStart }
-    var sortEnd: Int64 { record.header.sortEnd }
+    var allDay: Bool { block.slot(index).allDay }
+    var sortStart: Int64 { block.slot(index).sortStart }
+    var sortEnd: Int64 { block.slot(index).sortEnd }
+    /// The summary's first 8 bytes, big-endian, zero-padded (`Block.Template`).
+    var summaryPrefix: UInt64 { block.template(Int(block.slot(index).template)).summaryPrefix }
 
-    /// `json`, whose bytes at `idRange` are the id, and at `summaryRange` the summary
-    /// when `summary` is nil (its JSON form is its bytes), else `summary` holds them.
-    /// The item keeps it compact (`ItemJSON`).
-    init(json: [UInt8], idRange: Range<Int>, summaryRange: Range<Int>, summary: [UInt8]?, allDay: Bool,
-         sortStart: Int64, sortEnd: Int64) {
-        let compact = ItemJSON.compact(json, ranges: [idRange, summaryRange])
-        record = Record.make(json: compact.bytes, fullCount: compact.fullCount, idRange: compact.ranges[0],
-                             summaryRange: compact.ranges[1], summary: summary, allDay: allDay,
-                             sortStart: sortStart, sortEnd: sortEnd)
-    }
-
+    /// Equal JSON and sort keys (the same place in the same block, at least).
     public static func == (a: AgendaItem, b: AgendaItem) -> Bool {
-        a.record === b.record || (a.allDay == b.allDay && a.sortStart == b.sortStart && a.sortEnd == b.sortEnd
-            && a.record.withJSON { x in b.record.withJSON { y in x.elementsEqual(y) } })
+        if a.block === b.block && a.index == b.index { return true }
+        let x = a.block.slot(a.index), y = b.block.slot(b.index)
+        guard x.allDay == y.allDay, x.sortStart == y.sortStart, x.sortEnd == y.sortEnd, x.fullCount == y.fullCount else {
+            return false
+        }
+        return a.json == b.json
     }
 
     /// The bytes of the id and the summary, for ordering without making Strings.
     func withIDBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        record.withJSON { body(UnsafeBufferPointer(rebasing: $0[record.idRange])) }
+        block.withIDBytes(index, body)
     }
 
-    /// The record's identity (items of one engine are the same record wherever held).
-    var identity: ObjectIdentifier { ObjectIdentifier(record) }
+    /// The identity of the item's block: every item of one series' expansion has it,
+    /// and no item of another series (a block is made for one series).
+    var identity: ObjectIdentifier { ObjectIdentifier(block) }
 
     func withSummaryBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        if let summary = record.header.summary { return summary.withUnsafeBufferPointer(body) }
-        return record.withJSON { body(UnsafeBufferPointer(rebasing: $0[record.summaryRange])) }
+        block.withSummaryBytes(index, body)
     }
 }

@@ -157,7 +157,7 @@ public struct AgendaSnapshot: Sendable, Equatable {
             while start < items.count {
                 let end = min(start + Self.digestGroup, items.count)
                 var bytes = 0
-                for k in start..<end { bytes &+= Int(items[k].record.header.fullCount) }
+                for k in start..<end { bytes &+= items[k].jsonCount }
                 digest.reserve(bytes + (end - start))
                 for k in start..<end {
                     if k > 0 { digest.update(byte: UInt8(ascii: ",")) }

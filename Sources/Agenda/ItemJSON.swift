@@ -1,13 +1,17 @@
+import ICalendar
+
 /// Items' canonical JSON, held compact: each member name items use (`"summary":`), and
 /// the commonest values (`false`, `null`), is kept as one byte, a control byte that
 /// canonical JSON never contains raw (it escapes every byte below 0x20), and written out
 /// in full wherever the JSON leaves the item:
 /// a snapshot's pieces, the digest, a diff, a section's JSON.
 ///
-/// The names and those values are about 170 of an item's 350 bytes, and a year-long view holds a hundred
-/// thousand items for as long as it lives. Values are kept verbatim, so an item's id and
-/// summary are still ranges of its bytes, and two items' JSON is equal exactly when
-/// their compact forms are.
+/// The names and those values are about 170 of an item's 400 bytes, and a year-long view holds a hundred
+/// thousand items for as long as it lives. An item's JSON is kept in two parts
+/// (`AgendaItem.Block`): a template its block shares among the occurrences of one event
+/// record, with slots (`ownSlot`, `startSlot`, `endSlot`) where the item's own values
+/// go, and those values. Values are kept verbatim, so an item's id and summary are
+/// still ranges of its bytes.
 public enum ItemJSON {
     /// The member names, each as written (`"name":`); name `k` is kept as byte `k + 1`.
     static let names: [[UInt8]] = [
@@ -71,17 +75,32 @@ public enum ItemJSON {
         return true
     }
 
-    /// Writes the full JSON of `compact` at `out` (room for all of it) and returns its
-    /// length. The hot path of digests and snapshot pieces: one pass, runs and names
-    /// copied from a table made once.
-    static func expand(_ compact: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) -> Int {
+    /// Template bytes: where the item's next own value goes, and its `start` and `end`
+    /// written from its slot's fields; the own values are kept one after the other,
+    /// each but the last followed by `separator`. Control bytes above the pieces'.
+    static let ownSlot: UInt8 = 0x1C
+    static let startSlot: UInt8 = 0x1D
+    static let endSlot: UInt8 = 0x1E
+    static let separator: UInt8 = 0x1F
+
+    /// An own value as kept: one of `values` as its byte, any other as it is.
+    static func compactValue(_ value: ArraySlice<UInt8>) -> [UInt8] {
+        if let v = values.firstIndex(where: { $0.elementsEqual(value) }) { return [UInt8(names.count + v + 1)] }
+        return Array(value)
+    }
+
+    /// Writes the full JSON of an item at `out` (room for all of it) and returns its
+    /// length: its `template` with its `own` values and its `dates` in the slots. The
+    /// hot path of digests and snapshot pieces: one pass, runs and names copied from a
+    /// table made once.
+    static func expand(template: UnsafeBufferPointer<UInt8>, own: UnsafeBufferPointer<UInt8>, dates: Dates,
+                       into out: UnsafeMutablePointer<UInt8>) -> Int {
         // Byte by byte: the runs and names are a few bytes to a few dozen, where a call
         // to memmove for each costs more than the copying.
-        guard let source = compact.baseAddress else { return 0 }
+        guard let source = template.baseAddress else { return 0 }
         let table = PieceTable.shared
-        var to = 0
-        for i in 0..<compact.count {
-            let byte = source[i]
+        var to = 0, next = 0
+        @inline(__always) func put(_ byte: UInt8) {
             if byte >= 0x20 {
                 out[to] = byte
                 to += 1
@@ -93,7 +112,34 @@ public enum ItemJSON {
                 }
             }
         }
+        for i in 0..<template.count {
+            let byte = source[i]
+            if byte >= 0x20 || byte < ownSlot {
+                put(byte)
+            } else if byte == ownSlot {
+                while next < own.count, own[next] != separator {
+                    put(own[next])
+                    next += 1
+                }
+                next += 1
+            } else {
+                to += dates.write(end: byte == endSlot, to: out + to)
+            }
+        }
         return to
+    }
+
+    /// The full JSON of `compact`, JSON without slots (JSON without names kept compact
+    /// is its own full form).
+    public static func expand(_ compact: [UInt8]) -> [UInt8] {
+        compact.withUnsafeBufferPointer { c in
+            let table = PieceTable.shared
+            let full = c.reduce(0) { $0 + ($1 < 0x20 ? table.starts[Int($1) + 1] - table.starts[Int($1)] : 1) }
+            return [UInt8](unsafeUninitializedCapacity: full) {
+                $1 = expand(template: c, own: UnsafeBufferPointer(start: nil, count: 0),
+                            dates: Dates(start: 0, end: 0, startField: 0, endField: 0, allDay: true), into: $0.baseAddress!)
+            }
+        }
     }
 
     /// `pieces` laid end to end once, for `expand`: the bytes byte `b` stands for
@@ -114,13 +160,68 @@ public enum ItemJSON {
             for (k, piece) in ItemJSON.pieces.enumerated() { starts[k + 2] = starts[k + 1] + piece.count }
         }
     }
+}
 
-    /// The full JSON of `compact` (JSON without names kept compact is its own full form).
-    public static func expand(_ compact: [UInt8]) -> [UInt8] {
-        compact.withUnsafeBufferPointer { c in
-            let table = PieceTable.shared
-            let full = c.reduce(0) { $0 + ($1 < 0x20 ? table.starts[Int($1) + 1] - table.starts[Int($1)] : 1) }
-            return [UInt8](unsafeUninitializedCapacity: full) { $1 = expand(c, into: $0.baseAddress!) }
+extension ItemJSON {
+    /// What an item's `start` and `end` are written from, where its template has their
+    /// slots: for a timed item its instants and the view zone's UTC offsets at each,
+    /// for an all-day one its dates (days since the epoch) in the fields. A block keeps
+    /// these instead of the 25-byte strings (a slot is used only where they give the
+    /// very bytes the item was written with: `writes`).
+    struct Dates {
+        var start: Int64
+        var end: Int64
+        var startField: Int32
+        var endField: Int32
+        var allDay: Bool
+
+        /// Writes the `start` (or `end`) value, quotes included, at `out` (room for 32
+        /// bytes); returns its length, 0 for a date this does not write (a year outside
+        /// 0–9999, an offset of 100 hours or more).
+        func write(end isEnd: Bool, to out: UnsafeMutablePointer<UInt8>) -> Int {
+            let field = Int(isEnd ? endField : startField)
+            var p = out
+            @inline(__always) func digits(_ value: Int, _ count: Int) {
+                var v = value
+                for i in stride(from: count - 1, through: 0, by: -1) {
+                    p[i] = 48 &+ UInt8(truncatingIfNeeded: v % 10)
+                    v /= 10
+                }
+                p += count
+            }
+            @inline(__always) func byte(_ b: UInt8) {
+                p.pointee = b
+                p += 1
+            }
+            let quote = UInt8(ascii: "\""), dash = UInt8(ascii: "-"), colon = UInt8(ascii: ":")
+            let days: Int, seconds: Int
+            if allDay {
+                (days, seconds) = (field, 0)
+            } else {
+                let local = (isEnd ? end : start) &+ Int64(field)
+                let d = floorDiv(local, 86_400)
+                (days, seconds) = (Int(d), Int(local - d * 86_400))
+                guard abs(field) < 100 * 3600 else { return 0 }
+            }
+            let (year, month, day) = GregorianCalendar.date(daysSinceEpoch: days)
+            guard year >= 0, year <= 9999 else { return 0 }
+            byte(quote); digits(year, 4); byte(dash); digits(month, 2); byte(dash); digits(day, 2)
+            if !allDay {
+                byte(UInt8(ascii: "T")); digits(seconds / 3600, 2); byte(colon); digits(seconds / 60 % 60, 2); byte(colon)
+                digits(seconds % 60, 2)
+                let offset = abs(field)
+                byte(field < 0 ? dash : UInt8(ascii: "+")); digits(offset / 3600, 2); byte(colon); digits(offset / 60 % 60, 2)
+            }
+            byte(quote)
+            return p - out
+        }
+
+        /// Whether `write` gives exactly `value`.
+        func writes(_ value: ArraySlice<UInt8>, end isEnd: Bool) -> Bool {
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer in
+                let count = write(end: isEnd, to: buffer.baseAddress!)
+                return count > 0 && buffer[..<count].elementsEqual(value)
+            }
         }
     }
 }

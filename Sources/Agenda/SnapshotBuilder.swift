@@ -17,7 +17,7 @@ public enum SnapshotBuilder {
 
     /// The items one series contributes to the window, as (day since the epoch, item);
     /// nil when they would be more than `limit`.
-    static func items(of s: StoredSeries, window: Window, zone: Zone, limit: Int = .max) -> [(day: Int, item: AgendaItem)]? {
+    static func items(of s: StoredSeries, window: Window, zone: Zone, limit: Int = .max) -> AgendaItem.Expansion? {
         let occurrences = Expander.expand(s.series, from: window.from, to: window.to, floatingZone: zone,
                                           zones: ZoneRegistry.shared)
         // Refusing a series that asks for millions of items must not first hash and build
@@ -64,8 +64,8 @@ public enum SnapshotBuilder {
 
     /// The items of `occurrences`, nil when more than `limit`.
     private static func build(_ occurrences: [Occurrence], of s: StoredSeries, window: Window, zone: Zone,
-                              limit: Int) -> [(day: Int, item: AgendaItem)]? {
-        var out: [(day: Int, item: AgendaItem)] = []
+                              limit: Int) -> AgendaItem.Expansion? {
+        var out = AgendaItem.Builder()
         var ids = Set<String>()
         for o in occurrences {
             let record = o.contentIndex < 0 ? s.series.master! : s.series.overrides[o.contentIndex]
@@ -79,11 +79,11 @@ public enum SnapshotBuilder {
                 // listed twice (an RDATE equal to a rule instance) is shown once.
                 guard ids.insert(id).inserted else { continue }
                 if out.count >= limit { return nil }
-                out.append((day, makeItem(id: id, calendar: s.calendar, record: record, occurrence: o, rid: rid, zone: zone,
-                                          fromPrevious: day > startDay, toNext: day < lastDay)))
+                addItem(to: &out, day: day, id: id, calendar: s.calendar, record: record, key: o.contentIndex, occurrence: o,
+                        rid: rid, zone: zone, fromPrevious: day > startDay, toNext: day < lastDay)
             }
         }
-        return out
+        return out.make()
     }
 
     /// A view's window: its dates and the instants that bound them.
@@ -103,9 +103,9 @@ public enum SnapshotBuilder {
         var keys = items.withUnsafeBufferPointer { items in
             [SortKey](unsafeUninitializedCapacity: items.count) { keys, count in
                 for n in 0..<items.count {
-                    let record = items[n].record.header
-                    keys[n] = SortKey(start: record.sortStart, end: record.sortEnd, summaryPrefix: record.summaryPrefix,
-                                      index: Int32(n), allDay: record.allDay)
+                    let slot = items[n].block.slot(items[n].index)
+                    keys[n] = SortKey(start: slot.sortStart, end: slot.sortEnd, summaryPrefix: items[n].summaryPrefix,
+                                      index: Int32(n), allDay: slot.allDay)
                 }
                 count = items.count
             }
@@ -211,42 +211,56 @@ public enum SnapshotBuilder {
     static func placeholder(_ date: CivilDate) -> AgendaItem {
         var w = JSONWriter()
         w.beginObject(); w.key("id")
-        let idStart = w.bytes.count + 1
+        let idStart = w.bytes.count
         w.string("placeholder:" + date.iso)
-        let idRange = idStart..<(w.bytes.count - 1)
+        let idRange = idStart..<w.bytes.count
         w.key("kind"); w.string("placeholder"); w.endObject()
-        return AgendaItem(json: w.takeBytes(), idRange: idRange, summaryRange: 0..<0, summary: nil, allDay: true,
-                          sortStart: 0, sortEnd: 0)
+        var block = AgendaItem.Builder()
+        block.add(json: w.takeBytes(), parts: [.init(range: idRange, kind: .id)], summary: 0..<0, rawSummary: nil, key: 0,
+                  day: date.daysSinceEpoch, allDay: true, sortStart: 0, sortEnd: 0, startField: 0, endField: 0)
+        return AgendaItem(block: block.make().block, index: 0)
     }
 
-    static func makeItem(id: String, calendar: String, record: EventRecord, occurrence o: Occurrence, rid: String?,
-                         zone: Zone, fromPrevious: Bool, toNext: Bool) -> AgendaItem {
+    /// Adds the item of occurrence `o` on `day` to `block`; `key` names its record
+    /// (items of one record share their template).
+    static func addItem(to block: inout AgendaItem.Builder, day: Int, id: String, calendar: String, record: EventRecord,
+                        key: Int, occurrence o: Occurrence, rid: String?, zone: Zone, fromPrevious: Bool, toNext: Bool) {
         let start: String, end: String
         let allDay = o.isAllDay
+        let startField: Int32, endField: Int32
         if let sd = o.startDate, let ed = o.endDate {
             start = sd.iso
             end = ed.iso
+            (startField, endField) = (Int32(clamping: sd.daysSinceEpoch), Int32(clamping: ed.daysSinceEpoch))
         } else {
             start = rfc3339(o.start, zone: zone)
             end = rfc3339(o.end, zone: zone)
+            (startField, endField) = (Int32(zone.offset(atUTC: o.start)), Int32(zone.offset(atUTC: o.end)))
         }
+        // The dates are written from the fields only as what they are (all-day dates or
+        // instants with offsets); `Builder.add` checks that they give these bytes.
+        let dated = allDay == (o.startDate != nil && o.endDate != nil)
+        var parts: [AgendaItem.Part] = []
+        parts.reserveCapacity(6)
         var w = JSONWriter(reservingCapacity: 384)
+        func part(_ kind: AgendaItem.Part.Kind, _ write: (inout JSONWriter) -> Void) {
+            let from = w.bytes.count
+            write(&w)
+            parts.append(.init(range: from..<w.bytes.count, kind: kind))
+        }
         w.beginObject()
         w.key("all_day"); w.bool(allDay)
         w.key("calendar"); w.string(calendar)
-        w.key("continues_from_previous_day"); w.bool(fromPrevious)
-        w.key("continues_to_next_day"); w.bool(toNext)
+        w.key("continues_from_previous_day"); part(.own) { $0.bool(fromPrevious) }
+        w.key("continues_to_next_day"); part(.own) { $0.bool(toNext) }
         // Only when the event has one: items without keep their bytes and digests.
         if let description = record.description { w.key("description"); w.string(capped(description, to: maxDescriptionBytes)) }
-        w.key("end"); w.string(end)
-        w.key("id")
-        let idStart = w.bytes.count + 1
-        w.string(id)
-        let idRange = idStart..<(w.bytes.count - 1)
+        w.key("end"); part(dated ? .end : .own) { $0.string(end) }
+        w.key("id"); part(.id) { $0.string(id) }
         w.key("kind"); w.string("event")
         w.key("location"); optional(&w, record.location.map { capped($0) })
-        w.key("recurrence_id"); optional(&w, rid)
-        w.key("start"); w.string(start)
+        w.key("recurrence_id"); part(.own) { optional(&$0, rid) }
+        w.key("start"); part(dated ? .start : .own) { $0.string(start) }
         w.key("status"); optional(&w, record.status.map { $0 == .cancelled ? "cancelled" : $0.rawValue })
         w.key("summary")
         let summaryStart = w.bytes.count + 1
@@ -258,9 +272,9 @@ public enum SnapshotBuilder {
         w.key("uid"); w.string(capped(record.uid))
         if let url = record.url.flatMap(linkable) { w.key("url"); w.string(url) }
         w.endObject()
-        // (The item keeps a compact copy of exactly its length, not the writer's buffer.)
-        return AgendaItem(json: w.takeBytes(), idRange: idRange, summaryRange: summaryRange,
-                          summary: verbatim ? nil : summary.map { Array($0.utf8) }, allDay: allDay, sortStart: o.start, sortEnd: o.end)
+        block.add(json: w.takeBytes(), parts: parts, summary: summaryRange,
+                  rawSummary: verbatim ? nil : summary.map { Array($0.utf8) }, key: key, day: day, allDay: allDay,
+                  sortStart: o.start, sortEnd: o.end, startField: startField, endField: endField)
     }
 
     /// The most UTF-8 bytes of calendar text (a summary, a location, a UID) one item

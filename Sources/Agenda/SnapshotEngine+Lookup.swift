@@ -30,7 +30,7 @@ extension SnapshotEngine {
     /// order, and returns the others. The cache is not written until that thread is done.
     private func addRemembered(_ all: [SeriesFingerprint], to memo: inout ViewMemo,
                                view: View) throws -> [SeriesFingerprint] {
-        typealias Found = [(id: ViewMemo.SeriesID, items: [(day: Int, item: AgendaItem)])?]
+        typealias Found = [(id: ViewMemo.SeriesID, items: AgendaItem.Expansion)?]
         let channel = BatchChannel<Found>(capacity: 4)
         // The other thread takes the cache out of the box and lets it go before it ends,
         // so that this thread's copy is again the only one when it writes to it (else the

@@ -29,10 +29,10 @@ public final class SnapshotEngine {
     /// on another thread marks it used without writing to the dictionary
     /// (`SnapshotEngine+Lookup`).
     final class Entry: Sendable {
-        let items: [(day: Int, item: AgendaItem)]
+        let items: AgendaItem.Expansion
         let lastUsed: Atomic<Int>
 
-        init(items: [(day: Int, item: AgendaItem)], lastUsed: Int) {
+        init(items: AgendaItem.Expansion, lastUsed: Int) {
             self.items = items
             self.lastUsed = Atomic(lastUsed)
         }
@@ -167,9 +167,9 @@ public final class SnapshotEngine {
     /// The items of series `f` in the window, from the cache or expanded; throws when
     /// they would bring the view's items (`total` so far) over `itemLimit`.
     func expansion(of f: SeriesFingerprint, view: View, window: SnapshotBuilder.Window, zone: Zone,
-                   total: Int, store: EventStore) throws -> [(day: Int, item: AgendaItem)] {
+                   total: Int, store: EventStore) throws -> AgendaItem.Expansion {
         let key = Key(fingerprint: f.fingerprint, calendar: f.calendar, uid: f.uid, zone: view.timeZone, window: window)
-        var items: [(day: Int, item: AgendaItem)]?
+        var items: AgendaItem.Expansion?
         if let entry = cache[key] {
             items = entry.items
             entry.lastUsed.store(generation, ordering: .relaxed)

@@ -35,7 +35,7 @@ struct ViewMemo {
     /// A series' fingerprint and the items it contributed.
     struct SeriesItems {
         var fingerprint: UInt64
-        var items: [(day: Int, item: AgendaItem)]
+        var items: AgendaItem.Expansion
     }
 
     let window: SnapshotBuilder.Window
@@ -87,21 +87,20 @@ struct ViewMemo {
     }
 
     /// Records a series' items (the series was not recorded, or was taken out).
-    mutating func add(_ id: SeriesID, fingerprint: UInt64, items: [(day: Int, item: AgendaItem)]) {
+    mutating func add(_ id: SeriesID, fingerprint: UInt64, items: AgendaItem.Expansion) {
         series[id] = SeriesItems(fingerprint: fingerprint, items: items)
         total += items.count
         for (day, item) in items { perDay[day - window.firstDay].append(item) }
     }
 
     /// Takes a series' items out; returns the date offsets they were on and adds the
-    /// items to `gone` (by identity: `perDay` holds the same records).
+    /// items to `gone` (by their block's identity: `perDay` holds items of the same
+    /// block, and a block holds one series' items).
     mutating func remove(_ id: SeriesID, gone: inout Set<ObjectIdentifier>, dirty: inout Set<Int>) {
         guard let old = series.removeValue(forKey: id) else { return }
         total -= old.items.count
-        for (day, item) in old.items {
-            dirty.insert(day - window.firstDay)
-            gone.insert(item.identity)
-        }
+        gone.insert(ObjectIdentifier(old.items.block))
+        for (day, _) in old.items { dirty.insert(day - window.firstDay) }
     }
 
     /// Sorts the dates at `offsets`, makes their sections, and the snapshot from all

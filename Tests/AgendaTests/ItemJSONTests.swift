@@ -3,27 +3,73 @@ import Testing
 import CanonicalJSON
 import TestSupport
 
-/// Items hold their JSON compact (member names as one byte each) and give it out whole.
+/// Items hold their JSON compact (member names as one byte each, a series' common
+/// values once in a template) and give it out whole.
 @Suite struct ItemJSONTests {
-    @Test func namesAreKeptAsOneByteAndWrittenOutInFull() throws {
+    @Test func anItemIsWrittenOutInFullFromItsBlock() throws {
         let summary = #"Review ,"summary":"x" and "kind":"event"}"#
         let s = try ScratchStore(loading: [ICS.event("tricky@x", "DTSTART:20261129T150000Z", "DTEND:20261129T160000Z",
                                                      "SUMMARY:" + summary, "LOCATION:{\"id\":1}")])
         let item = try #require(try s.build(Fixture.view()).allItems.first)
         let full = item.json
         #expect(item.jsonCount == full.count)
-        // Every name, and the values of all_day, the two continues, kind, recurrence_id
-        // and status.
-        let values = 3 * ("false".count - 1) + ("\"event\"".count - 1) + 2 * ("null".count - 1)
-        #expect(item.compactJSON.count == full.count - ItemJSON.names.reduce(0) { $0 + $1.count - 1 } - values)
-        #expect(ItemJSON.expand(item.compactJSON) == full)
-        // The values stay where the id and summary ranges say, in the compact bytes.
+        // The JSON as written directly: canonical, its dates from the block's fields.
+        #expect(try JSONValue.parse(full).canonicalBytes() == full)
+        #expect(item.value["start"]?.stringValue == "2026-11-29T16:00:00+01:00")
+        #expect(item.value["end"]?.stringValue == "2026-11-29T17:00:00+01:00")
+        // The values stay where the id and summary ranges say, in the block's bytes
+        // (the escaped summary as its own bytes).
         #expect(item.value["id"]?.stringValue == item.id)
         #expect(item.value["summary"]?.stringValue == summary)
+        #expect(item.withSummaryBytes { Array($0) } == Array(summary.utf8))
         #expect(item.value["location"]?.stringValue == "{\"id\":1}")
         var appended: [UInt8] = [0x5b]
         item.appendJSON(to: &appended)
         #expect(appended == [0x5b] + full)
+    }
+
+    /// A recurring event's occurrences are one block with one template: each item
+    /// written out from it is the JSON written for it alone.
+    @Test func occurrencesOfASeriesShareOneTemplate() throws {
+        let s = try ScratchStore(loading: [
+            ICS.berlin("daily@x", "20261128T090000", "20261128T100000", summary: "Stand-up", "RRULE:FREQ=DAILY;COUNT=10",
+                       "LOCATION:Room 4", "DESCRIPTION:Every day\\, briefly"),
+            ICS.berlin("daily@x", "20261201T110000", "20261201T120000", summary: "Moved stand-up",
+                       "RECURRENCE-ID;TZID=Europe/Berlin:20261201T090000"),
+            ICS.allDay("trip@x", "20261129", "20261202", summary: "Trip"),
+        ])
+        let items = try s.build(Fixture.view(days: 14)).allItems
+        let daily = items.filter { $0.value["uid"]?.stringValue == "daily@x" }
+        #expect(daily.count == 10)
+        #expect(Set(daily.map(\.identity)).count == 1)
+        #expect(daily[0].block.header.templateCount == 2)
+        let moved = try #require(daily.first { $0.value["summary"]?.stringValue == "Moved stand-up" })
+        #expect(moved.value["start"]?.stringValue == "2026-12-01T11:00:00+01:00")
+        #expect(moved.value["recurrence_id"]?.stringValue == "20261201T080000Z")
+        let trip = items.filter { $0.value["uid"]?.stringValue == "trip@x" }
+        #expect(trip.map { $0.value["start"]?.stringValue } == Array(repeating: "2026-11-29", count: 3))
+        #expect(trip.map { $0.value["continues_to_next_day"] } == [.bool(true), .bool(true), .bool(false)])
+        for item in items {
+            #expect(try JSONValue.parse(item.json).canonicalBytes() == item.json)
+            #expect(item.jsonCount == item.json.count)
+        }
+    }
+
+    @Test func datesAreWrittenFromTheirFieldsOnlyWhereTheyGiveTheSameBytes() {
+        func written(_ dates: ItemJSON.Dates, end: Bool = false) -> String {
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer in
+                String(decoding: buffer[..<dates.write(end: end, to: buffer.baseAddress!)], as: UTF8.self)
+            }
+        }
+        #expect(written(.init(start: 0, end: 0, startField: 0, endField: 20_000, allDay: true)) == #""1970-01-01""#)
+        #expect(written(.init(start: 0, end: 0, startField: 0, endField: 20_000, allDay: true), end: true) == #""2024-10-04""#)
+        #expect(written(.init(start: -1, end: 0, startField: 3600, endField: 0, allDay: false)) == #""1970-01-01T00:59:59+01:00""#)
+        #expect(written(.init(start: 0, end: 0, startField: -34_200, endField: 0, allDay: false)) == #""1969-12-31T14:30:00-09:30""#)
+        // A year past 9999: not written from the fields (the item keeps the string).
+        #expect(written(.init(start: 0, end: 0, startField: 3_000_000, endField: 0, allDay: true)) == "")
+        let dates = ItemJSON.Dates(start: 0, end: 0, startField: 0, endField: 0, allDay: false)
+        #expect(dates.writes(Array(#""1970-01-01T00:00:00+00:00""#.utf8)[...], end: false))
+        #expect(!dates.writes(Array(#""1970-01-01T00:00:00Z""#.utf8)[...], end: false))
     }
 
     @Test func rangesMoveWithTheNamesBeforeThem() {
