@@ -19,17 +19,21 @@ extension SnapshotEngine {
     /// the series not remembered; throws when the items are more than `itemLimit`.
     func addAll(_ all: [SeriesFingerprint], to memo: inout ViewMemo, view: View, zone: Zone,
                 store: EventStore) throws {
-        let missing = all.count >= lookedUpElsewhereSeries ? try addRemembered(all, to: &memo, view: view) : all
-        for f in missing {
+        // The places of the series to expand, not copies: a cold build of a year's view
+        // misses all of its tens of thousands, which this list holds while they expand.
+        let missing = all.count >= lookedUpElsewhereSeries ? try addRemembered(all, to: &memo, view: view) : Array(all.indices)
+        for n in missing {
+            let f = all[n]
             let items = try expansion(of: f, view: view, window: memo.window, zone: zone, total: memo.total, store: store)
             memo.add(ViewMemo.SeriesID(calendar: f.calendar, uid: f.uid), fingerprint: f.fingerprint, items: items)
         }
     }
 
     /// Adds the series of `all` that the cache remembers, looked up on another thread in
-    /// order, and returns the others. The cache is not written until that thread is done.
+    /// order, and returns the others' places in `all`. The cache is not written until
+    /// that thread is done.
     private func addRemembered(_ all: [SeriesFingerprint], to memo: inout ViewMemo,
-                               view: View) throws -> [SeriesFingerprint] {
+                               view: View) throws -> [Int] {
         typealias Found = [(id: ViewMemo.SeriesID, items: AgendaItem.Expansion)?]
         let channel = BatchChannel<Found>(capacity: 4)
         // The other thread takes the cache out of the box and lets it go before it ends,
@@ -51,13 +55,13 @@ extension SnapshotEngine {
                 guard channel.send(found) else { return }
             }
         }
-        var missing: [SeriesFingerprint] = []
+        var missing: [Int] = []
         var overflow = false
         received: for start in stride(from: 0, to: all.count, by: chunk) {
             for (n, remembered) in channel.receive().enumerated() {
                 let f = all[start + n]
                 guard let (id, items) = remembered else {
-                    missing.append(f)
+                    missing.append(start + n)
                     continue
                 }
                 guard memo.total + items.count <= itemLimit else {

@@ -14,14 +14,26 @@ public final class SnapshotEngine {
         var calendar: String
         var uid: String
         var zone: String
-        var window: SnapshotBuilder.Window
+        /// The window's first day and length (with the zone, they are the window): a
+        /// year's view keeps tens of thousands of keys.
+        var firstDay: Int32
+        var days: Int32
+
+        init(fingerprint: UInt64, calendar: String, uid: String, zone: String, window: SnapshotBuilder.Window) {
+            self.fingerprint = fingerprint
+            self.calendar = calendar
+            self.uid = uid
+            self.zone = zone
+            firstDay = Int32(truncatingIfNeeded: window.firstDay)
+            days = Int32(truncatingIfNeeded: window.days)
+        }
 
         /// The fingerprint alone tells series apart (it mixes every row's id and
         /// content hash), so the strings are compared on a match but not hashed: a
         /// whole build looks up every series of the window, thousands of them.
         func hash(into hasher: inout Hasher) {
             hasher.combine(fingerprint)
-            hasher.combine(window.firstDay)
+            hasher.combine(firstDay)
         }
     }
 
