@@ -149,10 +149,10 @@ public struct AgendaSnapshot: Sendable, Equatable {
         empty.withUnsafeBytes { digest.update(UnsafeRawBufferPointer(rebasing: $0[..<open])) }
         s.items.withUnsafeBufferPointer { items in
             // A group of items at a time: first their sizes, then their bytes. Each item
-            // is a record and an array on the heap, so reading an item's bytes waits on
-            // two loads that often miss the cache; reading the group's sizes first issues
-            // those loads for every item of the group at once (none depends on another),
-            // instead of one item's after the other's bytes were copied.
+            // is a place in its series' block on the heap, so reading an item's bytes
+            // waits on loads that often miss the cache; reading the group's sizes first
+            // issues those loads for every item of the group at once (none depends on
+            // another), instead of one item's after the other's bytes were copied.
             var start = 0
             while start < items.count {
                 let end = min(start + Self.digestGroup, items.count)

@@ -114,7 +114,10 @@ public enum ItemJSON {
         }
         for i in 0..<template.count {
             let byte = source[i]
-            if byte >= 0x20 || byte < ownSlot {
+            if byte >= 0x20 {
+                out[to] = byte
+                to += 1
+            } else if byte < ownSlot {
                 put(byte)
             } else if byte == ownSlot {
                 while next < own.count, own[next] != separator {
@@ -181,13 +184,17 @@ extension ItemJSON {
         func write(end isEnd: Bool, to out: UnsafeMutablePointer<UInt8>) -> Int {
             let field = Int(isEnd ? endField : startField)
             var p = out
+            // Two digits at a time: this runs twice for every item a digest or a
+            // snapshot writes out.
+            @inline(__always) func two(_ value: Int) {
+                let tens = value / 10
+                p[0] = 48 &+ UInt8(truncatingIfNeeded: tens)
+                p[1] = 48 &+ UInt8(truncatingIfNeeded: value &- tens &* 10)
+                p += 2
+            }
             @inline(__always) func digits(_ value: Int, _ count: Int) {
-                var v = value
-                for i in stride(from: count - 1, through: 0, by: -1) {
-                    p[i] = 48 &+ UInt8(truncatingIfNeeded: v % 10)
-                    v /= 10
-                }
-                p += count
+                if count == 4 { two(value / 100) }
+                two(value % 100)
             }
             @inline(__always) func byte(_ b: UInt8) {
                 p.pointee = b
