@@ -23,14 +23,15 @@ enum Bench {
       diff [--items N] [--sections S] [--stdlib-runs R]
                                               Our sectioned diff against Swift's
                                               CollectionDifference on 100,000 items.
-      fanout [--subscribers N] [--events N] [--days D] [--idle-seconds S] [--against redis]
+      fanout [--subscribers N] [--events N] [--days D] [--idle-seconds S] [--against redis] [--rounds R]
                                               1,000 subscribers on one 14-day view of the
                                               100,000-event store: diff latency after
                                               one change, daemon RSS, idle CPU (over
                                               --idle-seconds, default 30: one heartbeat
                                               period). --publish redis: the daemon
                                               also publishes the view to a redis-server
-                                              the bench starts.
+                                              the bench starts. --rounds: R changes
+                                              (and R publishes of the anchor), medians.
       fanout --via redis [--gateways G] [--subscribers N] [--days D] [--batch B]
                                               eventd publishes the view to Redis; N
                                               (20,000) event streams over G (4)
@@ -211,7 +212,7 @@ extension Bench {
         "import": ["--events", "--seed", "--rounds", "--rss"],
         "snapshot": ["--days", "--db", "--events", "--one-changed", "--profile-unchanged", "--protocol", "--runs", "--seed", "--tz"],
         "diff": ["--items", "--sections", "--runs", "--stdlib-runs", "--seed"],
-        "fanout": ["--against", "--days", "--events", "--idle-seconds", "--publish", "--subscribers", "--via", "--batch", "--gateways"],
+        "fanout": ["--against", "--days", "--events", "--idle-seconds", "--publish", "--subscribers", "--via", "--batch", "--gateways", "--rounds"],
         "sources": ["--events", "--only", "--rounds", "--server-script", "--sources", "--changes", "--files"],
         "memory": ["--days", "--events", "--hold", "--span-days"],
         "soak": ["--changes", "--daemon-args", "--days", "--events", "--interval-ms", "--minutes", "--rounds", "--samples",

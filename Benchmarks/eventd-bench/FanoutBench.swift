@@ -69,14 +69,25 @@ enum FanoutBench {
         // The whole daemon's CPU (every thread: timer ticks, the event loop) per second.
         let idleMS = cpuSeconds(from: cpu0, to: cpu1) / idleSeconds * 1000
 
-        // One event changes; refresh; time until each subscriber has its diff.
-        try changeOneEvent(db: db)
+        // One event changes; refresh; time until each subscriber has its diff. `--rounds N`
+        // repeats it (the event renamed each time) and reports medians of the rounds.
+        let rounds = max(1, options.int("--rounds") ?? 1)
         let control = try FeedSocket(path: socketPath)
         _ = try control.readLine(timeout: .seconds(5))
-        let sent = Bench.now()
-        try control.send(.refresh)
-        let latencies = try readers.waitForAll(marker: FeedMessage.head(.diff), timeout: 120).map { ($0 - sent) * 1000 }.sorted()
-        let diffLine = try Self.line(probe, type: .diff)
+        var latencyRounds: [[Double]] = []
+        var diffLine: [UInt8] = []
+        // The daemon's CPU per round (every thread: the refresh's recompute too).
+        var cpuRounds: [Double] = []
+        for round in 0..<rounds {
+            try changeOneEvent(db: db, round: round)
+            let cpuBefore = threadCPU(pid: daemon.processIdentifier)
+            let sent = Bench.now()
+            try control.send(.refresh)
+            latencyRounds.append(try readers.waitForAll(marker: FeedMessage.head(.diff), timeout: 120).map { ($0 - sent) * 1000 }.sorted())
+            cpuRounds.append(cpuSeconds(from: cpuBefore, to: threadCPU(pid: daemon.processIdentifier)) * 1000)
+            diffLine = try Self.line(probe, type: .diff)
+        }
+        let latencies = latencyRounds.sorted { spread($0) < spread($1) }[rounds / 2]
         let diffBytes = diffLine.count + 1
         let rss = peakRSS(pid: daemon.processIdentifier)
         sockets.removeAll()
@@ -84,13 +95,13 @@ enum FanoutBench {
         daemon.waitUntilExit()
         // --against redis: Redis's PUB/SUB sends the same diff line to as many readers
         // of the same kind on a Unix socket, right after (the readers of eventd are gone).
-        var anchor: [Double]?
+        var anchorRounds: [[Double]] = [], anchorCPU: [Double] = []
         if options.value("--against") == "redis" {
             let socket = dir.path("redis.sock")
             let server = try BenchRedis(directory: dir.path("anchor"), clients: subscribers + 16, unixSocket: socket)
             defer { server.stop() }
-            anchor = try RedisAnchor.run(redis: server, subscribers: subscribers, batch: 500, line: diffLine + [10],
-                                         unixSocket: socket)
+            (anchorRounds, anchorCPU) = try RedisAnchor.run(redis: server, subscribers: subscribers, batch: 500, line: diffLine + [10],
+                                                            unixSocket: socket, rounds: rounds)
         }
 
         // The same reads from a server that only echoes: what the client itself costs.
@@ -105,20 +116,31 @@ enum FanoutBench {
                      latencies.first ?? 0, pct(latencies, 0.5), pct(latencies, 0.99), latencies.last ?? 0, rss, idleMS))
         print(String(format: "client_floor: all_snapshots_seconds=%.3f p50_ms=%.1f p99_ms=%.1f (an echo server, the same reads)",
                      floor.snapshotSeconds, pct(floor.latencies, 0.5), pct(floor.latencies, 0.99)))
-        if let anchor {
+        if !anchorRounds.isEmpty {
             // The spread: from the first reader's arrival to the 99th percentile's, which
-            // leaves out eventd's recompute before its first write.
-            let ours = pct(latencies, 0.99) - (latencies.first ?? 0), theirs = pct(anchor, 0.99) - (anchor.first ?? 0)
-            print(String(format: "redis_pubsub: min_ms=%.1f p50_ms=%.1f p99_ms=%.1f spread_ms=%.1f eventd_spread_ms=%.1f spread_ratio=%.2f",
-                         anchor.first ?? 0, pct(anchor, 0.5), pct(anchor, 0.99), theirs, ours, theirs > 0 ? ours / theirs : 0))
+            // leaves out eventd's recompute before its first write. Medians of the rounds.
+            let anchor = anchorRounds.sorted { spread($0) < spread($1) }[rounds / 2]
+            let ours = spread(latencies), theirs = spread(anchor)
+            print(String(format: "redis_pubsub: min_ms=%.1f p50_ms=%.1f p99_ms=%.1f spread_ms=%.1f eventd_spread_ms=%.1f spread_ratio=%.2f rounds=%d",
+                         anchor.first ?? 0, pct(anchor, 0.5), pct(anchor, 0.99), theirs, ours, theirs > 0 ? ours / theirs : 0, rounds))
+            if rounds > 1 {
+                let each = { (r: [[Double]]) in r.map { String(format: "%.1f", spread($0)) }.joined(separator: ",") }
+                print("spread_rounds_ms: eventd=\(each(latencyRounds)) redis=\(each(anchorRounds))")
+            }
+            // The servers' CPU per round (median), which the readers' two threads share the cores with.
+            let median = { (v: [Double]) in v.sorted()[v.count / 2] }
+            print(String(format: "server_cpu_ms: eventd=%.1f redis=%.1f", median(cpuRounds), median(anchorCPU)))
         }
     }
 
+    /// First arrival to the 99th percentile's, of sorted latencies.
+    static func spread(_ sorted: [Double]) -> Double { percentile(sorted, 0.99) - (sorted.first ?? 0) }
+
     /// Imports one new event into the store at `db` (the daemon sees it on its refresh).
-    static func changeOneEvent(db: String) throws {
+    static func changeOneEvent(db: String, round: Int = 0) throws {
         let change = """
         BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//bench//EN\r\nBEGIN:VEVENT\r\nUID:fanout-change@bench\r\n\
-        DTSTART:20261201T100000Z\r\nDTEND:20261201T110000Z\r\nSUMMARY:Fan-out probe\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n
+        DTSTART:20261201T100000Z\r\nDTEND:20261201T110000Z\r\nSUMMARY:Fan-out probe \(round)\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n
         """
         _ = try EventStore(path: db).importCalendars([ImportInput(path: "/bench/change.ics", displayName: "change",
                                                                   bytes: Array(change.utf8), calendar: "fanout")])

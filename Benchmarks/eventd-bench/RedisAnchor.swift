@@ -15,6 +15,13 @@ enum RedisAnchor {
     /// publishes `line` (a diff line) once; returns each subscriber's latency in ms, sorted.
     /// With `unixSocket`, the subscribers connect to the server's Unix socket there.
     static func run(redis: BenchRedis, subscribers: Int, batch: Int, line: [UInt8], unixSocket: String? = nil) throws -> [Double] {
+        try run(redis: redis, subscribers: subscribers, batch: batch, line: line, unixSocket: unixSocket, rounds: 1).latencies[0]
+    }
+
+    /// The same, publishing `rounds` times to the same subscribers: latencies per round,
+    /// and the server's CPU per round in ms.
+    static func run(redis: BenchRedis, subscribers: Int, batch: Int, line: [UInt8], unixSocket: String?,
+                    rounds: Int) throws -> (latencies: [[Double]], cpu: [Double]) {
         let subscribe = BenchRedis.encode([Array("SUBSCRIBE".utf8), Array(channel.utf8)])
         var fds: [Int32] = []
         defer { fds.forEach { close($0) } }
@@ -37,10 +44,16 @@ enum RedisAnchor {
         defer { close(publisher) }
         let publish = BenchRedis.encode([Array("PUBLISH".utf8), Array(channel.utf8), line])
         let marker = FeedMessage.head(.diff)
-        let sent = Bench.now()
-        try LoopbackTCP.send(publisher, publish)
-        return try FanoutReaders(descriptors: fds).waitForAll(marker: marker, timeout: 120)
-            .map { ($0 - sent) * 1000 }.sorted()
+        var latencies: [[Double]] = [], cpu: [Double] = []
+        let pid = redis.process.processIdentifier
+        for _ in 0..<rounds {
+            let before = FanoutBench.threadCPU(pid: pid)
+            let sent = Bench.now()
+            try LoopbackTCP.send(publisher, publish)
+            latencies.append(try FanoutReaders(descriptors: fds).waitForAll(marker: marker, timeout: 120).map { ($0 - sent) * 1000 }.sorted())
+            cpu.append(FanoutBench.cpuSeconds(from: before, to: FanoutBench.threadCPU(pid: pid)) * 1000)
+        }
+        return (latencies, cpu)
     }
 
     /// A blocking connection to the Unix socket at `path`.

@@ -39,4 +39,15 @@ static inline const void *eventd_memmem(const void *haystack, size_t haystack_le
                                         const void *needle, size_t needle_length) {
     return memmem(haystack, haystack_length, needle, needle_length);
 }
+/// The CPUs the calling process may run on: its affinity mask's count (sched_getaffinity
+/// and CPU_COUNT are declared only under _GNU_SOURCE), or 0 when it cannot be read.
+extern int sched_getaffinity(int pid, size_t size, void *mask);
+static inline int eventd_available_cpus(void) {
+    unsigned long mask[16] = {0};
+    if (sched_getaffinity(0, sizeof mask, mask) != 0) return 0;
+    int count = 0;
+    for (unsigned i = 0; i < sizeof mask / sizeof mask[0]; i++) count += __builtin_popcountl(mask[i]);
+    return count;
+}
+
 #endif

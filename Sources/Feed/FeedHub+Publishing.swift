@@ -95,7 +95,11 @@ extension FeedHub {
         if isFirst, !enforceItemBudget(admitting: view) { return }
         let hasSnapshot = p.snapshotMessage != nil, diff = p.diffMessage
         let limit = config.clientBuffer, now = now.monotonic
-        for id in feed.subscribers {
+        // In the order they connected, which is the order their state lies in memory
+        // (`ConnectionTable` keeps values dense, and their queues were allocated in that
+        // order): the walk, the writes and the bookkeeping after them then go through
+        // memory mostly forwards instead of in the set's hash order.
+        for id in feed.subscribers.sorted() {
             let action = withConnection(id) { c -> PublishAction in
                 switch c.subscription {
                 case .awaitingFirstSnapshot(_, let resync):

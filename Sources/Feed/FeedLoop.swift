@@ -35,6 +35,8 @@ final class FeedLoop {
     private let mailbox: Mailbox<LoopMessage>
     private let clockWatch: WallClockWatch
     private let reactor: Reactor
+    /// Writes a diff's flushes to thousands of subscribers from every core.
+    private let writers = WriterPool(threads: WriterPool.availableCores(), name: "eventd-writer")
     /// Ticks at least this often (a second, or less so that watchdog pings are never late).
     private let tickInterval: Duration
     /// Connection ids (the reactor's ids of their descriptors): never reused.
@@ -100,13 +102,31 @@ final class FeedLoop {
                 return Reactor.Interest(read: wanted.read, write: wanted.write)
             }, failed: { id, error in apply(.connection(.failed(id, reason: "\(error)"))) })
         }
+        writers.stop()
         for id in reactor.ids where id >= 0 { reactor.close(id) }
     }
 
     private func apply(_ event: FeedEvent) { carryOut(hub.handle(event, at: clocks.now())) }
 
-    /// Performs effects in order, and those of the events they cause after them.
-    private func carryOut(_ effects: [FeedEffect]) { Reactor.carryOut(effects, perform) }
+    /// Performs effects in order, and those of the events they cause after them. A run
+    /// of flushes (a publication's, one per subscriber) is written as one batch.
+    private func carryOut(_ effects: [FeedEffect]) {
+        var queue = effects
+        var i = 0
+        while i < queue.count {
+            var ids: [ConnectionID] = []
+            while i < queue.count, case .flush(let id) = queue[i] {
+                ids.append(id)
+                i += 1
+            }
+            if !ids.isEmpty {
+                queue += flush(ids)
+            } else {
+                queue += perform(queue[i])
+                i += 1
+            }
+        }
+    }
 
     /// Carries out one effect; returns the hub's effects of any event it caused.
     private func perform(_ effect: FeedEffect) -> [FeedEffect] {
@@ -198,10 +218,46 @@ final class FeedLoop {
     /// piece) and writing goes on while the socket takes more.
     private func writeOut(_ id: ConnectionID) -> [FeedEffect] {
         var effects: [FeedEffect] = []
+        let now = clocks.now()
         while let result = send(queueOf: id) {
-            let event: ConnectionEvent = result.broken ? .failed(id, reason: "write failed") : .wrote(id, count: result.count)
-            effects += hub.handle(.connection(event), at: clocks.now())
+            effects += wrote(result, to: id, at: now)
             guard result.stoppedAfterMark, !result.broken else { break }
+        }
+        return effects
+    }
+
+    private func wrote(_ result: Reactor.Written, to id: ConnectionID, at now: Moment) -> [FeedEffect] {
+        let event: ConnectionEvent = result.broken ? .failed(id, reason: "write failed") : .wrote(id, count: result.count)
+        return hub.handle(.connection(event), at: now)
+    }
+
+    /// Flushes many connections at once: their queues written on every core
+    /// (`WriterPool`), all before the hub hears of any write, so that the last
+    /// subscriber's bytes leave as soon as the first one's; then the hub is told of each
+    /// write in turn, on this thread alone. Each connection is written once however
+    /// often it is named (a second flush finds nothing new to write).
+    private func flush(_ ids: [ConnectionID]) -> [FeedEffect] {
+        guard ids.count >= writers.minimumJobsPerThread else { return ids.flatMap { perform(.flush($0)) } }
+        var batch = WriteBatch(capacity: ids.count)
+        var written: [ConnectionID] = []
+        written.reserveCapacity(ids.count)
+        reactor.beginBatch()
+        for id in ids {
+            reactor.markDirty(id)
+            guard let fd = reactor.claimForBatch(id), let outbox = hub.output(id) else { continue }
+            // Up to the first snapshot piece that others follow: the hub takes the next one.
+            let pending = outbox.pending, first = pending.startIndex
+            let cut = pending.firstIndex(where: \.hasMorePieces)
+            batch.add(fd: fd, offset: outbox.offset, stopsAfterLast: cut != nil, count: (cut.map { $0 + 1 } ?? pending.endIndex) - first,
+                      chunk: { pending[first + $0].bytes })
+            written.append(id)
+        }
+        let results = writers.write(batch)
+        let now = clocks.now()
+        var effects: [FeedEffect] = []
+        for (id, result) in zip(written, results) {
+            effects += wrote(result, to: id, at: now)
+            if result.stoppedAfterMark, !result.broken { effects += writeOut(id) }
         }
         return effects
     }

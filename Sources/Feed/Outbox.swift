@@ -62,6 +62,12 @@ struct Outbox {
 
     /// Records that the kernel took `count` more bytes.
     mutating func consume(_ count: Int) {
+        // Everything taken (a diff to a subscriber that keeps up): no message to walk.
+        if count > 0, count == retainedBytes - offset, !messages[head...].contains(where: \.hasMorePieces) {
+            messages.removeAll(keepingCapacity: messages.count <= 64)
+            (head, offset, retainedBytes) = (0, 0, 0)
+            return
+        }
         var left = count
         while left > 0, head < messages.count {
             let remaining = messages[head].bytes.count - offset

@@ -100,6 +100,13 @@ extension Reactor {
     public func write(_ id: Int, count: Int, from offset: Int, chunk: (Int) -> [UInt8],
                       stopAfter: (Int) -> Bool = { _ in false }) -> Written? {
         guard let fd = descriptor(id) else { return nil }
+        return Self.send(fd: fd, count: count, from: offset, chunk: chunk, stopAfter: stopAfter, vectors: &vectors)
+    }
+
+    /// `write` on a descriptor, with the caller's vector buffer: what a `WriterPool`
+    /// thread runs for each job of a batch.
+    static func send(fd: Int32, count: Int, from offset: Int, chunk: (Int) -> [UInt8], stopAfter: (Int) -> Bool,
+                     vectors: inout [iovec]) -> Written {
         var written = Written(count: 0, broken: false, stoppedAfterMark: false)
         var next = 0
         var offset = offset
@@ -110,6 +117,8 @@ extension Reactor {
             let n: Int
             do {
                 n = try ReactorError.check(Self.withVectors(next..<end, first: offset, chunk: chunk, into: &vectors) { iov in
+                    // One vector (a diff, a heartbeat): `send` spares the kernel the vector's copy.
+                    if iov.count == 1 { return Glibc.send(fd, iov[0].iov_base, iov[0].iov_len, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
                     var header = msghdr()
                     header.msg_iov = UnsafeMutablePointer(mutating: iov.baseAddress)
                     header.msg_iovlen = iov.count

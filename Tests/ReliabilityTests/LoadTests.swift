@@ -13,7 +13,9 @@ import Glibc
 func loadWithStalledSubscriber() async throws {
     try await runIsolated("load") { sandbox, checks in
         let scale = Rel.scale
-        let readersWanted = min(1000, 100 + (scale - 1) * 900 / 19)
+        // 600 at scale 1: enough for the feed to write each diff as a batch split over its
+        // writer threads (256 jobs a thread), with the stalled subscriber among them.
+        let readersWanted = min(1000, 600 + (scale - 1) * 400 / 19)
         // EVENTD_RELIABILITY_LOAD_SECONDS overrides the duration (to try the large setup quickly).
         let duration = ProcessInfo.processInfo.environment["EVENTD_RELIABILITY_LOAD_SECONDS"].flatMap(Double.init) ?? 30.0 * Double(scale)
         let clientBuffer = 262_144
