@@ -106,10 +106,7 @@ enum EventFileCommands {
 
         var uid: String
 
-        init(_ arguments: ParsedArguments) throws {
-            guard arguments.positionals.count == 1 else { throw UsageError("edit takes one UID", hint: "usage: eventctl edit UID") }
-            uid = arguments.positionals[0]
-        }
+        init(_ arguments: ParsedArguments) throws { uid = try EventFileCommands.oneUID(arguments, command: "edit") }
 
         func run(_ env: CommandEnvironment) throws {
             let store = try StoreAccess.openExisting(env)
@@ -133,10 +130,7 @@ enum EventFileCommands {
 
         var uid: String
 
-        init(_ arguments: ParsedArguments) throws {
-            guard arguments.positionals.count == 1 else { throw UsageError("delete takes one UID", hint: "usage: eventctl delete UID") }
-            uid = arguments.positionals[0]
-        }
+        init(_ arguments: ParsedArguments) throws { uid = try EventFileCommands.oneUID(arguments, command: "delete") }
 
         func run(_ env: CommandEnvironment) throws {
             let store = try StoreAccess.openExisting(env)
@@ -146,6 +140,12 @@ enum EventFileCommands {
             print(VdirEventFile.Outcome.deleted(path: path).description)
             if let source { EventFileCommands.syncWithoutDaemon(source, store: store, env) }
         }
+    }
+
+    /// The one UID `edit` and `delete` take.
+    static func oneUID(_ arguments: ParsedArguments, command: String) throws -> String {
+        guard arguments.positionals.count == 1 else { throw UsageError("\(command) takes one UID", hint: "usage: eventctl \(command) UID") }
+        return arguments.positionals[0]
     }
 
     /// Without a daemon (its vdir watcher would see the change), the source is
