@@ -66,15 +66,36 @@ public struct BarEvent: Hashable, Sendable {
     /// The distinct events of a feed's local copy, in order of start. An event that spans
     /// several dates is an item in each of their sections; it counts once.
     public static func events(in model: FeedClientState.Model) -> [BarEvent] {
-        var seen = Set<BarEvent>()
-        var events: [BarEvent] = []
-        for section in model.sections {
-            for item in section.items {
-                guard let event = BarEvent(item: item.content), seen.insert(event).inserted else { continue }
-                events.append(event)
+        var memo = Memo()
+        return memo.events(in: model)
+    }
+
+    /// Remembers the event each item made, so that a follower's copy, read again after
+    /// every diff, converts only the items the diff changed (the rest are compared by
+    /// their canonical bytes).
+    public struct Memo {
+        private var byItem: [String: (item: FeedItem, event: BarEvent?)] = [:]
+
+        public init() {}
+
+        /// `BarEvent.events(in:)`, reusing the conversions of unchanged items.
+        public mutating func events(in model: FeedClientState.Model) -> [BarEvent] {
+            var next: [String: (item: FeedItem, event: BarEvent?)] = [:]
+            next.reserveCapacity(byItem.count)
+            var seen = Set<BarEvent>()
+            var events: [BarEvent] = []
+            for section in model.sections {
+                for item in section.items {
+                    let known = byItem[item.id].flatMap { $0.item == item.content ? $0.event : nil as BarEvent?? }
+                    let event = known ?? BarEvent(item: item.content)
+                    next[item.id] = (item.content, event)
+                    guard let event, seen.insert(event).inserted else { continue }
+                    events.append(event)
+                }
             }
+            byItem = next
+            return events.sorted { ($0.start, $0.allDay ? 0 : 1, $0.end, $0.summary) < ($1.start, $1.allDay ? 0 : 1, $1.end, $1.summary) }
         }
-        return events.sorted { ($0.start, $0.allDay ? 0 : 1, $0.end, $0.summary) < ($1.start, $1.allDay ? 0 : 1, $1.end, $1.summary) }
     }
 }
 

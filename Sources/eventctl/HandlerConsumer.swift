@@ -13,6 +13,7 @@ struct HandlerConsumer<H: FeedFollower.Handler>: SubscriptionDriver.Consumer {
     let clock: AgendaClock
     var zone = Zone.utc
     var due: Int64 = 0
+    var events = BarEvent.Memo()
 
     init(handler: H, environment: [String: String]) {
         self.handler = handler
@@ -26,9 +27,9 @@ struct HandlerConsumer<H: FeedFollower.Handler>: SubscriptionDriver.Consumer {
         switch effect {
         case .snapshot(let state):
             zone = state.view.tz.flatMap(Zone.system) ?? zone
-            try handler.changed(BarEvent.events(in: state.model), zone: zone, now: now())
+            try handler.changed(events.events(in: state.model), zone: zone, now: now())
         case .diff(_, let state):
-            try handler.changed(BarEvent.events(in: state.model), zone: zone, now: now())
+            try handler.changed(events.events(in: state.model), zone: zone, now: now())
         case .lost, .stale:
             // The handler keeps the last known state and its clock goes on.
             try handler.lost(now: now())

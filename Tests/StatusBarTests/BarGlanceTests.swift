@@ -78,6 +78,41 @@ import CanonicalJSON
         #expect(BarOptions.duration("-5") == nil)
     }
 
+    /// A follower's copy read again after each change: the memo's events equal a fresh
+    /// conversion every time (a changed, an added and a removed item included), and an
+    /// event spanning two sections counts once.
+    @Test func theMemoGivesWhatAFreshConversionGivesAfterEveryChange() throws {
+        func item(_ id: String, _ day: String, _ hour: Int, _ summary: String) -> JSONValue {
+            ["id": .string(id), "kind": "event", "summary": .string(summary), "calendar": "work", "all_day": false,
+             "start": .string("2026-12-\(day)T\(hour < 10 ? "0" : "")\(hour):00:00Z"),
+             "end": .string("2026-12-\(day)T\(hour < 10 ? "0" : "")\(hour):30:00Z")]
+        }
+        let span: JSONValue = ["id": "span-1", "kind": "event", "summary": "Trip", "all_day": true, "start": "2026-12-01", "end": "2026-12-03"]
+        var spanNext = span.objectValue!
+        spanNext["id"] = "span-2"
+        func model(_ items: [[JSONValue]]) throws -> FeedClientState.Model {
+            let sections: [JSONValue] = items.enumerated().map { k, items in
+                ["date": .string("2026-12-0\(k + 1)"), "id": .string("2026-12-0\(k + 1)"), "label": nil, "items": .array(items)]
+            }
+            return try FeedClientState(snapshot: FeedMessage.Snapshot(digest: "", epoch: "e", sectionObjects: sections, seq: 1,
+                                                                       view: ["tz": "UTC", "days": 2])).model
+        }
+        let states = try [
+            model([[span, item("a", "01", 10, "Standup"), item("b", "01", 12, "Lunch")], [.object(spanNext), item("c", "02", 9, "Review")]]),
+            model([[span, item("a", "01", 10, "Standup moved"), item("b", "01", 12, "Lunch")], [.object(spanNext), item("c", "02", 9, "Review")]]),
+            model([[span, item("b", "01", 12, "Lunch")], [.object(spanNext), item("c", "02", 9, "Review"), item("d", "02", 15, "Demo")]]),
+            model([[item("b", "01", 12, "Lunch")], []]),
+        ]
+        var memo = BarEvent.Memo()
+        for (k, state) in states.enumerated() {
+            let fresh = BarEvent.events(in: state)
+            #expect(memo.events(in: state) == fresh, "state \(k)")
+            #expect(memo.events(in: state) == fresh, "state \(k), read twice")
+        }
+        #expect(BarEvent.events(in: states[0]).map(\.summary) == ["Trip", "Standup", "Lunch", "Review"])
+        #expect(BarEvent.events(in: states[1]).map(\.summary).contains("Standup moved"))
+    }
+
     @Test func feedItemsBecomeEvents() throws {
         let timed: JSONValue = ["kind": "event", "summary": "Standup", "calendar": "work", "location": nil, "status": nil,
                                 "all_day": false, "start": "2026-12-01T10:00:00+01:00", "end": "2026-12-01T10:15:00+01:00"]
