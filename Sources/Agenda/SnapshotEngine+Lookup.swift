@@ -25,8 +25,10 @@ extension SnapshotEngine {
         for n in missing {
             let f = all[n]
             let items = try expansion(of: f, view: view, window: memo.window, zone: zone, total: memo.total, store: store)
-            memo.add(ViewMemo.SeriesID(calendar: f.calendar, uid: f.uid), fingerprint: f.fingerprint, items: items)
+            memo.add(ViewMemo.SeriesID(calendar: f.calendar, uid: f.uid), fingerprint: f.fingerprint, items: items,
+                     placed: false)
         }
+        memo.placeAll()
     }
 
     /// Adds the series of `all` that the cache remembers, looked up on another thread in
@@ -69,7 +71,7 @@ extension SnapshotEngine {
                     break received
                 }
                 lastReused += 1
-                memo.add(id, fingerprint: f.fingerprint, items: items)
+                memo.add(id, fingerprint: f.fingerprint, items: items, placed: false)
             }
         }
         channel.close()
