@@ -13,8 +13,9 @@ struct ViewMemo {
         let uid: String
         /// The strings hashed once, where the id is made: a whole build makes its ids on
         /// the lookup thread (`SnapshotEngine+Lookup`), and the memo's dictionary then
-        /// hashes one integer per insert instead of both strings.
-        private let stringsHash: Int
+        /// hashes one integer per insert instead of both strings. Also what tells a
+        /// cached expansion's series (`SnapshotEngine.Entry.series`).
+        let stringsHash: Int
 
         init(calendar: String, uid: String) {
             self.calendar = calendar
