@@ -16,7 +16,8 @@ extension SnapshotEngine {
     static let lookupChunk = 256
 
     /// Adds every series of `all` with its items to `memo` (of a whole build), expanding
-    /// the series not remembered; throws when the items are more than `itemLimit`.
+    /// the series not remembered, its items not yet on their dates (`ViewMemo.placeAll`);
+    /// throws when the items are more than `itemLimit`.
     func addAll(_ all: [SeriesFingerprint], to memo: inout ViewMemo, view: View, zone: Zone,
                 store: EventStore) throws {
         // The places of the series to expand, not copies: a cold build of a year's view
@@ -28,7 +29,6 @@ extension SnapshotEngine {
                                       store: store)
             memo.add(id, fingerprint: f.fingerprint, items: items, placed: false)
         }
-        memo.placeAll()
     }
 
     /// Adds the series of `all` that the cache remembers, looked up on another thread in

@@ -173,10 +173,12 @@ public final class SnapshotEngine {
         var memo = ViewMemo(window: window, today: today, first: first, generation: generation, seriesCapacity: all.count)
         memo.position = position
         try addAll(all, to: &memo, view: view, zone: zone, store: store)
-        // Let the window's fingerprints (and their rows' ids) go before the sections and
-        // the digest are made, which then reuse their memory: a year's view has tens of
-        // thousands of series, and its build's peak is there.
+        // Let the window's fingerprints (and their rows' ids) go before the items are
+        // placed on their dates and the sections and digest made, which then reuse their
+        // memory: a year's view has tens of thousands of series, and its build's peak is
+        // there.
         all = []
+        memo.placeAll()
         let snapshot = memo.finish(view, offsets: 0..<view.days, hashedElsewhere: hashedElsewhereItems)
         lastHashedSections = memo.hashedSections
         Self.retire(memos.updateValue(memo, forKey: view) ?? retired)
