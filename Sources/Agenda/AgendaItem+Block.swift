@@ -21,6 +21,14 @@ extension AgendaItem {
         let idStart: UInt16
         let idCount: UInt16
         let allDay: Bool
+        /// `ItemJSON.Dates.flags`: the continuation flags, and whether the id is kept
+        /// as its 16 bytes at the start of the own bytes. In the padding of the stride.
+        let flags: UInt8
+
+        var dates: ItemJSON.Dates {
+            ItemJSON.Dates(start: sortStart, end: sortEnd, startField: startField, endField: endField, allDay: allDay,
+                           flags: flags)
+        }
     }
 
     /// What the items of one event record share: their compact JSON with a slot for
@@ -76,15 +84,22 @@ extension AgendaItem {
             return withBytes { bytes in
                 ItemJSON.expand(template: UnsafeBufferPointer(start: bytes + Int(t.start), count: Int(t.count)),
                                 own: UnsafeBufferPointer(start: bytes + Int(s.ownStart), count: Int(s.ownCount)),
-                                dates: ItemJSON.Dates(start: s.sortStart, end: s.sortEnd, startField: s.startField,
-                                                      endField: s.endField, allDay: s.allDay),
-                                into: out)
+                                dates: s.dates, into: out)
             }
         }
 
+        /// The id's bytes as written (without quotes); an id kept as 16 bytes is written
+        /// out for `body` (only ties on every other sort key compare ids).
         func withIDBytes<R>(_ k: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
             let s = slot(k)
-            return withBytes { body(UnsafeBufferPointer(start: $0 + Int(s.ownStart) + Int(s.idStart), count: Int(s.idCount))) }
+            return withBytes { bytes in
+                let id = bytes + Int(s.ownStart) + Int(s.idStart)
+                guard s.flags & ItemJSON.Dates.rawID != 0 else { return body(UnsafeBufferPointer(start: id, count: Int(s.idCount))) }
+                return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 34) { hex in
+                    _ = ItemJSON.writeHex(id, to: hex.baseAddress!)
+                    return body(UnsafeBufferPointer(rebasing: hex[1..<33]))
+                }
+            }
         }
 
         func withSummaryBytes<R>(_ k: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
@@ -113,7 +128,7 @@ extension AgendaItem {
     /// item was written as: a `start` or `end` date the block writes from its slot's
     /// fields (when they give those bytes), the id, or another value kept as it is.
     struct Part {
-        enum Kind { case own, id, start, end }
+        enum Kind { case own, id, start, end, from, to, recurrenceID }
         var range: Range<Int>
         var kind: Kind
     }
@@ -134,16 +149,32 @@ extension AgendaItem {
         /// them. Items of one `key` (an event record) usually share a template.
         mutating func add(json: [UInt8], parts: [Part], summary: Range<Int>, rawSummary: [UInt8]?, key: Int, day: Int,
                           allDay: Bool, sortStart: Int64, sortEnd: Int64, startField: Int32, endField: Int32) {
-            var template: [UInt8] = [], own: [UInt8] = []
+            var template: [UInt8] = [], own: [UInt8] = [], rawID: [UInt8] = []
             template.reserveCapacity(json.count)
             var from = 0, idStart = 0, idCount = 0, owned = false
-            let dates = ItemJSON.Dates(start: sortStart, end: sortEnd, startField: startField, endField: endField, allDay: allDay)
+            var dates = ItemJSON.Dates(start: sortStart, end: sortEnd, startField: startField, endField: endField, allDay: allDay)
             for part in parts {
                 template += json[from..<part.range.lowerBound]
                 from = part.range.upperBound
                 let value = json[part.range]
+                let isTrue = value.elementsEqual("true".utf8)
                 if part.kind == .start || part.kind == .end, dates.writes(value, end: part.kind == .end) {
                     template.append(part.kind == .start ? ItemJSON.startSlot : ItemJSON.endSlot)
+                    continue
+                }
+                if part.kind == .from || part.kind == .to, isTrue || value.elementsEqual("false".utf8) {
+                    if isTrue { dates.flags |= part.kind == .from ? ItemJSON.Dates.fromPrevious : ItemJSON.Dates.toNext }
+                    template.append(part.kind == .from ? ItemJSON.fromSlot : ItemJSON.toSlot)
+                    continue
+                }
+                if part.kind == .recurrenceID, dates.writesRecurrenceID(value) {
+                    template.append(ItemJSON.recurrenceIDSlot)
+                    continue
+                }
+                if part.kind == .id, rawID.isEmpty, let raw = ItemJSON.rawHex(value) {
+                    rawID = raw
+                    dates.flags |= ItemJSON.Dates.rawID
+                    template.append(ItemJSON.idSlot)
                     continue
                 }
                 if owned { own.append(ItemJSON.separator) }
@@ -151,6 +182,11 @@ extension AgendaItem {
                 if part.kind == .id { (idStart, idCount) = (own.count + 1, value.count - 2) }
                 own += part.kind == .id ? Array(value) : ItemJSON.compactValue(value)
                 template.append(ItemJSON.ownSlot)
+            }
+            if !rawID.isEmpty {
+                // The raw id first (`ItemJSON.expand` reads the other values after it).
+                (idStart, idCount) = (0, 16)
+                own = rawID + own
             }
             precondition(summary.isEmpty || summary.lowerBound >= from, "the summary comes after the item's own values")
             let summaryInTemplate = summary.isEmpty ? 0..<0 : (summary.lowerBound - from + template.count)..<(summary.upperBound - from + template.count)
@@ -160,7 +196,7 @@ extension AgendaItem {
             slots.append(Slot(sortStart: sortStart, sortEnd: sortEnd, startField: startField, endField: endField,
                               day: Int32(truncatingIfNeeded: day), ownStart: UInt32(bytes.count), fullCount: UInt32(json.count),
                               template: UInt32(index), ownCount: UInt16(own.count), idStart: UInt16(idStart),
-                              idCount: UInt16(idCount), allDay: allDay))
+                              idCount: UInt16(idCount), allDay: allDay, flags: dates.flags))
             bytes += own
         }
 

@@ -251,15 +251,15 @@ public enum SnapshotBuilder {
         w.beginObject()
         w.key("all_day"); w.bool(allDay)
         w.key("calendar"); w.string(calendar)
-        w.key("continues_from_previous_day"); part(.own) { $0.bool(fromPrevious) }
-        w.key("continues_to_next_day"); part(.own) { $0.bool(toNext) }
+        w.key("continues_from_previous_day"); part(.from) { $0.bool(fromPrevious) }
+        w.key("continues_to_next_day"); part(.to) { $0.bool(toNext) }
         // Only when the event has one: items without keep their bytes and digests.
         if let description = record.description { w.key("description"); w.string(capped(description, to: maxDescriptionBytes)) }
         w.key("end"); part(dated ? .end : .own) { $0.string(end) }
         w.key("id"); part(.id) { $0.string(id) }
         w.key("kind"); w.string("event")
         w.key("location"); optional(&w, record.location.map { capped($0) })
-        w.key("recurrence_id"); part(.own) { optional(&$0, rid) }
+        w.key("recurrence_id"); part(.recurrenceID) { optional(&$0, rid) }
         w.key("start"); part(dated ? .start : .own) { $0.string(start) }
         w.key("status"); optional(&w, record.status.map { $0 == .cancelled ? "cancelled" : $0.rawValue })
         w.key("summary")

@@ -28,8 +28,10 @@ extension SnapshotEngine {
             for offset in dirty { memo.perDay[offset].removeAll { gone.contains($0.identity) } }
         }
         for f in changed {
-            let items = try expansion(of: f, view: view, window: memo.window, zone: zone, total: memo.total, store: store)
-            memo.add(ViewMemo.SeriesID(calendar: f.calendar, uid: f.uid), fingerprint: f.fingerprint, items: items)
+            let id = ViewMemo.SeriesID(calendar: f.calendar, uid: f.uid)
+            let items = try expansion(of: f, id: id, view: view, window: memo.window, zone: zone, total: memo.total,
+                                      store: store)
+            memo.add(id, fingerprint: f.fingerprint, items: items)
             for (day, _) in items { dirty.insert(day - memo.window.firstDay) }
         }
         let offsets = dirty.sorted()

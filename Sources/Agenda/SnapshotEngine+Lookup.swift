@@ -16,16 +16,18 @@ extension SnapshotEngine {
     static let lookupChunk = 256
 
     /// Adds every series of `all` with its items to `memo` (of a whole build), expanding
-    /// the series not remembered; throws when the items are more than `itemLimit`.
+    /// the series not remembered, its items not yet on their dates (`ViewMemo.placeAll`);
+    /// throws when the items are more than `itemLimit`.
     func addAll(_ all: [SeriesFingerprint], to memo: inout ViewMemo, view: View, zone: Zone,
                 store: EventStore) throws {
         // The places of the series to expand, not copies: a cold build of a year's view
         // misses all of its tens of thousands, which this list holds while they expand.
         let missing = all.count >= lookedUpElsewhereSeries ? try addRemembered(all, to: &memo, view: view) : Array(all.indices)
         for n in missing {
-            let f = all[n]
-            let items = try expansion(of: f, view: view, window: memo.window, zone: zone, total: memo.total, store: store)
-            memo.add(ViewMemo.SeriesID(calendar: f.calendar, uid: f.uid), fingerprint: f.fingerprint, items: items)
+            let f = all[n], id = ViewMemo.SeriesID(calendar: f.calendar, uid: f.uid)
+            let items = try expansion(of: f, id: id, view: view, window: memo.window, zone: zone, total: memo.total,
+                                      store: store)
+            memo.add(id, fingerprint: f.fingerprint, items: items, placed: false)
         }
     }
 
@@ -40,17 +42,18 @@ extension SnapshotEngine {
         // so that this thread's copy is again the only one when it writes to it (else the
         // first write would copy the whole dictionary).
         let shared = Mutex<[Key: Entry]?>(cache)
-        let zoneName = view.timeZone, window = memo.window, generation = self.generation
+        let zone = zoneNumber(view.timeZone), window = memo.window, generation = self.generation
         let chunk = Self.lookupChunk
         let lookups = WorkerThread(name: "eventd-lookup") { () -> Void in
             var cache = shared.withLock { $0.take() }
             defer { cache = nil }
             for start in stride(from: 0, to: all.count, by: chunk) {
                 let found: Found = all[start..<min(start + chunk, all.count)].map { f in
-                    let key = Key(fingerprint: f.fingerprint, calendar: f.calendar, uid: f.uid, zone: zoneName, window: window)
-                    guard let entry = cache?[key] else { return nil }
+                    let id = ViewMemo.SeriesID(calendar: f.calendar, uid: f.uid)
+                    guard let entry = cache?[Key(fingerprint: f.fingerprint, zone: zone, window: window)],
+                          entry.series == id.stringsHash else { return nil }
                     entry.lastUsed.store(generation, ordering: .relaxed)
-                    return (ViewMemo.SeriesID(calendar: f.calendar, uid: f.uid), entry.items)
+                    return (id, entry.items)
                 }
                 guard channel.send(found) else { return }
             }
@@ -69,7 +72,7 @@ extension SnapshotEngine {
                     break received
                 }
                 lastReused += 1
-                memo.add(id, fingerprint: f.fingerprint, items: items)
+                memo.add(id, fingerprint: f.fingerprint, items: items, placed: false)
             }
         }
         channel.close()

@@ -7,30 +7,26 @@ import Synchronization
 /// that a recompute only expands the series whose rows changed (by content hash) or
 /// whose window moved. One owner at a time (the daemon's recompute task, a command).
 public final class SnapshotEngine {
+    /// A series' expansion in a window: 24 bytes, no strings (a year's view keeps tens
+    /// of thousands of keys). The fingerprint mixes every row's id and content hash, so
+    /// two series alive at once never share one; an entry left by a series whose row
+    /// ids were reused (SQLite reuses the highest rowids after deletes) is told apart
+    /// by its series' hash (`Entry.series`) and replaced.
     struct Key: Hashable {
         var fingerprint: UInt64
-        /// Row ids can be reused for the same text in another calendar (SQLite reuses the
-        /// highest rowids after deletes), and items carry their calendar.
-        var calendar: String
-        var uid: String
-        var zone: String
-        /// The window's first day and length (with the zone, they are the window): a
-        /// year's view keeps tens of thousands of keys.
+        /// The window's first day and length, and the view's zone (its number in
+        /// `zoneNumbers`): together, the window.
         var firstDay: Int32
         var days: Int32
+        var zone: Int32
 
-        init(fingerprint: UInt64, calendar: String, uid: String, zone: String, window: SnapshotBuilder.Window) {
+        init(fingerprint: UInt64, zone: Int32, window: SnapshotBuilder.Window) {
             self.fingerprint = fingerprint
-            self.calendar = calendar
-            self.uid = uid
             self.zone = zone
             firstDay = Int32(truncatingIfNeeded: window.firstDay)
             days = Int32(truncatingIfNeeded: window.days)
         }
 
-        /// The fingerprint alone tells series apart (it mixes every row's id and
-        /// content hash), so the strings are compared on a match but not hashed: a
-        /// whole build looks up every series of the window, thousands of them.
         func hash(into hasher: inout Hasher) {
             hasher.combine(fingerprint)
             hasher.combine(firstDay)
@@ -43,11 +39,26 @@ public final class SnapshotEngine {
     final class Entry: Sendable {
         let items: AgendaItem.Expansion
         let lastUsed: Atomic<Int>
+        /// The hash of the series' calendar and UID (`ViewMemo.SeriesID.stringsHash`):
+        /// items carry their calendar, so a series' entry is another's only when both
+        /// its fingerprint and this match.
+        let series: Int
 
-        init(items: AgendaItem.Expansion, lastUsed: Int) {
+        init(items: AgendaItem.Expansion, lastUsed: Int, series: Int) {
             self.items = items
             self.lastUsed = Atomic(lastUsed)
+            self.series = series
         }
+    }
+
+    /// Each view zone's number in the cache's keys (a handful: the zones views use).
+    var zoneNumbers: [String: Int32] = [:]
+
+    func zoneNumber(_ zone: String) -> Int32 {
+        if let n = zoneNumbers[zone] { return n }
+        let n = Int32(zoneNumbers.count)
+        zoneNumbers[zone] = n
+        return n
     }
 
     var cache: [Key: Entry] = [:]
@@ -157,10 +168,17 @@ public final class SnapshotEngine {
             }
             retired = memo
         }
-        let all = try scan()
+        var all = try scan()
+        fingerprints = nil
         var memo = ViewMemo(window: window, today: today, first: first, generation: generation, seriesCapacity: all.count)
         memo.position = position
         try addAll(all, to: &memo, view: view, zone: zone, store: store)
+        // Let the window's fingerprints (and their rows' ids) go before the items are
+        // placed on their dates and the sections and digest made, which then reuse their
+        // memory: a year's view has tens of thousands of series, and its build's peak is
+        // there.
+        all = []
+        memo.placeAll()
         let snapshot = memo.finish(view, offsets: 0..<view.days, hashedElsewhere: hashedElsewhereItems)
         lastHashedSections = memo.hashedSections
         Self.retire(memos.updateValue(memo, forKey: view) ?? retired)
@@ -178,11 +196,11 @@ public final class SnapshotEngine {
 
     /// The items of series `f` in the window, from the cache or expanded; throws when
     /// they would bring the view's items (`total` so far) over `itemLimit`.
-    func expansion(of f: SeriesFingerprint, view: View, window: SnapshotBuilder.Window, zone: Zone,
-                   total: Int, store: EventStore) throws -> AgendaItem.Expansion {
-        let key = Key(fingerprint: f.fingerprint, calendar: f.calendar, uid: f.uid, zone: view.timeZone, window: window)
+    func expansion(of f: SeriesFingerprint, id: ViewMemo.SeriesID, view: View, window: SnapshotBuilder.Window,
+                   zone: Zone, total: Int, store: EventStore) throws -> AgendaItem.Expansion {
+        let key = Key(fingerprint: f.fingerprint, zone: zoneNumber(view.timeZone), window: window)
         var items: AgendaItem.Expansion?
-        if let entry = cache[key] {
+        if let entry = cache[key], entry.series == id.stringsHash {
             items = entry.items
             entry.lastUsed.store(generation, ordering: .relaxed)
             lastReused += 1
@@ -193,7 +211,7 @@ public final class SnapshotEngine {
             items = SnapshotBuilder.items(of: StoredSeries(calendar: f.calendar, uid: f.uid, series: series),
                                           window: window, zone: zone, limit: itemLimit - total)
             if let items {
-                cache[key] = Entry(items: items, lastUsed: generation)
+                cache[key] = Entry(items: items, lastUsed: generation, series: id.stringsHash)
                 insertedSinceSweep += 1
             }
             lastExpanded += 1

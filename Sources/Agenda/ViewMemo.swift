@@ -13,8 +13,9 @@ struct ViewMemo {
         let uid: String
         /// The strings hashed once, where the id is made: a whole build makes its ids on
         /// the lookup thread (`SnapshotEngine+Lookup`), and the memo's dictionary then
-        /// hashes one integer per insert instead of both strings.
-        private let stringsHash: Int
+        /// hashes one integer per insert instead of both strings. Also what tells a
+        /// cached expansion's series (`SnapshotEngine.Entry.series`).
+        let stringsHash: Int
 
         init(calendar: String, uid: String) {
             self.calendar = calendar
@@ -86,11 +87,26 @@ struct ViewMemo {
         series.reserveCapacity(seriesCapacity)
     }
 
-    /// Records a series' items (the series was not recorded, or was taken out).
-    mutating func add(_ id: SeriesID, fingerprint: UInt64, items: AgendaItem.Expansion) {
+    /// Records a series' items (the series was not recorded, or was taken out); on their
+    /// dates too unless `placed` is false (then `placeAll` places them).
+    mutating func add(_ id: SeriesID, fingerprint: UInt64, items: AgendaItem.Expansion, placed: Bool = true) {
         series[id] = SeriesItems(fingerprint: fingerprint, items: items)
         total += items.count
-        for (day, item) in items { perDay[day - window.firstDay].append(item) }
+        if placed { for (day, item) in items { perDay[day - window.firstDay].append(item) } }
+    }
+
+    /// Places the items of every series on their dates, each date's list made at its
+    /// size: a whole build adds its series unplaced, then this. A year's view has a
+    /// hundred thousand items; its lists grown by doubling held a third more.
+    mutating func placeAll() {
+        var counts = [Int](repeating: 0, count: perDay.count)
+        for s in series.values {
+            for k in 0..<s.items.count { counts[Int(s.items.block.slot(k).day) - window.firstDay] += 1 }
+        }
+        for offset in perDay.indices { perDay[offset].reserveCapacity(counts[offset]) }
+        for s in series.values {
+            for (day, item) in s.items { perDay[day - window.firstDay].append(item) }
+        }
     }
 
     /// Takes a series' items out; returns the date offsets they were on and adds the

@@ -55,6 +55,49 @@ import TestSupport
         }
     }
 
+    /// An occurrence keeps as bytes only its id's 16 bytes: its continuation flags, and a
+    /// `recurrence_id` that is its start, are written from its slot; anything else (a
+    /// moved instance's `recurrence_id`, a placeholder's id) stays as it was written.
+    @Test func ownValuesAreWrittenFromTheSlotWhereTheyGiveTheSameBytes() throws {
+        let s = try ScratchStore(loading: [
+            ICS.berlin("daily@x", "20261128T090000", "20261128T100000", summary: "Stand-up", "RRULE:FREQ=DAILY;COUNT=10"),
+            ICS.berlin("daily@x", "20261201T110000", "20261201T120000", summary: "Moved stand-up",
+                       "RECURRENCE-ID;TZID=Europe/Berlin:20261201T090000"),
+            ICS.allDay("weekly@x", "20261129", "20261201", summary: "Off", "RRULE:FREQ=WEEKLY;COUNT=2"),
+        ])
+        let snapshot = try s.build(Fixture.view(days: 14, emptyDays: .placeholder))
+        let items = snapshot.allItems
+        func slot(_ item: AgendaItem) -> AgendaItem.Slot { item.block.slot(item.index) }
+        #expect(MemoryLayout<AgendaItem.Slot>.stride == 48)
+        for item in items {
+            let value = item.value
+            #expect(try JSONValue.parse(item.json).canonicalBytes() == item.json)
+            #expect(item.withIDBytes { String(decoding: $0, as: UTF8.self) } == value["id"]?.stringValue)
+            let kept = value["kind"]?.stringValue == "event"
+            #expect((slot(item).flags & ItemJSON.Dates.rawID != 0) == kept)
+            guard kept else { continue }
+            let moved = value["summary"]?.stringValue == "Moved stand-up"
+            // The id's bytes alone, or with the moved instance's "20261201T080000Z".
+            #expect(slot(item).ownCount == (moved ? 16 + 18 : 16))
+        }
+        let weekly = items.filter { $0.value["uid"]?.stringValue == "weekly@x" }
+        #expect(weekly.map { $0.value["recurrence_id"]?.stringValue } == ["20261129", "20261129", "20261206", "20261206"])
+        #expect(weekly.map { $0.value["continues_from_previous_day"] } == [.bool(false), .bool(true), .bool(false), .bool(true)])
+        #expect(items.contains { $0.value["kind"]?.stringValue == "placeholder" })
+
+        let hex = Array(#""00ff10a9b8c7d6e5f4031221304f5e6d""#.utf8)
+        let raw = try #require(ItemJSON.rawHex(hex[...]))
+        let written = [UInt8](unsafeUninitializedCapacity: 34) { $1 = ItemJSON.writeHex(raw, to: $0.baseAddress!) }
+        #expect(written == hex)
+        #expect(ItemJSON.rawHex(Array(#""00FF10a9b8c7d6e5f4031221304f5e6d""#.utf8)[...]) == nil)
+        #expect(ItemJSON.rawHex(Array(#""00ff""#.utf8)[...]) == nil)
+        let timed = ItemJSON.Dates(start: 1_795_942_800, end: 0, startField: 3600, endField: 0, allDay: false)
+        let allDay = ItemJSON.Dates(start: 0, end: 0, startField: 20_000, endField: 0, allDay: true)
+        #expect(timed.writesRecurrenceID(Array(#""20261129T090000Z""#.utf8)[...]))
+        #expect(allDay.writesRecurrenceID(Array(#""20241004""#.utf8)[...]))
+        #expect(!allDay.writesRecurrenceID(Array("null".utf8)[...]))
+    }
+
     @Test func datesAreWrittenFromTheirFieldsOnlyWhereTheyGiveTheSameBytes() {
         func written(_ dates: ItemJSON.Dates, end: Bool = false) -> String {
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer in

@@ -223,6 +223,10 @@ import TestSupport
         try check(engine, view, s)
         try s.load(Self.version1, calendar: "home")
         let b = try check(engine, view, s)
+        // The work calendar's expansions are still cached under the same keys (row ids
+        // and hashes); their series' hash tells them apart.
+        #expect(engine.lastReused == 0 && engine.lastExpanded > 0)
+        #expect(MemoryLayout<SnapshotEngine.Key>.stride == 24)
         #expect(Set(b.allItems.compactMap { $0.string("calendar") }) == ["home"])
         // Different calendar: different ids.
         #expect(Set(a.allItems.map(\.id)).isDisjoint(with: b.allItems.map(\.id)))
